@@ -1,0 +1,169 @@
+/*
+ * mem.c — the public memory handle: open/close, ingest, observation
+ * lookup, stats and maintenance. A thin layer: validation and encoding of
+ * observations live in observation.c, storage in engine/.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/mem.h"
+#include "api/observation.h"
+
+int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *opts,
+                   h2emv_error *err)
+{
+	if (err)
+		memset(err, 0, sizeof *err);
+	if (!out || !dir || !*dir)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_mem_open: out and dir are required");
+	if (opts && opts->version != H2EMV_OPEN_OPTIONS_VERSION)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_mem_open: unknown options version %u",
+		                opts->version);
+	eng_open_opts eo = { 0 };
+	if (opts) {
+		eo.flags = opts->flags;
+		eo.initial_map_size = opts->initial_map_size;
+		eo.max_map_size = opts->max_map_size;
+		eo.dict_train_after = opts->dict_train_after;
+	}
+	h2emv_mem *m = calloc(1, sizeof *m);
+	if (!m)
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	int rc = eng_open(&m->env, dir, &eo, err);
+	if (rc) {
+		free(m);
+		return rc;
+	}
+	*out = m;
+	return H2EMV_OK;
+}
+
+void h2emv_mem_close(h2emv_mem *mem)
+{
+	if (!mem)
+		return;
+	eng_close(mem->env);
+	free(mem);
+}
+
+const char *h2emv_mem_dir(const h2emv_mem *mem)
+{
+	return eng_dir(mem->env);
+}
+
+int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error *err)
+{
+	if (!json)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_obs_validate: json is NULL");
+	eng_buf body = { 0 };
+	int rc = obs_from_json(&body, json, len, line, err);
+	eng_buf_free(&body);
+	return rc;
+}
+
+int h2emv_ingest_batch(h2emv_mem *mem, const char *const *json, const size_t *len, size_t n,
+                       uint64_t *first_seq_out, h2emv_error *err)
+{
+	if (!mem || (n && (!json || !len)))
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_ingest_batch: bad arguments");
+	if (n == 0)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_ingest_batch: empty batch");
+	eng_buf *bodies = calloc(n, sizeof *bodies);
+	if (!bodies)
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	int rc = H2EMV_OK;
+	for (size_t i = 0; i < n && rc == H2EMV_OK; i++)
+		rc = obs_from_json(&bodies[i], json[i], len[i], i + 1, err);
+	if (rc == H2EMV_OK)
+		rc = eng_obs_append(mem->env, bodies, n, first_seq_out, err);
+	for (size_t i = 0; i < n; i++)
+		eng_buf_free(&bodies[i]);
+	free(bodies);
+	return rc;
+}
+
+int h2emv_ingest(h2emv_mem *mem, const char *json, size_t len, uint64_t *seq_out,
+                 h2emv_error *err)
+{
+	return h2emv_ingest_batch(mem, &json, &len, 1, seq_out, err);
+}
+
+int h2emv_obs_get_json(char **out, size_t *len_out, h2emv_mem *mem, uint64_t seq,
+                       h2emv_error *err)
+{
+	if (!out || !mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_obs_get_json: bad arguments");
+	eng_read *r;
+	int rc = eng_read_begin(&r, mem->env, err);
+	if (rc)
+		return rc;
+	eng_buf body = { 0 };
+	rc = eng_obs_get(&body, r, seq, err);
+	eng_read_end(r);
+	size_t n = 0;
+	if (rc == H2EMV_OK)
+		rc = obs_to_json(out, &n, body.data, body.len, err);
+	if (rc == H2EMV_OK && len_out)
+		*len_out = n;
+	eng_buf_free(&body);
+	return rc;
+}
+
+int h2emv_mem_stats(h2emv_stats *out, h2emv_mem *mem, h2emv_error *err)
+{
+	if (!out || !mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_mem_stats: bad arguments");
+	return eng_stats(out, mem->env, err);
+}
+
+int h2emv_gc(h2emv_gc_result *out, h2emv_mem *mem, const h2emv_gc_options *opts,
+             h2emv_error *err)
+{
+	if (!mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_gc: mem is NULL");
+	return eng_gc(out, mem->env, opts, err);
+}
+
+int h2emv_compact(h2emv_mem *mem, uint64_t *bytes_before, uint64_t *bytes_after,
+                  h2emv_error *err)
+{
+	if (!mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_compact: mem is NULL");
+	return eng_compact(mem->env, bytes_before, bytes_after, err);
+}
+
+int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, void *ctx,
+                h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err)
+{
+	if (!n_violations || !mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_check: bad arguments");
+	return eng_check(n_violations, mem->env, obs_body_check, fn, ctx, progress, progress_ctx,
+	                 err);
+}
+
+int h2emv_snap_pin(h2emv_mem *mem, const char *name, uint64_t seq, h2emv_error *err)
+{
+	if (!mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_snap_pin: mem is NULL");
+	return eng_pin(mem->env, name, seq, err);
+}
+
+int h2emv_snap_unpin(h2emv_mem *mem, const char *name, h2emv_error *err)
+{
+	if (!mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_snap_unpin: mem is NULL");
+	return eng_unpin(mem->env, name, err);
+}
+
+int h2emv_pin_list(h2emv_pin **out, size_t *n_out, h2emv_mem *mem, h2emv_error *err)
+{
+	if (!out || !n_out || !mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_pin_list: bad arguments");
+	eng_read *r;
+	int rc = eng_read_begin(&r, mem->env, err);
+	if (rc)
+		return rc;
+	rc = eng_pin_list(out, n_out, r, err);
+	eng_read_end(r);
+	return rc;
+}

@@ -1,0 +1,132 @@
+/*
+ * dict.c — zstd dictionaries trained from the store's own records. Small
+ * records that look alike (observations of one robot, nodes of one tree)
+ * compress poorly alone and very well with a shared dictionary. A
+ * dictionary is trained once enough records of its kind exist, stored in
+ * `dicts` under a new id, and never removed: records written before it stay
+ * readable raw or with the dictionary named in their header.
+ */
+#include <stdlib.h>
+#include <zdict.h>
+
+#include "engine/env.h"
+
+#define MAX_SAMPLES 4000
+#define MAX_SAMPLE_BYTES (8u << 20)
+#define DICT_CAP (32u << 10)
+#define DICT_MIN (1u << 10)
+
+typedef struct samples {
+	eng_buf data;
+	size_t *sizes;
+	unsigned n;
+} samples;
+
+/* The most recent records of a kind, decoded, as training samples. */
+static int collect(samples *s, eng_env *env, int db, h2emv_error *err)
+{
+	eng_read *r;
+	int rc = eng_read_begin(&r, env, err);
+	if (rc)
+		return rc;
+	s->sizes = calloc(MAX_SAMPLES, sizeof *s->sizes);
+	if (!s->sizes) {
+		eng_read_end(r);
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	}
+	MDB_cursor *cur;
+	mdb_cursor_open(r->txn, env->dbi[db], &cur);
+	MDB_val k, v;
+	for (int op = MDB_LAST; s->n < MAX_SAMPLES && s->data.len < MAX_SAMPLE_BYTES &&
+	                        mdb_cursor_get(cur, &k, &v, op) == 0;
+	     op = MDB_PREV) {
+		const uint8_t *body;
+		size_t blen;
+		if (env_decode(&body, &blen, env, &v, &r->scratch, NULL) != H2EMV_OK)
+			continue; /* check reports damaged records; training skips them */
+		if (eng_buf_append(&s->data, body, blen)) {
+			rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+			break;
+		}
+		s->sizes[s->n++] = blen;
+	}
+	mdb_cursor_close(cur);
+	eng_read_end(r);
+	return rc;
+}
+
+typedef struct store_ctx {
+	int kind;
+	const void *dict;
+	size_t n;
+	uint32_t id;
+} store_ctx;
+
+static int store_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
+{
+	store_ctx *s = ctx;
+	MDB_cursor *cur;
+	MDB_val k, v;
+	uint32_t last = 0;
+	mdb_cursor_open(txn, env->dbi[DB_DICTS], &cur);
+	if (mdb_cursor_get(cur, &k, &v, MDB_LAST) == 0 && k.mv_size == 4)
+		last = get_be32(k.mv_data);
+	mdb_cursor_close(cur);
+	s->id = last + 1;
+	eng_buf body = { 0 };
+	uint8_t kind = (uint8_t)s->kind;
+	int rc = H2EMV_OK;
+	if (eng_buf_append(&body, &kind, 1) || eng_buf_append(&body, s->dict, s->n))
+		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	uint8_t key[4];
+	be32(key, s->id);
+	if (rc == H2EMV_OK)
+		rc = env_put_record(txn, env, DB_DICTS, key, 4, body.data, body.len, MDB_NOOVERWRITE, 0,
+		                    err);
+	eng_buf_free(&body);
+	return rc;
+}
+
+int eng_maybe_train(eng_env *env, int kind, h2emv_error *err)
+{
+	if (kind != ENG_DICT_OBS && kind != ENG_DICT_NODES)
+		return eng_fail(err, H2EMV_EINVAL, "unknown dictionary kind %d", kind);
+	if (env->cur_dict[kind] || (env->flags & H2EMV_OPEN_READONLY))
+		return H2EMV_OK;
+	int db = kind == ENG_DICT_OBS ? DB_OBS : DB_NODES;
+	eng_read *r;
+	int rc = eng_read_begin(&r, env, err);
+	if (rc)
+		return rc;
+	MDB_stat st;
+	mdb_stat(r->txn, env->dbi[db], &st);
+	eng_read_end(r);
+	if (st.ms_entries < env->dict_train_after || st.ms_entries < env->train_retry_at[kind])
+		return H2EMV_OK;
+
+	samples s = { 0 };
+	rc = collect(&s, env, db, err);
+	void *dict = NULL;
+	size_t cap = s.data.len / 8;
+	cap = cap > DICT_CAP ? DICT_CAP : cap;
+	if (rc == H2EMV_OK && cap >= DICT_MIN && (dict = malloc(cap))) {
+		size_t got = ZDICT_trainFromBuffer(dict, cap, s.data.data, s.sizes, s.n);
+		if (ZDICT_isError(got)) {
+			/* too little or too uniform data: try again when there is twice as much */
+			env->train_retry_at[kind] = st.ms_entries * 2;
+		} else {
+			store_ctx sc = { kind, dict, got, 0 };
+			rc = env_write(env, store_fn, &sc, err);
+			if (rc == H2EMV_OK)
+				rc = rec_codec_add_dict(env->codec, sc.id, dict, got, err);
+			if (rc == H2EMV_OK)
+				__atomic_store_n(&env->cur_dict[kind], sc.id, __ATOMIC_RELEASE);
+		}
+	} else if (rc == H2EMV_OK) {
+		env->train_retry_at[kind] = st.ms_entries * 2;
+	}
+	free(dict);
+	free(s.sizes);
+	eng_buf_free(&s.data);
+	return rc;
+}

@@ -1,0 +1,277 @@
+/*
+ * engine.h — the storage engine's internal interface (not installed).
+ *
+ * Everything the memory model (api/) needs from storage, and nothing about
+ * what a summary means. No LMDB type appears here: callers see opaque
+ * handles, plain structs and h2emv status codes.
+ */
+#ifndef H2EMV_ENGINE_H
+#define H2EMV_ENGINE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "h2emv.h"
+
+/* The store format written by this build. Bump on any incompatible change. */
+#define ENG_FORMAT 1
+
+/* ------------------------------------------------------------- buffers -- */
+
+/* A growable byte buffer. */
+typedef struct eng_buf {
+	uint8_t *data;
+	size_t len;
+	size_t cap;
+} eng_buf;
+
+int eng_buf_reserve(eng_buf *b, size_t extra);
+int eng_buf_append(eng_buf *b, const void *p, size_t n);
+void eng_buf_free(eng_buf *b);
+
+/* --------------------------------------------------------------- errors -- */
+
+/* Fill `err` (may be NULL) and return `status`. printf-style message. */
+int eng_fail(h2emv_error *err, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int eng_failv(h2emv_error *err, int status, const char *fmt, va_list ap);
+
+/* --------------------------------------------------------- record codec -- */
+
+/* Record layout (every value in every database):
+ *   byte 0      format byte, REC_FORMAT
+ *   byte 1      codec: REC_RAW, REC_ZSTD, REC_ZSTD_DICT
+ *   bytes 2..3  zero
+ *   bytes 4..7  dictionary id, little endian (0 unless REC_ZSTD_DICT)
+ *   bytes 8..15 XXH3-64 of the payload seeded with bytes 0..7 (LE), little endian
+ *   bytes 16..  payload: the msgpack body, raw or as one zstd frame
+ */
+#define REC_FORMAT 0x48 /* 'H' */
+#define REC_HEADER 16
+#define REC_RAW 0
+#define REC_ZSTD 1
+#define REC_ZSTD_DICT 2
+#define REC_MAX_BODY (64u << 20) /* a decoded body is never larger */
+
+typedef struct rec_codec rec_codec; /* dictionaries + compression contexts */
+
+int rec_codec_new(rec_codec **out);
+void rec_codec_free(rec_codec *c);
+/* Register dictionary `id` (bytes are copied). Thread-safe. */
+int rec_codec_add_dict(rec_codec *c, uint32_t id, const void *dict, size_t n, h2emv_error *err);
+
+/* Is dictionary `id` registered? */
+int rec_codec_has_dict(rec_codec *c, uint32_t id);
+
+/* How rec_encode may compress. */
+enum { REC_ENC_RAW = 0, REC_ENC_AUTO = 1 };
+
+/* Encode `body` into a record appended to `out`. AUTO compresses (with
+ * dictionary `dict` if it is registered, 0 = none) when that makes the record
+ * smaller. Thread-safe (compression is serialised internally). */
+int rec_encode(eng_buf *out, rec_codec *c, uint32_t dict, const void *body, size_t n, int mode,
+               h2emv_error *err);
+
+/* Decode a record: check header, checksum, declared sizes (capped before
+ * allocating), decompress. On success *body points either into `rec` (raw
+ * records: valid as long as `rec` is) or into `scratch`. Hostile bytes give
+ * H2EMV_ECORRUPT. Thread-safe. */
+int rec_decode(const uint8_t **body, size_t *body_len, eng_buf *scratch, rec_codec *c,
+               const void *rec, size_t n, h2emv_error *err);
+
+/* Check a record's header and checksum only (no decompression). */
+int rec_verify(const void *rec, size_t n, h2emv_error *err);
+
+/* --------------------------------------------------------------- msgpack -- */
+
+/* Walk msgpack bytes without allocating: every declared length must fit in
+ * the bytes left, nesting is at most `max_depth`, and the value must use the
+ * whole buffer. Returns H2EMV_OK or H2EMV_ECORRUPT. Call this before handing
+ * untrusted bytes to msgpack_unpack. */
+#define MP_MAX_DEPTH 24
+int mp_prescan(const void *data, size_t n, int max_depth, h2emv_error *err);
+
+/* --------------------------------------------------------------- nodes -- */
+
+typedef struct eng_ref {
+	uint64_t id;
+	uint32_t version;
+} eng_ref;
+
+/* One node version, decoded. Strings are NUL-terminated. A decoded node is
+ * one allocation: free it with free(). */
+typedef struct eng_node {
+	uint64_t id;
+	uint32_t version;
+	uint8_t level;
+	uint8_t kind;          /* h2emv_kind */
+	int64_t t_start, t_end;
+	int64_t expiry;        /* H2EMV_TIME_NEVER for never */
+	uint64_t born;         /* snapshot seq it was committed in */
+	uint64_t content_hash; /* XXH3 of what the node says (api/ defines) */
+	char *summary;
+	size_t summary_len;
+	uint8_t *payload;      /* msgpack, opaque to the engine; may be NULL */
+	size_t payload_len;
+	eng_ref *children;
+	uint32_t n_children;
+} eng_node;
+
+#define NODE_MAX_CHILDREN 65536u
+#define NODE_MAX_SUMMARY (256u << 10)
+#define NODE_MAX_PAYLOAD (4u << 20)
+
+/* Encode a node version's msgpack body into `out` (appended). */
+int node_encode(eng_buf *out, const eng_node *n, h2emv_error *err);
+/* Decode and validate a node body. *out is one malloc'd block. */
+int node_decode(eng_node **out, const void *body, size_t len, h2emv_error *err);
+
+/* A placeholder version of `src`: the same id, version `src->version + 1`,
+ * kind FORGOTTEN, the same time range and expiry, the first line of the
+ * summary, no children and no payload. One malloc'd block. */
+int node_tombstone(eng_node **out, const eng_node *src, h2emv_error *err);
+
+/* --------------------------------------------------------- environment -- */
+
+typedef struct eng_env eng_env;
+typedef struct eng_read eng_read; /* a read transaction: one consistent view */
+
+typedef struct eng_open_opts {
+	unsigned flags;            /* H2EMV_OPEN_* */
+	uint64_t initial_map_size;
+	uint64_t max_map_size;
+	uint32_t dict_train_after;
+} eng_open_opts;
+
+int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_error *err);
+void eng_close(eng_env *env);
+const char *eng_dir(const eng_env *env);
+rec_codec *eng_codec(eng_env *env);
+
+/* Begin / end a read view. Any number may be open, in any threads. */
+int eng_read_begin(eng_read **out, eng_env *env, h2emv_error *err);
+void eng_read_end(eng_read *r);
+
+/* ------------------------------------------------------ observation log -- */
+
+/* Append `n` observation bodies (msgpack, already validated by api/) in one
+ * durable transaction. *first_seq gets the first new seq. */
+int eng_obs_append(eng_env *env, const eng_buf *bodies, size_t n, uint64_t *first_seq,
+                   h2emv_error *err);
+/* Read observation `seq`'s body into `out` (replaced). ENOTFOUND if none. */
+int eng_obs_get(eng_buf *out, eng_read *r, uint64_t seq, h2emv_error *err);
+/* The highest observation seq (0 if none). */
+int eng_obs_last(uint64_t *out, eng_read *r, h2emv_error *err);
+
+/* ------------------------------------------------------------ snapshots -- */
+
+typedef struct eng_snap {
+	uint64_t seq;
+	eng_ref root;
+	int64_t t_now;
+	int64_t created;
+	uint64_t build_cursor;
+	uint32_t rules_version;
+	uint64_t n_nodes;
+} eng_snap;
+
+/* Snapshot `seq` (0 = newest). ENOTFOUND if none. */
+int eng_snap_get(eng_snap *out, eng_read *r, uint64_t seq, h2emv_error *err);
+/* All snapshots, oldest first; *out is malloc'd. */
+int eng_snap_list(eng_snap **out, size_t *n, eng_read *r, h2emv_error *err);
+/* The build cursor stored in meta (0 if none). */
+int eng_build_cursor(uint64_t *out, eng_read *r, h2emv_error *err);
+/* The next unused node id stored in meta (ids start at 1). */
+int eng_next_node_id(uint64_t *out, eng_read *r, h2emv_error *err);
+
+/* Node version (id, version): decoded, one malloc'd block. */
+int eng_node_get(eng_node **out, eng_read *r, eng_ref ref, h2emv_error *err);
+
+/* One tree update, committed atomically: the new node versions, the dead
+ * entries of the versions they replace, the snapshot record (its seq is
+ * assigned: newest + 1) and the new build cursor, all in ONE write
+ * transaction. Node keys are never overwritten: an existing (id, version) is
+ * H2EMV_EEXIST and nothing is written. `born` of each node is set to the new
+ * snapshot seq by the engine. */
+typedef struct eng_commit {
+	eng_node *const *nodes;
+	size_t n_nodes;
+	const eng_ref *dead;
+	size_t n_dead;
+	eng_ref root;
+	int64_t t_now;
+	uint64_t build_cursor;
+	uint32_t rules_version;
+	uint64_t n_nodes_tree;  /* level >= 3 nodes in the new tree */
+	uint64_t next_node_id;  /* stored if larger than the current one */
+} eng_commit;
+
+int eng_commit_snapshot(uint64_t *seq_out, eng_env *env, const eng_commit *c, h2emv_error *err);
+
+/* Pins. */
+int eng_pin(eng_env *env, const char *name, uint64_t seq, h2emv_error *err);
+int eng_unpin(eng_env *env, const char *name, h2emv_error *err);
+int eng_pin_list(h2emv_pin **out, size_t *n, eng_read *r, h2emv_error *err);
+
+/* ------------------------------------------------- small key/value dbs -- */
+
+/* The databases rules, relcache and meta hold records keyed by bytes. */
+enum eng_kv { ENG_KV_META, ENG_KV_RULES, ENG_KV_RELCACHE };
+int eng_kv_put(eng_env *env, int db, const void *key, size_t klen, const void *body,
+               size_t blen, h2emv_error *err);
+/* ENOTFOUND if absent; `out` replaced with the body. */
+int eng_kv_get(eng_buf *out, eng_read *r, int db, const void *key, size_t klen,
+               h2emv_error *err);
+
+/* ---------------------------------------------------------- maintenance -- */
+
+int eng_stats(h2emv_stats *out, eng_env *env, h2emv_error *err);
+int eng_gc(h2emv_gc_result *out, eng_env *env, const h2emv_gc_options *opts, h2emv_error *err);
+int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *err);
+/* Verify every record and every snapshot's tree (see h2emv_check).
+ * `obs_check` (may be NULL) validates an observation body's fields. */
+typedef int (*eng_body_check_fn)(const void *body, size_t len, h2emv_error *err);
+int eng_check(uint64_t *n_violations, eng_env *env, eng_body_check_fn obs_check,
+              h2emv_violation_fn fn, void *ctx, h2emv_progress_fn progress, void *progress_ctx,
+              h2emv_error *err);
+
+/* Train a dictionary for a kind of record now if enough exist and none is
+ * trained yet (called by the engine after appends; exposed for tests). */
+enum eng_dict_kind { ENG_DICT_OBS = 1, ENG_DICT_NODES = 2 };
+int eng_maybe_train(eng_env *env, int kind, h2emv_error *err);
+
+/* ------------------------------------------------------------ helpers -- */
+
+int64_t eng_now_us(void); /* wall clock, µs since the epoch */
+
+static inline void be64(uint8_t *p, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--) {
+		p[i] = (uint8_t)v;
+		v >>= 8;
+	}
+}
+static inline void be32(uint8_t *p, uint32_t v)
+{
+	for (int i = 3; i >= 0; i--) {
+		p[i] = (uint8_t)v;
+		v >>= 8;
+	}
+}
+static inline uint64_t get_be64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+static inline uint32_t get_be32(const uint8_t *p)
+{
+	uint32_t v = 0;
+	for (int i = 0; i < 4; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+#endif /* H2EMV_ENGINE_H */

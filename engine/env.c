@@ -1,0 +1,595 @@
+/*
+ * env.c — the LMDB environment of one memory directory: open and create,
+ * the format check, read views, the write-transaction runner that grows the
+ * map on MDB_MAP_FULL, and record get/put.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/env.h"
+
+const char *const eng_db_names[DB_COUNT] = {
+	"meta", "obs", "nodes", "snapshots", "rules", "relcache", "dead", "pins", "dicts",
+};
+
+#define DEFAULT_MAP (256ull << 20)
+#define DEFAULT_MAX_MAP (1ull << 40)
+#define GROW_WAIT_SECONDS 10
+
+int env_err(h2emv_error *err, int rc, const char *what)
+{
+	switch (rc) {
+	case MDB_SUCCESS: return H2EMV_OK;
+	case MDB_MAP_FULL: return ENG_EMAPFULL;
+	case MDB_NOTFOUND: return eng_fail(err, H2EMV_ENOTFOUND, "%s: not found", what);
+	case MDB_KEYEXIST: return eng_fail(err, H2EMV_EEXIST, "%s: already exists", what);
+	case MDB_CORRUPTED:
+	case MDB_PAGE_NOTFOUND:
+		return eng_fail(err, H2EMV_ECORRUPT, "%s: the database file is damaged (%s)", what,
+		                mdb_strerror(rc));
+	case MDB_INVALID:
+	case MDB_VERSION_MISMATCH:
+		return eng_fail(err, H2EMV_EFORMAT, "%s: not a readable LMDB file (%s)", what,
+		                mdb_strerror(rc));
+	case ENOSPC:
+	case EFBIG:
+	case EDQUOT:
+		return eng_fail(err, H2EMV_ENOSPC, "%s: no space left on the device (%s)", what,
+		                strerror(rc));
+	case ENOMEM: return eng_fail(err, H2EMV_ENOMEM, "%s: out of memory", what);
+	case EACCES:
+	case EROFS:
+		return eng_fail(err, H2EMV_EREADONLY, "%s: %s", what, strerror(rc));
+	case EAGAIN:
+	case EBUSY:
+		return eng_fail(err, H2EMV_EBUSY, "%s: %s", what, strerror(rc));
+	default:
+		return eng_fail(err, H2EMV_EIO, "%s: %s", what, mdb_strerror(rc));
+	}
+}
+
+int mp_encode_u64s(eng_buf *out, const uint64_t *v, size_t n)
+{
+	/* A fixed-width msgpack array of uint64: small enough to hand-write,
+	 * and it keeps these tiny records free of a packer. */
+	uint8_t b[9];
+	if (n > 15)
+		return H2EMV_EINVAL;
+	b[0] = (uint8_t)(0x90 | n);
+	if (eng_buf_append(out, b, 1))
+		return H2EMV_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		b[0] = 0xcf;
+		be64(b + 1, v[i]);
+		if (eng_buf_append(out, b, 9))
+			return H2EMV_ENOMEM;
+	}
+	return H2EMV_OK;
+}
+
+int mp_decode_u64s(uint64_t *v, size_t n, const uint8_t *body, size_t blen)
+{
+	if (n > 15 || blen != 1 + 9 * n || body[0] != (0x90 | n))
+		return H2EMV_ECORRUPT;
+	for (size_t i = 0; i < n; i++) {
+		if (body[1 + 9 * i] != 0xcf)
+			return H2EMV_ECORRUPT;
+		v[i] = get_be64(body + 2 + 9 * i);
+	}
+	return H2EMV_OK;
+}
+
+int env_decode(const uint8_t **body, size_t *blen, eng_env *env, const MDB_val *v,
+               eng_buf *scratch, h2emv_error *err)
+{
+	const uint8_t *rec = v->mv_data;
+	/* A dictionary another process trained after we opened: load it. */
+	if (v->mv_size >= REC_HEADER && rec[0] == REC_FORMAT && rec[1] == REC_ZSTD_DICT) {
+		uint32_t id = (uint32_t)rec[4] | (uint32_t)rec[5] << 8 | (uint32_t)rec[6] << 16 |
+		              (uint32_t)rec[7] << 24;
+		if (!rec_codec_has_dict(env->codec, id))
+			env_load_dicts(env, NULL);
+	}
+	return rec_decode(body, blen, scratch, env->codec, v->mv_data, v->mv_size, err);
+}
+
+int env_get_record(const uint8_t **body, size_t *blen, MDB_txn *txn, eng_env *env, int db,
+                   const void *key, size_t klen, eng_buf *scratch, h2emv_error *err)
+{
+	MDB_val k = { klen, (void *)key }, v;
+	int rc = mdb_get(txn, env->dbi[db], &k, &v);
+	if (rc == MDB_NOTFOUND)
+		return H2EMV_ENOTFOUND; /* callers word their own message */
+	if (rc)
+		return env_err(err, rc, eng_db_names[db]);
+	return env_decode(body, blen, env, &v, scratch, err);
+}
+
+int env_put_record(MDB_txn *txn, eng_env *env, int db, const void *key, size_t klen,
+                   const void *body, size_t blen, unsigned put_flags, uint32_t dict,
+                   h2emv_error *err)
+{
+	eng_buf rec = { 0 };
+	int rc = rec_encode(&rec, env->codec, dict, body, blen,
+	                    db == DB_OBS || db == DB_NODES ? REC_ENC_AUTO : REC_ENC_RAW, err);
+	if (rc == H2EMV_OK) {
+		MDB_val k = { klen, (void *)key }, v = { rec.len, rec.data };
+		int mrc = mdb_put(txn, env->dbi[db], &k, &v, put_flags);
+		if (mrc)
+			rc = env_err(err, mrc, eng_db_names[db]);
+	}
+	eng_buf_free(&rec);
+	return rc;
+}
+
+int meta_get_u64(uint64_t *out, MDB_txn *txn, eng_env *env, const char *name, h2emv_error *err)
+{
+	eng_buf scratch = { 0 };
+	const uint8_t *body;
+	size_t blen;
+	int rc = env_get_record(&body, &blen, txn, env, DB_META, name, strlen(name), &scratch, err);
+	if (rc == H2EMV_ENOTFOUND) {
+		*out = 0;
+		rc = H2EMV_OK;
+	} else if (rc == H2EMV_OK && mp_decode_u64s(out, 1, body, blen)) {
+		rc = eng_fail(err, H2EMV_ECORRUPT, "meta value '%s' is malformed", name);
+	}
+	eng_buf_free(&scratch);
+	return rc;
+}
+
+int meta_put_u64(MDB_txn *txn, eng_env *env, const char *name, uint64_t v, h2emv_error *err)
+{
+	eng_buf body = { 0 };
+	int rc = mp_encode_u64s(&body, &v, 1);
+	if (rc == H2EMV_OK)
+		rc = env_put_record(txn, env, DB_META, name, strlen(name), body.data, body.len, 0, 0,
+		                    err);
+	else
+		rc = eng_fail(err, rc, "out of memory");
+	eng_buf_free(&body);
+	return rc;
+}
+
+/* Grow the map. Every read view in this process must be closed while LMDB
+ * remaps, so wait (bounded) for them. */
+static int grow_map(eng_env *env, h2emv_error *err)
+{
+	if (env->map_size >= env->max_map)
+		return eng_fail(err, H2EMV_ENOSPC,
+		                "the memory reached its maximum map size of %llu bytes",
+		                (unsigned long long)env->max_map);
+	uint64_t next = env->map_size * 2;
+	if (next > env->max_map)
+		next = env->max_map;
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += GROW_WAIT_SECONDS;
+	if (pthread_rwlock_timedwrlock(&env->maplock, &until) != 0)
+		return eng_fail(err, H2EMV_EBUSY,
+		                "the map is full and cannot grow while snapshots stay open in this "
+		                "process; close them and retry");
+	int rc = mdb_env_set_mapsize(env->mdb, (size_t)next);
+	pthread_rwlock_unlock(&env->maplock);
+	if (rc)
+		return env_err(err, rc, "growing the map");
+	env->map_size = next;
+	return H2EMV_OK;
+}
+
+/* After a failed commit LMDB may refuse further work (MDB_PANIC); reopen. */
+static int repair(eng_env *env, h2emv_error *err)
+{
+	if (pthread_rwlock_trywrlock(&env->maplock) != 0)
+		return eng_fail(err, H2EMV_EBUSY,
+		                "an earlier write failed; close open snapshots so the store can reopen");
+	int rc = env_reopen(env, err);
+	pthread_rwlock_unlock(&env->maplock);
+	if (rc == H2EMV_OK)
+		env->broken = 0;
+	return rc;
+}
+
+int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
+{
+	if (env->flags & H2EMV_OPEN_READONLY)
+		return eng_fail(err, H2EMV_EREADONLY, "the memory at %s is open read-only", env->dir);
+	pthread_mutex_lock(&env->wlock);
+	int rc = H2EMV_OK;
+	for (;;) {
+		if (env->broken && (rc = repair(env, err)) != H2EMV_OK)
+			break;
+		MDB_txn *txn;
+		int mrc = mdb_txn_begin(env->mdb, NULL, 0, &txn);
+		if (mrc == MDB_MAP_RESIZED) {
+			/* another process grew the file: adopt its size */
+			pthread_rwlock_wrlock(&env->maplock);
+			mdb_env_set_mapsize(env->mdb, 0);
+			MDB_envinfo info;
+			mdb_env_info(env->mdb, &info);
+			env->map_size = info.me_mapsize;
+			pthread_rwlock_unlock(&env->maplock);
+			continue;
+		}
+		if (mrc) {
+			if (mrc == MDB_PANIC)
+				env->broken = 1;
+			rc = env_err(err, mrc, "starting a write");
+			break;
+		}
+		rc = fn(txn, env, ctx, err);
+		if (rc == H2EMV_OK) {
+			mrc = mdb_txn_commit(txn);
+			if (mrc == MDB_SUCCESS)
+				break;
+			rc = env_err(err, mrc, "committing");
+			if (rc != ENG_EMAPFULL) {
+				env->broken = 1;
+				break;
+			}
+		} else {
+			mdb_txn_abort(txn);
+			if (rc != ENG_EMAPFULL)
+				break;
+		}
+		if ((rc = grow_map(env, err)) != H2EMV_OK)
+			break;
+	}
+	pthread_mutex_unlock(&env->wlock);
+	return rc;
+}
+
+/* ----------------------------------------------------------- opening -- */
+
+static int open_dbis(eng_env *env, int create, h2emv_error *err)
+{
+	MDB_txn *txn;
+	unsigned tflags = (env->flags & H2EMV_OPEN_READONLY) ? MDB_RDONLY : 0;
+	int rc = mdb_txn_begin(env->mdb, NULL, tflags, &txn);
+	if (rc)
+		return env_err(err, rc, "opening the databases");
+	for (int i = 0; i < DB_COUNT; i++) {
+		rc = mdb_dbi_open(txn, eng_db_names[i], create ? MDB_CREATE : 0, &env->dbi[i]);
+		if (rc == MDB_NOTFOUND) {
+			mdb_txn_abort(txn);
+			return eng_fail(err, H2EMV_EFORMAT,
+			                "%s is not an h2emv memory: database '%s' is missing", env->dir,
+			                eng_db_names[i]);
+		}
+		if (rc) {
+			mdb_txn_abort(txn);
+			return env_err(err, rc, "opening the databases");
+		}
+	}
+	rc = mdb_txn_commit(txn);
+	return rc ? env_err(err, rc, "opening the databases") : H2EMV_OK;
+}
+
+static int mdb_open_env(eng_env *env, h2emv_error *err)
+{
+	int rc = mdb_env_create(&env->mdb);
+	if (rc)
+		return env_err(err, rc, "creating the LMDB environment");
+	mdb_env_set_maxdbs(env->mdb, DB_COUNT + 2);
+	mdb_env_set_maxreaders(env->mdb, 254);
+	mdb_env_set_mapsize(env->mdb, (size_t)env->map_size);
+	unsigned f = MDB_NOTLS;
+	if (env->flags & H2EMV_OPEN_READONLY)
+		f |= MDB_RDONLY;
+	if (env->flags & H2EMV_OPEN_NOSYNC)
+		f |= MDB_NOSYNC;
+	rc = mdb_env_open(env->mdb, env->dir, f, 0644);
+	if (rc) {
+		mdb_env_close(env->mdb);
+		env->mdb = NULL;
+		return env_err(err, rc, env->dir);
+	}
+	MDB_envinfo info;
+	mdb_env_info(env->mdb, &info);
+	env->map_size = info.me_mapsize; /* LMDB keeps a file larger than asked */
+	int dead;
+	mdb_reader_check(env->mdb, &dead);
+	return H2EMV_OK;
+}
+
+int env_reopen(eng_env *env, h2emv_error *err)
+{
+	mdb_env_close(env->mdb);
+	env->mdb = NULL;
+	int rc = mdb_open_env(env, err);
+	if (rc == H2EMV_OK)
+		rc = open_dbis(env, 0, err);
+	return rc;
+}
+
+static int init_format(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
+{
+	uint64_t fmt;
+	int rc = meta_get_u64(&fmt, txn, env, "format", err);
+	if (rc || fmt)
+		return rc;
+	rc = meta_put_u64(txn, env, "format", ENG_FORMAT, err);
+	if (rc == H2EMV_OK)
+		rc = meta_put_u64(txn, env, "created", (uint64_t)eng_now_us(), err);
+	if (rc == H2EMV_OK)
+		rc = meta_put_u64(txn, env, "next_node_id", 1, err);
+	return rc;
+}
+
+static int check_format(eng_env *env, h2emv_error *err)
+{
+	MDB_txn *txn;
+	int rc = mdb_txn_begin(env->mdb, NULL, MDB_RDONLY, &txn);
+	if (rc)
+		return env_err(err, rc, "reading the format");
+	uint64_t fmt;
+	rc = meta_get_u64(&fmt, txn, env, "format", err);
+	mdb_txn_abort(txn);
+	if (rc)
+		return rc == H2EMV_ECORRUPT ? eng_fail(err, H2EMV_EFORMAT,
+		                                       "%s: the store's format record is unreadable",
+		                                       env->dir)
+		                            : rc;
+	if (fmt == 0)
+		return eng_fail(err, H2EMV_EFORMAT, "%s is not an h2emv memory (no format record)",
+		                env->dir);
+	if (fmt > ENG_FORMAT)
+		return eng_fail(err, H2EMV_EFORMAT,
+		                "%s was written in store format %llu, newer than this h2emv's %d: "
+		                "upgrade h2emv",
+		                env->dir, (unsigned long long)fmt, ENG_FORMAT);
+	return H2EMV_OK;
+}
+
+/* Load every stored dictionary; new records use the newest of each kind. */
+int env_load_dicts(eng_env *env, h2emv_error *err)
+{
+	MDB_txn *txn;
+	MDB_cursor *cur;
+	int rc = mdb_txn_begin(env->mdb, NULL, MDB_RDONLY, &txn);
+	if (rc)
+		return env_err(err, rc, "reading dictionaries");
+	mdb_cursor_open(txn, env->dbi[DB_DICTS], &cur);
+	MDB_val k, v;
+	eng_buf scratch = { 0 };
+	int op = MDB_FIRST;
+	rc = H2EMV_OK;
+	while (rc == H2EMV_OK && mdb_cursor_get(cur, &k, &v, op) == 0) {
+		op = MDB_NEXT;
+		const uint8_t *body;
+		size_t blen;
+		if (k.mv_size != 4) {
+			rc = eng_fail(err, H2EMV_ECORRUPT, "dicts: a key is not 4 bytes");
+			break;
+		}
+		uint32_t id = get_be32(k.mv_data);
+		if ((rc = env_decode(&body, &blen, env, &v, &scratch, err)) != H2EMV_OK)
+			break;
+		/* body: 1 byte kind, then the dictionary */
+		if (blen < 2 || body[0] < ENG_DICT_OBS || body[0] > ENG_DICT_NODES) {
+			rc = eng_fail(err, H2EMV_ECORRUPT, "dicts: dictionary %u is malformed", id);
+			break;
+		}
+		rc = rec_codec_add_dict(env->codec, id, body + 1, blen - 1, err);
+		if (rc == H2EMV_OK && id > env->cur_dict[body[0]])
+			env->cur_dict[body[0]] = id;
+	}
+	mdb_cursor_close(cur);
+	mdb_txn_abort(txn);
+	eng_buf_free(&scratch);
+	return rc;
+}
+
+static int take_dir_lock(eng_env *env, int create, h2emv_error *err)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/h2emv.lock", env->dir);
+	int ro = env->flags & H2EMV_OPEN_READONLY;
+	env->lockfd = open(path, (ro ? O_RDONLY : O_RDWR | (create ? O_CREAT : 0)) | O_CLOEXEC, 0644);
+	if (env->lockfd < 0 && errno == ENOENT && !create)
+		env->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644); /* older layout */
+	if (env->lockfd < 0)
+		return eng_fail(err, errno == EACCES ? H2EMV_EREADONLY : H2EMV_EIO, "%s: %s", path,
+		                strerror(errno));
+	if (flock(env->lockfd, LOCK_SH | LOCK_NB) != 0)
+		return eng_fail(err, H2EMV_EBUSY, "%s is being compacted by another process; retry",
+		                env->dir);
+	return H2EMV_OK;
+}
+
+static int prepare_dir(const char *dir, int create, h2emv_error *err)
+{
+	struct stat st;
+	char path[4200];
+	if (strlen(dir) > 4000)
+		return eng_fail(err, H2EMV_EINVAL, "directory path is too long");
+	if (stat(dir, &st) != 0) {
+		if (errno != ENOENT || !create)
+			return eng_fail(err, errno == ENOENT ? H2EMV_ENOTFOUND : H2EMV_EIO,
+			                "%s: %s%s", dir, strerror(errno),
+			                errno == ENOENT ? " (create it with `h2emv init`)" : "");
+		if (mkdir(dir, 0755) != 0)
+			return eng_fail(err, H2EMV_EIO, "cannot create %s: %s", dir, strerror(errno));
+	} else if (!S_ISDIR(st.st_mode)) {
+		return eng_fail(err, H2EMV_EINVAL, "%s is not a directory", dir);
+	}
+	snprintf(path, sizeof path, "%s/data.mdb", dir);
+	if (!create && stat(path, &st) != 0)
+		return eng_fail(err, H2EMV_ENOTFOUND,
+		                "no h2emv memory in %s (create one with `h2emv init %s`)", dir, dir);
+	return H2EMV_OK;
+}
+
+int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_error *err)
+{
+	eng_open_opts def = { 0 };
+	if (!opts)
+		opts = &def;
+	int create = (opts->flags & H2EMV_OPEN_CREATE) && !(opts->flags & H2EMV_OPEN_READONLY);
+	int rc = prepare_dir(dir, create, err);
+	if (rc)
+		return rc;
+	eng_env *env = calloc(1, sizeof *env);
+	if (!env || !(env->dir = strdup(dir))) {
+		free(env);
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory opening %s", dir);
+	}
+	env->lockfd = -1;
+	env->flags = opts->flags;
+	env->map_size = opts->initial_map_size ? opts->initial_map_size : DEFAULT_MAP;
+	env->max_map = opts->max_map_size ? opts->max_map_size : DEFAULT_MAX_MAP;
+	if (env->map_size > env->max_map)
+		env->map_size = env->max_map;
+	env->dict_train_after = opts->dict_train_after ? opts->dict_train_after : 2000;
+	pthread_mutex_init(&env->wlock, NULL);
+	pthread_rwlock_init(&env->maplock, NULL);
+	if ((rc = rec_codec_new(&env->codec)) != H2EMV_OK) {
+		eng_fail(err, rc, "out of memory");
+		goto fail;
+	}
+	if ((rc = take_dir_lock(env, create, err)) != H2EMV_OK)
+		goto fail;
+	if (!(env->flags & H2EMV_OPEN_READONLY)) {
+		/* our lock is shared, so no compaction runs: a leftover copy is stale */
+		char tmp[4200];
+		snprintf(tmp, sizeof tmp, "%s/data.mdb.compact", dir);
+		unlink(tmp);
+	}
+	if ((rc = mdb_open_env(env, err)) != H2EMV_OK)
+		goto fail;
+	if ((rc = open_dbis(env, create, err)) != H2EMV_OK)
+		goto fail;
+	if (create && (rc = env_write(env, init_format, NULL, err)) != H2EMV_OK)
+		goto fail;
+	if ((rc = check_format(env, err)) != H2EMV_OK)
+		goto fail;
+	if ((rc = env_load_dicts(env, err)) != H2EMV_OK)
+		goto fail;
+	*out = env;
+	return H2EMV_OK;
+fail:
+	eng_close(env);
+	return rc;
+}
+
+void eng_close(eng_env *env)
+{
+	if (!env)
+		return;
+	if (env->mdb)
+		mdb_env_close(env->mdb);
+	if (env->lockfd >= 0)
+		close(env->lockfd);
+	rec_codec_free(env->codec);
+	pthread_mutex_destroy(&env->wlock);
+	pthread_rwlock_destroy(&env->maplock);
+	free(env->dir);
+	free(env);
+}
+
+const char *eng_dir(const eng_env *env)
+{
+	return env->dir;
+}
+
+rec_codec *eng_codec(eng_env *env)
+{
+	return env->codec;
+}
+
+/* -------------------------------------------------------- read views -- */
+
+int eng_read_begin(eng_read **out, eng_env *env, h2emv_error *err)
+{
+	eng_read *r = calloc(1, sizeof *r);
+	if (!r)
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	r->env = env;
+	for (;;) {
+		pthread_rwlock_rdlock(&env->maplock);
+		int rc = mdb_txn_begin(env->mdb, NULL, MDB_RDONLY, &r->txn);
+		if (rc == MDB_SUCCESS)
+			break;
+		pthread_rwlock_unlock(&env->maplock);
+		if (rc == MDB_MAP_RESIZED) {
+			pthread_rwlock_wrlock(&env->maplock);
+			mdb_env_set_mapsize(env->mdb, 0);
+			pthread_rwlock_unlock(&env->maplock);
+			continue;
+		}
+		free(r);
+		return env_err(err, rc, "opening a read view");
+	}
+	__atomic_add_fetch(&env->open_reads, 1, __ATOMIC_ACQ_REL);
+	*out = r;
+	return H2EMV_OK;
+}
+
+void eng_read_end(eng_read *r)
+{
+	if (!r)
+		return;
+	mdb_txn_abort(r->txn);
+	__atomic_sub_fetch(&r->env->open_reads, 1, __ATOMIC_ACQ_REL);
+	pthread_rwlock_unlock(&r->env->maplock);
+	eng_buf_free(&r->scratch);
+	free(r);
+}
+
+/* ------------------------------------------------- small key/value dbs -- */
+
+static int kv_db(int db)
+{
+	switch (db) {
+	case ENG_KV_META: return DB_META;
+	case ENG_KV_RULES: return DB_RULES;
+	case ENG_KV_RELCACHE: return DB_RELCACHE;
+	default: return -1;
+	}
+}
+
+typedef struct kv_put {
+	int db;
+	const void *key, *body;
+	size_t klen, blen;
+} kv_put;
+
+static int kv_put_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
+{
+	kv_put *p = ctx;
+	return env_put_record(txn, env, p->db, p->key, p->klen, p->body, p->blen, 0, 0, err);
+}
+
+int eng_kv_put(eng_env *env, int db, const void *key, size_t klen, const void *body,
+               size_t blen, h2emv_error *err)
+{
+	int d = kv_db(db);
+	if (d < 0 || klen == 0 || klen > 511)
+		return eng_fail(err, H2EMV_EINVAL, "bad key/value database or key length");
+	kv_put p = { d, key, body, klen, blen };
+	return env_write(env, kv_put_fn, &p, err);
+}
+
+int eng_kv_get(eng_buf *out, eng_read *r, int db, const void *key, size_t klen,
+               h2emv_error *err)
+{
+	int d = kv_db(db);
+	if (d < 0 || klen == 0 || klen > 511)
+		return eng_fail(err, H2EMV_EINVAL, "bad key/value database or key length");
+	const uint8_t *body;
+	size_t blen;
+	int rc = env_get_record(&body, &blen, r->txn, r->env, d, key, klen, &r->scratch, err);
+	if (rc == H2EMV_ENOTFOUND)
+		return eng_fail(err, rc, "%s: no such key", eng_db_names[d]);
+	if (rc)
+		return rc;
+	out->len = 0;
+	return eng_buf_append(out, body, blen) ? eng_fail(err, H2EMV_ENOMEM, "out of memory") : 0;
+}

@@ -1,0 +1,360 @@
+/*
+ * h2emv.h — lifelong episodic memory for robots (H²-EMV), the public C API.
+ *
+ * This header is the manual. It is grouped in the order a newcomer meets the
+ * objects: errors, the memory handle, observations, snapshots, nodes, and
+ * maintenance (stats, gc, compact, check).
+ *
+ * Conventions that hold for every function unless its comment says otherwise:
+ *  - A fallible call returns an h2emv_status: H2EMV_OK (0) or a negative code.
+ *    It never prints, exits or aborts on bad input.
+ *  - `err` may be NULL. When it is not, a failing call fills it with the code
+ *    and a message naming the file, input line, field or node concerned.
+ *  - Output parameters come first and are called `out`.
+ *  - The caller owns what it passes in. What the library returns through `out`
+ *    is owned by the library until the matching _close/_free call named in the
+ *    function's comment. Memory returned for the caller to keep is released
+ *    with h2emv_free().
+ *  - Options are structs with a `version` field; initialise them with the
+ *    matching _INIT macro so that fields added later keep their defaults.
+ *  - There is no global state. A h2emv_mem may be shared by threads: reads
+ *    (snapshots) run concurrently with each other and with one writer; calls
+ *    that write (ingest, pin, gc, compact) are serialised internally.
+ *    A h2emv_snap belongs to one thread at a time (it may move between threads).
+ *
+ * Stability: everything in this header is stable within a major version
+ * except the section marked EXPERIMENTAL at the end.
+ */
+#ifndef H2EMV_H
+#define H2EMV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define H2EMV_VERSION_MAJOR 0
+#define H2EMV_VERSION_MINOR 1
+#define H2EMV_VERSION_PATCH 0
+#define H2EMV_VERSION_STRING "0.1.0"
+
+/* ---------------------------------------------------------------- errors -- */
+
+/* Status codes. 0 is success; every error is negative. */
+typedef enum h2emv_status {
+	H2EMV_OK = 0,
+	H2EMV_EINVAL = -1,     /* a bad argument or option */
+	H2EMV_ENOMEM = -2,     /* out of memory */
+	H2EMV_EIO = -3,        /* an I/O error from the operating system */
+	H2EMV_ENOSPC = -4,     /* the disk (or the file size limit) is full */
+	H2EMV_ECORRUPT = -5,   /* stored bytes fail their checksum or structure */
+	H2EMV_EFORMAT = -6,    /* the store's format is newer or unknown */
+	H2EMV_ENOTFOUND = -7,  /* no such observation, snapshot, node or pin */
+	H2EMV_EEXIST = -8,     /* already exists (a node version, a store) */
+	H2EMV_EBUSY = -9,      /* another process or open snapshot is in the way */
+	H2EMV_EPARSE = -10,    /* malformed input (JSON, observation fields) */
+	H2EMV_ELIMIT = -11,    /* input over a documented size limit */
+	H2EMV_EREADONLY = -12, /* a write on a memory opened read-only */
+	H2EMV_EINTERNAL = -13  /* a broken internal invariant: a bug, please report */
+} h2emv_status;
+
+/* Error detail filled by failing calls. `line`/`column` are 1-based positions
+ * in the input when the error is about input text (0 when not applicable);
+ * `field` names the offending observation field ("objects[2].state") or is
+ * empty; `message` is a complete sentence for a human. */
+typedef struct h2emv_error {
+	int status;
+	uint64_t line;
+	uint64_t column;
+	char field[96];
+	char message[512];
+} h2emv_error;
+
+/* The name of a status code ("corrupt record", ...). Never NULL; unknown
+ * codes give "unknown status". Thread-safe. */
+const char *h2emv_strerror(int status);
+
+/* Release memory the library handed to the caller (JSON text, lists). NULL is
+ * fine. Thread-safe. */
+void h2emv_free(void *p);
+
+/* ---------------------------------------------------------------- memory -- */
+
+/* Time: microseconds since the Unix epoch, UTC. */
+typedef int64_t h2emv_time;
+#define H2EMV_TIME_NEVER INT64_MAX /* an expiry that never comes */
+
+typedef struct h2emv_mem h2emv_mem;
+
+#define H2EMV_OPEN_CREATE 0x1u   /* create the directory and store if missing */
+#define H2EMV_OPEN_READONLY 0x2u /* never write; writes return H2EMV_EREADONLY */
+#define H2EMV_OPEN_NOSYNC 0x4u   /* skip fsync: NOT crash-safe; benchmarks only */
+
+typedef struct h2emv_open_options {
+	unsigned version;          /* H2EMV_OPEN_OPTIONS_VERSION */
+	unsigned flags;            /* H2EMV_OPEN_* */
+	uint64_t initial_map_size; /* bytes of address space to map at first; 0 = 256 MiB.
+	                              The map grows by itself when full. */
+	uint64_t max_map_size;     /* growth stops here (H2EMV_ENOSPC); 0 = 1 TiB */
+	uint32_t dict_train_after; /* train a zstd dictionary once this many
+	                              records of a kind exist; 0 = 2000 */
+} h2emv_open_options;
+
+#define H2EMV_OPEN_OPTIONS_VERSION 1
+#define H2EMV_OPEN_OPTIONS_INIT { H2EMV_OPEN_OPTIONS_VERSION, 0, 0, 0, 0 }
+
+/* Open the memory in directory `dir`. With H2EMV_OPEN_CREATE a missing
+ * directory and store are created. Stale reader slots left by killed
+ * processes are cleared. A store written by a newer h2emv, or not an h2emv
+ * store at all, is refused with H2EMV_EFORMAT and a message saying which.
+ * `opts` may be NULL for defaults.
+ * Returns H2EMV_OK, EINVAL, ENOMEM, EIO, ENOSPC, EFORMAT, ECORRUPT, ENOTFOUND
+ * (no store and no CREATE flag), EBUSY (a compaction is running).
+ * On success *out is owned by the caller; release it with h2emv_mem_close. */
+int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *opts,
+                   h2emv_error *err);
+
+/* Close the memory. Every snapshot opened from it must be closed first.
+ * NULL is fine. */
+void h2emv_mem_close(h2emv_mem *mem);
+
+/* The directory the memory lives in. Owned by `mem`. */
+const char *h2emv_mem_dir(const h2emv_mem *mem);
+
+/* ---------------------------------------------------------- observations -- */
+
+/* Size limits on one observation (a JSON line). */
+#define H2EMV_OBS_MAX_BYTES (1u << 20) /* 1 MiB of JSON text */
+
+/* Validate one observation given as JSON text (one JSON object, the format of
+ * docs/formats.md) without storing it. Strict: unknown fields, wrong types,
+ * bad times and invalid UTF-8 are errors; err->column and err->field say
+ * where. `line` is copied into err->line so callers reading files get
+ * "line N, column C" messages.
+ * Returns H2EMV_OK, EPARSE, ELIMIT, ENOMEM, EINVAL. Thread-safe. */
+int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error *err);
+
+/* Store one observation durably. When this returns H2EMV_OK the observation
+ * is on disk (fsync'd unless H2EMV_OPEN_NOSYNC) and *seq_out (may be NULL)
+ * holds its sequence number (1, 2, ...). Nothing is stored on error.
+ * Returns H2EMV_OK, EPARSE, ELIMIT, ENOMEM, EIO, ENOSPC, EREADONLY. */
+int h2emv_ingest(h2emv_mem *mem, const char *json, size_t len, uint64_t *seq_out,
+                 h2emv_error *err);
+
+/* Store `n` observations in one durable transaction (one fsync for all).
+ * All or nothing: if any item fails validation, nothing is stored and
+ * err->line is the 1-based index of the first bad item. *first_seq_out (may be
+ * NULL) gets the sequence number of the first one; the rest follow in order. */
+int h2emv_ingest_batch(h2emv_mem *mem, const char *const *json, const size_t *len,
+                       size_t n, uint64_t *first_seq_out, h2emv_error *err);
+
+/* The stored observation `seq` as canonical JSON (one line, no newline),
+ * NUL-terminated. *out is the caller's, release it with h2emv_free.
+ * Returns H2EMV_OK, ENOTFOUND, ECORRUPT, ENOMEM. */
+int h2emv_obs_get_json(char **out, size_t *len_out, h2emv_mem *mem, uint64_t seq,
+                       h2emv_error *err);
+
+/* ------------------------------------------------------------- snapshots -- */
+
+/* A snapshot is one consistent version of the memory tree. Opening one starts
+ * a read transaction: it never waits for the writer, and the writer never
+ * waits for it; it keeps seeing the same tree until closed. Keep snapshots
+ * short-lived: an open one keeps its pages from being reused. */
+typedef struct h2emv_snap h2emv_snap;
+
+/* A reference to one version of one node. */
+typedef struct h2emv_ref {
+	uint64_t id;
+	uint32_t version;
+} h2emv_ref;
+
+typedef struct h2emv_snap_info {
+	uint64_t seq;           /* snapshot sequence number, 1, 2, ... */
+	h2emv_ref root;         /* the tree's root */
+	h2emv_time t_now;       /* the memory's clock when the snapshot was made */
+	h2emv_time created;     /* wall-clock time of the commit */
+	uint64_t build_cursor;  /* last observation seq folded into this tree */
+	uint32_t rules_version; /* relevance rules in force */
+	uint64_t n_nodes;       /* nodes of level >= 3 in the tree ("tree size") */
+	int pinned;             /* 1 if at least one pin holds it */
+} h2emv_snap_info;
+
+#define H2EMV_SNAP_LATEST 0 /* pass as `seq` to open the newest snapshot */
+
+/* Open snapshot `seq` (or the newest with H2EMV_SNAP_LATEST).
+ * Returns H2EMV_OK, ENOTFOUND (no such snapshot, or none yet), ECORRUPT,
+ * ENOMEM, EIO. Release *out with h2emv_snap_close. */
+int h2emv_snap_open(h2emv_snap **out, h2emv_mem *mem, uint64_t seq, h2emv_error *err);
+
+/* Close the snapshot; every node pointer obtained from it becomes invalid.
+ * NULL is fine. */
+void h2emv_snap_close(h2emv_snap *snap);
+
+/* The snapshot's record. Never fails. */
+void h2emv_snap_get_info(h2emv_snap_info *out, const h2emv_snap *snap);
+
+/* All snapshots still stored, oldest first. *out is an array of *n_out items,
+ * the caller's; release with h2emv_free. */
+int h2emv_snap_list(h2emv_snap_info **out, size_t *n_out, h2emv_mem *mem, h2emv_error *err);
+
+/* Pin snapshot `seq` under `name` (1..200 bytes) so GC keeps it. Pinning an
+ * existing name moves the pin. Returns OK, ENOTFOUND (no such snapshot),
+ * EINVAL (bad name), EREADONLY, EIO, ENOSPC. */
+int h2emv_snap_pin(h2emv_mem *mem, const char *name, uint64_t seq, h2emv_error *err);
+
+/* Remove pin `name`. Returns OK or ENOTFOUND. */
+int h2emv_snap_unpin(h2emv_mem *mem, const char *name, h2emv_error *err);
+
+typedef struct h2emv_pin {
+	char name[208];
+	uint64_t seq;
+	h2emv_time created;
+} h2emv_pin;
+
+/* All pins, by name. *out is the caller's; release with h2emv_free. */
+int h2emv_pin_list(h2emv_pin **out, size_t *n_out, h2emv_mem *mem, h2emv_error *err);
+
+/* ----------------------------------------------------------------- nodes -- */
+
+/* Node levels as in the paper: 1 scene, 2 event, 3 goal, 4+ summaries; the
+ * root is the single node at the top. */
+typedef enum h2emv_kind {
+	H2EMV_KIND_SCENE = 1,
+	H2EMV_KIND_EVENT = 2,
+	H2EMV_KIND_GOAL = 3,
+	H2EMV_KIND_SUMMARY = 4,
+	H2EMV_KIND_ROOT = 5,
+	H2EMV_KIND_FORGOTTEN = 6 /* a placeholder: time range + first summary line, no children */
+} h2emv_kind;
+
+/* A node version read from a snapshot. Pointers to it and into it (summary,
+ * payload) stay valid until the snapshot is closed. */
+typedef struct h2emv_node h2emv_node;
+
+/* The snapshot's root node. Returns OK, ECORRUPT, ENOMEM. */
+int h2emv_snap_root(const h2emv_node **out, h2emv_snap *snap, h2emv_error *err);
+
+/* Node version `ref`, as stored (any version still in the store, not only
+ * those in this snapshot's tree). Returns OK, ENOTFOUND, ECORRUPT, ENOMEM. */
+int h2emv_snap_node(const h2emv_node **out, h2emv_snap *snap, h2emv_ref ref, h2emv_error *err);
+
+/* Child `i` (0-based, oldest first) of `parent`. Returns OK, EINVAL (i out
+ * of range), ENOTFOUND (a dangling reference: run check), ECORRUPT, ENOMEM. */
+int h2emv_node_child(const h2emv_node **out, h2emv_snap *snap, const h2emv_node *parent,
+                     size_t i, h2emv_error *err);
+
+h2emv_ref h2emv_node_ref(const h2emv_node *node);
+int h2emv_node_level(const h2emv_node *node);
+h2emv_kind h2emv_node_kind(const h2emv_node *node);
+h2emv_time h2emv_node_start(const h2emv_node *node);
+h2emv_time h2emv_node_end(const h2emv_node *node);
+/* The expiry τ; H2EMV_TIME_NEVER if the node is kept forever. */
+h2emv_time h2emv_node_expiry(const h2emv_node *node);
+/* The natural-language summary, NUL-terminated, UTF-8; *len (may be NULL)
+ * gets its length. "" when there is none. */
+const char *h2emv_node_summary(const h2emv_node *node, size_t *len);
+/* The node's payload as msgpack bytes (for L1 scenes: the scene content; see
+ * docs/formats.md). NULL with *len = 0 when there is none. */
+const void *h2emv_node_payload(const h2emv_node *node, size_t *len);
+size_t h2emv_node_child_count(const h2emv_node *node);
+h2emv_ref h2emv_node_child_ref(const h2emv_node *node, size_t i);
+
+/* ----------------------------------------------------------- maintenance -- */
+
+typedef struct h2emv_stats {
+	uint64_t obs_count;       /* observations in the log */
+	uint64_t obs_last_seq;    /* highest observation seq, 0 if none */
+	uint64_t build_cursor;    /* last observation folded into the tree */
+	uint64_t node_versions;   /* node versions stored */
+	uint64_t dead_versions;   /* superseded versions awaiting GC */
+	uint64_t snapshots;       /* snapshots stored */
+	uint64_t last_snapshot;   /* newest snapshot seq, 0 if none */
+	uint64_t pins;
+	uint64_t dicts;           /* zstd dictionaries trained */
+	uint64_t rules_versions;
+	uint64_t relcache_entries;
+	uint64_t file_bytes;      /* size of the data file on disk */
+	uint64_t used_bytes;      /* pages in use inside it */
+	uint64_t map_bytes;       /* address space mapped */
+	uint64_t obs_bytes;       /* stored bytes of observation records */
+	uint64_t node_bytes;      /* stored bytes of node records */
+	uint32_t format;          /* store format version */
+} h2emv_stats;
+
+/* Counts and sizes. Returns OK, ECORRUPT, EIO. */
+int h2emv_mem_stats(h2emv_stats *out, h2emv_mem *mem, h2emv_error *err);
+
+/* Progress of long work: `done` of `total` units (total 0 = unknown).
+ * Return non-zero to ask the work to stop early at the next safe point. */
+typedef int (*h2emv_progress_fn)(void *ctx, const char *what, uint64_t done, uint64_t total);
+
+typedef struct h2emv_gc_options {
+	unsigned version;            /* H2EMV_GC_OPTIONS_VERSION */
+	uint32_t keep_snapshots;     /* always keep this many newest; 0 = 16 (min 1) */
+	h2emv_time keep_age;         /* also keep every snapshot younger than this (µs); 0 = none */
+	h2emv_time now;              /* wall clock for ages; 0 = the real clock */
+	uint32_t batch;              /* deletions per write transaction; 0 = 512 */
+	h2emv_progress_fn progress;  /* may be NULL */
+	void *progress_ctx;
+} h2emv_gc_options;
+
+#define H2EMV_GC_OPTIONS_VERSION 1
+#define H2EMV_GC_OPTIONS_INIT { H2EMV_GC_OPTIONS_VERSION, 0, 0, 0, 0, NULL, NULL }
+
+typedef struct h2emv_gc_result {
+	uint64_t snapshots_dropped;
+	uint64_t versions_deleted;
+	uint64_t batches;           /* write transactions used */
+} h2emv_gc_result;
+
+/* Garbage-collect: drop snapshots beyond the retention (newest
+ * keep_snapshots, plus those younger than keep_age, plus every pinned one),
+ * then delete the superseded node versions no remaining snapshot can see.
+ * Works in bounded batches, releasing the write lock between them, so an
+ * ingest never waits for more than one batch. `opts`/`out` may be NULL.
+ * The space is reused by later writes; h2emv_compact gives it back to the
+ * disk. Returns OK, EREADONLY, ECORRUPT, EIO, ENOSPC. */
+int h2emv_gc(h2emv_gc_result *out, h2emv_mem *mem, const h2emv_gc_options *opts,
+             h2emv_error *err);
+
+/* Rewrite the data file without free pages (and so without the bytes of
+ * deleted records) and swap it in atomically. Needs exclusive use: another
+ * process with the memory open, or a snapshot open in this one, gives
+ * H2EMV_EBUSY. A crash at any moment leaves either the old or the new file.
+ * bytes_before/after may be NULL. Returns OK, EBUSY, EREADONLY, EIO, ENOSPC. */
+int h2emv_compact(h2emv_mem *mem, uint64_t *bytes_before, uint64_t *bytes_after,
+                  h2emv_error *err);
+
+/* One problem found by h2emv_check. Pointers are valid during the callback. */
+typedef struct h2emv_violation {
+	const char *rule;     /* short name: "checksum", "dangling-child", "child-order",
+	                         "child-outside-parent", "expiry-below-child",
+	                         "snapshot-order", "cursor-order", "live-listed-dead",
+	                         "format", ... */
+	const char *db;       /* database the record is in: "nodes", "obs", ... */
+	uint64_t snapshot;    /* snapshot seq concerned, 0 if none */
+	h2emv_ref node;       /* node concerned, {0,0} if none */
+	h2emv_ref other;      /* the second node (a child, a parent), {0,0} if none */
+	uint64_t key;         /* observation/snapshot seq for other dbs, 0 if none */
+	const char *message;  /* a sentence for a human */
+} h2emv_violation;
+
+typedef void (*h2emv_violation_fn)(void *ctx, const h2emv_violation *v);
+
+/* Verify every record's checksum and structure, in every database, and the
+ * tree invariants of every stored snapshot: each child reference resolves;
+ * children are ordered in time and lie inside their parent's range; a
+ * parent's expiry is at least each child's; snapshot seqs and build cursors
+ * never go backwards; no version visible in a snapshot is listed dead there.
+ * Each violation is passed to `fn` (may be NULL) and counted in
+ * *n_violations. Returns OK if the check ran (whatever it found), or an error
+ * if it could not run. `progress` may be NULL. */
+int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, void *ctx,
+                h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* H2EMV_H */

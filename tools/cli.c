@@ -1,0 +1,176 @@
+/*
+ * cli.c — helpers shared by the subcommands (see cli.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tools/cli.h"
+
+const char *cli_mem_dir(const char *opt)
+{
+	if (opt && *opt)
+		return opt;
+	const char *env = getenv("H2EMV_MEM");
+	return env && *env ? env : "h2emv-memory";
+}
+
+int cli_fail(const char *cmd, int status, const h2emv_error *err)
+{
+	const char *msg = err && err->message[0] ? err->message : h2emv_strerror(status);
+	fprintf(stderr, "h2emv %s: %s (%s)\n", cmd, msg, h2emv_strerror(status));
+	return EXIT_ERROR;
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "h2emv %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'h2emv %s --help'.\n", cmd);
+	return EXIT_USAGE;
+}
+
+h2emv_mem *cli_open(const char *dir, unsigned flags)
+{
+	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
+	o.flags = flags;
+	h2emv_mem *m = NULL;
+	h2emv_error err = { 0 };
+	int rc = h2emv_mem_open(&m, dir, &o, &err);
+	if (rc) {
+		cli_fail("open", rc, &err);
+		return NULL;
+	}
+	return m;
+}
+
+const char *cli_time(char *buf, size_t n, h2emv_time t)
+{
+	if (t == H2EMV_TIME_NEVER) {
+		snprintf(buf, n, "never");
+		return buf;
+	}
+	time_t s = (time_t)(t / 1000000);
+	if (t < 0 && t % 1000000)
+		s--;
+	struct tm tm;
+	if (!gmtime_r(&s, &tm)) {
+		snprintf(buf, n, "%lld", (long long)t);
+		return buf;
+	}
+	strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm);
+	return buf;
+}
+
+int cli_u64(uint64_t *out, const char *s)
+{
+	if (!s || !*s || *s == '-')
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_duration(h2emv_time *out, const char *s)
+{
+	if (!s || !*s)
+		return -1;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || v < 0)
+		return -1;
+	double unit = 1;
+	if (*end) {
+		switch (*end) {
+		case 's': unit = 1; break;
+		case 'm': unit = 60; break;
+		case 'h': unit = 3600; break;
+		case 'd': unit = 86400; break;
+		case 'w': unit = 7 * 86400; break;
+		default: return -1;
+		}
+		if (end[1])
+			return -1;
+	}
+	double us = v * unit * 1e6;
+	if (us > 9.2e18)
+		return -1;
+	*out = (h2emv_time)us;
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void cli_progress_begin(cli_progress *p, const char *label, int quiet)
+{
+	p->on = !quiet && isatty(STDERR_FILENO);
+	p->start = p->last = now_s();
+	p->label = label;
+}
+
+void cli_progress_show(cli_progress *p, uint64_t done, uint64_t total, const char *unit)
+{
+	if (!p->on)
+		return;
+	double t = now_s();
+	if (t - p->last < 0.1 && (!total || done < total))
+		return;
+	p->last = t;
+	double rate = done / (t - p->start > 1e-6 ? t - p->start : 1e-6);
+	if (total) {
+		int width = 30, fill = (int)(width * (double)done / (double)total);
+		if (fill > width)
+			fill = width;
+		fprintf(stderr, "\r%s [%.*s%*s] %3d%%  %.0f %s/s ", p->label, fill,
+		        "##############################", width - fill, "",
+		        (int)(100.0 * (double)done / (double)total), rate, unit);
+	} else {
+		fprintf(stderr, "\r%s %llu %s  %.0f %s/s ", p->label, (unsigned long long)done, unit,
+		        rate, unit);
+	}
+}
+
+void cli_progress_end(cli_progress *p)
+{
+	if (p->on)
+		fprintf(stderr, "\r\033[K");
+}
+
+int cli_progress_cb(void *ctx, const char *what, uint64_t done, uint64_t total)
+{
+	cli_progress *p = ctx;
+	p->label = what;
+	cli_progress_show(p, done, total, "");
+	return 0;
+}
+
+void cli_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}

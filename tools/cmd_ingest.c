@@ -1,0 +1,339 @@
+/*
+ * cmd_ingest.c — `h2emv ingest`: append observations given as JSON Lines
+ * (from files or stdin) to the memory's log. Lines are validated strictly;
+ * good lines are stored in durable batches, so everything acknowledged
+ * before a bad line or a crash is kept.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tools/cli.h"
+
+static const char help[] =
+	"usage: h2emv ingest [options] [FILE ...]\n"
+	"\n"
+	"Append observations, one JSON object per line (docs/formats.md), from each\n"
+	"FILE or from standard input ('-' or no FILE). Every line is validated\n"
+	"strictly: an unknown or mistyped field, a bad time, invalid UTF-8 or a line\n"
+	"over 1 MiB is an error naming the line, column and field. Blank lines are\n"
+	"skipped. Good lines are stored in durable batches: when ingest stops, at a\n"
+	"bad line or otherwise, every line before it is on disk. On a stream (a pipe\n"
+	"from the robot) a batch is stored as soon as no more input is waiting.\n"
+	"\n"
+	"  -m, --mem DIR      the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
+	"      --create       create the memory if it does not exist\n"
+	"  -b, --batch N      lines per durable batch (default 1000)\n"
+	"  -k, --skip-bad     report bad lines on stderr and go on (exit 1 at the end)\n"
+	"  -n, --dry-run      validate only; store nothing\n"
+	"  -q, --quiet        no progress bar, no summary\n"
+	"      --json         print the summary as JSON on stdout\n"
+	"  -h, --help         this help\n"
+	"\n"
+	"exit status: 0 all lines stored; 1 bad lines were skipped (--skip-bad);\n"
+	"2 stopped at a bad line or an error (lines before it are stored).\n";
+
+typedef struct batch {
+	char **lines;
+	size_t *lens;
+	uint64_t *lineno; /* each line's number in its file */
+	size_t n, cap;
+} batch;
+
+typedef struct ingest {
+	h2emv_mem *mem;
+	batch b;
+	int skip_bad, dry_run, quiet, json;
+	uint64_t stored, bad, blank, first_seq, last_seq;
+	cli_progress progress;
+} ingest;
+
+/* Read one line of at most `max` bytes. Longer lines are consumed to their
+ * end and reported with *too_long. Returns 0 at end of input. */
+static int read_line(FILE *f, char **buf, size_t *cap, size_t *len, size_t max, int *too_long,
+                     uint64_t *bytes)
+{
+	size_t n = 0;
+	int c, any = 0;
+	*too_long = 0;
+	while ((c = getc_unlocked(f)) != EOF) {
+		any = 1;
+		(*bytes)++;
+		if (c == '\n')
+			break;
+		if (n >= max) {
+			*too_long = 1;
+			continue;
+		}
+		if (n + 1 >= *cap) {
+			size_t nc = *cap ? *cap * 2 : 4096;
+			char *p = realloc(*buf, nc);
+			if (!p)
+				return -1;
+			*buf = p;
+			*cap = nc;
+		}
+		(*buf)[n++] = (char)c;
+	}
+	if (!any)
+		return 0;
+	if (n && (*buf)[n - 1] == '\r')
+		n--;
+	if (*buf)
+		(*buf)[n] = 0;
+	*len = n;
+	return 1;
+}
+
+static void report_bad(ingest *g, const char *name, uint64_t lineno, const h2emv_error *err,
+                       int status)
+{
+	g->bad++;
+	/* the message names the line (and column and field) itself */
+	if (err->message[0])
+		fprintf(stderr, "%s: %s\n", name, err->message);
+	else
+		fprintf(stderr, "%s: line %llu: %s\n", name, (unsigned long long)lineno,
+		        h2emv_strerror(status));
+}
+
+static void drop_lines(batch *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		free(b->lines[i]);
+	b->n = 0;
+}
+
+/* Store lines [from, to) of the batch durably. */
+static int store(ingest *g, size_t from, size_t to, h2emv_error *err)
+{
+	if (from == to || g->dry_run) {
+		g->stored += to - from;
+		return H2EMV_OK;
+	}
+	uint64_t first = 0;
+	int rc = h2emv_ingest_batch(g->mem, (const char *const *)g->b.lines + from, g->b.lens + from,
+	                            to - from, &first, err);
+	if (rc == H2EMV_OK) {
+		if (!g->first_seq)
+			g->first_seq = first;
+		g->last_seq = first + (to - from) - 1;
+		g->stored += to - from;
+	}
+	return rc;
+}
+
+/* Store the queued lines. Lines are validated once, inside the ingest call;
+ * when one is bad, the lines before it are stored, the bad one is reported
+ * with its own line number, and the rest follow only with --skip-bad. */
+static int flush(ingest *g, const char *name)
+{
+	size_t start = 0;
+	int rc = EXIT_OK;
+	while (start < g->b.n) {
+		h2emv_error err = { 0 };
+		int src = store(g, start, g->b.n, &err);
+		if (src == H2EMV_OK)
+			break;
+		size_t bad = start + (size_t)err.line - 1;
+		if ((src != H2EMV_EPARSE && src != H2EMV_ELIMIT) || err.line == 0 || bad >= g->b.n) {
+			rc = cli_fail("ingest", src, &err);
+			break;
+		}
+		if ((src = store(g, start, bad, &err)) != H2EMV_OK) {
+			rc = cli_fail("ingest", src, &err);
+			break;
+		}
+		/* validate again alone, for a message with the file's line number */
+		int vrc = h2emv_obs_validate(g->b.lines[bad], g->b.lens[bad], g->b.lineno[bad], &err);
+		report_bad(g, name, g->b.lineno[bad], &err, vrc);
+		if (!g->skip_bad) {
+			rc = EXIT_ERROR;
+			break;
+		}
+		start = bad + 1;
+	}
+	drop_lines(&g->b);
+	return rc;
+}
+
+/* Queue a validated line; the caller flushes when the batch is full. */
+static int add(ingest *g, const char *line, size_t len, uint64_t lineno)
+{
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return EXIT_ERROR;
+	memcpy(copy, line, len);
+	copy[len] = 0;
+	g->b.lines[g->b.n] = copy;
+	g->b.lens[g->b.n] = len;
+	g->b.lineno[g->b.n] = lineno;
+	g->b.n++;
+	return EXIT_OK;
+}
+
+static int is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return 0;
+	return 1;
+}
+
+/* Is more input ready without blocking? On a live stream a batch is stored
+ * as soon as the robot pauses, so acknowledgements never wait for a full
+ * batch. (glibc: bytes already in the FILE buffer count as ready.) */
+static int input_waiting(FILE *f)
+{
+	if (f->_IO_read_ptr < f->_IO_read_end) /* glibc: bytes already buffered */
+		return 1;
+	struct pollfd p = { fileno(f), POLLIN, 0 };
+	return poll(&p, 1, 0) > 0;
+}
+
+static int ingest_file(ingest *g, FILE *f, const char *name, uint64_t size)
+{
+	char *buf = NULL;
+	size_t cap = 0, len = 0;
+	uint64_t lineno = 0, bytes = 0;
+	int too_long, r, rc = EXIT_OK;
+	while (rc == EXIT_OK && (r = read_line(f, &buf, &cap, &len, H2EMV_OBS_MAX_BYTES, &too_long,
+	                                       &bytes)) > 0) {
+		lineno++;
+		if (too_long) {
+			h2emv_error err = { 0 };
+			snprintf(err.message, sizeof err.message,
+			         "line %llu is longer than the %u-byte limit for one observation",
+			         (unsigned long long)lineno, H2EMV_OBS_MAX_BYTES);
+			if ((rc = flush(g, name)) != EXIT_OK) /* earlier lines first */
+				break;
+			report_bad(g, name, lineno, &err, H2EMV_ELIMIT);
+			if (!g->skip_bad) {
+				rc = EXIT_ERROR;
+				break;
+			}
+			continue;
+		}
+		if (is_blank(buf ? buf : "", len)) {
+			g->blank++;
+			continue;
+		}
+		if ((rc = add(g, buf, len, lineno)) != EXIT_OK)
+			break;
+		if (g->b.n >= g->b.cap || !input_waiting(f))
+			rc = flush(g, name);
+		cli_progress_show(&g->progress, size ? bytes : g->stored + g->b.n, size,
+		                  size ? "B" : "lines");
+	}
+	if (r < 0)
+		rc = cli_usage("ingest", "out of memory reading %s", name);
+	if (rc == EXIT_OK && ferror(f)) {
+		fprintf(stderr, "h2emv ingest: reading %s: %s\n", name, strerror(errno));
+		rc = EXIT_ERROR;
+	}
+	if (rc == EXIT_OK)
+		rc = flush(g, name);
+	free(buf);
+	return rc;
+}
+
+static void summary(const ingest *g)
+{
+	if (g->json) {
+		printf("{\"stored\":%llu,\"bad\":%llu,\"blank\":%llu,\"first_seq\":%llu,"
+		       "\"last_seq\":%llu,\"dry_run\":%s}\n",
+		       (unsigned long long)g->stored, (unsigned long long)g->bad,
+		       (unsigned long long)g->blank, (unsigned long long)g->first_seq,
+		       (unsigned long long)g->last_seq, g->dry_run ? "true" : "false");
+		return;
+	}
+	if (g->quiet)
+		return;
+	if (g->dry_run)
+		fprintf(stderr, "%llu valid observations, %llu bad lines (dry run: nothing stored)\n",
+		        (unsigned long long)g->stored, (unsigned long long)g->bad);
+	else if (g->stored)
+		fprintf(stderr, "stored %llu observations (seq %llu..%llu); %llu bad line%s%s\n",
+		        (unsigned long long)g->stored, (unsigned long long)g->first_seq,
+		        (unsigned long long)g->last_seq, (unsigned long long)g->bad,
+		        g->bad == 1 ? "" : "s",
+		        !g->bad ? "" : g->skip_bad ? " skipped" : ": stopped at the first");
+	else
+		fprintf(stderr, "stored no observations; %llu bad lines\n", (unsigned long long)g->bad);
+}
+
+int cmd_ingest(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mem", required_argument, NULL, 'm' }, { "batch", required_argument, NULL, 'b' },
+		{ "skip-bad", no_argument, NULL, 'k' },  { "dry-run", no_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },     { "json", no_argument, NULL, 'j' },
+		{ "create", no_argument, NULL, 'c' },    { "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	ingest g = { 0 };
+	const char *mem = NULL;
+	uint64_t bsize = 1000;
+	unsigned flags = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "m:b:knqh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': mem = optarg; break;
+		case 'b':
+			if (cli_u64(&bsize, optarg) || bsize == 0 || bsize > 1000000)
+				return cli_usage("ingest", "--batch takes a number from 1 to 1000000");
+			break;
+		case 'k': g.skip_bad = 1; break;
+		case 'n': g.dry_run = 1; break;
+		case 'q': g.quiet = 1; break;
+		case 'j': g.json = 1; break;
+		case 'c': flags |= H2EMV_OPEN_CREATE; break;
+		case 'h': fputs(help, stdout); return EXIT_OK;
+		default: return cli_usage("ingest", "unknown option");
+		}
+	}
+	g.b.cap = (size_t)bsize;
+	g.b.lines = calloc(g.b.cap, sizeof *g.b.lines);
+	g.b.lens = calloc(g.b.cap, sizeof *g.b.lens);
+	g.b.lineno = calloc(g.b.cap, sizeof *g.b.lineno);
+	if (!g.b.lines || !g.b.lens || !g.b.lineno)
+		return EXIT_ERROR;
+	if (!g.dry_run && !(g.mem = cli_open(cli_mem_dir(mem), flags))) {
+		free(g.b.lines);
+		free(g.b.lens);
+		return EXIT_ERROR;
+	}
+	cli_progress_begin(&g.progress, "ingest", g.quiet);
+	int rc = EXIT_OK;
+	if (optind >= argc)
+		rc = ingest_file(&g, stdin, "<stdin>", 0);
+	for (int i = optind; rc == EXIT_OK && i < argc; i++) {
+		int is_stdin = !strcmp(argv[i], "-");
+		FILE *f = is_stdin ? stdin : fopen(argv[i], "rb");
+		if (!f) {
+			fprintf(stderr, "h2emv ingest: cannot open %s: %s\n", argv[i], strerror(errno));
+			rc = EXIT_ERROR;
+			break;
+		}
+		struct stat st;
+		uint64_t size = !is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)
+		                    ? (uint64_t)st.st_size
+		                    : 0;
+		rc = ingest_file(&g, f, is_stdin ? "<stdin>" : argv[i], size);
+		if (!is_stdin)
+			fclose(f);
+	}
+	cli_progress_end(&g.progress);
+	summary(&g);
+	h2emv_mem_close(g.mem);
+	free(g.b.lines);
+	free(g.b.lens);
+	free(g.b.lineno);
+	if (rc == EXIT_OK && g.bad)
+		rc = EXIT_FOUND;
+	return rc;
+}

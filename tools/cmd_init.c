@@ -1,0 +1,51 @@
+/*
+ * cmd_init.c — `h2emv init`: create a new, empty memory directory.
+ */
+#include <getopt.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tools/cli.h"
+
+static const char help[] =
+	"usage: h2emv init [-m DIR | DIR]\n"
+	"\n"
+	"Create an empty memory in DIR (made if missing). Running it on an existing\n"
+	"memory changes nothing and says so.\n"
+	"\n"
+	"  -m, --mem DIR   the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
+	"  -h, --help      this help\n";
+
+int cmd_init(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mem", required_argument, NULL, 'm' }, { "help", no_argument, NULL, 'h' }, { 0 },
+	};
+	const char *mem = NULL;
+	int c;
+	while ((c = getopt_long(argc, argv, "m:h", opts, NULL)) != -1) {
+		if (c == 'm')
+			mem = optarg;
+		else if (c == 'h')
+			return fputs(help, stdout), EXIT_OK;
+		else
+			return cli_usage("init", "unknown option");
+	}
+	if (optind < argc)
+		mem = argv[optind++];
+	if (optind < argc)
+		return cli_usage("init", "one directory at most");
+	const char *dir = cli_mem_dir(mem);
+	char path[4200];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/data.mdb", dir);
+	int existed = stat(path, &st) == 0;
+	h2emv_mem *m = cli_open(dir, H2EMV_OPEN_CREATE);
+	if (!m)
+		return EXIT_ERROR;
+	h2emv_mem_close(m);
+	printf(existed ? "%s already holds an h2emv memory; nothing changed\n"
+	               : "created an empty h2emv memory in %s\n",
+	       dir);
+	return EXIT_OK;
+}

@@ -1,0 +1,60 @@
+/*
+ * main.c — the `h2emv` command line: git-style subcommands, one file each.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/cli.h"
+
+static const cli_cmd commands[] = {
+	{ "init", cmd_init, "create a new, empty memory directory" },
+	{ "ingest", cmd_ingest, "append observations (JSON Lines) to the memory's log" },
+	{ "snapshots", cmd_snapshots, "list snapshots; pin or unpin one" },
+	{ "stats", cmd_stats, "counts and sizes" },
+	{ "check", cmd_check, "verify checksums and tree invariants" },
+	{ "gc", cmd_gc, "drop old snapshots and the versions only they could see" },
+	{ "compact", cmd_compact, "rewrite the file so freed space returns to the disk" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: h2emv <command> [options] [args]\n"
+	        "\n"
+	        "h2emv keeps a robot's lifelong episodic memory in one directory.\n"
+	        "Every command takes -m/--mem DIR (default: $H2EMV_MEM, else ./h2emv-memory)\n"
+	        "and --help.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nexit status: 0 ok, 1 check found problems, 2 error, 64 usage error.\n"
+	           "Formats: docs/formats.md.  Version " H2EMV_VERSION_STRING ".\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+		if (argc > 2 && strcmp(name, "help") == 0) {
+			for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+				if (!strcmp(commands[i].name, argv[2])) {
+					char *av[] = { argv[2], "--help", NULL };
+					return commands[i].run(2, av);
+				}
+		}
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(name, "--version")) {
+		printf("h2emv " H2EMV_VERSION_STRING "\n");
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(commands[i].name, name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "h2emv: '%s' is not a command. See 'h2emv --help'.\n", name);
+	return EXIT_USAGE;
+}
