@@ -248,7 +248,9 @@ static void check_children(checker *c, uint64_t snap, const eng_node *p, eng_nod
 			       "parent %llu v%u expires before its child %llu v%u",
 			       (unsigned long long)p->id, p->version, (unsigned long long)k->id,
 			       k->version);
-		if (k->level >= p->level)
+		/* goals may nest in goals (a skill stack); otherwise a child is below */
+		int nested = p->kind == H2EMV_KIND_GOAL && k->level == p->level;
+		if (k->level > p->level || (k->level == p->level && !nested))
 			report(c, "child-level", "nodes", snap, pr, kr, 0,
 			       "child %llu v%u is at level %u, not below its parent's %u",
 			       (unsigned long long)k->id, k->version, k->level, p->level);

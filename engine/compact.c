@@ -72,7 +72,11 @@ int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *er
 	uint64_t b = file_size(data), a = b;
 	pthread_mutex_lock(&env->wlock);
 	int rc = H2EMV_OK;
-	if (pthread_rwlock_trywrlock(&env->maplock) != 0) {
+	if (before)
+		*before = b;
+	if (after)
+		*after = b;
+	if (gate_remap_begin(&env->gate, 0) != H2EMV_OK) {
 		pthread_mutex_unlock(&env->wlock);
 		return eng_fail(err, H2EMV_EBUSY, "compact: close the snapshots open in this process first");
 	}
@@ -90,10 +94,8 @@ int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *er
 		else if (!env->mdb)
 			env->broken = 1;
 	}
-	pthread_rwlock_unlock(&env->maplock);
+	gate_remap_end(&env->gate);
 	pthread_mutex_unlock(&env->wlock);
-	if (before)
-		*before = b;
 	if (after)
 		*after = rc == H2EMV_OK ? a : b;
 	return rc;

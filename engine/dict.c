@@ -60,6 +60,7 @@ typedef struct store_ctx {
 	const void *dict;
 	size_t n;
 	uint32_t id;
+	int existed; /* another process stored one first: use that */
 } store_ctx;
 
 static int store_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
@@ -69,9 +70,20 @@ static int store_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	MDB_val k, v;
 	uint32_t last = 0;
 	mdb_cursor_open(txn, env->dbi[DB_DICTS], &cur);
-	if (mdb_cursor_get(cur, &k, &v, MDB_LAST) == 0 && k.mv_size == 4)
+	for (int op = MDB_FIRST; mdb_cursor_get(cur, &k, &v, op) == 0; op = MDB_NEXT) {
+		if (k.mv_size != 4)
+			continue;
 		last = get_be32(k.mv_data);
+		/* the value's first payload byte is the kind */
+		const uint8_t *rec = v.mv_data;
+		if (v.mv_size > REC_HEADER && rec[1] == REC_RAW && rec[REC_HEADER] == s->kind) {
+			s->id = last;
+			s->existed = 1;
+		}
+	}
 	mdb_cursor_close(cur);
+	if (s->existed)
+		return H2EMV_OK;
 	s->id = last + 1;
 	eng_buf body = { 0 };
 	uint8_t kind = (uint8_t)s->kind;
@@ -87,13 +99,25 @@ static int store_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	return rc;
 }
 
+static int train(eng_env *env, int kind, h2emv_error *err);
+
 int eng_maybe_train(eng_env *env, int kind, h2emv_error *err)
 {
-	if (kind != ENG_DICT_OBS && kind != ENG_DICT_NODES)
-		return eng_fail(err, H2EMV_EINVAL, "unknown dictionary kind %d", kind);
-	if (env->cur_dict[kind] || (env->flags & H2EMV_OPEN_READONLY))
+	if (kind != ENG_DICT_OBS)
+		return eng_fail(err, H2EMV_EINVAL, "dictionaries are trained for observations only");
+	if (__atomic_load_n(&env->cur_dict[kind], __ATOMIC_ACQUIRE) ||
+	    (env->flags & H2EMV_OPEN_READONLY))
 		return H2EMV_OK;
-	int db = kind == ENG_DICT_OBS ? DB_OBS : DB_NODES;
+	/* one trainer at a time; whoever waited finds the work done */
+	pthread_mutex_lock(&env->trainlock);
+	int rc = env->cur_dict[kind] ? H2EMV_OK : train(env, kind, err);
+	pthread_mutex_unlock(&env->trainlock);
+	return rc;
+}
+
+static int train(eng_env *env, int kind, h2emv_error *err)
+{
+	int db = DB_OBS;
 	eng_read *r;
 	int rc = eng_read_begin(&r, env, err);
 	if (rc)
@@ -115,9 +139,11 @@ int eng_maybe_train(eng_env *env, int kind, h2emv_error *err)
 			/* too little or too uniform data: try again when there is twice as much */
 			env->train_retry_at[kind] = st.ms_entries * 2;
 		} else {
-			store_ctx sc = { kind, dict, got, 0 };
+			store_ctx sc = { kind, dict, got, 0, 0 };
 			rc = env_write(env, store_fn, &sc, err);
-			if (rc == H2EMV_OK)
+			if (rc == H2EMV_OK && sc.existed)
+				rc = env_load_dicts(env, err);
+			else if (rc == H2EMV_OK)
 				rc = rec_codec_add_dict(env->codec, sc.id, dict, got, err);
 			if (rc == H2EMV_OK)
 				__atomic_store_n(&env->cur_dict[kind], sc.id, __ATOMIC_RELEASE);

@@ -236,8 +236,9 @@ int eng_check(uint64_t *n_violations, eng_env *env, eng_body_check_fn obs_check,
               h2emv_violation_fn fn, void *ctx, h2emv_progress_fn progress, void *progress_ctx,
               h2emv_error *err);
 
-/* Train a dictionary for a kind of record now if enough exist and none is
- * trained yet (called by the engine after appends; exposed for tests). */
+/* Train the observation dictionary now if enough observations exist and
+ * none is trained yet (called by the engine after appends; exposed for
+ * tests). Node records get no dictionary: see dict.c. Kind 2 is reserved. */
 enum eng_dict_kind { ENG_DICT_OBS = 1, ENG_DICT_NODES = 2 };
 int eng_maybe_train(eng_env *env, int kind, h2emv_error *err);
 

@@ -19,6 +19,63 @@ const char *const eng_db_names[DB_COUNT] = {
 	"meta", "obs", "nodes", "snapshots", "rules", "relcache", "dead", "pins", "dicts",
 };
 
+/* LMDB forbids opening one environment twice in a process: the second
+ * open resets the reader table under the first one's snapshots. This is
+ * the one piece of process-wide state: the stores open here, by the lock
+ * file's device and inode, tagged with the pid so a forked child may open
+ * the store its parent has open. */
+typedef struct open_store {
+	dev_t dev;
+	ino_t ino;
+	pid_t pid;
+	struct open_store *next;
+} open_store;
+static open_store *open_stores;
+static pthread_mutex_t open_stores_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int register_store(eng_env *env, h2emv_error *err)
+{
+	struct stat st;
+	if (fstat(env->lockfd, &st) != 0)
+		return eng_fail(err, H2EMV_EIO, "%s: %s", env->dir, strerror(errno));
+	pthread_mutex_lock(&open_stores_lock);
+	int rc = H2EMV_OK;
+	for (open_store *o = open_stores; o; o = o->next)
+		if (o->dev == st.st_dev && o->ino == st.st_ino && o->pid == getpid())
+			rc = eng_fail(err, H2EMV_EBUSY,
+			              "%s is already open in this process; share that handle (it is "
+			              "thread-safe) instead of opening the memory twice",
+			              env->dir);
+	open_store *o = rc ? NULL : malloc(sizeof *o);
+	if (!rc && !o)
+		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	if (o) {
+		*o = (open_store){ st.st_dev, st.st_ino, getpid(), open_stores };
+		open_stores = o;
+		env->registered = 1;
+		env->reg_dev = st.st_dev;
+		env->reg_ino = st.st_ino;
+	}
+	pthread_mutex_unlock(&open_stores_lock);
+	return rc;
+}
+
+static void unregister_store(eng_env *env)
+{
+	if (!env->registered)
+		return;
+	pthread_mutex_lock(&open_stores_lock);
+	for (open_store **p = &open_stores; *p; p = &(*p)->next) {
+		open_store *o = *p;
+		if (o->dev == env->reg_dev && o->ino == env->reg_ino && o->pid == getpid()) {
+			*p = o->next;
+			free(o);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&open_stores_lock);
+}
+
 #define DEFAULT_MAP (256ull << 20)
 #define DEFAULT_MAX_MAP (1ull << 40)
 #define GROW_WAIT_SECONDS 10
@@ -169,15 +226,12 @@ static int grow_map(eng_env *env, h2emv_error *err)
 	uint64_t next = env->map_size * 2;
 	if (next > env->max_map)
 		next = env->max_map;
-	struct timespec until;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += GROW_WAIT_SECONDS;
-	if (pthread_rwlock_timedwrlock(&env->maplock, &until) != 0)
+	if (gate_remap_begin(&env->gate, GROW_WAIT_SECONDS) != H2EMV_OK)
 		return eng_fail(err, H2EMV_EBUSY,
 		                "the map is full and cannot grow while snapshots stay open in this "
 		                "process; close them and retry");
 	int rc = mdb_env_set_mapsize(env->mdb, (size_t)next);
-	pthread_rwlock_unlock(&env->maplock);
+	gate_remap_end(&env->gate);
 	if (rc)
 		return env_err(err, rc, "growing the map");
 	env->map_size = next;
@@ -187,11 +241,11 @@ static int grow_map(eng_env *env, h2emv_error *err)
 /* After a failed commit LMDB may refuse further work (MDB_PANIC); reopen. */
 static int repair(eng_env *env, h2emv_error *err)
 {
-	if (pthread_rwlock_trywrlock(&env->maplock) != 0)
+	if (gate_remap_begin(&env->gate, 0) != H2EMV_OK)
 		return eng_fail(err, H2EMV_EBUSY,
 		                "an earlier write failed; close open snapshots so the store can reopen");
 	int rc = env_reopen(env, err);
-	pthread_rwlock_unlock(&env->maplock);
+	gate_remap_end(&env->gate);
 	if (rc == H2EMV_OK)
 		env->broken = 0;
 	return rc;
@@ -210,12 +264,16 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 		int mrc = mdb_txn_begin(env->mdb, NULL, 0, &txn);
 		if (mrc == MDB_MAP_RESIZED) {
 			/* another process grew the file: adopt its size */
-			pthread_rwlock_wrlock(&env->maplock);
+			if (gate_remap_begin(&env->gate, GROW_WAIT_SECONDS) != H2EMV_OK) {
+				rc = eng_fail(err, H2EMV_EBUSY, "another process grew the memory; close "
+				              "the snapshots open in this process to follow it");
+				break;
+			}
 			mdb_env_set_mapsize(env->mdb, 0);
 			MDB_envinfo info;
 			mdb_env_info(env->mdb, &info);
 			env->map_size = info.me_mapsize;
-			pthread_rwlock_unlock(&env->maplock);
+			gate_remap_end(&env->gate);
 			continue;
 		}
 		if (mrc) {
@@ -292,8 +350,24 @@ static int mdb_open_env(eng_env *env, h2emv_error *err)
 		return env_err(err, rc, env->dir);
 	}
 	MDB_envinfo info;
+	MDB_stat st;
 	mdb_env_info(env->mdb, &info);
+	mdb_env_stat(env->mdb, &st);
 	env->map_size = info.me_mapsize; /* LMDB keeps a file larger than asked */
+	/* LMDB maps every page its meta page claims; a file cut short would
+	 * fault (SIGBUS) on first touch. Refuse it instead. */
+	char path[4200];
+	struct stat fst;
+	snprintf(path, sizeof path, "%s/data.mdb", env->dir);
+	if (stat(path, &fst) == 0 &&
+	    (uint64_t)fst.st_size < (uint64_t)(info.me_last_pgno + 1) * st.ms_psize) {
+		mdb_env_close(env->mdb);
+		env->mdb = NULL;
+		return eng_fail(err, H2EMV_ECORRUPT,
+		                "%s is damaged: the data file is %llu bytes but its pages need %llu",
+		                env->dir, (unsigned long long)fst.st_size,
+		                (unsigned long long)(info.me_last_pgno + 1) * st.ms_psize);
+	}
 	int dead;
 	mdb_reader_check(env->mdb, &dead);
 	return H2EMV_OK;
@@ -449,12 +523,14 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 		env->map_size = env->max_map;
 	env->dict_train_after = opts->dict_train_after ? opts->dict_train_after : 2000;
 	pthread_mutex_init(&env->wlock, NULL);
-	pthread_rwlock_init(&env->maplock, NULL);
+	pthread_mutex_init(&env->trainlock, NULL);
+	gate_init(&env->gate);
 	if ((rc = rec_codec_new(&env->codec)) != H2EMV_OK) {
 		eng_fail(err, rc, "out of memory");
 		goto fail;
 	}
-	if ((rc = take_dir_lock(env, create, err)) != H2EMV_OK)
+	if ((rc = take_dir_lock(env, create, err)) != H2EMV_OK ||
+	    (rc = register_store(env, err)) != H2EMV_OK)
 		goto fail;
 	if (!(env->flags & H2EMV_OPEN_READONLY)) {
 		/* our lock is shared, so no compaction runs: a leftover copy is stale */
@@ -485,11 +561,13 @@ void eng_close(eng_env *env)
 		return;
 	if (env->mdb)
 		mdb_env_close(env->mdb);
+	unregister_store(env);
 	if (env->lockfd >= 0)
 		close(env->lockfd);
 	rec_codec_free(env->codec);
 	pthread_mutex_destroy(&env->wlock);
-	pthread_rwlock_destroy(&env->maplock);
+	pthread_mutex_destroy(&env->trainlock);
+	gate_destroy(&env->gate);
 	free(env->dir);
 	free(env);
 }
@@ -513,21 +591,20 @@ int eng_read_begin(eng_read **out, eng_env *env, h2emv_error *err)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	r->env = env;
 	for (;;) {
-		pthread_rwlock_rdlock(&env->maplock);
+		gate_read_enter(&env->gate);
 		int rc = mdb_txn_begin(env->mdb, NULL, MDB_RDONLY, &r->txn);
 		if (rc == MDB_SUCCESS)
 			break;
-		pthread_rwlock_unlock(&env->maplock);
-		if (rc == MDB_MAP_RESIZED) {
-			pthread_rwlock_wrlock(&env->maplock);
+		gate_read_exit(&env->gate);
+		if (rc == MDB_MAP_RESIZED &&
+		    gate_remap_begin(&env->gate, GROW_WAIT_SECONDS) == H2EMV_OK) {
 			mdb_env_set_mapsize(env->mdb, 0);
-			pthread_rwlock_unlock(&env->maplock);
+			gate_remap_end(&env->gate);
 			continue;
 		}
 		free(r);
-		return env_err(err, rc, "opening a read view");
+		return env_err(err, rc == MDB_MAP_RESIZED ? EBUSY : rc, "opening a read view");
 	}
-	__atomic_add_fetch(&env->open_reads, 1, __ATOMIC_ACQ_REL);
 	*out = r;
 	return H2EMV_OK;
 }
@@ -537,8 +614,7 @@ void eng_read_end(eng_read *r)
 	if (!r)
 		return;
 	mdb_txn_abort(r->txn);
-	__atomic_sub_fetch(&r->env->open_reads, 1, __ATOMIC_ACQ_REL);
-	pthread_rwlock_unlock(&r->env->maplock);
+	gate_read_exit(&r->env->gate);
 	eng_buf_free(&r->scratch);
 	free(r);
 }

@@ -7,6 +7,7 @@
 
 #include <lmdb.h>
 #include <pthread.h>
+#include <sys/types.h>
 
 #include "engine/engine.h"
 
@@ -28,6 +29,23 @@ extern const char *const eng_db_names[DB_COUNT];
 /* An internal status: the map is full; env_write grows it and retries. */
 #define ENG_EMAPFULL (-1000)
 
+/* See mapgate.c. */
+typedef struct map_gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int readers;   /* read views open in this process */
+	int remapping; /* a remap waits or runs: new readers wait */
+} map_gate;
+
+void gate_init(map_gate *g);
+void gate_destroy(map_gate *g);
+void gate_read_enter(map_gate *g);
+void gate_read_exit(map_gate *g);
+/* Wait (up to wait_seconds; 0 = don't wait) until no reader is open and
+ * hold new ones back. H2EMV_OK or H2EMV_EBUSY. */
+int gate_remap_begin(map_gate *g, int wait_seconds);
+void gate_remap_end(map_gate *g);
+
 struct eng_env {
 	MDB_env *mdb;
 	MDB_dbi dbi[DB_COUNT];
@@ -39,10 +57,13 @@ struct eng_env {
 	uint64_t train_retry_at[3]; /* record count at which to try training again */
 	rec_codec *codec;
 	pthread_mutex_t wlock;     /* one writer at a time in this process */
-	pthread_rwlock_t maplock;  /* read views hold it shared; remapping takes it */
-	int open_reads;            /* read views open in this process */
+	pthread_mutex_t trainlock; /* one dictionary trainer at a time */
+	map_gate gate;             /* read views vs. remapping */
 	int lockfd;                /* flock: shared while open, exclusive to compact */
 	int broken;                /* a commit failed with an I/O error: reopen first */
+	int registered;            /* in the process-wide list of open stores */
+	dev_t reg_dev;
+	ino_t reg_ino;
 };
 
 struct eng_read {
@@ -91,7 +112,7 @@ int env_load_dicts(eng_env *env, h2emv_error *err);
 int eng_last_key(uint64_t *out, MDB_txn *txn, MDB_dbi dbi, h2emv_error *err);
 
 /* Close and reopen the LMDB environment (after a failed commit, after
- * compaction). The caller holds wlock and maplock exclusively. */
+ * compaction). The caller holds wlock and the gate (gate_remap_begin). */
 int env_reopen(eng_env *env, h2emv_error *err);
 
 #endif

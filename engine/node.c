@@ -6,9 +6,12 @@
  *   5 t_start            6 t_end       7 expiry      8 born      9 content hash
  *  10 summary (str)     11 payload (bin, or nil)    12 children: a flat array
  *      id0, ver0, id1, ver1, ...
- * Decoding checks every type and bound; the decoded node is one allocation.
+ * Encoding uses msgpack-c's packer; decoding reads the bytes with a bounds-
+ * checked cursor. Every type and bound is checked; the decoded node is one
+ * allocation.
  */
 #include <msgpack.h>
+#include <xxhash.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +30,12 @@ int node_encode(eng_buf *out, const eng_node *n, h2emv_error *err)
 	if (n->n_children > NODE_MAX_CHILDREN || n->summary_len > NODE_MAX_SUMMARY ||
 	    n->payload_len > NODE_MAX_PAYLOAD)
 		return eng_fail(err, H2EMV_ELIMIT, "node %llu v%u is over a size limit",
+		                (unsigned long long)n->id, n->version);
+	/* refuse here what node_decode would refuse later: a node that cannot
+	 * be read back must never reach the store */
+	if (n->kind < H2EMV_KIND_SCENE || n->kind > H2EMV_KIND_FORGOTTEN ||
+	    (n->summary_len && memchr(n->summary, 0, n->summary_len)))
+		return eng_fail(err, H2EMV_EINVAL, "node %llu v%u: bad kind or a NUL in the summary",
 		                (unsigned long long)n->id, n->version);
 	msgpack_packer pk;
 	msgpack_packer_init(&pk, out, sbuf_write);
@@ -55,29 +64,6 @@ int node_encode(eng_buf *out, const eng_node *n, h2emv_error *err)
 	return bad ? eng_fail(err, H2EMV_ENOMEM, "out of memory encoding a node") : H2EMV_OK;
 }
 
-static int get_u64(const msgpack_object *o, uint64_t max, uint64_t *v)
-{
-	if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > max)
-		return -1;
-	*v = o->via.u64;
-	return 0;
-}
-
-static int get_i64(const msgpack_object *o, int64_t *v)
-{
-	if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER) {
-		if (o->via.u64 > (uint64_t)INT64_MAX)
-			return -1;
-		*v = (int64_t)o->via.u64;
-		return 0;
-	}
-	if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER) {
-		*v = o->via.i64;
-		return 0;
-	}
-	return -1;
-}
-
 /* Allocate the node, its summary, payload and children in one block. */
 static eng_node *node_alloc(size_t summary_len, size_t payload_len, uint32_t n_children)
 {
@@ -98,45 +84,184 @@ static eng_node *node_alloc(size_t summary_len, size_t payload_len, uint32_t n_c
 	return n;
 }
 
-static int unpack_fields(eng_node **out, const msgpack_object *o, h2emv_error *err)
+/* ------------------------------------------------------------ decoding -- */
+
+/* A bounds-checked reader over the body. Node bodies are decoded field by
+ * field straight from the bytes: nothing is allocated but the node itself,
+ * so a hostile body costs at most its own size (msgpack-c's unpacker would
+ * allocate a zone object per declared value first). */
+typedef struct cur {
+	const uint8_t *p, *end;
+} cur;
+
+static int need(cur *c, size_t n)
+{
+	return (size_t)(c->end - c->p) >= n ? 0 : -1;
+}
+
+static uint64_t take_be(cur *c, int n)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < n; i++)
+		v = (v << 8) | c->p[i];
+	c->p += n;
+	return v;
+}
+
+/* Any msgpack integer, as int64 (positive values above INT64_MAX fail). */
+static int rd_int(cur *c, int64_t *v)
+{
+	if (need(c, 1))
+		return -1;
+	uint8_t b = *c->p++;
+	static const int width[] = { 1, 2, 4, 8 };
+	if (b <= 0x7f) {
+		*v = b;
+	} else if (b >= 0xe0) {
+		*v = (int8_t)b;
+	} else if (b >= 0xcc && b <= 0xcf) {
+		int n = width[b - 0xcc];
+		if (need(c, (size_t)n))
+			return -1;
+		uint64_t u = take_be(c, n);
+		if (u > (uint64_t)INT64_MAX)
+			return -1;
+		*v = (int64_t)u;
+	} else if (b >= 0xd0 && b <= 0xd3) {
+		int n = width[b - 0xd0];
+		if (need(c, (size_t)n))
+			return -1;
+		uint64_t u = take_be(c, n);
+		*v = n == 1 ? (int8_t)u : n == 2 ? (int16_t)u : n == 4 ? (int32_t)u : (int64_t)u;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* A non-negative integer up to `max` (uint64 values above INT64_MAX too). */
+static int rd_uint(cur *c, uint64_t max, uint64_t *v)
+{
+	if (need(c, 9) == 0 && *c->p == 0xcf) {
+		c->p++;
+		*v = take_be(c, 8);
+		return *v <= max ? 0 : -1;
+	}
+	int64_t i;
+	if (rd_int(c, &i) || i < 0 || (uint64_t)i > max)
+		return -1;
+	*v = (uint64_t)i;
+	return 0;
+}
+
+static int rd_len(cur *c, uint8_t b, uint8_t fix_mask, uint8_t fix_base, uint8_t b8,
+                  uint32_t *n)
+{
+	if ((b & fix_mask) == fix_base) {
+		*n = b & (uint8_t)~fix_mask;
+		return 0;
+	}
+	int w = b == b8 ? 1 : b == b8 + 1 ? 2 : b == b8 + 2 ? 4 : 0;
+	if (!w || need(c, (size_t)w))
+		return -1;
+	*n = (uint32_t)take_be(c, w);
+	return 0;
+}
+
+static int rd_str(cur *c, const char **s, uint32_t *n)
+{
+	if (need(c, 1))
+		return -1;
+	uint8_t b = *c->p++;
+	if (rd_len(c, b, 0xe0, 0xa0, 0xd9, n) || need(c, *n))
+		return -1;
+	*s = (const char *)c->p;
+	c->p += *n;
+	return 0;
+}
+
+static int rd_bin_or_nil(cur *c, const uint8_t **s, uint32_t *n)
+{
+	if (need(c, 1))
+		return -1;
+	if (*c->p == 0xc0) {
+		c->p++;
+		*s = NULL;
+		*n = 0;
+		return 0;
+	}
+	uint8_t b = *c->p++;
+	/* bin has no fix form: a mask that never matches */
+	if (rd_len(c, b, 0xff, 0x00, 0xc4, n) || b == 0x00 || need(c, *n))
+		return -1;
+	*s = c->p;
+	c->p += *n;
+	return 0;
+}
+
+static int rd_array(cur *c, uint32_t *n)
+{
+	if (need(c, 1))
+		return -1;
+	uint8_t b = *c->p++;
+	/* array16/32 are 0xdc/0xdd; reuse rd_len with a shifted base */
+	if ((b & 0xf0) == 0x90) {
+		*n = b & 0x0f;
+		return 0;
+	}
+	if (b == 0xdc && !need(c, 2)) {
+		*n = (uint32_t)take_be(c, 2);
+		return 0;
+	}
+	if (b == 0xdd && !need(c, 4)) {
+		*n = (uint32_t)take_be(c, 4);
+		return 0;
+	}
+	return -1;
+}
+
+int node_decode(eng_node **out, const void *body, size_t len, h2emv_error *err)
 {
 #define CORRUPT(what) eng_fail(err, H2EMV_ECORRUPT, "node record: %s", what)
-	if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size != NODE_FIELDS)
-		return CORRUPT("not an array of the expected size");
-	const msgpack_object *f = o->via.array.ptr;
+	cur c = { body, (const uint8_t *)body + len };
+	uint32_t nf, slen, plen, nkids;
 	uint64_t ver, id, version, level, kind, born, hash;
 	int64_t t0, t1, exp;
-	if (get_u64(&f[0], 255, &ver) || ver != NODE_BODY_VERSION)
+	const char *summary;
+	const uint8_t *payload;
+	if (rd_array(&c, &nf) || nf != NODE_FIELDS)
+		return CORRUPT("not an array of the expected size");
+	if (rd_uint(&c, 255, &ver) || ver != NODE_BODY_VERSION)
 		return CORRUPT("unknown body version");
-	if (get_u64(&f[1], UINT64_MAX, &id) || get_u64(&f[2], UINT32_MAX, &version) ||
-	    get_u64(&f[3], 255, &level) || get_u64(&f[4], H2EMV_KIND_FORGOTTEN, &kind) || kind == 0 ||
-	    get_i64(&f[5], &t0) || get_i64(&f[6], &t1) || get_i64(&f[7], &exp) ||
-	    get_u64(&f[8], UINT64_MAX, &born) || get_u64(&f[9], UINT64_MAX, &hash))
+	if (rd_uint(&c, UINT64_MAX, &id) || rd_uint(&c, UINT32_MAX, &version) ||
+	    rd_uint(&c, 255, &level) || rd_uint(&c, H2EMV_KIND_FORGOTTEN, &kind) || kind == 0 ||
+	    rd_int(&c, &t0) || rd_int(&c, &t1) || rd_int(&c, &exp) ||
+	    rd_uint(&c, UINT64_MAX, &born) || rd_uint(&c, UINT64_MAX, &hash))
 		return CORRUPT("a header field has the wrong type or range");
-	if (f[10].type != MSGPACK_OBJECT_STR || f[10].via.str.size > NODE_MAX_SUMMARY)
+	if (rd_str(&c, &summary, &slen) || slen > NODE_MAX_SUMMARY)
 		return CORRUPT("summary is not a string within limits");
-	if (f[11].type != MSGPACK_OBJECT_NIL &&
-	    (f[11].type != MSGPACK_OBJECT_BIN || f[11].via.bin.size > NODE_MAX_PAYLOAD))
-		return CORRUPT("payload is not bytes within limits");
-	if (f[12].type != MSGPACK_OBJECT_ARRAY || f[12].via.array.size % 2 ||
-	    f[12].via.array.size / 2 > NODE_MAX_CHILDREN)
-		return CORRUPT("children is not a list of (id, version) pairs");
-	if (memchr(f[10].via.str.ptr, 0, f[10].via.str.size))
+	if (slen && memchr(summary, 0, slen))
 		return CORRUPT("summary contains a NUL byte");
-	size_t plen = f[11].type == MSGPACK_OBJECT_BIN ? f[11].via.bin.size : 0;
-	uint32_t nc = f[12].via.array.size / 2;
-	eng_node *n = node_alloc(f[10].via.str.size, plen, nc);
+	if (rd_bin_or_nil(&c, &payload, &plen) || plen > NODE_MAX_PAYLOAD)
+		return CORRUPT("payload is not bytes within limits");
+	if (rd_array(&c, &nkids) || nkids % 2 || nkids / 2 > NODE_MAX_CHILDREN ||
+	    nkids > (size_t)(c.end - c.p))
+		return CORRUPT("children is not a list of (id, version) pairs");
+	eng_node *n = node_alloc(slen, plen, nkids / 2);
 	if (!n)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory decoding a node");
-	const msgpack_object *c = f[12].via.array.ptr;
-	for (uint32_t i = 0; i < nc; i++) {
+	for (uint32_t i = 0; i < nkids / 2; i++) {
 		uint64_t cid, cver;
-		if (get_u64(&c[2 * i], UINT64_MAX, &cid) || get_u64(&c[2 * i + 1], UINT32_MAX, &cver)) {
+		if (rd_uint(&c, UINT64_MAX, &cid) || rd_uint(&c, UINT32_MAX, &cver)) {
 			free(n);
 			return CORRUPT("a child reference has the wrong type");
 		}
 		n->children[i].id = cid;
 		n->children[i].version = (uint32_t)cver;
+	}
+	if (c.p != c.end) {
+		free(n);
+		return CORRUPT("trailing bytes after the node");
 	}
 	n->id = id;
 	n->version = (uint32_t)version;
@@ -147,31 +272,13 @@ static int unpack_fields(eng_node **out, const msgpack_object *o, h2emv_error *e
 	n->expiry = exp;
 	n->born = born;
 	n->content_hash = hash;
-	memcpy(n->summary, f[10].via.str.ptr, f[10].via.str.size);
+	if (slen)
+		memcpy(n->summary, summary, slen);
 	if (plen)
-		memcpy(n->payload, f[11].via.bin.ptr, plen);
+		memcpy(n->payload, payload, plen);
 	*out = n;
 	return H2EMV_OK;
 #undef CORRUPT
-}
-
-int node_decode(eng_node **out, const void *body, size_t len, h2emv_error *err)
-{
-	int rc = mp_prescan(body, len, MP_MAX_DEPTH, err);
-	if (rc)
-		return rc;
-	msgpack_zone zone;
-	if (!msgpack_zone_init(&zone, 1024))
-		return eng_fail(err, H2EMV_ENOMEM, "out of memory decoding a node");
-	msgpack_object obj;
-	size_t off = 0;
-	msgpack_unpack_return ur = msgpack_unpack(body, len, &off, &zone, &obj);
-	if (ur != MSGPACK_UNPACK_SUCCESS || off != len)
-		rc = eng_fail(err, H2EMV_ECORRUPT, "node record: msgpack does not unpack");
-	else
-		rc = unpack_fields(out, &obj, err);
-	msgpack_zone_destroy(&zone);
-	return rc;
 }
 
 int node_tombstone(eng_node **out, const eng_node *src, h2emv_error *err)
@@ -191,8 +298,11 @@ int node_tombstone(eng_node **out, const eng_node *src, h2emv_error *err)
 	n->t_start = src->t_start;
 	n->t_end = src->t_end;
 	n->expiry = src->expiry;
-	n->content_hash = src->content_hash;
-	memcpy(n->summary, src->summary, first);
+	if (first)
+		memcpy(n->summary, src->summary, first);
+	/* a placeholder's hash is of what it keeps, so it cannot confirm a
+	 * guess at what was forgotten */
+	n->content_hash = XXH3_64bits(n->summary, first);
 	*out = n;
 	return H2EMV_OK;
 }

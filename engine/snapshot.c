@@ -254,8 +254,6 @@ int eng_commit_snapshot(uint64_t *seq_out, eng_env *env, const eng_commit *c, h2
 		return rc;
 	if (seq_out)
 		*seq_out = x.seq;
-	if (!env->cur_dict[ENG_DICT_NODES] && c->n_nodes)
-		eng_maybe_train(env, ENG_DICT_NODES, NULL);
 	return H2EMV_OK;
 }
 
