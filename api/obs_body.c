@@ -75,6 +75,10 @@ static void emit_string(bctx *c, const char *s, size_t n)
 {
 	if (!c->out)
 		return;
+	if (n == 0) { /* s may be NULL then */
+		emit(c, "\"\"", 2);
+		return;
+	}
 	emit(c, "\"", 1);
 	size_t run = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -201,7 +205,7 @@ static int string_map(bctx *c, mobj *o, int depth, int ident_keys,
 		mobj *prev = i ? &o->via.map.ptr[i - 1].key : NULL;
 		if (prev && obs_key_cmp(prev->via.str.ptr, prev->via.str.size, k->via.str.ptr,
 		                        k->via.str.size) >= 0)
-			return corrupt(c, "keys out of order or repeated");
+		                        return corrupt(c, "keys out of order or repeated");
 		rc = str_val(c, k, ident_keys);
 		emit(c, ":", 1);
 		obs_path_key(&c->path, k->via.str.ptr, k->via.str.size);

@@ -25,7 +25,7 @@ const char *const obs_status_names[OBS_ST_LAST + 1] = {
 void obs_path_key(obs_path *p, const char *key, size_t klen)
 {
 	if (p->depth < OBS_PATH_MAX) {
-		p->c[p->depth].key = key;
+		p->c[p->depth].key = key ? key : ""; /* NULL marks an index */
 		p->c[p->depth].klen = klen;
 		p->c[p->depth].idx = 0;
 	}
@@ -316,6 +316,8 @@ uint64_t obs_locate(const char *text, size_t len, const obs_path *path, int at_k
 
 int obs_utf8_ok(const char *s, size_t n)
 {
+	if (n == 0) /* msgpack-c gives empty strings a NULL pointer */
+		return 1;
 	const unsigned char *p = (const unsigned char *)s, *end = p + n;
 	while (p < end) {
 		unsigned c = *p++;
@@ -351,7 +353,7 @@ int obs_utf8_ok(const char *s, size_t n)
 
 int obs_key_cmp(const char *a, size_t an, const char *b, size_t bn)
 {
-	int c = memcmp(a, b, an < bn ? an : bn);
+	int c = an && bn ? memcmp(a, b, an < bn ? an : bn) : 0; /* "" may be NULL */
 	if (c)
 		return c;
 	return an < bn ? -1 : an > bn;

@@ -6,6 +6,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "api/obs_json.h"
@@ -85,7 +86,7 @@ json_t *oj_member(const json_t *obj, const char *name)
 
 /* Every member of `obj` must be one of names[0..n). */
 int oj_check_keys(jctx *c, const json_t *obj, const char *const *names, size_t n,
-                      const char *what)
+                  const char *what)
 {
 	const char *key;
 	json_t *val;
@@ -95,11 +96,12 @@ int oj_check_keys(jctx *c, const json_t *obj, const char *const *names, size_t n
 			i++;
 		if (i < n)
 			continue;
-		char known[160] = "";
-		for (i = 0; i < n; i++) {
-			strcat(known, names[i]);
-			strcat(known, i + 1 < n ? ", " : "");
-		}
+		char known[200];
+		size_t len = 0;
+		known[0] = '\0';
+		for (i = 0; i < n && len < sizeof known; i++)
+			len += (size_t)snprintf(known + len, sizeof known - len, "%s%s",
+			                        i ? ", " : "", names[i]);
 		obs_path_key(&c->path, key, strlen(key));
 		return oj_fail_at(c, H2EMV_EPARSE, 1, "unknown field (%s has: %s)", what, known);
 	}
@@ -108,7 +110,7 @@ int oj_check_keys(jctx *c, const json_t *obj, const char *const *names, size_t n
 
 /* The required member `name` of `obj`, or an error naming it. */
 int oj_require(jctx *c, const json_t *obj, const char *name, const char *what,
-                   json_t **out)
+               json_t **out)
 {
 	*out = json_object_get(obj, name);
 	if (*out)
@@ -127,7 +129,7 @@ int oj_check_strn(jctx *c, size_t n, int ident)
 {
 	if (n > OBS_MAX_STRING)
 		return oj_fail(c, H2EMV_ELIMIT, "the string is %zu bytes, over the limit of %u", n,
-		             OBS_MAX_STRING);
+		               OBS_MAX_STRING);
 	if (ident && n == 0)
 		return oj_fail(c, H2EMV_EPARSE, "must not be empty");
 	return H2EMV_OK;
@@ -159,7 +161,7 @@ int oj_put_text(jctx *c, const json_t *v)
 
 /* Run `fn` on member `name` of `obj` with the path pointing at it. */
 int oj_put_member(jctx *c, const json_t *obj, const char *name,
-                      int (*fn)(jctx *, const json_t *))
+                  int (*fn)(jctx *, const json_t *))
 {
 	obs_path_key(&c->path, name, strlen(name));
 	int rc = fn(c, json_object_get(obj, name));
@@ -170,16 +172,18 @@ int oj_put_member(jctx *c, const json_t *obj, const char *name,
 int oj_check_items(jctx *c, size_t n)
 {
 	if (n > OBS_MAX_ITEMS)
-		return oj_fail(c, H2EMV_ELIMIT, "%zu items, over the limit of %u", n, OBS_MAX_ITEMS);
+		return oj_fail(c, H2EMV_ELIMIT, "%zu items, over the limit of %u", n,
+		               OBS_MAX_ITEMS);
 	return H2EMV_OK;
 }
 
 /* An array of items each packed by `fn`. */
 int oj_put_array_of(jctx *c, const json_t *v, int (*fn)(jctx *, const json_t *),
-                        const char *what)
+                    const char *what)
 {
 	if (!json_is_array(v))
-		return oj_fail(c, H2EMV_EPARSE, "expected an array of %s, got %s", what, oj_type(v));
+		return oj_fail(c, H2EMV_EPARSE, "expected an array of %s, got %s", what,
+		               oj_type(v));
 	size_t n = json_array_size(v);
 	int rc = oj_check_items(c, n);
 	if (rc)

@@ -15,7 +15,7 @@ static int put_state_value(jctx *c, const json_t *v)
 	if (!oj_put_scalar(c, v, &rc))
 		return rc;
 	return oj_fail(c, H2EMV_EPARSE, "expected a string, number, boolean or null, got %s",
-	             oj_type(v));
+	               oj_type(v));
 }
 
 /* {"isCooked": true, "temperature": "Hot", "receptacleObjectIds": [...]}:
@@ -33,9 +33,10 @@ static int put_state_map(jctx *c, const json_t *v)
 		rc = oj_check_strn(c, m[i].klen, 1);
 		if (!rc) {
 			oj_pack_strn(c, m[i].key, m[i].klen);
-			rc = json_is_array(m[i].val)
-			             ? oj_put_array_of(c, m[i].val, put_state_value, "scalars")
-			             : put_state_value(c, m[i].val);
+			if (json_is_array(m[i].val))
+				rc = oj_put_array_of(c, m[i].val, put_state_value, "scalars");
+			else
+				rc = put_state_value(c, m[i].val);
 		}
 		if (!rc)
 			obs_path_pop(&c->path);
@@ -51,7 +52,7 @@ static int put_state(jctx *c, const json_t *v)
 	if (json_is_object(v))
 		return put_state_map(c, v);
 	return oj_fail(c, H2EMV_EPARSE,
-	             "expected a string or an object of property: value, got %s", oj_type(v));
+	               "expected a string or an object of property: value, got %s", oj_type(v));
 }
 
 /* A relation is stored as an array of strings: [from,] to, type. It may
@@ -62,10 +63,11 @@ static int put_relation(jctx *c, const json_t *v, int with_from)
 	static const char *const keys[] = { "from", "to", "type" };
 	const char *const *k = with_from ? keys : keys + 1;
 	size_t nk = with_from ? 3 : 2;
-	const char *form = with_from ? "{from, to, type} or [from, to, type]" : "{to, type} or [to, type]";
+	const char *form = with_from ? "{from, to, type} or [from, to, type]"
+	                             : "{to, type} or [to, type]";
 	if (json_is_array(v) && json_array_size(v) != nk)
 		return oj_fail(c, H2EMV_EPARSE, "expected %s, got an array of %zu items", form,
-		             json_array_size(v));
+		               json_array_size(v));
 	if (json_is_array(v))
 		return oj_put_array_of(c, v, oj_put_ident, "strings");
 	if (!json_is_object(v))
@@ -102,7 +104,8 @@ static int put_object(jctx *c, const json_t *v)
 	static const char need[] = "every object needs an id and a type";
 	if (!json_is_object(v))
 		return oj_fail(c, H2EMV_EPARSE,
-		             "expected an object {id, type, state, relations}, got %s", oj_type(v));
+		               "expected an object {id, type, state, relations}, got %s",
+		               oj_type(v));
 	json_t *unused;
 	int rc = oj_check_keys(c, v, keys, 4, "an object");
 	if (!rc)
@@ -153,7 +156,7 @@ static int put_person(jctx *c, const json_t *v)
 	}
 	if (!json_is_object(v))
 		return oj_fail(c, H2EMV_EPARSE, "expected a name or an object {name, id}, got %s",
-		             oj_type(v));
+		               oj_type(v));
 	int rc = oj_check_keys(c, v, keys, 2, "a person");
 	if (rc)
 		return rc;
@@ -189,7 +192,7 @@ static int put_utterance(jctx *c, const json_t *v)
 	}
 	if (!json_is_object(v))
 		return oj_fail(c, H2EMV_EPARSE, "expected an object {speaker, text}, got %s",
-		             oj_type(v));
+		               oj_type(v));
 	json_t *unused;
 	int rc = oj_check_keys(c, v, keys, 2, "an utterance");
 	if (!rc)

@@ -30,7 +30,8 @@ static void date_from_days(int64_t days, int64_t *y, int *m, int *d)
 	int64_t day_of_era = days - era * 146097;
 	int64_t year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 -
 	                       day_of_era / 146096) / 365;
-	int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+	int64_t day_of_year =
+		day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
 	int64_t month_from_march = (5 * day_of_year + 2) / 153;
 	*d = (int)(day_of_year - (153 * month_from_march + 2) / 5 + 1);
 	*m = (int)(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);

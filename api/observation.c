@@ -24,8 +24,9 @@ static int put_any_object(jctx *c, const json_t *v, int depth)
 	msgpack_pack_map(&c->pk, n);
 	for (size_t i = 0; i < n && !rc; i++) {
 		obs_path_key(&c->path, m[i].key, m[i].klen);
-		rc = m[i].klen > OBS_MAX_STRING ? oj_fail_at(c, H2EMV_ELIMIT, 1, "the key is too long")
-		                                : H2EMV_OK;
+		if (m[i].klen > OBS_MAX_STRING)
+			rc = oj_fail_at(c, H2EMV_ELIMIT, 1, "the key is %zu bytes, over the limit of %u",
+			                m[i].klen, OBS_MAX_STRING);
 		if (!rc) {
 			oj_pack_strn(c, m[i].key, m[i].klen);
 			rc = put_any(c, m[i].val, depth + 1);
@@ -75,21 +76,21 @@ static int get_time(jctx *c, const json_t *v, int64_t *out)
 		json_int_t us = json_integer_value(v);
 		if (us < 0 || us > OBS_TIME_MAX)
 			return oj_fail(c, H2EMV_EPARSE,
-			             "%lld microseconds is outside 1970-01-01 .. 9999-12-31",
-			             (long long)us);
+			               "%lld microseconds is outside 1970-01-01 .. 9999-12-31",
+			               (long long)us);
 		*out = us;
 		return H2EMV_OK;
 	}
 	if (!json_is_string(v))
 		return oj_fail(c, H2EMV_EPARSE,
-		             "expected an RFC 3339 date-time string or an integer of microseconds "
-		             "since the epoch, got %s",
-		             json_is_real(v) ? "a real number" : oj_type(v));
+		               "expected an RFC 3339 date-time string or an integer of "
+		               "microseconds since the epoch, got %s",
+		               json_is_real(v) ? "a real number" : oj_type(v));
 	const char *s = json_string_value(v), *why = "";
 	size_t n = json_string_length(v);
 	if (obs_time_parse(out, s, n, &why))
 		return oj_fail(c, H2EMV_EPARSE, "\"%.*s\" is not an RFC 3339 date-time: %s",
-		             oj_clip(s, n, 48), s, why);
+		               oj_clip(s, n, 48), s, why);
 	return H2EMV_OK;
 }
 
@@ -145,13 +146,14 @@ static int put_status(jctx *c, const json_t *v)
 		}
 	}
 	return oj_fail(c, H2EMV_EPARSE, "unknown status \"%.*s\", expected %s (any case)",
-	             oj_clip(s, n, 40), s, expected);
+	               oj_clip(s, n, 40), s, expected);
 }
 
 static int put_args(jctx *c, const json_t *v)
 {
 	if (!json_is_object(v) && !json_is_array(v))
-		return oj_fail(c, H2EMV_EPARSE, "expected an object or an array, got %s", oj_type(v));
+		return oj_fail(c, H2EMV_EPARSE, "expected an object or an array, got %s",
+		               oj_type(v));
 	return put_any(c, v, 1);
 }
 
@@ -183,7 +185,7 @@ static int put_action_string(jctx *c, const char *s, size_t n)
 	return H2EMV_OK;
 bad:
 	return oj_fail(c, H2EMV_EPARSE, "\"%.*s\" is not an action \"Name(arg, ...)\": %s",
-	             oj_clip(s, n, 60), s, why);
+	               oj_clip(s, n, 60), s, why);
 }
 
 static int put_action(jctx *c, const json_t *v)
@@ -196,8 +198,8 @@ static int put_action(jctx *c, const json_t *v)
 	}
 	if (!json_is_object(v))
 		return oj_fail(c, H2EMV_EPARSE,
-		             "expected an object {name, args, status} or a string \"Name(arg, ...)\", "
-		             "got %s", oj_type(v));
+		               "expected an object {name, args, status} or a string "
+		               "\"Name(arg, ...)\", got %s", oj_type(v));
 	json_t *name;
 	int rc = oj_check_keys(c, v, keys, 3, "an action");
 	if (!rc)
@@ -232,7 +234,7 @@ static int put_goal_dotted(jctx *c, const json_t *v)
 			continue;
 		if (i == 0 || i + 1 == n || s[i + 1] == '.')
 			return oj_fail(c, H2EMV_EPARSE, "empty step in the dotted goal \"%.*s\"",
-			             oj_clip(s, n, 60), s);
+			               oj_clip(s, n, 60), s);
 		steps++;
 	}
 	if ((rc = oj_check_items(c, steps)))
@@ -253,11 +255,10 @@ static int put_goal(jctx *c, const json_t *v)
 		return put_goal_dotted(c, v);
 	if (!json_is_array(v))
 		return oj_fail(c, H2EMV_EPARSE,
-		             "expected an array of strings or a dotted string \"A.B.C\", got %s",
-		             oj_type(v));
+		               "expected an array of strings or a dotted string \"A.B.C\", got %s",
+		               oj_type(v));
 	return oj_put_array_of(c, v, oj_put_ident, "strings");
 }
-
 
 typedef int (*put_fn)(jctx *, const json_t *);
 
@@ -279,7 +280,7 @@ static int put_observation(jctx *c, const json_t *root)
 {
 	if (!json_is_object(root))
 		return oj_fail(c, H2EMV_EPARSE, "expected a JSON object (one observation), got %s",
-		             oj_type(root));
+		               oj_type(root));
 	json_t *unused;
 	int rc = oj_check_keys(c, root, obs_top_names + 1, OBS_K_LAST, "an observation");
 	if (!rc)
@@ -323,15 +324,21 @@ static int fail_path(jctx *c, int status, uint64_t column, const char *fmt, ...)
 /* jansson's error, in our words, keeping its own detail in parentheses. */
 static int json_fail(jctx *c, const json_error_t *je)
 {
-	int status = H2EMV_EPARSE;
+	int status = H2EMV_EPARSE, code = json_error_code(je);
+	size_t pos = je->position > 0 && (size_t)je->position <= c->len ? (size_t)je->position : 0;
+	uint64_t column = je->column > 0 ? (uint64_t)je->column : 0;
+	/* A line cut inside a string ends in "unexpected newline", inside a
+	 * literal in "invalid token": at the very end, after a character that
+	 * cannot end a value, both mean truncation. */
+	int truncated = code == json_error_premature_end_of_input ||
+	                (code == json_error_invalid_syntax && pos > 0 &&
+	                 is_blank(c->text + pos, c->len - pos) &&
+	                 !strchr("{}[],:", c->text[pos - 1]));
 	const char *what;
-	switch (json_error_code(je)) {
+	switch (code) {
 	case json_error_out_of_memory: status = H2EMV_ENOMEM; what = "out of memory"; break;
 	case json_error_stack_overflow: status = H2EMV_ELIMIT; what = "nested too deeply"; break;
 	case json_error_invalid_utf8: what = "invalid UTF-8"; break;
-	case json_error_premature_end_of_input:
-		what = "the line ends inside the JSON object (truncated?)";
-		break;
 	case json_error_end_of_input_expected:
 		what = "unexpected characters after the observation object";
 		break;
@@ -340,16 +347,16 @@ static int json_fail(jctx *c, const json_error_t *je)
 	case json_error_null_character: what = "NUL characters are not allowed in strings"; break;
 	default: what = "invalid JSON"; break;
 	}
-	uint64_t column = je->column > 0 ? (uint64_t)je->column : 0;
-	if (json_error_code(je) == json_error_premature_end_of_input) {
+	if (truncated) {
+		what = "the line ends inside the JSON object (truncated?)";
 		/* Point just past the last character there is, not at the start
 		 * of the empty line after a trailing newline. */
-		size_t pos = c->len;
-		while (pos > 0 && is_blank(c->text + pos - 1, 1))
-			pos--;
-		column = obs_column_of(c->text, c->len, pos);
+		size_t end = c->len;
+		while (end > 0 && is_blank(c->text + end - 1, 1))
+			end--;
+		column = obs_column_of(c->text, c->len, end);
 	}
-	obs_path_at(&c->path, c->text, c->len, je->position > 0 ? (size_t)je->position : 0);
+	obs_path_at(&c->path, c->text, c->len, pos);
 	return fail_path(c, status, column, "%s (%s)", what, je->text);
 }
 
@@ -361,11 +368,21 @@ int obs_from_json(eng_buf *body, const char *json, size_t len, uint64_t line,
 		return oj_fail_column(&c, H2EMV_EINVAL, 0, "obs_from_json: NULL argument");
 	/* Before jansson sees it: a huge line must cost nothing. */
 	if (len > H2EMV_OBS_MAX_BYTES)
-		return oj_fail_column(&c, H2EMV_ELIMIT,  0,
-		                   "the observation is %zu bytes, over the limit of %u bytes", len,
-		                   H2EMV_OBS_MAX_BYTES);
+		return oj_fail_column(&c, H2EMV_ELIMIT, 0,
+		                      "the observation is %zu bytes, over the limit of %u bytes", len,
+		                      H2EMV_OBS_MAX_BYTES);
 	if (is_blank(json, len))
-		return oj_fail_column(&c, H2EMV_EPARSE, 0, "empty line, expected an observation object");
+		return oj_fail_column(&c, H2EMV_EPARSE, 0,
+		                      "empty line, expected an observation object");
+
+	/* jansson stops at a raw NUL as if the text ended there, which would
+	 * read as truncation; say what it is. */
+	const char *nul = memchr(json, '\0', len);
+	if (nul) {
+		obs_path_at(&c.path, json, len, (size_t)(nul - json));
+		return fail_path(&c, H2EMV_EPARSE, obs_column_of(json, len, (size_t)(nul - json)),
+		                 "a NUL byte is not allowed in the JSON text");
+	}
 
 	json_error_t je;
 	json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
