@@ -249,7 +249,8 @@ static void check_children(checker *c, uint64_t snap, const eng_node *p, eng_nod
 			       (unsigned long long)p->id, p->version, (unsigned long long)k->id,
 			       k->version);
 		/* goals may nest in goals (a skill stack); otherwise a child is below */
-		int nested = p->kind == H2EMV_KIND_GOAL && k->level == p->level;
+		int nested = p->kind == H2EMV_KIND_GOAL && k->level == p->level &&
+		             (k->kind == H2EMV_KIND_GOAL || k->kind == H2EMV_KIND_FORGOTTEN);
 		if (k->level > p->level || (k->level == p->level && !nested))
 			report(c, "child-level", "nodes", snap, pr, kr, 0,
 			       "child %llu v%u is at level %u, not below its parent's %u",
@@ -301,7 +302,11 @@ static memo *walk(checker *c, uint64_t snap, eng_ref ref, eng_ref parent, int de
 		rc = node_decode(&n, body, blen, NULL);
 	eng_buf_free(&scratch);
 	m = memo_get(&c->memo, ref.id, ref.version, 0); /* walk() below may rehash */
-	if (rc == H2EMV_ENOTFOUND) {
+	if (rc == H2EMV_ENOTFOUND && !parent.id) {
+		report(c, "dangling-root", "snapshots", snap, ref, NOREF, snap,
+		       "snapshot %llu's root, node %llu v%u, is missing", (unsigned long long)snap,
+		       (unsigned long long)ref.id, ref.version);
+	} else if (rc == H2EMV_ENOTFOUND) {
 		report(c, "dangling-child", "nodes", snap, parent, ref, 0,
 		       "node %llu v%u refers to missing node %llu v%u",
 		       (unsigned long long)parent.id, parent.version, (unsigned long long)ref.id,
@@ -401,7 +406,7 @@ static int check_trees(checker *c, h2emv_progress_fn progress, void *pctx)
 			       "snapshot %llu's build cursor %llu is below the previous %llu",
 			       (unsigned long long)s.seq, (unsigned long long)s.build_cursor,
 			       (unsigned long long)prev_cursor);
-		if (s.build_cursor > obs_last && obs_last)
+		if (s.build_cursor > obs_last)
 			report(c, "cursor-beyond-log", "snapshots", s.seq, NOREF, NOREF, s.seq,
 			       "snapshot %llu's build cursor %llu is past the last observation %llu",
 			       (unsigned long long)s.seq, (unsigned long long)s.build_cursor,
@@ -426,7 +431,8 @@ int eng_check(uint64_t *n_violations, eng_env *env, eng_body_check_fn obs_check,
 	if (rc)
 		return rc;
 	checker c = { .env = env, .txn = r->txn, .fn = fn, .ctx = ctx, .obs_check = obs_check };
-	for (int db = 0; db < DB_COUNT && rc == H2EMV_OK; db++)
+	int db = 0;
+	for (; db < DB_COUNT && rc == H2EMV_OK; db++)
 		rc = check_records(&c, db, progress, progress_ctx);
 	if (rc == H2EMV_OK)
 		rc = load_dead(&c);
@@ -436,7 +442,9 @@ int eng_check(uint64_t *n_violations, eng_env *env, eng_body_check_fn obs_check,
 	free(c.memo.slots);
 	eng_buf_free(&c.scratch);
 	if (rc)
-		return eng_fail(err, rc, "check could not finish: %s", h2emv_strerror(rc));
+		return eng_fail(err, rc, "check could not finish%s%s: %s",
+		                db <= DB_COUNT && db > 0 ? " in database " : "",
+		                db <= DB_COUNT && db > 0 ? eng_db_names[db - 1] : "", h2emv_strerror(rc));
 	*n_violations = c.count;
 	return H2EMV_OK;
 }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -238,6 +240,23 @@ static int grow_map(eng_env *env, h2emv_error *err)
 	return H2EMV_OK;
 }
 
+/* LMDB reports a write cut short by a full disk or the file size limit as
+ * EIO; tell them apart so the caller hears "no space". */
+static int space_exhausted(eng_env *env)
+{
+	struct statvfs vfs;
+	char path[4200];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/data.mdb", env->dir);
+	if (statvfs(env->dir, &vfs) == 0 && (uint64_t)vfs.f_bavail * vfs.f_frsize < (1u << 20))
+		return 1;
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    stat(path, &st) == 0 && (uint64_t)st.st_size + (1u << 20) > (uint64_t)rl.rlim_cur)
+		return 1;
+	return 0;
+}
+
 /* After a failed commit LMDB may refuse further work (MDB_PANIC); reopen. */
 static int repair(eng_env *env, h2emv_error *err)
 {
@@ -287,11 +306,11 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 			mrc = mdb_txn_commit(txn);
 			if (mrc == MDB_SUCCESS)
 				break;
-			rc = env_err(err, mrc, "committing");
-			if (rc != ENG_EMAPFULL) {
-				env->broken = 1;
+			rc = env_err(err, mrc == EIO && space_exhausted(env) ? ENOSPC : mrc, "committing");
+			/* a failed commit leaves LMDB consistent (the old meta page
+			 * stands); only MDB_PANIC at the next begin needs a reopen */
+			if (rc != ENG_EMAPFULL)
 				break;
-			}
 		} else {
 			mdb_txn_abort(txn);
 			if (rc != ENG_EMAPFULL)

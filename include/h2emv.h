@@ -139,7 +139,10 @@ int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error 
 /* Store one observation durably. When this returns H2EMV_OK the observation
  * is on disk (fsync'd unless H2EMV_OPEN_NOSYNC) and *seq_out (may be NULL)
  * holds its sequence number (1, 2, ...). Nothing is stored on error.
- * Returns H2EMV_OK, EPARSE, ELIMIT, ENOMEM, EIO, ENOSPC, EREADONLY. */
+ * Returns H2EMV_OK, EPARSE, ELIMIT, ENOMEM, EIO, ENOSPC, EREADONLY, and
+ * EBUSY when the map must grow while snapshots stay open in this process
+ * for more than 10 s. The call that crosses the dictionary threshold
+ * (dict_train_after) also trains the dictionary: ~50 ms, once. */
 int h2emv_ingest(h2emv_mem *mem, const char *json, size_t len, uint64_t *seq_out,
                  h2emv_error *err);
 
@@ -350,9 +353,178 @@ typedef void (*h2emv_violation_fn)(void *ctx, const h2emv_violation *v);
  * never go backwards; no version visible in a snapshot is listed dead there.
  * Each violation is passed to `fn` (may be NULL) and counted in
  * *n_violations. Returns OK if the check ran (whatever it found), or an error
- * if it could not run. `progress` may be NULL. */
+ * if it could not run. `progress` may be NULL.
+ * LMDB trusts its file: pages damaged badly enough can crash it (SIGSEGV,
+ * SIGBUS, an assertion) inside this call or inside h2emv_mem_open. To
+ * survive a damaged file, run the check in a child process, as
+ * `h2emv check` does. */
 int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, void *ctx,
                 h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err);
+
+
+/* ---------------------------------------------------------- memory model -- */
+
+/* How the memory segments and forgets. Stored in the memory when it is
+ * first built (h2emv_config_set before the first build changes it). */
+typedef enum h2emv_profile {
+	H2EMV_PROFILE_TEACH = 1,      /* a goal closes at each successful object interaction */
+	H2EMV_PROFILE_SKILL_STACK = 2 /* nested goals from the dotted skill stack (ARMAR-7) */
+} h2emv_profile;
+
+typedef enum h2emv_forgetting {
+	H2EMV_FORGET_RELEVANCE = 1, /* expire by time, extend by the policy's relevance (the paper) */
+	H2EMV_FORGET_TIME = 2,      /* expire by time only */
+	H2EMV_FORGET_NONE = 3       /* never forget */
+} h2emv_forgetting;
+
+typedef struct h2emv_config {
+	unsigned version;            /* H2EMV_CONFIG_VERSION */
+	h2emv_profile profile;       /* default TEACH */
+	h2emv_forgetting forgetting; /* default RELEVANCE */
+	/* Δt_ℓ, the lifetime at creation: τ = t_end + Δt_ℓ·γ_ℓ (µs; 0 = default) */
+	h2emv_time life_scene;       /* L1, default 1 h */
+	h2emv_time life_event;       /* L2, default 3 h */
+	h2emv_time life_goal;        /* L3, default 24 h */
+	h2emv_time life_summary;     /* L4+, default 3 days; ×2 per summary level below */
+	h2emv_time event_gap;        /* a pause this long starts a new event; default 2 min */
+	int rules_in_summaries;      /* rules condition grouping/summaries; default 1 */
+	int rules_in_relevance;      /* rules condition relevance; default 1 */
+	int flat;                    /* goals straight under the root (the flat baseline) */
+	unsigned context_window;     /* edge items shown to grouping; default 8 */
+	unsigned qa_max_rounds;      /* question answering budget; default 10 */
+	uint64_t qa_max_tokens;      /* default 20000 */
+} h2emv_config;
+
+#define H2EMV_CONFIG_VERSION 1
+#define H2EMV_CONFIG_INIT { H2EMV_CONFIG_VERSION, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0 }
+
+/* The memory's configuration (defaults filled in). */
+int h2emv_config_get(h2emv_config *out, h2emv_mem *mem, h2emv_error *err);
+/* Store a configuration. Zero fields take defaults. Changing the profile of
+ * a memory that already has a tree is refused (EINVAL). */
+int h2emv_config_set(h2emv_mem *mem, const h2emv_config *cfg, h2emv_error *err);
+
+/* Tokens spent by the policy, as the llm policy counts them (for builtin, an
+ * estimate of the same prompts). */
+typedef struct h2emv_tokens {
+	uint64_t prompt;
+	uint64_t completion;
+	uint64_t calls;
+} h2emv_tokens;
+
+typedef struct h2emv_build_options {
+	unsigned version;           /* H2EMV_BUILD_OPTIONS_VERSION */
+	uint64_t max_obs;           /* stop after this many observations; 0 = all pending */
+	uint64_t commit_every;      /* observations per snapshot; 0 = 1000 */
+	int no_forget;              /* skip the forgetting pass */
+	h2emv_progress_fn progress; /* may be NULL; returning non-zero stops after a commit */
+	void *progress_ctx;
+} h2emv_build_options;
+
+#define H2EMV_BUILD_OPTIONS_VERSION 1
+#define H2EMV_BUILD_OPTIONS_INIT { H2EMV_BUILD_OPTIONS_VERSION, 0, 0, 0, NULL, NULL }
+
+typedef struct h2emv_build_result {
+	uint64_t obs_folded;        /* observations folded into the tree */
+	uint64_t snapshots;         /* snapshots committed */
+	uint64_t nodes_forgotten;   /* nodes replaced by placeholders */
+	uint64_t tree_size;         /* nodes of level >= 3 after the build */
+	uint64_t build_cursor;
+	h2emv_tokens tokens_build;  /* grouping + summaries */
+	h2emv_tokens tokens_forget; /* relevance estimates (cache misses) */
+} h2emv_build_result;
+
+/* Fold every observation after the build cursor into the tree (segmenting,
+ * grouping, summarising), forgetting after each new goal, and commit
+ * snapshots as it goes (every commit_every observations and at the end).
+ * After a crash it resumes from the last snapshot's cursor and reaches the
+ * same tree. One builder at a time per memory (EBUSY otherwise).
+ * Returns OK, EBUSY, ECORRUPT, EIO, ENOSPC, EREADONLY, ENOMEM. */
+int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_options *opts,
+                h2emv_error *err);
+
+/* Run the forgetting pass now with the memory's clock set to `now` (not
+ * earlier than the clock already is), and commit. */
+int h2emv_forget(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now, h2emv_error *err);
+
+/* ----------------------------------------------------------- questions -- */
+
+typedef struct h2emv_ask_options {
+	unsigned version;       /* H2EMV_ASK_OPTIONS_VERSION */
+	uint64_t snapshot;      /* 0 = newest */
+	h2emv_time at;          /* answer as of this time: the newest snapshot whose
+	                           clock is <= at; 0 = now */
+	int trace;              /* record each step in the answer's trace */
+} h2emv_ask_options;
+
+#define H2EMV_ASK_OPTIONS_VERSION 1
+#define H2EMV_ASK_OPTIONS_INIT { H2EMV_ASK_OPTIONS_VERSION, 0, 0, 0 }
+
+typedef struct h2emv_answer {
+	char *text;             /* the answer, e.g. "At 2024/09/23, 10:03:55." */
+	h2emv_ref *evidence;    /* the nodes it rests on */
+	size_t n_evidence;
+	int forgotten;          /* the evidence region was forgotten */
+	uint64_t snapshot;      /* the snapshot answered from */
+	unsigned rounds;
+	h2emv_tokens tokens;
+	char *trace;            /* one line per step, or NULL */
+} h2emv_answer;
+
+/* Answer a question about the past from one snapshot. *out is the caller's;
+ * release it with h2emv_answer_free. Returns OK, ENOTFOUND (nothing built
+ * yet), ECORRUPT, ENOMEM. Thread-safe; never waits for the builder. */
+int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,
+              const h2emv_ask_options *opts, h2emv_error *err);
+void h2emv_answer_free(h2emv_answer *a);
+
+/* ---------------------------------------------------------------- rules -- */
+
+/* Relevance rules: an ordered list of sentences, versioned. Version 0 is
+ * the default rule alone ("forget unless a rule says keep"). */
+typedef struct h2emv_rules {
+	uint32_t version;
+	char **items;           /* n items, each NUL-terminated */
+	size_t n;
+	char *feedback;         /* the feedback that made this version ("" for 0) */
+	h2emv_time created;
+	uint32_t parent;        /* the version it was derived from */
+	int repaired;           /* 1 if a dropped unrelated rule was restored */
+	h2emv_tokens tokens;
+} h2emv_rules;
+
+/* Rules version `version` (0 = the current one). Free with h2emv_rules_free. */
+int h2emv_rules_get(h2emv_rules **out, h2emv_mem *mem, uint32_t version, h2emv_error *err);
+void h2emv_rules_free(h2emv_rules *r);
+/* The number of the current version. */
+int h2emv_rules_current(uint32_t *out, h2emv_mem *mem, h2emv_error *err);
+/* Learn from feedback ("You should always remember where you put the
+ * keys"): the policy rewrites the rules; a rewrite that silently drops an
+ * unrelated rule is caught and the rule restored. Makes a new version. */
+int h2emv_feedback(h2emv_rules **out, h2emv_mem *mem, const char *feedback, h2emv_error *err);
+/* Make a new version equal to `version`. */
+int h2emv_rules_revert(h2emv_rules **out, h2emv_mem *mem, uint32_t version, h2emv_error *err);
+
+/* ---------------------------------------------------------------- dialog -- */
+
+typedef enum h2emv_route {
+	H2EMV_ROUTE_QUESTION = 1,
+	H2EMV_ROUTE_FEEDBACK = 2,
+	H2EMV_ROUTE_REPLY = 3
+} h2emv_route;
+
+typedef struct h2emv_reply {
+	h2emv_route route;
+	char *text;             /* what to say back */
+	h2emv_answer *answer;   /* for a question, else NULL */
+	h2emv_rules *rules;     /* for feedback: the new rules, else NULL */
+	h2emv_tokens tokens;    /* routing + what it led to */
+} h2emv_reply;
+
+/* Route an utterance to question answering, to rule learning, or answer it
+ * directly (greetings, unknown). Free with h2emv_reply_free. */
+int h2emv_say(h2emv_reply **out, h2emv_mem *mem, const char *utterance, h2emv_error *err);
+void h2emv_reply_free(h2emv_reply *r);
 
 #ifdef __cplusplus
 }
