@@ -29,9 +29,14 @@ int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *o
 	h2emv_mem *m = calloc(1, sizeof *m);
 	if (!m)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	pthread_mutex_init(&m->lock, NULL);
 	int rc = eng_open(&m->env, dir, &eo, err);
+	if (rc == H2EMV_OK)
+		rc = config_load(m, err);
+	if (rc == H2EMV_OK)
+		rc = pol_builtin_new(&m->policy, err);
 	if (rc) {
-		free(m);
+		h2emv_mem_close(m);
 		return rc;
 	}
 	*out = m;
@@ -42,7 +47,9 @@ void h2emv_mem_close(h2emv_mem *mem)
 {
 	if (!mem)
 		return;
+	pol_free(mem->policy);
 	eng_close(mem->env);
+	pthread_mutex_destroy(&mem->lock);
 	free(mem);
 }
 

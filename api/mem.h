@@ -4,15 +4,44 @@
 #ifndef H2EMV_API_MEM_H
 #define H2EMV_API_MEM_H
 
+#include <pthread.h>
+
+#include "api/policy/policy.h"
 #include "engine/engine.h"
 
 struct h2emv_mem {
 	eng_env *env;
+	h2emv_policy *policy;    /* builtin unless replaced */
+	pthread_mutex_t lock;    /* guards cfg */
+	h2emv_config cfg;        /* loaded at open, defaults filled in */
 };
 
 /* A node as handed out by a snapshot: the decoded engine node. */
 struct h2emv_node {
 	eng_node e;
 };
+
+/* Fill zero fields of `c` with the defaults. */
+void config_defaults(h2emv_config *c);
+/* Load the stored configuration (defaults if none) into mem->cfg. */
+int config_load(h2emv_mem *mem, h2emv_error *err);
+
+/* Add one policy call's usage to a token count. */
+static inline void tokens_add(h2emv_tokens *t, const pol_usage *u)
+{
+	t->prompt += u->prompt_tokens;
+	t->completion += u->completion_tokens;
+	t->calls += u->calls;
+}
+
+/* ------------------------------------------------ rules (api/rules.c) -- */
+
+/* The first rule of every version: forget unless a rule says keep. */
+extern const char *const RULE_DEFAULT;
+
+/* The rules in force: version number and items (items[0] is RULE_DEFAULT).
+ * Free with pol_rule_list_free. */
+int rules_current_list(pol_rule_list *out, uint32_t *version, h2emv_mem *mem,
+                       h2emv_error *err);
 
 #endif

@@ -3,6 +3,7 @@
  * read view and a cache of the nodes it decoded, so every node pointer it
  * hands out lives exactly as long as the snapshot.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,13 +13,43 @@ typedef struct slot {
 	h2emv_node *node;
 } slot;
 
+/* Nodes decoded for a snapshot come from chunks freed together at close. */
+typedef struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	max_align_t data[];
+} chunk;
+
 struct h2emv_snap {
 	h2emv_mem *mem;
 	eng_read *r;
 	h2emv_snap_info info;
 	slot *slots;
 	size_t cap, n;
+	chunk *chunks;
 };
+
+#define CHUNK_BYTES (64u << 10)
+
+static void *arena_alloc(void *ctx, size_t n)
+{
+	h2emv_snap *s = ctx;
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	chunk *c = s->chunks;
+	if (!c || c->cap - c->used < n) {
+		size_t cap = n > CHUNK_BYTES ? n : CHUNK_BYTES;
+		c = malloc(sizeof *c + cap);
+		if (!c)
+			return NULL;
+		c->used = 0;
+		c->cap = cap;
+		c->next = s->chunks;
+		s->chunks = c;
+	}
+	void *p = (char *)c->data + c->used;
+	c->used += n;
+	return p;
+}
 
 static size_t hash_ref(uint64_t id, uint32_t v)
 {
@@ -111,8 +142,11 @@ void h2emv_snap_close(h2emv_snap *snap)
 {
 	if (!snap)
 		return;
-	for (size_t i = 0; i < snap->cap; i++)
-		free(snap->slots[i].node);
+	while (snap->chunks) {
+		chunk *c = snap->chunks;
+		snap->chunks = c->next;
+		free(c);
+	}
 	free(snap->slots);
 	eng_read_end(snap->r);
 	free(snap);
@@ -167,7 +201,7 @@ int h2emv_snap_node(const h2emv_node **out, h2emv_snap *snap, h2emv_ref ref, h2e
 	if (!*slotp) {
 		eng_node *n;
 		eng_ref er = { ref.id, ref.version };
-		int rc = eng_node_get(&n, snap->r, er, err);
+		int rc = eng_node_get_with(&n, snap->r, er, arena_alloc, snap, err);
 		if (rc)
 			return rc;
 		*slotp = (h2emv_node *)n;

@@ -126,6 +126,11 @@ typedef struct eng_node {
 int node_encode(eng_buf *out, const eng_node *n, h2emv_error *err);
 /* Decode and validate a node body. *out is one malloc'd block. */
 int node_decode(eng_node **out, const void *body, size_t len, h2emv_error *err);
+/* The same, allocating the block with `alloc` (an arena, say); nothing is
+ * allocated when decoding fails. */
+typedef void *(*node_alloc_fn)(void *ctx, size_t n);
+int node_decode_with(eng_node **out, const void *body, size_t len, node_alloc_fn alloc,
+                     void *actx, h2emv_error *err);
 
 /* A placeholder version of `src`: the same id, version `src->version + 1`,
  * kind FORGOTTEN, the same time range and expiry, the first line of the
@@ -187,6 +192,9 @@ int eng_next_node_id(uint64_t *out, eng_read *r, h2emv_error *err);
 
 /* Node version (id, version): decoded, one malloc'd block. */
 int eng_node_get(eng_node **out, eng_read *r, eng_ref ref, h2emv_error *err);
+/* The same, allocated with `alloc`. */
+int eng_node_get_with(eng_node **out, eng_read *r, eng_ref ref, node_alloc_fn alloc,
+                      void *actx, h2emv_error *err);
 
 /* One tree update, committed atomically: the new node versions, the dead
  * entries of the versions they replace, the snapshot record (its seq is
@@ -194,6 +202,16 @@ int eng_node_get(eng_node **out, eng_read *r, eng_ref ref, h2emv_error *err);
  * transaction. Node keys are never overwritten: an existing (id, version) is
  * H2EMV_EEXIST and nothing is written. `born` of each node is set to the new
  * snapshot seq by the engine. */
+/* A key/value record written with a snapshot (e.g. relevance cache
+ * entries), in one of the small databases (enum eng_kv). */
+typedef struct eng_kv_ent {
+	int db;
+	const void *key;
+	size_t klen;
+	const void *body;
+	size_t blen;
+} eng_kv_ent;
+
 typedef struct eng_commit {
 	eng_node *const *nodes;
 	size_t n_nodes;
@@ -205,6 +223,8 @@ typedef struct eng_commit {
 	uint32_t rules_version;
 	uint64_t n_nodes_tree;  /* level >= 3 nodes in the new tree */
 	uint64_t next_node_id;  /* stored if larger than the current one */
+	const eng_kv_ent *kv;   /* extra records, written in the same transaction */
+	size_t n_kv;
 } eng_commit;
 
 int eng_commit_snapshot(uint64_t *seq_out, eng_env *env, const eng_commit *c, h2emv_error *err);

@@ -105,6 +105,9 @@ int snap_decode(eng_snap *out, const uint8_t *body, size_t blen, h2emv_error *er
 int snap_get_txn(eng_snap *out, MDB_txn *txn, eng_env *env, uint64_t seq, eng_buf *scratch,
                  h2emv_error *err);
 
+/* The database of an enum eng_kv value, or -1. */
+int env_kv_db(int db);
+
 /* (Re)load the stored dictionaries into the codec. */
 int env_load_dicts(eng_env *env, h2emv_error *err);
 

@@ -64,20 +64,29 @@ int node_encode(eng_buf *out, const eng_node *n, h2emv_error *err)
 	return bad ? eng_fail(err, H2EMV_ENOMEM, "out of memory encoding a node") : H2EMV_OK;
 }
 
+static void *heap_alloc(void *ctx, size_t n)
+{
+	(void)ctx;
+	return malloc(n);
+}
+
 /* Allocate the node, its summary, payload and children in one block. */
-static eng_node *node_alloc(size_t summary_len, size_t payload_len, uint32_t n_children)
+static eng_node *node_alloc_with(node_alloc_fn fn, void *ctx, size_t summary_len,
+                                 size_t payload_len, uint32_t n_children)
 {
 	size_t size = sizeof(eng_node) + (size_t)n_children * sizeof(eng_ref) + payload_len +
 	              summary_len + 1;
-	eng_node *n = calloc(1, size);
+	eng_node *n = fn(ctx, size);
 	if (!n)
 		return NULL;
+	memset(n, 0, sizeof *n);
 	uint8_t *p = (uint8_t *)(n + 1);
 	n->children = (eng_ref *)p;
 	p += (size_t)n_children * sizeof(eng_ref);
 	n->payload = payload_len ? p : NULL;
 	p += payload_len;
 	n->summary = (char *)p;
+	n->summary[summary_len] = 0;
 	n->summary_len = summary_len;
 	n->payload_len = payload_len;
 	n->n_children = n_children;
@@ -220,7 +229,18 @@ static int rd_array(cur *c, uint32_t *n)
 	return -1;
 }
 
+static eng_node *node_alloc(size_t summary_len, size_t payload_len, uint32_t n_children)
+{
+	return node_alloc_with(heap_alloc, NULL, summary_len, payload_len, n_children);
+}
+
 int node_decode(eng_node **out, const void *body, size_t len, h2emv_error *err)
+{
+	return node_decode_with(out, body, len, heap_alloc, NULL, err);
+}
+
+int node_decode_with(eng_node **out, const void *body, size_t len, node_alloc_fn alloc,
+                     void *actx, h2emv_error *err)
 {
 #define CORRUPT(what) eng_fail(err, H2EMV_ECORRUPT, "node record: %s", what)
 	cur c = { body, (const uint8_t *)body + len };
@@ -247,21 +267,25 @@ int node_decode(eng_node **out, const void *body, size_t len, h2emv_error *err)
 	if (rd_array(&c, &nkids) || nkids % 2 || nkids / 2 > NODE_MAX_CHILDREN ||
 	    nkids > (size_t)(c.end - c.p))
 		return CORRUPT("children is not a list of (id, version) pairs");
-	eng_node *n = node_alloc(slen, plen, nkids / 2);
+	/* check the children before allocating: a failure leaves nothing to free
+	 * (arena allocations cannot be given back) */
+	cur kc = c;
+	for (uint32_t i = 0; i < nkids; i++) {
+		uint64_t v;
+		if (rd_uint(&kc, i % 2 ? UINT32_MAX : UINT64_MAX, &v))
+			return CORRUPT("a child reference has the wrong type");
+	}
+	if (kc.p != kc.end)
+		return CORRUPT("trailing bytes after the node");
+	eng_node *n = node_alloc_with(alloc, actx, slen, plen, nkids / 2);
 	if (!n)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory decoding a node");
 	for (uint32_t i = 0; i < nkids / 2; i++) {
 		uint64_t cid, cver;
-		if (rd_uint(&c, UINT64_MAX, &cid) || rd_uint(&c, UINT32_MAX, &cver)) {
-			free(n);
-			return CORRUPT("a child reference has the wrong type");
-		}
+		rd_uint(&c, UINT64_MAX, &cid);
+		rd_uint(&c, UINT32_MAX, &cver);
 		n->children[i].id = cid;
 		n->children[i].version = (uint32_t)cver;
-	}
-	if (c.p != c.end) {
-		free(n);
-		return CORRUPT("trailing bytes after the node");
 	}
 	n->id = id;
 	n->version = (uint32_t)version;

@@ -121,8 +121,15 @@ int eng_next_node_id(uint64_t *out, eng_read *r, h2emv_error *err)
 	return rc;
 }
 
-static int node_get_txn(eng_node **out, MDB_txn *txn, eng_env *env, eng_ref ref,
-                        eng_buf *scratch, h2emv_error *err)
+static void *heap(void *ctx, size_t n)
+{
+	(void)ctx;
+	return malloc(n);
+}
+
+static int node_get_txn_with(eng_node **out, MDB_txn *txn, eng_env *env, eng_ref ref,
+                             eng_buf *scratch, node_alloc_fn alloc, void *actx,
+                             h2emv_error *err)
 {
 	uint8_t key[12];
 	node_key(key, ref.id, ref.version);
@@ -134,9 +141,10 @@ static int node_get_txn(eng_node **out, MDB_txn *txn, eng_env *env, eng_ref ref,
 		                ref.version);
 	if (rc)
 		return rc;
-	rc = node_decode(out, body, blen, err);
+	rc = node_decode_with(out, body, blen, alloc, actx, err);
 	if (rc == H2EMV_OK && ((*out)->id != ref.id || (*out)->version != ref.version)) {
-		free(*out);
+		if (alloc == heap)
+			free(*out);
 		*out = NULL;
 		rc = eng_fail(err, H2EMV_ECORRUPT, "node key %llu v%u holds another node's record",
 		              (unsigned long long)ref.id, ref.version);
@@ -144,9 +152,21 @@ static int node_get_txn(eng_node **out, MDB_txn *txn, eng_env *env, eng_ref ref,
 	return rc;
 }
 
+static int node_get_txn(eng_node **out, MDB_txn *txn, eng_env *env, eng_ref ref,
+                        eng_buf *scratch, h2emv_error *err)
+{
+	return node_get_txn_with(out, txn, env, ref, scratch, heap, NULL, err);
+}
+
 int eng_node_get(eng_node **out, eng_read *r, eng_ref ref, h2emv_error *err)
 {
 	return node_get_txn(out, r->txn, r->env, ref, &r->scratch, err);
+}
+
+int eng_node_get_with(eng_node **out, eng_read *r, eng_ref ref, node_alloc_fn alloc, void *actx,
+                      h2emv_error *err)
+{
+	return node_get_txn_with(out, r->txn, r->env, ref, &r->scratch, alloc, actx, err);
 }
 
 /* ------------------------------------------------------------- commit -- */
@@ -239,6 +259,14 @@ static int commit_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 		return rc;
 	if ((rc = meta_put_u64(txn, env, "build_cursor", c->build_cursor, err)))
 		return rc;
+	for (size_t i = 0; i < c->n_kv; i++) {
+		int db = env_kv_db(c->kv[i].db);
+		if (db < 0 || c->kv[i].klen == 0 || c->kv[i].klen > 511)
+			return eng_fail(err, H2EMV_EINVAL, "a key/value record with a bad database or key");
+		if ((rc = env_put_record(txn, env, db, c->kv[i].key, c->kv[i].klen, c->kv[i].body,
+		                         c->kv[i].blen, 0, 0, err)))
+			return rc;
+	}
 	if (c->next_node_id > next_id)
 		rc = meta_put_u64(txn, env, "next_node_id", c->next_node_id, err);
 	return rc;

@@ -174,3 +174,63 @@ void cli_json_str(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+int cli_when(h2emv_time *out, h2emv_mem *mem, const char *s)
+{
+	if (s[0] == '+') {
+		h2emv_time d, base = 0;
+		if (cli_duration(&d, s + 1))
+			return -1;
+		h2emv_snap *snap;
+		if (mem && h2emv_snap_open(&snap, mem, H2EMV_SNAP_LATEST, NULL) == H2EMV_OK) {
+			h2emv_snap_info info;
+			h2emv_snap_get_info(&info, snap);
+			base = info.t_now;
+			h2emv_snap_close(snap);
+		} else {
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			base = (h2emv_time)ts.tv_sec * 1000000;
+		}
+		*out = base + d;
+		return 0;
+	}
+	/* accept "YYYY-MM-DD HH:MM[:SS]" and RFC 3339 with Z or an offset */
+	int Y, M, D, h = 0, mi = 0, n = 0;
+	double sec = 0;
+	if (sscanf(s, "%d-%d-%d%n", &Y, &M, &D, &n) != 3)
+		return -1;
+	const char *p = s + n;
+	if (*p == 'T' || *p == 't' || *p == ' ') {
+		int k = 0;
+		if (sscanf(p + 1, "%d:%d%n", &h, &mi, &k) != 2)
+			return -1;
+		p += 1 + k;
+		if (*p == ':') {
+			char *end;
+			sec = strtod(p + 1, &end);
+			p = end;
+		}
+	}
+	long off = 0;
+	if (*p == 'Z' || *p == 'z') {
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		int oh, om;
+		if (sscanf(p + 1, "%d:%d", &oh, &om) != 2)
+			return -1;
+		off = (*p == '-' ? -1 : 1) * (oh * 3600L + om * 60L);
+		p += 6;
+	}
+	if (*p || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || mi > 59 || sec < 0 || sec >= 61)
+		return -1;
+	struct tm tm = { 0 };
+	tm.tm_year = Y - 1900;
+	tm.tm_mon = M - 1;
+	tm.tm_mday = D;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	time_t t = timegm(&tm);
+	*out = ((h2emv_time)t - off) * 1000000 + (h2emv_time)(sec * 1e6 + 0.5);
+	return 0;
+}

@@ -26,6 +26,16 @@ int cmd_check(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_gc(int argc, char **argv);
 int cmd_compact(int argc, char **argv);
+int cmd_build(int argc, char **argv);
+int cmd_forget(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
+int cmd_feedback(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
+
+/* The edit script from rule list a to b (in cmd_rules.c): ops[k] is ' ',
+ * '-' or '+'; ops has room for na + nb. Returns the count, or (size_t)-1
+ * when out of memory. */
+size_t cli_rules_diff(char *ops, char *const *a, size_t na, char *const *b, size_t nb);
 
 /* The memory directory: --mem/-m, else $H2EMV_MEM, else ./h2emv-memory. */
 const char *cli_mem_dir(const char *opt);
@@ -45,6 +55,10 @@ const char *cli_time(char *buf, size_t n, h2emv_time t);
 /* Parse "90s", "15m", "12h", "7d", "2w" or a plain number of seconds into
  * microseconds. Returns 0 on success. */
 int cli_duration(h2emv_time *out, const char *s);
+
+/* Parse a time: RFC 3339, "YYYY-MM-DD HH:MM[:SS]" (UTC), or +DURATION
+ * after the memory's clock (the newest snapshot's; now if none). */
+int cli_when(h2emv_time *out, h2emv_mem *mem, const char *s);
 
 /* Parse an unsigned decimal; returns 0 on success. */
 int cli_u64(uint64_t *out, const char *s);

@@ -256,6 +256,10 @@ static void summary(const ingest *g)
 	if (g->dry_run)
 		fprintf(stderr, "%llu valid observations, %llu bad lines (dry run: nothing stored)\n",
 		        (unsigned long long)g->stored, (unsigned long long)g->bad);
+	else if (g->stored && !g->bad)
+		fprintf(stderr, "stored %llu observations (seq %llu..%llu)\n",
+		        (unsigned long long)g->stored, (unsigned long long)g->first_seq,
+		        (unsigned long long)g->last_seq);
 	else if (g->stored)
 		fprintf(stderr, "stored %llu observations (seq %llu..%llu); %llu bad line%s%s\n",
 		        (unsigned long long)g->stored, (unsigned long long)g->first_seq,

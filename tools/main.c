@@ -9,11 +9,16 @@
 static const cli_cmd commands[] = {
 	{ "init", cmd_init, "create a new, empty memory directory" },
 	{ "ingest", cmd_ingest, "append observations (JSON Lines) to the memory's log" },
+	{ "build", cmd_build, "fold waiting observations into the tree (--follow: keep going)" },
+	{ "inspect", cmd_inspect, "print the memory tree as indented text" },
+	{ "forget", cmd_forget, "run forgetting as of a given time" },
 	{ "snapshots", cmd_snapshots, "list snapshots; pin or unpin one" },
 	{ "stats", cmd_stats, "counts and sizes" },
 	{ "check", cmd_check, "verify checksums and tree invariants" },
 	{ "gc", cmd_gc, "drop old snapshots and the versions only they could see" },
 	{ "compact", cmd_compact, "rewrite the file so freed space returns to the disk" },
+	{ "feedback", cmd_feedback, "teach the memory what matters: a new rules version" },
+	{ "rules", cmd_rules, "the relevance rules: list, history, diff, revert" },
 };
 
 static void usage(FILE *f)

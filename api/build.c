@@ -1,0 +1,242 @@
+/*
+ * build.c — h2emv_build and h2emv_forget: fold the observations waiting
+ * after the build cursor into the tree, one at a time (segment, group,
+ * forget), committing snapshots as it goes.
+ *
+ * The forgetting pass runs after every observation at the memory's clock
+ * (the time of the newest observation), so where commits fall never
+ * changes the tree: a build killed and restarted from its last snapshot
+ * ends with the same tree as one uninterrupted run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "api/build.h"
+#include "api/observation.h"
+
+#define DEFAULT_COMMIT_EVERY 1000
+#define READ_CHUNK 512 /* observations read per read view */
+
+int builder_open(builder *b, h2emv_mem *mem, h2emv_error *err)
+{
+	memset(b, 0, sizeof *b);
+	b->mem = mem;
+	int rc = h2emv_config_get(&b->cfg, mem, err);
+	if (rc == H2EMV_OK)
+		rc = tree_load(&b->t, mem->env, err);
+	if (rc == H2EMV_OK)
+		rc = rules_current_list(&b->rules, &b->rules_version, mem, err);
+	if (rc == H2EMV_OK && !(b->relcache = calloc(RELCACHE_SLOTS, sizeof *b->relcache)))
+		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	if (rc) {
+		builder_close(b);
+		return rc;
+	}
+	b->t.rules_version = b->rules_version;
+	seg_resume(b);
+	return H2EMV_OK;
+}
+
+void builder_close(builder *b)
+{
+	tree_free(&b->t);
+	pol_rule_list_free(&b->rules);
+	free(b->relcache);
+	b->relcache = NULL;
+}
+
+/* Commit the tree with the relevance estimates made since the last one. */
+static int commit(builder *b, uint64_t *snapshots, h2emv_error *err)
+{
+	eng_kv_ent *kv = calloc(b->n_pending ? b->n_pending : 1, sizeof *kv);
+	uint8_t(*keys)[8] = calloc(b->n_pending ? b->n_pending : 1, 8);
+	uint8_t(*vals)[9] = calloc(b->n_pending ? b->n_pending : 1, 9);
+	int rc = H2EMV_OK;
+	if (!kv || !keys || !vals)
+		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	for (size_t i = 0; rc == H2EMV_OK && i < b->n_pending; i++) {
+		uint64_t bits;
+		memcpy(&bits, &b->pending[i].alpha, 8);
+		be64(keys[i], b->pending[i].key);
+		vals[i][0] = 0xcb; /* msgpack float64 */
+		be64(vals[i] + 1, bits);
+		kv[i] = (eng_kv_ent){ ENG_KV_RELCACHE, keys[i], 8, vals[i], 9 };
+	}
+	if (rc == H2EMV_OK)
+		rc = tree_commit(&b->t, b->mem->env, kv, b->n_pending, NULL, err);
+	if (rc == H2EMV_OK) {
+		b->n_pending = 0;
+		(*snapshots)++;
+	}
+	free(kv);
+	free(keys);
+	free(vals);
+	return rc;
+}
+
+/* One builder per memory at a time, across processes. */
+static int lock_builder(h2emv_mem *mem, int *fd, h2emv_error *err)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/build.lock", h2emv_mem_dir(mem));
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (*fd < 0)
+		return eng_fail(err, errno == EACCES || errno == EROFS ? H2EMV_EREADONLY : H2EMV_EIO,
+		                "%s: %s", path, strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+		close(*fd);
+		*fd = -1;
+		return eng_fail(err, H2EMV_EBUSY, "another builder is working on %s",
+		                h2emv_mem_dir(mem));
+	}
+	return H2EMV_OK;
+}
+
+/* Fold observation `seq` (its body) into the tree. A damaged body cannot
+ * be folded: it is skipped (check reports it) rather than stopping the
+ * memory forever. */
+static int fold(builder *b, const eng_buf *body, uint64_t *skipped, h2emv_error *err)
+{
+	scene s;
+	if (obs_body_check(body->data, body->len, NULL) != H2EMV_OK ||
+	    scene_decode(&s, body->data, body->len, NULL) != H2EMV_OK) {
+		(*skipped)++;
+		return H2EMV_OK;
+	}
+	int rc = seg_add(b, &s, body->data, body->len, err);
+	if (rc == H2EMV_OK) {
+		int64_t t = s.t_end > s.t ? s.t_end : s.t;
+		if (t > b->t.t_now)
+			b->t.t_now = t;
+		rc = forget_pass(b, b->t.t_now, NULL, NULL, err);
+	}
+	scene_free(&s);
+	return rc;
+}
+
+static void result(h2emv_build_result *out, const builder *b, uint64_t folded, uint64_t snaps)
+{
+	if (!out)
+		return;
+	out->obs_folded = folded;
+	out->snapshots = snaps;
+	out->nodes_forgotten = b->forgotten;
+	out->tree_size = tree_size_l3(b->t.root);
+	out->build_cursor = b->t.cursor;
+	out->tokens_build = b->tok_build;
+	out->tokens_forget = b->tok_forget;
+}
+
+int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_options *opts,
+                h2emv_error *err)
+{
+	h2emv_build_options def = H2EMV_BUILD_OPTIONS_INIT;
+	if (!opts)
+		opts = &def;
+	if (!mem || opts->version != H2EMV_BUILD_OPTIONS_VERSION)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_build: bad arguments or options version");
+	int lockfd, rc = lock_builder(mem, &lockfd, err);
+	if (rc)
+		return rc;
+	builder b;
+	rc = builder_open(&b, mem, err);
+	if (rc) {
+		close(lockfd);
+		return rc;
+	}
+	uint64_t every = opts->commit_every ? opts->commit_every : DEFAULT_COMMIT_EVERY;
+	uint64_t folded = 0, snaps = 0, skipped = 0, last = 0, since = 0;
+	eng_buf body = { 0 };
+	int stop = 0;
+	while (rc == H2EMV_OK && !stop) {
+		eng_read *r;
+		if ((rc = eng_read_begin(&r, mem->env, err)))
+			break;
+		rc = eng_obs_last(&last, r, err);
+		uint64_t n = 0;
+		while (rc == H2EMV_OK && b.t.cursor < last && n < READ_CHUNK &&
+		       (!opts->max_obs || folded < opts->max_obs)) {
+			rc = eng_obs_get(&body, r, b.t.cursor + 1, err);
+			if (rc == H2EMV_ECORRUPT) { /* a damaged record: skip it, check reports it */
+				skipped++;
+				rc = H2EMV_OK;
+			} else if (rc == H2EMV_OK) {
+				rc = fold(&b, &body, &skipped, err);
+			}
+			if (rc)
+				break;
+			b.t.cursor++;
+			folded++;
+			since++;
+			n++;
+		}
+		eng_read_end(r);
+		int done = b.t.cursor >= last || (opts->max_obs && folded >= opts->max_obs);
+		if (rc == H2EMV_OK && (since >= every || (done && since))) {
+			rc = commit(&b, &snaps, err);
+			since = 0;
+			if (rc == H2EMV_OK && opts->progress &&
+			    opts->progress(opts->progress_ctx, "observations", b.t.cursor, last))
+				stop = 1;
+		}
+		if (done)
+			break;
+	}
+	eng_buf_free(&body);
+	result(out, &b, folded, snaps);
+	builder_close(&b);
+	close(lockfd);
+	return rc;
+}
+
+typedef struct waiting {
+	h2emv_mem *mem;
+	uint64_t cursor;
+	unsigned polls;
+} waiting;
+
+/* Observations arrived after the cursor? Polled between nodes. */
+static int obs_waiting(void *ctx)
+{
+	waiting *w = ctx;
+	if (++w->polls % 64)
+		return 0;
+	eng_read *r;
+	uint64_t last = 0;
+	if (eng_read_begin(&r, w->mem->env, NULL) == H2EMV_OK) {
+		eng_obs_last(&last, r, NULL);
+		eng_read_end(r);
+	}
+	return last > w->cursor;
+}
+
+int h2emv_forget(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now, h2emv_error *err)
+{
+	if (!mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_forget: mem is NULL");
+	int lockfd, rc = lock_builder(mem, &lockfd, err);
+	if (rc)
+		return rc;
+	builder b;
+	rc = builder_open(&b, mem, err);
+	if (rc) {
+		close(lockfd);
+		return rc;
+	}
+	uint64_t snaps = 0;
+	if (now > b.t.t_now)
+		b.t.t_now = now;
+	waiting w = { mem, b.t.cursor, 0 };
+	rc = forget_pass(&b, b.t.t_now, obs_waiting, &w, err);
+	if (rc == H2EMV_OK)
+		rc = commit(&b, &snaps, err);
+	result(out, &b, 0, snaps);
+	builder_close(&b);
+	close(lockfd);
+	return rc;
+}

@@ -1,0 +1,154 @@
+/*
+ * config.c — the memory model's configuration, stored in `meta` as a small
+ * msgpack array so every process opening the memory builds it the same way.
+ */
+#include <string.h>
+
+#include "api/mem.h"
+
+#define H 3600000000ll
+#define CONFIG_KEY "config"
+#define CONFIG_FIELDS 14
+
+void config_defaults(h2emv_config *c)
+{
+	c->version = H2EMV_CONFIG_VERSION;
+	if (!c->profile)
+		c->profile = H2EMV_PROFILE_TEACH;
+	if (!c->forgetting)
+		c->forgetting = H2EMV_FORGET_RELEVANCE;
+	if (!c->life_scene)
+		c->life_scene = 1 * H;
+	if (!c->life_event)
+		c->life_event = 3 * H;
+	if (!c->life_goal)
+		c->life_goal = 24 * H;
+	if (!c->life_summary)
+		c->life_summary = 72 * H;
+	if (!c->event_gap)
+		c->event_gap = 120000000ll;
+	if (!c->context_window)
+		c->context_window = 8;
+	if (!c->qa_max_rounds)
+		c->qa_max_rounds = 10;
+	if (!c->qa_max_tokens)
+		c->qa_max_tokens = 20000;
+}
+
+static void put_u64(eng_buf *b, uint64_t v)
+{
+	uint8_t x[9] = { 0xcf };
+	be64(x + 1, v);
+	eng_buf_append(b, x, 9);
+}
+
+static int encode(eng_buf *b, const h2emv_config *c)
+{
+	uint8_t hdr = 0x90 | CONFIG_FIELDS;
+	eng_buf_append(b, &hdr, 1);
+	uint64_t f[CONFIG_FIELDS] = {
+		c->version, (uint64_t)c->profile, (uint64_t)c->forgetting, (uint64_t)c->life_scene,
+		(uint64_t)c->life_event, (uint64_t)c->life_goal, (uint64_t)c->life_summary,
+		(uint64_t)c->event_gap, (uint64_t)c->rules_in_summaries, (uint64_t)c->rules_in_relevance,
+		(uint64_t)c->flat, c->context_window, c->qa_max_rounds, c->qa_max_tokens,
+	};
+	for (int i = 0; i < CONFIG_FIELDS; i++)
+		put_u64(b, f[i]);
+	return b->data ? H2EMV_OK : H2EMV_ENOMEM;
+}
+
+static int decode(h2emv_config *c, const uint8_t *p, size_t n)
+{
+	if (n != 1 + 9u * CONFIG_FIELDS || p[0] != (0x90 | CONFIG_FIELDS))
+		return H2EMV_ECORRUPT;
+	uint64_t f[CONFIG_FIELDS];
+	for (int i = 0; i < CONFIG_FIELDS; i++) {
+		if (p[1 + 9 * i] != 0xcf)
+			return H2EMV_ECORRUPT;
+		f[i] = get_be64(p + 2 + 9 * i);
+	}
+	if (f[0] != H2EMV_CONFIG_VERSION || f[1] < 1 || f[1] > 2 || f[2] < 1 || f[2] > 3)
+		return H2EMV_ECORRUPT;
+	memset(c, 0, sizeof *c);
+	c->version = (unsigned)f[0];
+	c->profile = (h2emv_profile)f[1];
+	c->forgetting = (h2emv_forgetting)f[2];
+	c->life_scene = (h2emv_time)f[3];
+	c->life_event = (h2emv_time)f[4];
+	c->life_goal = (h2emv_time)f[5];
+	c->life_summary = (h2emv_time)f[6];
+	c->event_gap = (h2emv_time)f[7];
+	c->rules_in_summaries = (int)f[8];
+	c->rules_in_relevance = (int)f[9];
+	c->flat = (int)f[10];
+	c->context_window = (unsigned)f[11];
+	c->qa_max_rounds = (unsigned)f[12];
+	c->qa_max_tokens = f[13];
+	return H2EMV_OK;
+}
+
+int config_load(h2emv_mem *mem, h2emv_error *err)
+{
+	h2emv_config c;
+	memset(&c, 0, sizeof c);
+	c.rules_in_summaries = c.rules_in_relevance = 1;
+	eng_read *r;
+	int rc = eng_read_begin(&r, mem->env, err);
+	if (rc)
+		return rc;
+	eng_buf b = { 0 };
+	rc = eng_kv_get(&b, r, ENG_KV_META, CONFIG_KEY, strlen(CONFIG_KEY), NULL);
+	eng_read_end(r);
+	if (rc == H2EMV_OK && decode(&c, b.data, b.len))
+		rc = eng_fail(err, H2EMV_ECORRUPT, "the stored configuration is malformed");
+	else if (rc == H2EMV_ENOTFOUND)
+		rc = H2EMV_OK;
+	eng_buf_free(&b);
+	if (rc)
+		return rc;
+	config_defaults(&c);
+	pthread_mutex_lock(&mem->lock);
+	mem->cfg = c;
+	pthread_mutex_unlock(&mem->lock);
+	return H2EMV_OK;
+}
+
+int h2emv_config_get(h2emv_config *out, h2emv_mem *mem, h2emv_error *err)
+{
+	if (!out || !mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_config_get: bad arguments");
+	pthread_mutex_lock(&mem->lock);
+	*out = mem->cfg;
+	pthread_mutex_unlock(&mem->lock);
+	return H2EMV_OK;
+}
+
+int h2emv_config_set(h2emv_mem *mem, const h2emv_config *cfg, h2emv_error *err)
+{
+	if (!mem || !cfg || cfg->version != H2EMV_CONFIG_VERSION)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_config_set: bad arguments or version");
+	h2emv_config c = *cfg;
+	config_defaults(&c);
+	if (c.profile > H2EMV_PROFILE_SKILL_STACK || c.forgetting > H2EMV_FORGET_NONE ||
+	    c.life_scene < 0 || c.life_event < 0 || c.life_goal < 0 || c.life_summary < 0)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_config_set: a value is out of range");
+	h2emv_stats st;
+	int rc = eng_stats(&st, mem->env, err);
+	if (rc)
+		return rc;
+	if (st.snapshots && c.profile != mem->cfg.profile)
+		return eng_fail(err, H2EMV_EINVAL,
+		                "the memory already has a tree built with another profile");
+	eng_buf b = { 0 };
+	rc = encode(&b, &c);
+	if (rc == H2EMV_OK)
+		rc = eng_kv_put(mem->env, ENG_KV_META, CONFIG_KEY, strlen(CONFIG_KEY), b.data, b.len,
+		                err);
+	eng_buf_free(&b);
+	if (rc == H2EMV_OK) {
+		pthread_mutex_lock(&mem->lock);
+		mem->cfg = c;
+		pthread_mutex_unlock(&mem->lock);
+	}
+	return rc;
+}

@@ -1,0 +1,351 @@
+/*
+ * emv_explore.c — the part of a snapshot's tree one question has opened,
+ * and the three ways of opening more: by id, by time range, and by search.
+ * Nodes are read lazily through the snapshot (which caches what it
+ * decoded), so a question costs the nodes it looks at, not the tree. Only
+ * a search reads below what is shown, and it remembers what it read.
+ *
+ * Damaged trees are survived, not trusted: depth and size are bounded, a
+ * cycle of child references is cut where it closes, and a dangling child
+ * is reported as H2EMV_ECORRUPT.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/emv.h"
+#include "engine/engine.h"
+
+#define EMPTY UINT32_MAX
+
+/* What a search found below one node version. */
+struct emv_memo {
+	uint64_t id;
+	uint32_t version;
+	uint8_t flags;
+};
+
+enum { M_DONE = 1, M_BUSY = 2, M_ALL = 4, M_ANY = 8, M_PLACE = 16 };
+
+static size_t hash64(uint64_t a, uint32_t b)
+{
+	uint64_t h = a * 0x9E3779B97F4A7C15ull ^ ((uint64_t)b * 0xC2B2AE3D27D4EB4Full);
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* ------------------------------------------------------------ id index -- */
+
+static int id_rehash(emv_explorer *x, size_t cap)
+{
+	uint32_t *t = malloc(cap * sizeof *t);
+	if (!t)
+		return H2EMV_ENOMEM;
+	memset(t, 0xff, cap * sizeof *t);
+	for (size_t i = 1; i < x->n; i++) {
+		uint64_t id = h2emv_node_ref(x->vn[i].node).id;
+		size_t j = hash64(id, 0) & (cap - 1);
+		while (t[j] != EMPTY && h2emv_node_ref(x->vn[t[j]].node).id != id)
+			j = (j + 1) & (cap - 1);
+		if (t[j] == EMPTY)
+			t[j] = (uint32_t)i; /* the first visible copy of an id wins */
+	}
+	free(x->by_id);
+	x->by_id = t;
+	x->id_cap = cap;
+	return H2EMV_OK;
+}
+
+uint32_t emv_ex_find(const emv_explorer *x, uint64_t id)
+{
+	if (!x->id_cap)
+		return 0;
+	size_t j = hash64(id, 0) & (x->id_cap - 1);
+	while (x->by_id[j] != EMPTY) {
+		if (h2emv_node_ref(x->vn[x->by_id[j]].node).id == id)
+			return x->by_id[j];
+		j = (j + 1) & (x->id_cap - 1);
+	}
+	return 0;
+}
+
+/* ----------------------------------------------------------- the nodes -- */
+
+size_t emv_ex_visible(const emv_explorer *x)
+{
+	return x->n ? x->n - 1 : 0;
+}
+
+static int push(emv_explorer *x, const h2emv_node *node, uint32_t parent, uint16_t depth)
+{
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 256;
+		emv_vnode *v = realloc(x->vn, cap * sizeof *v);
+		if (!v)
+			return H2EMV_ENOMEM;
+		x->vn = v;
+		x->cap = cap;
+	}
+	emv_vnode *v = &x->vn[x->n++];
+	memset(v, 0, sizeof *v);
+	v->node = node;
+	v->parent = parent;
+	v->depth = depth;
+	return H2EMV_OK;
+}
+
+int emv_ex_can_open(const emv_explorer *x, uint32_t i)
+{
+	const emv_vnode *v = &x->vn[i];
+	size_t kids = h2emv_node_child_count(v->node);
+	if (v->open || !kids || h2emv_node_kind(v->node) == H2EMV_KIND_FORGOTTEN ||
+	    v->depth >= EMV_MAX_DEPTH)
+		return 0;
+	return i == 0 || emv_ex_visible(x) + kids <= EMV_MAX_VISIBLE;
+}
+
+static int child(const h2emv_node **out, emv_explorer *x, const h2emv_node *parent, size_t c,
+                 h2emv_error *err)
+{
+	int rc = h2emv_node_child(out, x->snap, parent, c, err);
+	if (rc == H2EMV_ENOTFOUND)
+		rc = eng_fail(err, H2EMV_ECORRUPT,
+		              "node %llu: child %zu is missing from the store (run h2emv check)",
+		              (unsigned long long)h2emv_node_ref(parent).id, c);
+	return rc;
+}
+
+int emv_ex_open(emv_explorer *x, uint32_t i, int *opened, h2emv_error *err)
+{
+	*opened = 0;
+	if (!emv_ex_can_open(x, i))
+		return H2EMV_OK;
+	const h2emv_node *parent = x->vn[i].node;
+	size_t kids = h2emv_node_child_count(parent), first = x->n;
+	uint16_t depth = (uint16_t)(x->vn[i].depth + 1);
+	for (size_t c = 0; c < kids; c++) {
+		const h2emv_node *k;
+		int rc = child(&k, x, parent, c, err);
+		if (rc == H2EMV_OK)
+			rc = push(x, k, i, depth);
+		if (rc) {
+			x->n = first;
+			return rc == H2EMV_ENOMEM ? eng_fail(err, rc, "out of memory") : rc;
+		}
+	}
+	if (x->n * 2 > x->id_cap && id_rehash(x, x->id_cap ? x->id_cap * 4 : 1024)) {
+		x->n = first;
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	}
+	for (size_t j = first; j < x->n; j++) {
+		uint64_t id = h2emv_node_ref(x->vn[j].node).id;
+		size_t h = hash64(id, 0) & (x->id_cap - 1);
+		while (x->by_id[h] != EMPTY && h2emv_node_ref(x->vn[x->by_id[h]].node).id != id)
+			h = (h + 1) & (x->id_cap - 1);
+		if (x->by_id[h] == EMPTY)
+			x->by_id[h] = (uint32_t)j;
+	}
+	x->vn[i].kids = (uint32_t)first;
+	x->vn[i].n_kids = (uint32_t)kids;
+	x->vn[i].open = 1;
+	*opened = 1;
+	return H2EMV_OK;
+}
+
+int emv_ex_init(emv_explorer *x, h2emv_snap *snap, const h2emv_node *root, h2emv_error *err)
+{
+	memset(x, 0, sizeof *x);
+	x->snap = snap;
+	if (push(x, root, 0, 0))
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	int opened;
+	return emv_ex_open(x, 0, &opened, err);
+}
+
+void emv_ex_free(emv_explorer *x)
+{
+	free(x->vn);
+	free(x->by_id);
+	free(x->memo);
+	memset(x, 0, sizeof *x);
+}
+
+/* Could this node's children hold a goal or event worth showing? */
+static int openable_kind(const h2emv_node *n)
+{
+	return h2emv_node_level(n) >= 3 && h2emv_node_kind(n) != H2EMV_KIND_FORGOTTEN;
+}
+
+/* --------------------------------------------------------------- range -- */
+
+static int range_under(emv_explorer *x, uint32_t i, int64_t t0, int64_t t1, size_t *opened,
+                       h2emv_error *err)
+{
+	for (uint32_t k = 0; k < x->vn[i].n_kids; k++) {
+		uint32_t c = x->vn[i].kids + k;
+		const h2emv_node *n = x->vn[c].node;
+		if (!openable_kind(n) || h2emv_node_end(n) < t0 || h2emv_node_start(n) > t1)
+			continue;
+		int o = 0, rc = emv_ex_open(x, c, &o, err);
+		if (rc)
+			return rc;
+		*opened += (size_t)o;
+		if (x->vn[c].open && (rc = range_under(x, c, t0, t1, opened, err)))
+			return rc;
+	}
+	return H2EMV_OK;
+}
+
+int emv_ex_range(emv_explorer *x, int64_t t0, int64_t t1, size_t *opened, h2emv_error *err)
+{
+	*opened = 0;
+	return range_under(x, 0, t0, t1, opened, err);
+}
+
+int emv_ex_open_all(emv_explorer *x, size_t *opened, h2emv_error *err)
+{
+	*opened = 0;
+	size_t n = x->n;
+	for (size_t i = 1; i < n; i++) {
+		if (!openable_kind(x->vn[i].node))
+			continue;
+		int o = 0, rc = emv_ex_open(x, (uint32_t)i, &o, err);
+		if (rc)
+			return rc;
+		*opened += (size_t)o;
+	}
+	return H2EMV_OK;
+}
+
+/* -------------------------------------------------------------- search -- */
+
+static struct emv_memo *memo_slot(emv_explorer *x, h2emv_ref r)
+{
+	size_t j = hash64(r.id, r.version) & (x->memo_cap - 1);
+	while (x->memo[j].flags && !(x->memo[j].id == r.id && x->memo[j].version == r.version))
+		j = (j + 1) & (x->memo_cap - 1);
+	return &x->memo[j];
+}
+
+/* The entry for r, made (flags 0 -> M_BUSY) if new; NULL out of memory. */
+static struct emv_memo *memo_get(emv_explorer *x, h2emv_ref r, int make)
+{
+	if (make && (x->memo_n + 1) * 2 > x->memo_cap) {
+		size_t cap = x->memo_cap ? x->memo_cap * 2 : 1024;
+		struct emv_memo *old = x->memo, *t = calloc(cap, sizeof *t);
+		if (!t)
+			return NULL;
+		size_t ocap = x->memo_cap;
+		x->memo = t;
+		x->memo_cap = cap;
+		for (size_t i = 0; i < ocap; i++)
+			if (old[i].flags)
+				*memo_slot(x, (h2emv_ref){ old[i].id, old[i].version }) = old[i];
+		free(old);
+	}
+	if (!x->memo_cap)
+		return NULL;
+	struct emv_memo *e = memo_slot(x, r);
+	if (!e->flags && make) {
+		e->id = r.id;
+		e->version = r.version;
+		e->flags = M_BUSY;
+		x->memo_n++;
+	}
+	return e->flags ? e : NULL;
+}
+
+typedef struct query {
+	emv_term t[8];
+	size_t k;
+} query;
+
+/* How a node's own text matches; a placeholder's text is hidden. */
+static uint8_t self_flags(const h2emv_node *n, const query *q)
+{
+	if (h2emv_node_kind(n) == H2EMV_KIND_FORGOTTEN)
+		return M_PLACE;
+	size_t len;
+	const char *t = h2emv_node_summary(n, &len);
+	if (emv_mentions(t, len, q->t, q->k))
+		return M_ALL | M_ANY;
+	return emv_count_terms(t, len, q->t, q->k) ? M_ANY : 0;
+}
+
+/* What lies strictly below node n (events and up; scenes are not read). */
+static int below(emv_explorer *x, const h2emv_node *n, const query *q, int depth, uint8_t *out,
+                 h2emv_error *err)
+{
+	*out = 0;
+	if (!openable_kind(n) || depth >= EMV_MAX_DEPTH || !h2emv_node_child_count(n))
+		return H2EMV_OK;
+	h2emv_ref r = h2emv_node_ref(n);
+	struct emv_memo *e = x->memo_cap ? memo_get(x, r, 0) : NULL;
+	if (e) {
+		*out = e->flags & (M_ALL | M_ANY | M_PLACE); /* M_BUSY: a cycle, cut here */
+		return H2EMV_OK;
+	}
+	if (!memo_get(x, r, 1))
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	uint8_t acc = 0;
+	for (size_t c = 0; c < h2emv_node_child_count(n); c++) {
+		const h2emv_node *k;
+		uint8_t sub;
+		int rc = child(&k, x, n, c, err);
+		if (rc == H2EMV_OK)
+			rc = below(x, k, q, depth + 1, &sub, err);
+		if (rc)
+			return rc;
+		x->reads++;
+		acc |= self_flags(k, q) | sub;
+	}
+	e = memo_get(x, r, 0);
+	e->flags = (uint8_t)(acc | M_DONE);
+	*out = acc;
+	return H2EMV_OK;
+}
+
+static int open_paths(emv_explorer *x, uint32_t i, const query *q, uint8_t mode, size_t *opened,
+                      h2emv_error *err)
+{
+	for (uint32_t k = 0; k < x->vn[i].n_kids; k++) {
+		uint32_t c = x->vn[i].kids + k;
+		uint8_t sub;
+		int rc = below(x, x->vn[c].node, q, x->vn[c].depth, &sub, err);
+		if (rc)
+			return rc;
+		if (!(sub & mode))
+			continue;
+		int o = 0;
+		if ((rc = emv_ex_open(x, c, &o, err)))
+			return rc;
+		*opened += (size_t)o;
+		if (x->vn[c].open && (rc = open_paths(x, c, q, mode, opened, err)))
+			return rc;
+	}
+	return H2EMV_OK;
+}
+
+int emv_ex_search(emv_explorer *x, const char *text, size_t *opened, int *placeholders,
+                  h2emv_error *err)
+{
+	*opened = 0;
+	*placeholders = 0;
+	query q;
+	q.k = emv_terms(q.t, 8, text ? text : "", text ? strlen(text) : 0);
+	if (!q.k)
+		return H2EMV_OK;
+	/* the search is per query: forget what the last one found */
+	if (x->memo_cap)
+		memset(x->memo, 0, x->memo_cap * sizeof *x->memo);
+	x->memo_n = 0;
+	uint8_t found = 0;
+	for (size_t i = 1; i < x->n; i++) {
+		uint8_t sub;
+		int rc = below(x, x->vn[i].node, &q, x->vn[i].depth, &sub, err);
+		if (rc)
+			return rc;
+		found |= sub;
+	}
+	uint8_t mode = found & M_ALL ? M_ALL : found & M_ANY ? M_ANY : found & M_PLACE ? M_PLACE : 0;
+	*placeholders = mode == M_PLACE;
+	return mode ? open_paths(x, 0, &q, mode, opened, err) : H2EMV_OK;
+}

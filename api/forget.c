@@ -1,0 +1,235 @@
+/*
+ * forget.c — relevance-based forgetting (the paper's "Relevance-Based
+ * Forgetting", DESIGN §6).
+ *
+ * At creation a node gets τ = t_end + Δt_ℓ·γ_ℓ (segment.c, build_tree.c).
+ * After every update the tree is walked top-down at the memory's clock:
+ * an expired node (τ < now) gets α from the policy (first looked up in the
+ * relevance cache, keyed by the node's content and the rules version) and
+ * τ += α·Δt_ℓ·γ_ℓ (α = inf: kept forever); if still expired it becomes a
+ * placeholder keeping its time range and the first line of its summary,
+ * and its children go. A node that stays is walked into. Adjacent
+ * placeholders among siblings merge. A parent's τ is never below a child's
+ * (tree.c keeps that on every change). The root is never forgotten.
+ *
+ * Only subtrees whose lowest τ (sub_min) is already due are walked, so a
+ * pass after every observation costs little. With forgetting by time only,
+ * α is 0 and the policy is not asked.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "api/build.h"
+
+#define MERGED_SUMMARY_MAX 400
+
+/* ---------------------------------------------------- relevance cache -- */
+
+static uint64_t cache_key(const builder *b, const tnode *n)
+{
+	uint64_t h = XXH3_64bits_withSeed(n->summary, strlen(n->summary),
+	                                  ((uint64_t)n->level << 32) | b->rules_version);
+	return h ? h : 1;
+}
+
+static relcache_ent *cache_slot(builder *b, uint64_t key)
+{
+	size_t i = key & (RELCACHE_SLOTS - 1);
+	return &b->relcache[i];
+}
+
+/* α for `n`: the cache (memory, then the relcache db), else the policy. */
+static int relevance(builder *b, tnode *n, double *alpha, h2emv_error *err)
+{
+	uint64_t key = cache_key(b, n);
+	relcache_ent *e = cache_slot(b, key);
+	if (e->used && e->key == key) {
+		*alpha = e->alpha;
+		return H2EMV_OK;
+	}
+	uint8_t k[8];
+	be64(k, key);
+	eng_read *r;
+	eng_buf body = { 0 };
+	int found = 0;
+	if (eng_read_begin(&r, b->mem->env, NULL) == H2EMV_OK) {
+		if (eng_kv_get(&body, r, ENG_KV_RELCACHE, k, 8, NULL) == H2EMV_OK && body.len == 9 &&
+		    body.data[0] == 0xcb) {
+			uint64_t bits = get_be64(body.data + 1);
+			memcpy(alpha, &bits, 8);
+			found = 1;
+		}
+		eng_read_end(r);
+	}
+	eng_buf_free(&body);
+	if (!found) {
+		pol_item it = item_of(n), par;
+		const pol_item *pp = NULL;
+		if (n->parent && n->parent->kind != H2EMV_KIND_ROOT) {
+			par = item_of(n->parent);
+			pp = &par;
+		}
+		pol_rules rules = { (const char *const *)b->rules.items, b->rules.n };
+		pol_relevance_req req = { &it, pp, b->t.t_now,
+		                          b->cfg.rules_in_relevance ? &rules : NULL };
+		pol_usage u = { 0 };
+		int rc = b->mem->policy->relevance(b->mem->policy->ctx, &req, alpha, &u, err);
+		tokens_add(&b->tok_forget, &u);
+		if (rc)
+			return rc;
+		if (isnan(*alpha) || *alpha < 0)
+			*alpha = 0;
+		if (b->n_pending < PENDING_MAX) {
+			b->pending[b->n_pending].key = key;
+			b->pending[b->n_pending].alpha = *alpha;
+			b->n_pending++;
+		}
+	}
+	e->used = 1;
+	e->key = key;
+	e->alpha = *alpha;
+	return H2EMV_OK;
+}
+
+/* ------------------------------------------------------------- placeholders -- */
+
+static int make_placeholder(builder *b, tnode *n)
+{
+	while (n->n_kids)
+		tree_drop(&b->t, tree_detach(n, n->n_kids - 1));
+	const char *nl = strchr(n->summary, '\n');
+	size_t first = nl ? (size_t)(nl - n->summary) : strlen(n->summary);
+	char *line = malloc(first + 1);
+	if (!line)
+		return H2EMV_ENOMEM;
+	memcpy(line, n->summary, first);
+	line[first] = 0;
+	int rc = tree_set_summary(n, line, first);
+	free(line);
+	if (rc == H2EMV_OK)
+		rc = tree_set_payload(n, NULL, 0);
+	n->kind = H2EMV_KIND_FORGOTTEN;
+	tree_touch(n);
+	b->forgotten++;
+	return rc;
+}
+
+/* Adjacent placeholders of one level merge into the first: its range
+ * grows, the short summaries are joined (capped). */
+static int merge_placeholders(builder *b, tnode *p)
+{
+	for (uint32_t i = 0; i + 1 < p->n_kids;) {
+		tnode *a = p->kids[i], *c = p->kids[i + 1];
+		if (a->kind != H2EMV_KIND_FORGOTTEN || c->kind != H2EMV_KIND_FORGOTTEN ||
+		    a->level != c->level) {
+			i++;
+			continue;
+		}
+		size_t la = strlen(a->summary), lc = strlen(c->summary);
+		if (la + 2 + lc < MERGED_SUMMARY_MAX && lc) {
+			char *s = malloc(la + lc + 3);
+			if (!s)
+				return H2EMV_ENOMEM;
+			memcpy(s, a->summary, la);
+			memcpy(s + la, "; ", 2);
+			memcpy(s + la + 2, c->summary, lc + 1);
+			int rc = tree_set_summary(a, s, la + 2 + lc);
+			free(s);
+			if (rc)
+				return rc;
+		}
+		a->t_end = c->t_end;
+		if (c->expiry > a->expiry)
+			a->expiry = c->expiry;
+		tree_touch(a);
+		tree_drop(&b->t, tree_detach(p, i + 1));
+	}
+	return H2EMV_OK;
+}
+
+/* Δt_ℓ without γ: the unit of a relevance extension (DESIGN §6:
+ * τ += α·Δt_ℓ). */
+static int64_t base_life(const builder *b, const tnode *n)
+{
+	return n->level >= 4 ? b->cfg.life_summary : life_of(b, n);
+}
+
+/* ------------------------------------------------------------------ pass -- */
+
+typedef struct pass {
+	builder *b;
+	int64_t now;
+	int (*stop)(void *);
+	void *stop_ctx;
+	int stopped;
+	h2emv_error *err;
+} pass;
+
+static int visit(pass *ps, tnode *n);
+
+static int visit_children(pass *ps, tnode *n)
+{
+	int64_t lo = n->kind == H2EMV_KIND_ROOT ? H2EMV_TIME_NEVER : n->expiry;
+	for (uint32_t i = 0; i < n->n_kids; i++) {
+		tnode *k = n->kids[i];
+		if (ps->stop && ps->stop(ps->stop_ctx)) {
+			ps->stopped = 1;
+			return H2EMV_OK; /* sub_min stays unknown: walked next time */
+		}
+		int rc = visit(ps, k);
+		if (rc)
+			return rc;
+		if (k->kind != H2EMV_KIND_FORGOTTEN && k->sub_min < lo)
+			lo = k->sub_min;
+	}
+	int rc = merge_placeholders(ps->b, n);
+	if (rc)
+		return eng_fail(ps->err, rc, "out of memory merging placeholders");
+	n->sub_min = lo;
+	return H2EMV_OK;
+}
+
+static int visit(pass *ps, tnode *n)
+{
+	builder *b = ps->b;
+	if (n->kind == H2EMV_KIND_FORGOTTEN || n->sub_min >= ps->now)
+		return H2EMV_OK;
+	if (n->expiry < ps->now) {
+		double alpha = 0;
+		if (b->cfg.forgetting == H2EMV_FORGET_RELEVANCE) {
+			int rc = relevance(b, n, &alpha, ps->err);
+			if (rc)
+				return rc;
+		}
+		if (isinf(alpha)) {
+			n->expiry = H2EMV_TIME_NEVER;
+		} else if (alpha > 0) {
+			double add = alpha * (double)base_life(b, n);
+			n->expiry = add > (double)(INT64_MAX - n->expiry) ? H2EMV_TIME_NEVER
+			                                                   : n->expiry + (int64_t)add;
+		}
+		if (alpha > 0) {
+			tree_touch(n);
+			tree_raise_expiry(n);
+		}
+		if (n->expiry < ps->now) {
+			n->sub_min = H2EMV_TIME_NEVER;
+			int rc = make_placeholder(b, n);
+			return rc ? eng_fail(ps->err, rc, "out of memory forgetting") : H2EMV_OK;
+		}
+	}
+	return visit_children(ps, n);
+}
+
+int forget_pass(builder *b, int64_t now, int (*stop)(void *), void *stop_ctx, h2emv_error *err)
+{
+	if (b->cfg.forgetting == H2EMV_FORGET_NONE)
+		return H2EMV_OK;
+	pass ps = { b, now, stop, stop_ctx, 0, err };
+	tnode *root = b->t.root;
+	if (root->sub_min >= now)
+		return H2EMV_OK;
+	return visit_children(&ps, root);
+}

@@ -1,0 +1,207 @@
+/*
+ * builtin.h — the builtin policy's inside (not installed): the entry points
+ * builtin.c puts into the h2emv_policy table, and the text analysis the
+ * builtin_*.c files share (normalised words, action families, the digest of
+ * a node's text).
+ *
+ * Everything here is deterministic: no randomness, no clock, no global
+ * mutable state; the same inputs give byte-identical outputs.
+ */
+#ifndef H2EMV_POLICY_BUILTIN_H
+#define H2EMV_POLICY_BUILTIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/policy/policy.h"
+#include "api/policy/prompts.h"
+
+/* ------------------------------------------------------ the table's slots -- */
+
+/* builtin_qa.c (question answering and routing). */
+int pol_builtin_qa_step(void *ctx, const pol_qa_view *view, pol_qa_action *out, pol_usage *u,
+                        h2emv_error *err);
+int pol_builtin_route(void *ctx, const char *utterance, int *route, char **reply,
+                      pol_usage *u, h2emv_error *err);
+
+/* builtin_group.c, builtin_summary.c, builtin_relevance.c, builtin_learn.c. */
+int bi_group(void *ctx, const pol_group_req *req, pol_group_reply *out, pol_usage *u,
+             h2emv_error *err);
+int bi_summarize(void *ctx, const pol_item *items, size_t n, int level, const pol_rules *rules,
+                 char **out, pol_usage *u, h2emv_error *err);
+int bi_relevance(void *ctx, const pol_relevance_req *req, double *alpha, pol_usage *u,
+                 h2emv_error *err);
+int bi_learn(void *ctx, const pol_rules *old, const char *feedback, pol_rule_list *out,
+             pol_usage *u, h2emv_error *err);
+
+/* Account one decision: prompt tokens of `p`, completion tokens of the
+ * builtin's own reply text, one call. `u` may be NULL. */
+void bi_usage(pol_usage *u, const pr_prompt *p, const char *reply);
+
+/* The summary text itself (no accounting): the extractive rule written
+ * down in builtin_summary.c. *out malloc'd. */
+int bi_summary_text(char **out, const pol_item *items, size_t n, int level,
+                    const pol_rules *rules, h2emv_error *err);
+
+/* --------------------------------------------------------------- words -- */
+
+/* A set of words in insertion order (each malloc'd, NUL-terminated), with
+ * a sticky out-of-memory flag. */
+typedef struct bi_words {
+	char **v;
+	size_t n, cap;
+	int oom;
+} bi_words;
+
+void bi_words_free(bi_words *w);
+/* Add `s[0..n)` unless present. */
+void bi_words_add(bi_words *w, const char *s, size_t n);
+int bi_words_has(const bi_words *w, const char *s);
+/* Does any word of `a` occur in `b`? */
+int bi_words_meet(const bi_words *a, const bi_words *b);
+
+/*
+ * Normalised words of a text: every run of letters (ASCII letters and any
+ * byte >= 0x80; digits, '_', '.', '|' and the rest separate words) is
+ * lower-cased; a run with inner case changes also gives its pieces
+ * ("CounterTop" -> countertop, counter, top); plurals are made singular
+ * (keys -> key, dishes -> dish, knives -> knife, potatoes -> potato); words
+ * of one letter are dropped. "knife_0" -> knife; "Potato|-01.50" -> potato.
+ */
+void bi_words_of(bi_words *out, const char *text, size_t n);
+
+/* Action families: verbs and action names that mean the same kind of
+ * doing, so a rule's "transport" meets an item's Pickup/Place. */
+enum {
+	BI_FAM_TRANSPORT = 1u << 0, /* transport bring carry put move place pick take give ... */
+	BI_FAM_LOAD = 1u << 1,      /* load unload */
+	BI_FAM_OPEN = 1u << 2,      /* open close */
+	BI_FAM_CLEAN = 1u << 3,     /* clean wash wipe rinse */
+	BI_FAM_COOK = 1u << 4,      /* cook heat boil fry bake toast */
+	BI_FAM_CUT = 1u << 5,       /* slice cut chop */
+	BI_FAM_POUR = 1u << 6,      /* pour fill water */
+	BI_FAM_TOGGLE = 1u << 7,    /* toggle switch turn */
+	BI_FAM_MEET = 1u << 8       /* meet greet talk speak; someone person people human */
+};
+
+/* The families of one normalised word (inflections -s/-ed/-ing folded). */
+unsigned bi_family(const char *w);
+/* Families of every word of a text. */
+unsigned bi_families_of(const char *text, size_t n);
+/* Words a rule can say that carry no object (see builtin_words.c). */
+int bi_is_stop(const char *w);
+/* Object words a general word stands for ("valuable" -> key, wallet, ...):
+ * a NULL-terminated list, or NULL. */
+const char *const *bi_expand(const char *w);
+
+/* ------------------------------------------------------------- digests -- */
+
+/* A list of display strings with counts, in order of first appearance. */
+typedef struct bi_list {
+	char **s;
+	size_t *count;
+	size_t n, cap;
+	int oom;
+} bi_list;
+
+void bi_list_free(bi_list *l);
+/* Add (or count again) `s[0..n)`, `times` times. */
+void bi_list_add(bi_list *l, const char *s, size_t n, size_t times);
+
+/* One action (or goal) of an item as relevance sees it: what kind of doing
+ * and the words of the objects it was done with. */
+typedef struct bi_act {
+	unsigned fam;
+	bi_words args;
+} bi_act;
+
+/*
+ * What the builtin reads out of a node's text. Three kinds of text:
+ *  - a scene, event or goal block (docs/tree.md): actions, goal, location,
+ *    persons, speech, objects are read line by line;
+ *  - a summary in the builtin's own grammar (builtin_summary.c), read back
+ *    clause by clause so that higher levels keep the children's entities;
+ *  - anything else (an llm's free text): its first sentence as a note and
+ *    a bag of words. (A one-line text starting with "I " is read clause by
+ *    clause as in our grammar; clauses it does not know become notes.)
+ */
+typedef struct bi_digest {
+	bi_list labels;   /* "MakeBreakfast.Transport (knife_0 to countertop_0)" */
+	bi_list seen;     /* objects seen, "knife_0" or "mug obj_3" */
+	bi_list places, persons;
+	bi_list notes;    /* free phrases: an llm's first sentence, "cooked the potato" */
+	size_t n_speech;  /* utterances heard */
+	size_t more;      /* labels a child summary had already left out */
+	bi_act *acts;
+	size_t n_acts, cap_acts;
+	bi_words words;   /* every normalised word of the text */
+	int person;       /* evidence of meeting a person */
+	int opaque;       /* free text: no structure was found */
+	int oom;
+} bi_digest;
+
+/* Read `text` into `d` (added to what is there: digests accumulate). */
+void bi_digest_add(bi_digest *d, const char *text);
+void bi_digest_free(bi_digest *d);
+
+/* The pieces builtin_digest.c and builtin_readback.c share. */
+typedef struct bi_span {
+	const char *p;
+	size_t n;
+} bi_span;
+
+static inline bi_span bi_mk(const char *p, size_t n)
+{
+	bi_span s = { p, n };
+	return s;
+}
+
+bi_span bi_trim(bi_span s);
+int bi_starts(bi_span s, const char *pfx);
+int bi_ends(bi_span s, const char *sfx);
+/* Cut the next part off `rest` at the first `sep` outside brackets and
+ * quotes; 0 when nothing is left. */
+int bi_next_part(bi_span *rest, const char *sep, bi_span *part);
+/* Append an action (its families and object words) to d->acts. */
+void bi_digest_act(bi_digest *d, unsigned fam, const bi_words *args);
+/* A free phrase: its first sentence, "I" dropped, as a note and an act. */
+void bi_digest_note(bi_digest *d, bi_span s);
+/* A one-line text in the builtin's grammar, clause by clause. */
+void bi_digest_sentences(bi_digest *d, const char *text);
+
+/* --------------------------------------------------------------- rules -- */
+
+/*
+ * A relevance rule as the builtin understands it: clauses (split at "; ",
+ * " or when ", " or if ", ", or "), each with object words (a match needs
+ * any one), action families (any one) and whether a person must be met.
+ * `keep` is 0 for rules that ask to keep nothing ("you may forget ...",
+ * "you don't need to remember ..."). The default rule is recognised by
+ * bi_rule_is_default, not by `keep`.
+ */
+typedef struct bi_clause {
+	bi_words objs;
+	unsigned fam;
+	int person;
+} bi_clause;
+
+typedef struct bi_rule {
+	bi_clause *c;
+	size_t n;
+	int keep;
+	int oom;
+} bi_rule;
+
+void bi_rule_parse(bi_rule *r, const char *text);
+/* A lower-cased copy (ASCII; the typographic apostrophe becomes '),
+ * malloc'd, NULL when out of memory. */
+char *bi_lower(const char *s);
+void bi_rule_free(bi_rule *r);
+/* Is `i` of `rules` the default rule (index 0 and about forgetting)? */
+int bi_rule_is_default(const pol_rules *rules, size_t i);
+/* Content words of a rule or feedback, for comparing rules: normalised
+ * words less stop words, a family word replaced by "#<family>", person
+ * words by "#person". */
+void bi_content_words(bi_words *out, const char *text);
+
+#endif

@@ -1,0 +1,459 @@
+/*
+ * segment.c — the rule-based lower levels: one L1 scene per observation,
+ * L2 events, L3 goals (docs/tree.md).
+ *
+ * A new event starts when the action or its arguments, the objects or their
+ * states, or the relations change; when someone speaks; or after a pause
+ * longer than cfg.event_gap. Goals:
+ *  - teach: a goal collects events until a successful object interaction,
+ *    which closes it (the paper's TEACh setting);
+ *  - skill-stack: the observation's goal stack (outermost first) opens and
+ *    closes nested goals; events go to the innermost (the ARMAR-7 setting);
+ *    with no stack, the action's name is the goal.
+ * Any open goal also closes after a pause of GOAL_GAP_FACTOR × event_gap.
+ *
+ * While open, the outermost goal hangs under the root as its last child, so
+ * questions see what is happening now; when it closes it moves into the
+ * levels above (build_tree.c), which is when the policy is asked anything.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/build.h"
+
+#define GOAL_GAP_FACTOR 15
+#define GOAL_MAX_ACTIONS 12
+#define GOAL_MAX_SPEECH 10
+
+/* ------------------------------------------------------------ payloads -- */
+
+/* goal: [open, depth]; event: [open, event key] — tiny msgpack arrays. */
+static int set_goal_payload(tnode *g, int open, int depth)
+{
+	uint8_t p[3] = { 0x92, (uint8_t)(open ? 1 : 0), (uint8_t)(depth & 0x7f) };
+	return tree_set_payload(g, p, 3);
+}
+
+static int goal_open(const tnode *g)
+{
+	return g->kind == H2EMV_KIND_GOAL && g->payload_len == 3 && g->payload[0] == 0x92 &&
+	       g->payload[1] == 1;
+}
+
+static int set_event_payload(tnode *e, int open, uint64_t key)
+{
+	uint8_t p[11] = { 0x92, (uint8_t)(open ? 1 : 0), 0xcf };
+	be64(p + 3, key);
+	return tree_set_payload(e, p, 11);
+}
+
+static int event_open(const tnode *e)
+{
+	return e->kind == H2EMV_KIND_EVENT && e->payload_len == 11 && e->payload[1] == 1;
+}
+
+static uint64_t event_key(const tnode *e)
+{
+	return e->payload_len == 11 ? get_be64(e->payload + 3) : 0;
+}
+
+/* ------------------------------------------------------------- resuming -- */
+
+void seg_resume(builder *b)
+{
+	b->n_goals = 0;
+	b->event = NULL;
+	b->last_key = 0;
+	b->last_t = 0;
+	tnode *root = b->t.root;
+	if (!root->n_kids)
+		return;
+	tnode *g = root->kids[root->n_kids - 1];
+	while (g && goal_open(g) && b->n_goals < GOAL_DEPTH) {
+		b->goals[b->n_goals++] = g;
+		tnode *last = g->n_kids ? g->kids[g->n_kids - 1] : NULL;
+		g = last && last->kind == H2EMV_KIND_GOAL ? last : NULL;
+	}
+	if (b->n_goals) {
+		tnode *in = b->goals[b->n_goals - 1];
+		tnode *e = in->n_kids ? in->kids[in->n_kids - 1] : NULL;
+		if (e && event_open(e)) {
+			b->event = e;
+			b->last_key = event_key(e);
+		}
+	}
+	/* the time of the newest scene anywhere: the tree's end */
+	b->last_t = root->t_end;
+}
+
+/* ---------------------------------------------------------- goal blocks -- */
+
+/* The value of the first line starting with `label` in `text`, or NULL. */
+static const char *line_value(const char *text, const char *label, size_t *len)
+{
+	size_t ln = strlen(label);
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		if (n >= ln && !memcmp(p, label, ln)) {
+			*len = n - ln;
+			return p + ln;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+static void put(eng_buf *b, const char *s, size_t n)
+{
+	eng_buf_append(b, s, n);
+}
+
+static void puts_(eng_buf *b, const char *s)
+{
+	eng_buf_append(b, s, strlen(s));
+}
+
+static int contains(const char *list, size_t n, const char *item, size_t in)
+{
+	for (const char *p = list; p && p < list + n;) {
+		const char *c = memchr(p, ',', (size_t)(list + n - p));
+		size_t len = c ? (size_t)(c - p) : (size_t)(list + n - p);
+		if (len == in && !memcmp(p, item, in))
+			return 1;
+		p = c ? c + 2 : NULL;
+	}
+	return 0;
+}
+
+/* Render the goal block (docs/tree.md) from the goal's children. */
+static int render_goal(builder *b, tnode *g, const char *name)
+{
+	eng_buf o = { 0 }, acts = { 0 }, persons = { 0 }, speech = { 0 };
+	const char *loc = NULL, *objs = NULL, *rels = NULL;
+	size_t loc_n = 0, objs_n = 0, rels_n = 0, n_acts = 0, n_speech = 0;
+	uint32_t first = g->n_kids > GOAL_MAX_ACTIONS ? g->n_kids - GOAL_MAX_ACTIONS : 0;
+	for (uint32_t i = 0; i < g->n_kids; i++) {
+		const tnode *k = g->kids[i];
+		const char *v;
+		size_t n;
+		if (i >= first) {
+			if (k->kind == H2EMV_KIND_GOAL)
+				v = line_value(k->summary, "Goal: ", &n);
+			else
+				v = line_value(k->summary, "Action: ", &n);
+			if (v) {
+				if (n_acts++)
+					puts_(&acts, "; ");
+				if (k->kind == H2EMV_KIND_GOAL)
+					puts_(&acts, "[");
+				put(&acts, v, n);
+				if (k->kind == H2EMV_KIND_GOAL)
+					puts_(&acts, "]");
+			}
+		}
+		if ((v = line_value(k->summary, "Location: ", &n))) {
+			loc = v;
+			loc_n = n;
+		}
+		if ((v = line_value(k->summary, "Persons: ", &n))) {
+			for (const char *p = v; p < v + n;) {
+				const char *c = memchr(p, ',', (size_t)(v + n - p));
+				size_t len = c ? (size_t)(c - p) : (size_t)(v + n - p);
+				if (!contains((const char *)persons.data, persons.len, p, len)) {
+					if (persons.len)
+						puts_(&persons, ", ");
+					put(&persons, p, len);
+				}
+				p = c ? c + 2 : v + n;
+			}
+		}
+		if (k->kind == H2EMV_KIND_EVENT && (v = line_value(k->summary, "Speech: ", &n)) &&
+		    n_speech < GOAL_MAX_SPEECH) {
+			char ts[16];
+			time_t sec = (time_t)(k->t_start / 1000000);
+			struct tm tm;
+			gmtime_r(&sec, &tm);
+			strftime(ts, sizeof ts, "%H:%M:%S", &tm);
+			puts_(&speech, "\nSpeech: ");
+			puts_(&speech, ts);
+			puts_(&speech, " ");
+			put(&speech, v, n);
+			n_speech++;
+		}
+		if (k->kind == H2EMV_KIND_EVENT) {
+			objs = line_value(k->summary, "Objects: ", &objs_n);
+			rels = line_value(k->summary, "Relations: ", &rels_n);
+		}
+	}
+	puts_(&o, "Goal: ");
+	puts_(&o, name);
+	if (first) {
+		char more[48];
+		snprintf(more, sizeof more, "\nActions: (%u earlier) ", first);
+		puts_(&o, more);
+	} else {
+		puts_(&o, "\nActions: ");
+	}
+	put(&o, (const char *)acts.data, acts.len);
+	if (loc) {
+		puts_(&o, "\nLocation: ");
+		put(&o, loc, loc_n);
+	}
+	if (persons.len) {
+		puts_(&o, "\nPersons: ");
+		put(&o, (const char *)persons.data, persons.len);
+	}
+	put(&o, (const char *)speech.data, speech.len);
+	if (objs) {
+		puts_(&o, "\nObjects: ");
+		put(&o, objs, objs_n);
+	}
+	if (rels) {
+		puts_(&o, "\nRelations: ");
+		put(&o, rels, rels_n);
+	}
+	int rc = o.data ? tree_set_summary(g, (const char *)o.data, o.len) : H2EMV_ENOMEM;
+	eng_buf_free(&o);
+	eng_buf_free(&acts);
+	eng_buf_free(&persons);
+	eng_buf_free(&speech);
+	(void)b;
+	return rc;
+}
+
+/* The goal's name: its stored "Goal: " line (skill-stack names are set at
+ * creation; teach goals are named by their closing interaction). */
+static int goal_name(const tnode *g, char *out, size_t cap)
+{
+	size_t n;
+	const char *v = line_value(g->summary, "Goal: ", &n);
+	if (!v)
+		return snprintf(out, cap, "%s", "unnamed");
+	return snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), v);
+}
+
+/* ------------------------------------------------------ lifetimes, ranges -- */
+
+int64_t life_of(const builder *b, const tnode *n)
+{
+	const h2emv_config *c = &b->cfg;
+	switch (n->level) {
+	case 1: return c->life_scene;
+	case 2: return c->life_event;
+	case 3:
+		/* a goal nested in a goal lives like an event (as upstream) */
+		return n->parent && n->parent->kind == H2EMV_KIND_GOAL ? c->life_event : c->life_goal;
+	default: {
+		int shift = n->level - 3 > 20 ? 20 : n->level - 3;
+		return c->life_summary << shift;
+	}
+	}
+}
+
+/* τ at creation is t_end + Δt·γ; while a node still grows its τ follows. */
+static void extend(builder *b, tnode *n, int64_t t_end)
+{
+	if (t_end > n->t_end) {
+		n->t_end = t_end;
+		tree_touch(n);
+	}
+	if (b->cfg.forgetting == H2EMV_FORGET_NONE) {
+		n->expiry = H2EMV_TIME_NEVER;
+		return;
+	}
+	int64_t life = life_of(b, n);
+	int64_t tau = n->t_end > INT64_MAX - life ? H2EMV_TIME_NEVER : n->t_end + life;
+	if (tau > n->expiry || n->expiry == H2EMV_TIME_NEVER) {
+		n->expiry = tau;
+		tree_touch(n);
+		tree_raise_expiry(n);
+		tree_mark_unknown(n);
+	}
+}
+
+static tnode *new_child(builder *b, tnode *parent, int level, int kind, int64_t t0,
+                        h2emv_error *err)
+{
+	tnode *n = tree_node_new(&b->t, level, kind);
+	if (n) {
+		n->t_start = n->t_end = t0;
+		n->expiry = INT64_MIN; /* set by extend() once it has a parent */
+	}
+	if (!n || tree_insert(parent, n, parent->n_kids)) {
+		free(n);
+		eng_fail(err, H2EMV_ENOMEM, "out of memory building the tree");
+		return NULL;
+	}
+	extend(b, n, t0);
+	return n;
+}
+
+/* --------------------------------------------------------------- closing -- */
+
+static int close_event(builder *b)
+{
+	if (!b->event)
+		return H2EMV_OK;
+	int rc = set_event_payload(b->event, 0, b->last_key);
+	b->event = NULL;
+	return rc;
+}
+
+/* Close goals deeper than `keep` (0: all). The outermost, when closed,
+ * leaves the root's edge and is placed into the levels above. */
+static int close_goals(builder *b, int keep, h2emv_error *err)
+{
+	int rc = close_event(b);
+	while (rc == H2EMV_OK && b->n_goals > keep) {
+		tnode *g = b->goals[--b->n_goals];
+		char name[512];
+		goal_name(g, name, sizeof name);
+		if (b->cfg.profile == H2EMV_PROFILE_TEACH) {
+			/* named by its closing interaction, if it had one */
+			tnode *e = g->n_kids ? g->kids[g->n_kids - 1] : NULL;
+			size_t n;
+			const char *v = e ? line_value(e->summary, "Action: ", &n) : NULL;
+			const char *st = v ? memchr(v, ')', n) : NULL;
+			if (v && st && !strncmp(name, "(ongoing)", 9))
+				snprintf(name, sizeof name, "%.*s", (int)(st - v + 1), v);
+			else if (!strncmp(name, "(ongoing)", 9))
+				snprintf(name, sizeof name, "idle");
+		}
+		if ((rc = render_goal(b, g, name)) || (rc = set_goal_payload(g, 0, b->n_goals)))
+			return eng_fail(err, rc, "out of memory closing a goal");
+		if (b->n_goals == 0 && !b->cfg.flat) {
+			tnode *root = b->t.root;
+			tree_detach(root, root->n_kids - 1);
+			rc = bt_push(b, g, err);
+		}
+	}
+	return rc;
+}
+
+int seg_close_all(builder *b, h2emv_error *err)
+{
+	return close_goals(b, 0, err);
+}
+
+/* ----------------------------------------------------------- one scene -- */
+
+/* Open goals for the stack entries from `from` on (skill-stack), or one
+ * "(ongoing)" goal (teach). */
+static int open_goals(builder *b, const scene *s, int from, h2emv_error *err)
+{
+	int want = b->cfg.profile == H2EMV_PROFILE_SKILL_STACK
+	               ? (s->n_goal ? (int)s->n_goal : 1)
+	               : 1;
+	if (want > GOAL_DEPTH)
+		want = GOAL_DEPTH;
+	for (int d = from; d < want; d++) {
+		tnode *parent = d ? b->goals[d - 1] : b->t.root;
+		tnode *g = new_child(b, parent, 3, H2EMV_KIND_GOAL, s->t, err);
+		if (!g)
+			return H2EMV_ENOMEM;
+		char name[1024];
+		size_t len = 0;
+		name[0] = 0;
+		if (b->cfg.profile == H2EMV_PROFILE_TEACH) {
+			len = (size_t)snprintf(name, sizeof name, "(ongoing)");
+		} else if (s->n_goal) {
+			for (int i = 0; i <= d && len < sizeof name - 2; i++)
+				len += (size_t)snprintf(name + len, sizeof name - len, "%s%s", i ? "." : "",
+				                        s->goal[i]);
+		} else {
+			snprintf(name, sizeof name, "%s", s->action ? s->action : "idle");
+		}
+		char text[1100];
+		int n = snprintf(text, sizeof text, "Goal: %s", name);
+		if (tree_set_summary(g, text, (size_t)n) || set_goal_payload(g, 1, d))
+			return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+		b->goals[b->n_goals++] = g;
+	}
+	return H2EMV_OK;
+}
+
+/* How many open goals the scene's goal stack keeps (common prefix). */
+static int kept_depth(const builder *b, const scene *s)
+{
+	if (b->cfg.profile == H2EMV_PROFILE_TEACH)
+		return b->n_goals;
+	int k = 0;
+	for (; k < b->n_goals; k++) {
+		char name[1024];
+		goal_name(b->goals[k], name, sizeof name);
+		/* goal k is named by the stack up to k: compare its last step */
+		const char *last = strrchr(name, '.');
+		last = last ? last + 1 : name;
+		const char *want = s->n_goal > (size_t)k ? s->goal[k] : (k == 0 && !s->n_goal && s->action
+		                                                         ? s->action : NULL);
+		if (!want || strcmp(last, want))
+			break;
+	}
+	return k;
+}
+
+static int add_scene(builder *b, tnode *event, const scene *s, const void *body, size_t blen,
+                     eng_buf *text, h2emv_error *err)
+{
+	tnode *sc = new_child(b, event, 1, H2EMV_KIND_SCENE, s->t, err);
+	if (!sc)
+		return H2EMV_ENOMEM;
+	extend(b, sc, s->t_end);
+	if (tree_set_summary(sc, (const char *)text->data, text->len) ||
+	    tree_set_payload(sc, body, blen))
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	return H2EMV_OK;
+}
+
+int seg_add(builder *b, const scene *s, const void *body, size_t blen, h2emv_error *err)
+{
+	int rc = H2EMV_OK;
+	int64_t gap = b->last_t ? s->t - b->last_t : 0;
+	if (b->n_goals && gap > GOAL_GAP_FACTOR * b->cfg.event_gap)
+		rc = close_goals(b, 0, err);
+	uint64_t key = scene_event_key(s);
+	int new_event = !b->event || key != b->last_key || s->n_speech || gap > b->cfg.event_gap;
+	int keep = kept_depth(b, s);
+	if (rc == H2EMV_OK && keep < b->n_goals) {
+		rc = close_goals(b, keep, err);
+		new_event = 1;
+	}
+	if (rc == H2EMV_OK && (b->n_goals == 0 || keep < b->n_goals + 1) &&
+	    (b->n_goals == 0 || b->cfg.profile == H2EMV_PROFILE_SKILL_STACK))
+		rc = open_goals(b, s, b->n_goals, err);
+	if (rc)
+		return rc;
+	tnode *g = b->goals[b->n_goals - 1];
+	if (new_event || !b->event || b->event->parent != g) {
+		if ((rc = close_event(b)))
+			return rc;
+		if (!(b->event = new_child(b, g, 2, H2EMV_KIND_EVENT, s->t, err)))
+			return H2EMV_ENOMEM;
+	}
+	b->last_key = key;
+	b->last_t = s->t_end > s->t ? s->t_end : s->t;
+	eng_buf text = { 0 };
+	rc = scene_render(&text, s);
+	if (rc == H2EMV_OK)
+		rc = add_scene(b, b->event, s, body, blen, &text, err);
+	if (rc == H2EMV_OK && (tree_set_summary(b->event, (const char *)text.data, text.len) ||
+	                       set_event_payload(b->event, 1, key)))
+		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	eng_buf_free(&text);
+	if (rc)
+		return rc;
+	extend(b, b->event, b->last_t);
+	for (int d = b->n_goals - 1; d >= 0 && rc == H2EMV_OK; d--) {
+		tnode *gd = b->goals[d];
+		extend(b, gd, b->last_t);
+		char name[1024];
+		goal_name(gd, name, sizeof name);
+		rc = render_goal(b, gd, name);
+	}
+	tree_fit_range(b->t.root);
+	if (rc == H2EMV_OK && b->cfg.profile == H2EMV_PROFILE_TEACH && scene_is_interaction(s))
+		rc = close_goals(b, 0, err);
+	return rc;
+}

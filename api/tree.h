@@ -1,0 +1,84 @@
+/*
+ * tree.h — the builder's working copy of the history tree, in memory.
+ *
+ * The builder loads the newest snapshot's tree once, changes it node by
+ * node (every change marks the node and its ancestors dirty: path copying),
+ * and commits: each dirty node becomes a new immutable version, the
+ * versions it replaces and those of removed nodes are listed dead, and the
+ * snapshot record and the build cursor are written in the same transaction.
+ */
+#ifndef H2EMV_TREE_H
+#define H2EMV_TREE_H
+
+#include "engine/engine.h"
+
+typedef struct tnode tnode;
+
+struct tnode {
+	uint64_t id;
+	uint32_t stored;      /* version in the store (0: never stored) */
+	uint8_t level, kind;  /* kind: h2emv_kind */
+	uint8_t dirty;        /* changed since the last commit */
+	int64_t t_start, t_end;
+	int64_t expiry;       /* τ; a parent's is never below a child's */
+	int64_t sub_min;      /* a lower bound of τ in the subtree (derived, not
+	                         stored): the forgetting pass skips subtrees
+	                         with sub_min >= now; INT64_MIN = unknown */
+	char *summary;        /* malloc'd, never NULL */
+	uint8_t *payload;     /* malloc'd msgpack or NULL */
+	size_t payload_len;
+	tnode **kids;
+	uint32_t n_kids, cap_kids;
+	tnode *parent;
+};
+
+typedef struct tree {
+	tnode *root;
+	uint64_t next_id;       /* the next unused node id */
+	uint64_t cursor;        /* last observation folded in */
+	int64_t t_now;          /* the memory's clock: time of the newest observation */
+	uint32_t rules_version;
+	uint64_t loaded_seq;    /* snapshot the tree was loaded from (0: none) */
+	eng_ref *dead;          /* versions superseded since the last commit */
+	size_t n_dead, cap_dead;
+	uint64_t n_nodes;       /* live nodes, all levels (maintained) */
+} tree;
+
+/* Root level: one above the highest summary level. */
+#define TREE_ROOT_LEVEL 15
+
+/* Load the newest snapshot's tree (or start an empty one with a root). */
+int tree_load(tree *t, eng_env *env, h2emv_error *err);
+/* Commit every change as a new snapshot, with `kv` extra records in the
+ * same transaction; *seq may be NULL. */
+int tree_commit(tree *t, eng_env *env, const eng_kv_ent *kv, size_t n_kv, uint64_t *seq,
+                h2emv_error *err);
+void tree_free(tree *t);
+
+/* A new node (not yet in the tree) with a fresh id, empty summary. */
+tnode *tree_node_new(tree *t, int level, int kind);
+/* Mark `n` and its ancestors changed. */
+void tree_touch(tnode *n);
+/* Raise the ancestors' τ to at least `n`'s (the root's is never). */
+void tree_raise_expiry(tnode *n);
+/* Mark the path from `n` up as possibly holding something expired. */
+void tree_mark_unknown(tnode *n);
+/* Insert `child` into `parent` at index `at` (n_kids to append). Raises the
+ * ancestors' τ to the child's. */
+int tree_insert(tnode *parent, tnode *child, uint32_t at);
+/* Detach child `i` of `parent` and return it (the parent is touched). */
+tnode *tree_detach(tnode *parent, uint32_t i);
+/* Free a detached subtree; every stored version in it is listed dead. */
+void tree_drop(tree *t, tnode *n);
+/* List `n`'s stored version dead (before it changes or goes). */
+int tree_retire(tree *t, tnode *n);
+int tree_set_summary(tnode *n, const char *s, size_t len);
+int tree_set_payload(tnode *n, const void *p, size_t len);
+/* Recompute t_start/t_end from the children (no-op for a leaf). */
+void tree_fit_range(tnode *n);
+/* Index of `n` among its parent's children. */
+uint32_t tree_index(const tnode *n);
+/* Count of live nodes at level >= 3, the paper's tree size N. */
+uint64_t tree_size_l3(const tnode *n);
+
+#endif

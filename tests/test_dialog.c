@@ -1,0 +1,251 @@
+/*
+ * test_dialog.c — the dialog manager (h2emv_say) and the builtin router:
+ * questions go to question answering, feedback to rule learning (a new
+ * rules version, and a reply naming the new rule), greetings and the rest
+ * are answered directly; a question before anything is built is answered
+ * politely; every route reports its tokens.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "api/mem.h"
+#include "api/policy/builtin.h"
+#include "engine/engine.h"
+#include "h2emv.h"
+#include "testutil.h"
+
+#define T0 1727085835000000ll /* 2024-09-23 10:03:55 UTC */
+
+typedef struct fx {
+	char *dir;
+	h2emv_mem *mem;
+} fx;
+
+static int fx_setup(void **state)
+{
+	fx *f = calloc(1, sizeof *f);
+	if (!f)
+		return -1;
+	f->dir = tu_tmpdir("dialog");
+	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
+	o.flags = H2EMV_OPEN_CREATE | H2EMV_OPEN_NOSYNC;
+	h2emv_error e = { 0 };
+	if (h2emv_mem_open(&f->mem, f->dir, &o, &e) != H2EMV_OK) {
+		fprintf(stderr, "open %s: %s\n", f->dir, e.message);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int fx_teardown(void **state)
+{
+	fx *f = *state;
+	h2emv_mem_close(f->mem);
+	tu_rmrf(f->dir);
+	free(f->dir);
+	free(f);
+	return 0;
+}
+
+/* A root, one summary, one goal: the knife put on the countertop. */
+static void commit_tree(fx *f)
+{
+	static char goal_text[] =
+		"Goal: MakeBreakfast.Transport\nActions: Pickup(object=knife_0) succeeded; "
+		"Place(object=knife_0, target=countertop_0) succeeded\nLocation: kitchen\n"
+		"Persons: Alice\nObjects: knife_0 (knife)\nRelations: knife_0 on countertop_0";
+	static char sum_text[] = "I did MakeBreakfast.Transport (knife_0 to countertop_0); met Alice.";
+	static char root_text[] = "My history.";
+	eng_ref goal_ref = { 3, 1 }, sum_ref = { 2, 1 };
+	eng_node goal = { .id = 3, .version = 1, .level = 3, .kind = H2EMV_KIND_GOAL,
+	                  .t_start = T0, .t_end = T0 + 60000000, .expiry = H2EMV_TIME_NEVER,
+	                  .summary = goal_text, .summary_len = sizeof goal_text - 1 };
+	eng_node sum = { .id = 2, .version = 1, .level = 4, .kind = H2EMV_KIND_SUMMARY,
+	                 .t_start = T0, .t_end = T0 + 60000000, .expiry = H2EMV_TIME_NEVER,
+	                 .summary = sum_text, .summary_len = sizeof sum_text - 1,
+	                 .children = &goal_ref, .n_children = 1 };
+	eng_node root = { .id = 1, .version = 1, .level = 5, .kind = H2EMV_KIND_ROOT,
+	                  .t_start = T0, .t_end = T0 + 60000000, .expiry = H2EMV_TIME_NEVER,
+	                  .summary = root_text, .summary_len = sizeof root_text - 1,
+	                  .children = &sum_ref, .n_children = 1 };
+	eng_node *nodes[] = { &root, &sum, &goal };
+	eng_commit c = { .nodes = nodes, .n_nodes = 3, .root = { 1, 1 }, .t_now = T0 + 3600000000ll,
+	                 .n_nodes_tree = 3, .next_node_id = 4 };
+	h2emv_error e = { 0 };
+	if (eng_commit_snapshot(NULL, f->mem->env, &c, &e))
+		fail_msg("commit: %s", e.message);
+}
+
+static h2emv_reply *say(fx *f, const char *u)
+{
+	h2emv_reply *r = NULL;
+	h2emv_error e = { 0 };
+	int rc = h2emv_say(&r, f->mem, u, &e);
+	if (rc)
+		fail_msg("say '%s': %d %s", u, rc, e.message);
+	assert_non_null(r);
+	assert_non_null(r->text);
+	return r;
+}
+
+static void test_question_is_answered_from_memory(void **state)
+{
+	fx *f = *state;
+	commit_tree(f);
+	h2emv_reply *r = say(f, "Where did you put the knife?");
+	assert_int_equal(r->route, H2EMV_ROUTE_QUESTION);
+	assert_non_null(r->answer);
+	assert_null(r->rules);
+	assert_string_equal(r->text, "At the countertop.");
+	assert_string_equal(r->answer->text, r->text);
+	/* routing plus every question-answering round */
+	assert_int_equal(r->tokens.calls, 1 + r->answer->tokens.calls);
+	assert_true(r->tokens.prompt > r->answer->tokens.prompt);
+	h2emv_reply_free(r);
+	/* a question without a question mark */
+	r = say(f, "tell me where you put the knife");
+	assert_int_equal(r->route, H2EMV_ROUTE_QUESTION);
+	assert_string_equal(r->text, "At the countertop.");
+	h2emv_reply_free(r);
+}
+
+static void test_question_before_anything_is_built_is_answered_politely(void **state)
+{
+	fx *f = *state;
+	h2emv_reply *r = say(f, "Where did you put the knife?");
+	assert_int_equal(r->route, H2EMV_ROUTE_QUESTION);
+	assert_null(r->answer);
+	assert_non_null(strstr(r->text, "no memories yet"));
+	h2emv_reply_free(r);
+}
+
+static void test_feedback_makes_a_new_rules_version(void **state)
+{
+	fx *f = *state;
+	uint32_t before = 99;
+	assert_int_equal(h2emv_rules_current(&before, f->mem, NULL), H2EMV_OK);
+	h2emv_reply *r = say(f, "You should always remember where you put the knife.");
+	assert_int_equal(r->route, H2EMV_ROUTE_FEEDBACK);
+	assert_null(r->answer);
+	assert_non_null(r->rules);
+	assert_true(r->rules->version > before);
+	assert_true(!strncmp(r->text, "Understood. I will remember that: ", 34));
+	assert_non_null(strstr(r->text, "knife"));
+	assert_true(r->tokens.calls >= 2); /* routing and learning */
+	uint32_t v = r->rules->version;
+	h2emv_reply_free(r);
+	uint32_t now = 0;
+	assert_int_equal(h2emv_rules_current(&now, f->mem, NULL), H2EMV_OK);
+	assert_int_equal(now, v);
+	/* the next feedback's reply names its own rule, not the earlier one */
+	r = say(f, "Please remember who you met.");
+	assert_int_equal(r->route, H2EMV_ROUTE_FEEDBACK);
+	assert_non_null(r->rules);
+	assert_true(r->rules->version > v);
+	assert_null(strstr(r->text, "knife"));
+	h2emv_reply_free(r);
+	r = say(f, "You don't need to remember where you put the knife.");
+	assert_int_equal(r->route, H2EMV_ROUTE_FEEDBACK);
+	assert_true(!strncmp(r->text, "Understood.", 11));
+	h2emv_reply_free(r);
+}
+
+static void test_greetings_and_thanks_are_answered_directly(void **state)
+{
+	fx *f = *state;
+	h2emv_reply *r = say(f, "Hello!");
+	assert_int_equal(r->route, H2EMV_ROUTE_REPLY);
+	assert_null(r->answer);
+	assert_null(r->rules);
+	assert_true(!strncmp(r->text, "Hello", 5));
+	assert_int_equal(r->tokens.calls, 1);
+	h2emv_reply_free(r);
+	r = say(f, "Thank you, robot.");
+	assert_string_equal(r->text, "You're welcome.");
+	h2emv_reply_free(r);
+	r = say(f, "The weather is nice.");
+	assert_int_equal(r->route, H2EMV_ROUTE_REPLY);
+	assert_true(strlen(r->text) > 0);
+	h2emv_reply_free(r);
+}
+
+static void test_router_sorts_utterances(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *u;
+		int route;
+	} cases[] = {
+		{ "Where did you put the knife?", POL_ROUTE_QUESTION },
+		{ "When did you last water the plant", POL_ROUTE_QUESTION },
+		{ "what did Alice say", POL_ROUTE_QUESTION },
+		{ "Did you see my keys?", POL_ROUTE_QUESTION },
+		{ "Can you tell me who you met yesterday?", POL_ROUTE_QUESTION },
+		{ "Robot, which object did you bring to the sink?", POL_ROUTE_QUESTION },
+		{ "Do you remember where the keys are?", POL_ROUTE_QUESTION },
+		{ "You should always remember where you put the keys.", POL_ROUTE_FEEDBACK },
+		{ "you should remember what Bob says", POL_ROUTE_FEEDBACK },
+		{ "Always remember the wallet.", POL_ROUTE_FEEDBACK },
+		{ "Please remember where my glasses are.", POL_ROUTE_FEEDBACK },
+		{ "Remember that the keys matter.", POL_ROUTE_FEEDBACK },
+		{ "Don\xe2\x80\x99t forget where you put my medicine.", POL_ROUTE_FEEDBACK },
+		{ "You don't need to remember the hallway.", POL_ROUTE_FEEDBACK },
+		{ "OK, you do not need to remember what you saw outside.", POL_ROUTE_FEEDBACK },
+		{ "Hi", POL_ROUTE_REPLY },
+		{ "Good morning!", POL_ROUTE_REPLY },
+		{ "thanks", POL_ROUTE_REPLY },
+		{ "Bye.", POL_ROUTE_REPLY },
+		{ "", POL_ROUTE_REPLY },
+		{ "I am going shopping.", POL_ROUTE_REPLY },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int route = 0;
+		char *reply = NULL;
+		pol_usage u = { 0 };
+		h2emv_error e = { 0 };
+		assert_int_equal(pol_builtin_route(NULL, cases[i].u, &route, &reply, &u, &e), H2EMV_OK);
+		if (route != cases[i].route)
+			fail_msg("'%s' routed %d, wanted %d", cases[i].u, route, cases[i].route);
+		assert_true((route == POL_ROUTE_REPLY) == (reply != NULL));
+		assert_int_equal(u.calls, 1);
+		assert_true(u.prompt_tokens > 0 && u.completion_tokens > 0);
+		free(reply);
+	}
+}
+
+static void test_say_refuses_bad_arguments(void **state)
+{
+	fx *f = *state;
+	h2emv_reply *r = NULL;
+	h2emv_error e = { 0 };
+	assert_int_equal(h2emv_say(&r, f->mem, NULL, &e), H2EMV_EINVAL);
+	assert_int_equal(h2emv_say(NULL, f->mem, "hi", &e), H2EMV_EINVAL);
+	assert_int_equal(h2emv_say(&r, NULL, "hi", &e), H2EMV_EINVAL);
+	assert_null(r);
+	h2emv_reply_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_question_is_answered_from_memory, fx_setup,
+		                                fx_teardown),
+		cmocka_unit_test_setup_teardown(test_question_before_anything_is_built_is_answered_politely,
+		                                fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_feedback_makes_a_new_rules_version, fx_setup,
+		                                fx_teardown),
+		cmocka_unit_test_setup_teardown(test_greetings_and_thanks_are_answered_directly,
+		                                fx_setup, fx_teardown),
+		cmocka_unit_test(test_router_sorts_utterances),
+		cmocka_unit_test_setup_teardown(test_say_refuses_bad_arguments, fx_setup, fx_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

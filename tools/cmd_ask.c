@@ -1,0 +1,267 @@
+/*
+ * cmd_ask.c — `h2emv ask`: answer a question about the robot's past from
+ * one snapshot of the memory, and show what the answer rests on.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/cli.h"
+
+static const char help[] =
+	"usage: h2emv ask [-m DIR] [--at TIME | --snapshot SEQ] [--trace] [--json] [-q]\n"
+	"                 QUESTION...\n"
+	"\n"
+	"Answer a question about what the robot did, saw and heard, by exploring the\n"
+	"memory tree top-down from one snapshot (the newest unless told otherwise),\n"
+	"within the memory's question budget (rounds and tokens; see h2emv config).\n"
+	"The answer is printed first, then the nodes it rests on (id and version, for\n"
+	"h2emv inspect), whether it ran into forgotten time, and the tokens spent.\n"
+	"\n"
+	"  -m, --mem DIR      the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
+	"      --at TIME      answer as the memory was at TIME: the newest snapshot whose\n"
+	"                     clock is not after it. TIME is RFC 3339\n"
+	"                     (2024-09-23T10:00:00Z, 2024-09-23T12:00:00+02:00), or\n"
+	"                     \"2024-09-23 10:00\" / \"2024-09-23\" (UTC), or microseconds\n"
+	"                     since the epoch\n"
+	"      --snapshot SEQ answer from snapshot SEQ (see h2emv snapshots)\n"
+	"      --trace        print each exploration step before the answer\n"
+	"      --json         print one JSON object instead\n"
+	"  -q, --quiet        print the answer only\n"
+	"  -h, --help         this help\n"
+	"Options may come before or after the question; put -- before a question that\n"
+	"starts with '-'.\n"
+	"\n"
+	"Questions the builtin (offline) policy understands:\n"
+	"  h2emv ask \"Where did you put the keys?\"           -> At the drawer.\n"
+	"  h2emv ask \"When did you last transport the knife?\" -> At 2024/09/25, 09:12:03.\n"
+	"  h2emv ask \"When did you first slice an apple?\"\n"
+	"  h2emv ask \"What day did you clean the mug?\"        -> At 2024/09/23.\n"
+	"  h2emv ask \"Which object did you bring to the sink?\" -> The cup.\n"
+	"  h2emv ask \"What objects did you see the last time you watered the plant?\"\n"
+	"  h2emv ask \"Who did you meet?\"   h2emv ask \"What did Alice say?\"\n"
+	"  h2emv ask \"What steps did you perform during transport of the knife?\"\n"
+	"  h2emv ask \"What did you do on 2024-09-23?\"\n"
+	"  h2emv ask --at \"2024-09-24 08:00\" --trace \"Where did you put the knife?\"\n"
+	"When the evidence lies in forgotten time the answer is \"I have forgotten that.\"\n"
+	"(forgotten: yes); when nothing matches, \"I could not find that in my memory.\"\n"
+	"\n"
+	"exit status: 0 answered, 2 error (no memory, nothing built yet, no snapshot\n"
+	"that old), 64 usage error.\n";
+
+/* ------------------------------------------------------------------ time -- */
+
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	int64_t yoe = y - era * 400;
+	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+
+static int two(const char **p, int *out)
+{
+	const char *s = *p;
+	if (s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9')
+		return -1;
+	*out = (s[0] - '0') * 10 + (s[1] - '0');
+	*p = s + 2;
+	return 0;
+}
+
+/* RFC 3339, "YYYY-MM-DD HH:MM[:SS]", "YYYY-MM-DD" (UTC), or µs. */
+static int parse_time(h2emv_time *out, const char *s)
+{
+	uint64_t us;
+	if (!cli_u64(&us, s) && us < (uint64_t)INT64_MAX) {
+		*out = (h2emv_time)us;
+		return 0;
+	}
+	int y = 0, mo, d, h = 0, mi = 0, sec = 0;
+	const char *p = s;
+	for (int i = 0; i < 4; i++, p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		y = y * 10 + (*p - '0');
+	}
+	if (*p++ != '-' || two(&p, &mo) || *p++ != '-' || two(&p, &d))
+		return -1;
+	int64_t frac = 0, offset = 0;
+	if (*p == 'T' || *p == 't' || *p == ' ') {
+		p++;
+		if (two(&p, &h) || *p++ != ':' || two(&p, &mi))
+			return -1;
+		if (*p == ':' && (p++, two(&p, &sec)))
+			return -1;
+		if (*p == '.') {
+			int64_t scale = 100000;
+			for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+				frac += scale * (*p - '0');
+		}
+		if (*p == 'Z' || *p == 'z') {
+			p++;
+		} else if (*p == '+' || *p == '-') {
+			int sign = *p++ == '-' ? -1 : 1, oh, om;
+			if (two(&p, &oh) || *p++ != ':' || two(&p, &om))
+				return -1;
+			offset = sign * ((int64_t)oh * 3600 + om * 60);
+		}
+	}
+	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
+		return -1;
+	int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - offset;
+	if (secs < 0)
+		return -1;
+	*out = secs * 1000000 + frac;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- output -- */
+
+static void print_json(const char *q, const h2emv_answer *a, int trace)
+{
+	printf("{\"question\":");
+	cli_json_str(stdout, q);
+	printf(",\"answer\":");
+	cli_json_str(stdout, a->text);
+	printf(",\"evidence\":[");
+	for (size_t i = 0; i < a->n_evidence; i++)
+		printf("%s{\"id\":%llu,\"version\":%u}", i ? "," : "",
+		       (unsigned long long)a->evidence[i].id, a->evidence[i].version);
+	printf("],\"forgotten\":%s,\"snapshot\":%llu,\"rounds\":%u,"
+	       "\"tokens\":{\"prompt\":%llu,\"completion\":%llu,\"calls\":%llu}",
+	       a->forgotten ? "true" : "false", (unsigned long long)a->snapshot, a->rounds,
+	       (unsigned long long)a->tokens.prompt, (unsigned long long)a->tokens.completion,
+	       (unsigned long long)a->tokens.calls);
+	if (trace && a->trace) {
+		printf(",\"trace\":[");
+		int first = 1;
+		for (const char *l = a->trace; *l;) {
+			const char *nl = strchr(l, '\n');
+			size_t n = nl ? (size_t)(nl - l) : strlen(l);
+			char *line = strndup(l, n);
+			if (line) {
+				printf("%s", first ? "" : ",");
+				cli_json_str(stdout, line);
+				free(line);
+				first = 0;
+			}
+			l += n + (nl != NULL);
+		}
+		printf("]");
+	}
+	printf("}\n");
+}
+
+static void print_text(const h2emv_answer *a, int trace, int quiet)
+{
+	if (trace && a->trace && *a->trace)
+		fputs(a->trace, stdout);
+	puts(a->text);
+	if (quiet)
+		return;
+	printf("evidence: ");
+	for (size_t i = 0; i < a->n_evidence; i++)
+		printf("%s%llu (v%u)", i ? ", " : "", (unsigned long long)a->evidence[i].id,
+		       a->evidence[i].version);
+	printf("%s\nforgotten: %s\n", a->n_evidence ? "" : "none", a->forgotten ? "yes" : "no");
+	printf("snapshot %llu, %u round%s, tokens: %llu prompt + %llu completion in %llu call%s\n",
+	       (unsigned long long)a->snapshot, a->rounds, a->rounds == 1 ? "" : "s",
+	       (unsigned long long)a->tokens.prompt, (unsigned long long)a->tokens.completion,
+	       (unsigned long long)a->tokens.calls, a->tokens.calls == 1 ? "" : "s");
+}
+
+/* The words after the options, joined by spaces; malloc'd. */
+static char *join_words(int argc, char **argv, int from)
+{
+	size_t n = 1;
+	for (int i = from; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	char *s = malloc(n), *p = s;
+	if (!s)
+		return NULL;
+	for (int i = from; i < argc; i++)
+		p += sprintf(p, "%s%s", i > from ? " " : "", argv[i]);
+	*p = '\0';
+	return s;
+}
+
+int cmd_ask(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mem", required_argument, NULL, 'm' },
+		{ "at", required_argument, NULL, 'a' },
+		{ "snapshot", required_argument, NULL, 's' },
+		{ "trace", no_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *mem = NULL;
+	int json = 0, quiet = 0, c;
+	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			mem = optarg;
+			break;
+		case 'a':
+			if (parse_time(&o.at, optarg) || o.at == 0)
+				return cli_usage("ask", "--at: '%s' is not a time (try 2024-09-23T10:00:00Z)",
+				                 optarg);
+			break;
+		case 's':
+			if (cli_u64(&o.snapshot, optarg) || o.snapshot == 0)
+				return cli_usage("ask", "--snapshot: '%s' is not a snapshot number", optarg);
+			break;
+		case 't':
+			o.trace = 1;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return EXIT_OK;
+		default:
+			return cli_usage("ask", "unknown option");
+		}
+	}
+	if (o.at && o.snapshot)
+		return cli_usage("ask", "give --at or --snapshot, not both");
+	if (optind >= argc)
+		return cli_usage("ask", "what is the question?");
+	char *q = join_words(argc, argv, optind);
+	if (!q)
+		return cli_fail("ask", H2EMV_ENOMEM, NULL);
+	h2emv_mem *m = cli_open(cli_mem_dir(mem), H2EMV_OPEN_READONLY);
+	if (!m) {
+		free(q);
+		return EXIT_ERROR;
+	}
+	h2emv_answer *a = NULL;
+	h2emv_error err = { 0 };
+	int rc = h2emv_ask(&a, m, q, &o, &err);
+	int status = EXIT_OK;
+	if (rc == H2EMV_ENOTFOUND && !o.at && !o.snapshot) {
+		fprintf(stderr, "h2emv ask: nothing has been built yet: run 'h2emv build' first\n");
+		status = EXIT_ERROR;
+	} else if (rc) {
+		status = cli_fail("ask", rc, &err);
+	} else if (json) {
+		print_json(q, a, o.trace);
+	} else {
+		print_text(a, o.trace, quiet);
+	}
+	h2emv_answer_free(a);
+	h2emv_mem_close(m);
+	free(q);
+	return status;
+}

@@ -1,0 +1,138 @@
+/*
+ * cmd_build.c — `h2emv build`: fold the observations waiting after the
+ * build cursor into the tree; with --follow, keep going as the log grows.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tools/cli.h"
+
+static const char help[] =
+	"usage: h2emv build [options]\n"
+	"\n"
+	"Fold every observation stored after the build cursor into the memory tree:\n"
+	"scenes, events and goals by rule, summaries above them through the policy\n"
+	"(builtin unless configured), forgetting after every observation. Snapshots are\n"
+	"committed as it goes; a build that is stopped or killed resumes where its last\n"
+	"snapshot left off and reaches the same tree. Questions are answered from the\n"
+	"newest snapshot meanwhile. One builder per memory at a time.\n"
+	"\n"
+	"  -m, --mem DIR       the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
+	"  -f, --follow        keep running: fold new observations as they arrive\n"
+	"                      (polls every --interval; stop with Ctrl-C, which commits)\n"
+	"  -i, --interval SEC  polling interval with --follow (default 1)\n"
+	"  -c, --commit N      observations per snapshot (default 1000)\n"
+	"  -n, --max N         fold at most N observations, then stop\n"
+	"  -q, --quiet         no progress, no summary\n"
+	"      --json          the summary as JSON\n"
+	"  -h, --help          this help\n";
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static int stop_cb(void *ctx, const char *what, uint64_t done, uint64_t total)
+{
+	cli_progress_cb(ctx, what, done, total);
+	return interrupted;
+}
+
+static void print(const h2emv_build_result *r, int json)
+{
+	if (json) {
+		printf("{\"folded\":%llu,\"snapshots\":%llu,\"forgotten\":%llu,\"tree_size\":%llu,"
+		       "\"build_cursor\":%llu,\"build_tokens\":%llu,\"forget_tokens\":%llu}\n",
+		       (unsigned long long)r->obs_folded, (unsigned long long)r->snapshots,
+		       (unsigned long long)r->nodes_forgotten, (unsigned long long)r->tree_size,
+		       (unsigned long long)r->build_cursor,
+		       (unsigned long long)(r->tokens_build.prompt + r->tokens_build.completion),
+		       (unsigned long long)(r->tokens_forget.prompt + r->tokens_forget.completion));
+		return;
+	}
+	printf("folded %llu observations (cursor %llu) in %llu snapshots; tree size %llu; "
+	       "%llu nodes forgotten; tokens: build %llu, forgetting %llu\n",
+	       (unsigned long long)r->obs_folded, (unsigned long long)r->build_cursor,
+	       (unsigned long long)r->snapshots, (unsigned long long)r->tree_size,
+	       (unsigned long long)r->nodes_forgotten,
+	       (unsigned long long)(r->tokens_build.prompt + r->tokens_build.completion),
+	       (unsigned long long)(r->tokens_forget.prompt + r->tokens_forget.completion));
+}
+
+int cmd_build(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mem", required_argument, NULL, 'm' },   { "follow", no_argument, NULL, 'f' },
+		{ "interval", required_argument, NULL, 'i' }, { "commit", required_argument, NULL, 'c' },
+		{ "max", required_argument, NULL, 'n' },   { "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'j' },        { "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *mem = NULL;
+	h2emv_build_options o = H2EMV_BUILD_OPTIONS_INIT;
+	uint64_t interval = 1;
+	int follow = 0, quiet = 0, json = 0, c;
+	while ((c = getopt_long(argc, argv, "m:fi:c:n:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': mem = optarg; break;
+		case 'f': follow = 1; break;
+		case 'i':
+			if (cli_u64(&interval, optarg) || interval == 0 || interval > 3600)
+				return cli_usage("build", "--interval takes seconds, 1 to 3600");
+			break;
+		case 'c':
+			if (cli_u64(&o.commit_every, optarg) || o.commit_every == 0)
+				return cli_usage("build", "--commit takes a positive number");
+			break;
+		case 'n':
+			if (cli_u64(&o.max_obs, optarg) || o.max_obs == 0)
+				return cli_usage("build", "--max takes a positive number");
+			break;
+		case 'q': quiet = 1; break;
+		case 'j': json = 1; break;
+		case 'h': fputs(help, stdout); return EXIT_OK;
+		default: return cli_usage("build", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cli_usage("build", "unexpected argument '%s'", argv[optind]);
+	h2emv_mem *m = cli_open(cli_mem_dir(mem), 0);
+	if (!m)
+		return EXIT_ERROR;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	cli_progress p;
+	cli_progress_begin(&p, "build", quiet);
+	o.progress = stop_cb;
+	o.progress_ctx = &p;
+	h2emv_build_result total = { 0 };
+	int rc = H2EMV_OK;
+	h2emv_error err = { 0 };
+	do {
+		h2emv_build_result r = { 0 };
+		rc = h2emv_build(&r, m, &o, &err);
+		total.obs_folded += r.obs_folded;
+		total.snapshots += r.snapshots;
+		total.nodes_forgotten += r.nodes_forgotten;
+		total.tree_size = r.tree_size;
+		total.build_cursor = r.build_cursor;
+		total.tokens_build.prompt += r.tokens_build.prompt;
+		total.tokens_build.completion += r.tokens_build.completion;
+		total.tokens_forget.prompt += r.tokens_forget.prompt;
+		total.tokens_forget.completion += r.tokens_forget.completion;
+		if (follow && rc == H2EMV_OK && !interrupted && r.obs_folded == 0)
+			sleep((unsigned)interval);
+	} while (follow && rc == H2EMV_OK && !interrupted);
+	cli_progress_end(&p);
+	h2emv_mem_close(m);
+	if (rc)
+		return cli_fail("build", rc, &err);
+	if (!quiet)
+		print(&total, json);
+	return EXIT_OK;
+}
