@@ -353,14 +353,15 @@ static int learn(pol_rule_list *out, int *repaired, pol_usage *u, h2emv_mem *mem
 	if (!p || !p->learn)
 		return eng_fail(err, H2EMV_EINTERNAL, "the policy '%s' cannot learn rules",
 		                p && p->name ? p->name : "(none)");
-	/* The policy sees the learned rules only: the default is not its to edit. */
-	pol_rules old = { (const char *const *)cur->items + 1, cur->n - 1 };
+	/* The policy sees the rules in force, the default first (as relevance
+	 * does); whatever it makes of the default, items[0] stays RULE_DEFAULT. */
+	pol_rules old = { (const char *const *)cur->items, cur->n };
 	pol_rule_list proposed = { 0 };
 	int rc = p->learn(p->ctx, &old, feedback, &proposed, u, err);
 	if (rc == H2EMV_OK)
 		rc = clean_proposal(&proposed, err);
 	if (rc == H2EMV_OK)
-		rc = rules_repair(out, repaired, old.items, old.n, &proposed, feedback, err);
+		rc = rules_repair(out, repaired, old.items + 1, old.n - 1, &proposed, feedback, err);
 	pol_rule_list_free(&proposed);
 	return rc;
 }

@@ -16,10 +16,10 @@
  * sets >= 0.6. A dropped unrelated rule is put back right after the rule
  * that preceded it in the old list (or first, if none did), so the old
  * relative order holds, and the version is marked repaired.
- * A reply with no rules at all (when there were some) is taken as a failed
- * rewrite: every old rule is kept. Exact duplicates and copies of the
- * default rule are dropped (the default is always items[0], added by the
- * caller).
+ * A reply with no rules at all, not even the default (when there were
+ * some), is taken as a failed rewrite: every old rule is kept. Exact
+ * duplicates are dropped, and so are copies of the default rule, word for
+ * word or near-identical (the caller puts the default back as items[0]).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -215,9 +215,6 @@ static void insert_at(repair *x, size_t n_old, size_t at, const char *s)
 static int restore_dropped(repair *x, const char *const *old, size_t n_old, int *repaired)
 {
 	size_t n_cand = x->n_res;
-	for (size_t j = 0; j < n_cand; j++)
-		if (content_words(&x->nw[j], x->res[j]))
-			return -1;
 	for (size_t i = 0; i < n_old; i++)
 		if (content_words(&x->ow[i], old[i]))
 			return -1;
@@ -247,6 +244,27 @@ static int listed(const char *const *list, size_t n, const char *s)
 	return 0;
 }
 
+/* The proposal into x->res without copies of the default (the same text or
+ * a near-identical rewording: items[0] is the default anyway) and without
+ * exact duplicates; the content words of each rule kept in x->nw. */
+static int take_candidates(repair *x, const pol_rule_list *proposed)
+{
+	wset dw = { 0 };
+	int rc = content_words(&dw, RULE_DEFAULT);
+	for (size_t i = 0; i < proposed->n && rc == 0; i++) {
+		const char *s = proposed->items[i];
+		wset *w = &x->nw[x->n_res];
+		if (!strcmp(s, RULE_DEFAULT) || listed(x->res, x->n_res, s))
+			continue;
+		if ((rc = content_words(w, s)) == 0 && near_identical(w, &dw))
+			ws_free(w);
+		else if (rc == 0)
+			x->res[x->n_res++] = s;
+	}
+	ws_free(&dw);
+	return rc;
+}
+
 int rules_repair(pol_rule_list *out, int *repaired, const char *const *old, size_t n_old,
                  const pol_rule_list *proposed, const char *feedback, h2emv_error *err)
 {
@@ -261,18 +279,14 @@ int rules_repair(pol_rule_list *out, int *repaired, const char *const *old, size
 	x.pos = calloc(n_old + 1, sizeof *x.pos);
 	if (!x.res || !x.ow || !x.nw || !x.pos)
 		goto done;
-	for (size_t i = 0; i < proposed->n; i++) {
-		const char *s = proposed->items[i];
-		if (strcmp(s, RULE_DEFAULT) && !listed(x.res, x.n_res, s))
-			x.res[x.n_res++] = s;
-	}
-	if (x.n_res == 0 && n_old > 0) {
-		/* nothing came back: a broken rewrite, not "forget every rule" */
+	if (proposed->n == 0 && n_old > 0) {
+		/* nothing came back, not even the default: a broken rewrite, not
+		 * "forget every rule" */
 		for (size_t i = 0; i < n_old; i++)
 			if (strcmp(old[i], RULE_DEFAULT) && !listed(x.res, x.n_res, old[i]))
 				x.res[x.n_res++] = old[i];
 		*repaired = 1;
-	} else if (content_words(&x.fw, feedback) ||
+	} else if (take_candidates(&x, proposed) || content_words(&x.fw, feedback) ||
 	           restore_dropped(&x, old, n_old, repaired)) {
 		goto done;
 	}

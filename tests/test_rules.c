@@ -83,10 +83,10 @@ typedef struct fx {
 	fake f;
 } fx;
 
-static void fx_open(fx *x)
+static void fx_open_flags(fx *x, unsigned flags)
 {
 	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
-	o.flags = H2EMV_OPEN_CREATE;
+	o.flags = H2EMV_OPEN_CREATE | flags;
 	h2emv_error e = { 0 };
 	int rc = h2emv_mem_open(&x->mem, x->dir, &o, &e);
 	if (rc)
@@ -94,6 +94,11 @@ static void fx_open(fx *x)
 	x->real = x->mem->policy;
 	x->table = (h2emv_policy){ .name = "fake", .ctx = &x->f, .learn = fake_learn };
 	x->mem->policy = &x->table;
+}
+
+static void fx_open(fx *x)
+{
+	fx_open_flags(x, 0);
 }
 
 static void fx_close(fx *x)
@@ -246,7 +251,7 @@ static void test_feedback_makes_versions_that_are_all_kept(void **state)
 		h2emv_rules *r = feedback_ok(x, fb[k]);
 		assert_int_equal(r->version, k + 1);
 		assert_int_equal(r->parent, k);
-		assert_int_equal(x->f.seen_n, k); /* the policy sees the learned rules only */
+		assert_int_equal(x->f.seen_n, k + 1); /* the rules in force, the default first */
 		assert_rules(r, fb, k + 1);
 		assert_true(r->created >= last && r->created > 0);
 		last = r->created;
@@ -520,16 +525,32 @@ static void test_empty_rewrite_keeps_the_default_and_every_old_rule(void **state
 	r = feedback_ok(x, FB_DISHWASHER);
 	assert_rules(r, v1, 3);
 	h2emv_rules_free(r);
+
+	/* the default alone is a real answer: the rules the feedback is about go,
+	 * the others come back */
+	const char *const only_default[] = { RULE_DEFAULT };
+	x->f.set = only_default;
+	x->f.n_set = 1;
+	r = feedback_ok(x, "You can forget when you visit the laundry area.");
+	const char *const want[] = { R_MEDICINE, R_ARM };
+	assert_rules(r, want, 2);
+	assert_int_equal(r->repaired, 1);
+	h2emv_rules_free(r);
 }
 
 static void test_duplicates_and_copies_of_the_default_are_dropped(void **state)
 {
 	fx *x = *state;
+	char reworded[512]; /* the default, lightly reworded by a model */
+	snprintf(reworded, sizeof reworded, "%s", RULE_DEFAULT);
+	char *comma = strchr(reworded, ',');
+	assert_non_null(comma);
+	memcpy(comma, ";", 1);
 	const char *const reply[] = { RULE_DEFAULT, "Keep the keys.", "  Keep   the keys. ",
-		                          "Keep the\nwallet.", "Keep the keys." };
+		                          reworded, "Keep the\nwallet.", "Keep the keys." };
 	x->f.mode = FAKE_SET;
 	x->f.set = reply;
-	x->f.n_set = 5;
+	x->f.n_set = 6;
 	h2emv_rules *r = feedback_ok(x, "Keys and wallet matter.");
 	const char *const want[] = { "Keep the keys.", "Keep the wallet." };
 	assert_rules(r, want, 2);
@@ -592,6 +613,8 @@ static void put_rules_record(fx *x, uint32_t v, const void *body, size_t n)
 static void test_hostile_rules_records_are_corrupt_not_a_crash(void **state)
 {
 	fx *x = *state;
+	fx_close(x);
+	fx_open_flags(x, H2EMV_OPEN_NOSYNC); /* thousands of small writes follow */
 	h2emv_rules_free(feedback_ok(x, "Remember the keys."));
 	/* a valid body to mutate: version 1 as stored */
 	uint8_t key[4];
