@@ -294,6 +294,9 @@ static int run(h2emv_answer **out, ask *a, int trace, h2emv_error *err)
 		size_t opened;
 		int placeholders;
 		rc = apply(a, &act, &opened, &placeholders, err);
+		if (rc == H2EMV_OK && act.kind == POL_QA_SEARCH && a->x.cut)
+			pr_str_addf(&a->hist, " (stopped after reading %llu nodes)",
+			            (unsigned long long)a->x.reads);
 		if (rc == H2EMV_OK)
 			last |= after_step(a, &act, opened, placeholders, &unchanged, err, &rc);
 		pol_qa_action_free(&act);
@@ -326,10 +329,10 @@ static int pick_snapshot(uint64_t *seq, h2emv_mem *mem, const h2emv_ask_options 
 		if (list[i].t_now <= o->at && list[i].seq > *seq)
 			*seq = list[i].seq;
 	free(list);
+	char when[40];
 	if (!*seq)
-		return eng_fail(err, H2EMV_ENOTFOUND,
-		                "no snapshot is as old as the time asked about (%lld µs)",
-		                (long long)o->at);
+		return eng_fail(err, H2EMV_ENOTFOUND, "no snapshot is as old as %s UTC",
+		                emv_fmt_datetime(when, sizeof when, o->at));
 	return H2EMV_OK;
 }
 

@@ -248,13 +248,17 @@ typedef struct emv_explorer {
 	size_t id_cap;
 	struct emv_memo *memo;   /* search: what lies below a node */
 	size_t memo_n, memo_cap;
-	uint64_t reads;          /* nodes read by searches */
+	uint64_t reads;          /* nodes read by the last search */
+	int cut;                 /* the last search stopped at EMV_SEARCH_READS */
 } emv_explorer;
 
-/* Deepest a question may open (a guard against cyclic damaged trees) and
- * the most nodes it may show. */
+/* Deepest a question may open (a guard against cyclic damaged trees), the
+ * most nodes it may show, the most nodes one search may read, and how many
+ * of the oldest and of the newest matches a search opens the way to. */
 #define EMV_MAX_DEPTH 64
 #define EMV_MAX_VISIBLE 20000u
+#define EMV_SEARCH_READS 200000u
+#define EMV_SEARCH_SIDE 4
 
 /* Start with the root open. Returns OK, or the snapshot's error. */
 int emv_ex_init(emv_explorer *x, h2emv_snap *snap, const h2emv_node *root, h2emv_error *err);
@@ -271,10 +275,12 @@ int emv_ex_open(emv_explorer *x, uint32_t i, int *opened, h2emv_error *err);
 /* Open every visible node of level >= 3 that overlaps [t0, t1], top down,
  * down to events. *opened counts them. */
 int emv_ex_range(emv_explorer *x, int64_t t0, int64_t t1, size_t *opened, h2emv_error *err);
-/* Open the paths to the nodes below visible ones whose text matches
- * `query` (all of its words; if nothing has all, any of them), down to
- * events. When nothing matches anywhere, open the paths to placeholders
- * instead (*placeholders = 1) so the asker sees what was forgotten. */
+/* Search below the closed visible nodes for texts that match `query`
+ * (all of its words; if nothing has all, any of them) and open the way to
+ * the deepest matches — the EMV_SEARCH_SIDE oldest and as many newest.
+ * Goals are the deepest nodes read. When nothing matches, open the way to
+ * placeholders instead (*placeholders = 1), so the asker sees what was
+ * forgotten. */
 int emv_ex_search(emv_explorer *x, const char *query, size_t *opened, int *placeholders,
                   h2emv_error *err);
 /* Open every visible node of level >= 3 that can be opened, one level. */
@@ -282,8 +288,8 @@ int emv_ex_open_all(emv_explorer *x, size_t *opened, h2emv_error *err);
 
 /* ------------------------------------------------------ the EMV history -- */
 
-/* Markers the EMV loop writes into the history each step, which a policy
- * may look for to know what it already tried. */
+/* How the EMV loop's history lines ("round N: <step> -> <result>") name a
+ * step or a result, for a policy that looks for what it already tried. */
 #define EMV_HIST_SEARCH "search \""
 #define EMV_HIST_RANGE "range "
 #define EMV_HIST_NOCHANGE "nothing changed"

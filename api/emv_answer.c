@@ -85,6 +85,43 @@ static int related_place(const char *t, size_t n, const emv_question *q, emv_spa
 	return found;
 }
 
+/* In free text, the place named after the thing in the sentence that
+ * mentions it: "I placed the red mug next to the sofa." -> "sofa". */
+static int free_place(const char *t, size_t n, const emv_question *q, emv_span *to)
+{
+	static const char *const preps[] = { " next to the ", " into the ", " onto the ",
+		" inside the ", " on the ", " in the ", " at the ", " to the ", " under the ", NULL };
+	for (size_t s0 = 0; s0 < n;) {
+		const char *dot = memchr(t + s0, '.', n - s0);
+		size_t s1 = dot ? (size_t)(dot - t) : n;
+		if (emv_mentions(t + s0, s1 - s0, q->ent, q->n_ent)) {
+			size_t best = s1;
+			const char *bp = NULL;
+			for (size_t i = 0; preps[i]; i++) {
+				const char *p = memmem(t + s0, s1 - s0, preps[i], strlen(preps[i]));
+				if (p && (size_t)(p - t) < best && emv_mentions(t + s0, (size_t)(p - t) - s0,
+				                                                 q->ent, q->n_ent)) {
+					best = (size_t)(p - t);
+					bp = preps[i];
+				}
+			}
+			if (bp) {
+				size_t a = best + strlen(bp), e = a;
+				while (e < s1 && t[e] != ',' && t[e] != ';' &&
+				       strncmp(t + e, " and ", 5) && strncmp(t + e, " but ", 5) &&
+				       strncmp(t + e, " after ", 7) && strncmp(t + e, " before ", 8) &&
+				       strncmp(t + e, " while ", 7))
+					e++;
+				to->p = t + a;
+				to->n = e - a;
+				return e > a;
+			}
+		}
+		s0 = s1 + 1;
+	}
+	return 0;
+}
+
 int emv_say_where(pr_str *b, const char *t, size_t n, const emv_question *q)
 {
 	emv_action hit;
@@ -103,6 +140,8 @@ int emv_say_where(pr_str *b, const char *t, size_t n, const emv_question *q)
 		return say_place(b, to);
 	size_t pos = 0;
 	if (emv_line(t, n, &pos, "Location: ", &to))
+		return say_place(b, to);
+	if (q->n_ent && free_place(t, n, q, &to))
 		return say_place(b, to);
 	return 0;
 }

@@ -270,12 +270,16 @@ static uint8_t self_flags(const h2emv_node *n, const query *q)
 	return emv_count_terms(t, len, q->t, q->k) ? M_ANY : 0;
 }
 
-/* What lies strictly below node n (events and up; scenes are not read). */
+/* What lies strictly below node n. A search reads the children of
+ * summaries only — goals are the deepest nodes it reads; what a goal's
+ * events saw is in the goal's own text — and at most EMV_SEARCH_READS
+ * nodes. */
 static int below(emv_explorer *x, const h2emv_node *n, const query *q, int depth, uint8_t *out,
                  h2emv_error *err)
 {
 	*out = 0;
-	if (!openable_kind(n) || depth >= EMV_MAX_DEPTH || !h2emv_node_child_count(n))
+	if (!openable_kind(n) || h2emv_node_level(n) < 4 || depth >= EMV_MAX_DEPTH ||
+	    !h2emv_node_child_count(n))
 		return H2EMV_OK;
 	h2emv_ref r = h2emv_node_ref(n);
 	struct emv_memo *e = x->memo_cap ? memo_get(x, r, 0) : NULL;
@@ -287,6 +291,10 @@ static int below(emv_explorer *x, const h2emv_node *n, const query *q, int depth
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	uint8_t acc = 0;
 	for (size_t c = 0; c < h2emv_node_child_count(n); c++) {
+		if (x->reads >= EMV_SEARCH_READS) {
+			x->cut = 1;
+			break;
+		}
 		const h2emv_node *k;
 		uint8_t sub;
 		int rc = child(&k, x, n, c, err);
@@ -303,23 +311,64 @@ static int below(emv_explorer *x, const h2emv_node *n, const query *q, int depth
 	return H2EMV_OK;
 }
 
-static int open_paths(emv_explorer *x, uint32_t i, const query *q, uint8_t mode, size_t *opened,
-                      h2emv_error *err)
+/* A match below a visible node: the child indexes leading to it. */
+typedef struct hit {
+	uint32_t from;          /* the visible node (index in vn) */
+	uint32_t len;
+	uint32_t path[EMV_MAX_DEPTH];
+} hit;
+
+/* The oldest and the newest matches, in tree (= time) order. */
+typedef struct hits {
+	hit first[EMV_SEARCH_SIDE], last[EMV_SEARCH_SIDE];
+	size_t total;
+} hits;
+
+static void record(hits *h, uint32_t from, const uint32_t *path, uint32_t len)
 {
-	for (uint32_t k = 0; k < x->vn[i].n_kids; k++) {
-		uint32_t c = x->vn[i].kids + k;
+	hit *t = h->total < EMV_SEARCH_SIDE ? &h->first[h->total]
+	                                    : &h->last[h->total % EMV_SEARCH_SIDE];
+	t->from = from;
+	t->len = len;
+	memcpy(t->path, path, len * sizeof *path);
+	h->total++;
+}
+
+/* Walk down the subtrees that hold matches, recording the deepest ones. */
+static int collect(emv_explorer *x, const h2emv_node *n, const query *q, uint8_t mode,
+                   uint32_t from, uint32_t *path, uint32_t len, hits *h, h2emv_error *err)
+{
+	for (size_t c = 0; c < h2emv_node_child_count(n) && len < EMV_MAX_DEPTH; c++) {
+		const h2emv_node *k;
 		uint8_t sub;
-		int rc = below(x, x->vn[c].node, q, x->vn[c].depth, &sub, err);
+		int rc = child(&k, x, n, c, err);
+		if (rc == H2EMV_OK)
+			rc = below(x, k, q, (int)(x->vn[from].depth + len + 1), &sub, err);
 		if (rc)
 			return rc;
-		if (!(sub & mode))
-			continue;
-		int o = 0;
-		if ((rc = emv_ex_open(x, c, &o, err)))
+		path[len] = (uint32_t)c;
+		if (sub & mode)
+			rc = collect(x, k, q, mode, from, path, len + 1, h, err);
+		else if (self_flags(k, q) & mode)
+			record(h, from, path, len + 1);
+		if (rc)
+			return rc;
+	}
+	return H2EMV_OK;
+}
+
+/* Open the nodes on the way from a visible node to a match. */
+static int open_hit(emv_explorer *x, const hit *t, size_t *opened, h2emv_error *err)
+{
+	uint32_t cur = t->from;
+	for (uint32_t k = 0; k < t->len; k++) {
+		int o = 0, rc = emv_ex_open(x, cur, &o, err);
+		if (rc)
 			return rc;
 		*opened += (size_t)o;
-		if (x->vn[c].open && (rc = open_paths(x, c, q, mode, opened, err)))
-			return rc;
+		if (!x->vn[cur].open || t->path[k] >= x->vn[cur].n_kids)
+			break; /* a size limit */
+		cur = x->vn[cur].kids + t->path[k];
 	}
 	return H2EMV_OK;
 }
@@ -329,6 +378,7 @@ int emv_ex_search(emv_explorer *x, const char *text, size_t *opened, int *placeh
 {
 	*opened = 0;
 	*placeholders = 0;
+	x->cut = 0;
 	query q;
 	q.k = emv_terms(q.t, 8, text ? text : "", text ? strlen(text) : 0);
 	if (!q.k)
@@ -337,15 +387,39 @@ int emv_ex_search(emv_explorer *x, const char *text, size_t *opened, int *placeh
 	if (x->memo_cap)
 		memset(x->memo, 0, x->memo_cap * sizeof *x->memo);
 	x->memo_n = 0;
+	x->reads = 0;
 	uint8_t found = 0;
 	for (size_t i = 1; i < x->n; i++) {
 		uint8_t sub;
-		int rc = below(x, x->vn[i].node, &q, x->vn[i].depth, &sub, err);
+		int rc = x->vn[i].open ? H2EMV_OK
+		                       : below(x, x->vn[i].node, &q, x->vn[i].depth, &sub, err);
 		if (rc)
 			return rc;
-		found |= sub;
+		found |= x->vn[i].open ? 0 : sub;
 	}
 	uint8_t mode = found & M_ALL ? M_ALL : found & M_ANY ? M_ANY : found & M_PLACE ? M_PLACE : 0;
 	*placeholders = mode == M_PLACE;
-	return mode ? open_paths(x, 0, &q, mode, opened, err) : H2EMV_OK;
+	if (!mode)
+		return H2EMV_OK;
+	hits *h = calloc(1, sizeof *h);
+	uint32_t *path = malloc(EMV_MAX_DEPTH * sizeof *path);
+	int rc = h && path ? H2EMV_OK : eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	size_t n = x->n;
+	for (size_t i = 1; rc == H2EMV_OK && i < n; i++) {
+		uint8_t sub = 0;
+		if (x->vn[i].open)
+			continue;
+		rc = below(x, x->vn[i].node, &q, x->vn[i].depth, &sub, err);
+		if (rc == H2EMV_OK && (sub & mode))
+			rc = collect(x, x->vn[i].node, &q, mode, (uint32_t)i, path, 0, h, err);
+	}
+	size_t n_first = h && h->total < EMV_SEARCH_SIDE ? h->total : EMV_SEARCH_SIDE;
+	for (size_t j = 0; rc == H2EMV_OK && j < n_first; j++)
+		rc = open_hit(x, &h->first[j], opened, err);
+	for (size_t j = EMV_SEARCH_SIDE; rc == H2EMV_OK && h && j < h->total; j++)
+		if (j + EMV_SEARCH_SIDE >= h->total)
+			rc = open_hit(x, &h->last[j % EMV_SEARCH_SIDE], opened, err);
+	free(h);
+	free(path);
+	return rc;
 }

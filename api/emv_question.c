@@ -34,6 +34,20 @@ static const char *const n_close[] = { "close", NULL };
 static const char *const n_toggle[] = { "toggle", "turnon", "turnoff", "switchon",
 	"switchoff", NULL };
 
+/* How free text says each action ("I placed the red mug ..."). */
+static const char *const act_verbs[ACT_COUNT] = {
+	[ACT_TRANSPORT] = "transport bring brought carry move place put took take pick grasp "
+	                  "hand deliver",
+	[ACT_PUT] = "place put transport bring brought carry move store stow drop hand leave "
+	            "left deliver",
+	[ACT_PICKUP] = "pick grasp grab take took lift",
+	[ACT_SLICE] = "slice cut chop", [ACT_COOK] = "cook heat toast boil fry fried bake",
+	[ACT_CLEAN] = "clean wash rinse wipe scrub", [ACT_WATER] = "water pour poured",
+	[ACT_POUR] = "pour poured fill", [ACT_OPEN] = "open", [ACT_CLOSE] = "close",
+	[ACT_TOGGLE] = "turn switch toggle", [ACT_MEET] = "met meet greet talk spoke visit",
+	[ACT_SAY] = "said say told tell ask asked heard",
+};
+
 static const char *const *const act_names[ACT_COUNT] = {
 	[ACT_TRANSPORT] = n_transport, [ACT_PUT] = n_put, [ACT_PICKUP] = n_pickup,
 	[ACT_SLICE] = n_slice, [ACT_COOK] = n_cook, [ACT_CLEAN] = n_clean,
@@ -415,8 +429,8 @@ void emv_question_parse(emv_question *q, const char *text, int64_t now)
 	int other = ACT_NONE;
 	for (size_t i = 0; i < n; i++) {
 		int a = verb_of(w[i].low);
-		/* "the water bottle", "a cut": after an article a verb is a noun */
-		if (!a || (i > 0 && in_list(w[i - 1].low, articles)))
+		/* "the water bottle", "Anna's water bottle": there a verb is a noun */
+		if (!a || (i > 0 && (in_list(w[i - 1].low, articles) || w[i - 1].possessive)))
 			continue;
 		w[i].used = U_VERB;
 		if (a >= ACT_TRANSPORT && a <= ACT_TOGGLE) {
@@ -554,9 +568,42 @@ static int speech_matches(const char *t, size_t n, const emv_question *q)
 	return 0;
 }
 
+/* Is the text a block of docs/tree.md, or free text (an llm's summary)? */
+static int structured(const char *t, size_t n)
+{
+	static const char *const labels[] = { "Goal: ", "Action: ", "Actions: ", "Objects: ",
+		"Persons: ", "Speech: ", "Location: ", NULL };
+	for (size_t i = 0; labels[i]; i++) {
+		size_t pos = 0;
+		emv_span v;
+		if (emv_line(t, n, &pos, labels[i], &v))
+			return 1;
+	}
+	return 0;
+}
+
+/* Free text answers when it names the thing, the person and the place,
+ * and says the action with one of its verbs. */
+static int free_text_matches(const char *t, size_t n, const emv_question *q)
+{
+	if (!emv_mentions(t, n, q->ent, q->n_ent) || !emv_mentions(t, n, q->person, q->n_person) ||
+	    !emv_mentions(t, n, q->place, q->n_place))
+		return 0;
+	if (!q->n_ent && !q->n_person && !q->n_place)
+		return 0;
+	const char *says = q->act > ACT_NONE && q->act < ACT_COUNT ? act_verbs[q->act] : NULL;
+	if (!says)
+		return 1;
+	emv_term v[16];
+	size_t k = emv_terms(v, 16, says, strlen(says));
+	return emv_count_terms(t, n, v, k) > 0;
+}
+
 int emv_block_matches(const char *t, size_t n, const emv_question *q)
 {
 	int ok;
+	if (!structured(t, n))
+		return free_text_matches(t, n, q);
 	if (q->act >= ACT_TRANSPORT && q->act <= ACT_TOGGLE) {
 		emv_action hit;
 		ok = emv_find_action(t, n, q, 0, &hit);

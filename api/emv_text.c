@@ -151,22 +151,40 @@ size_t emv_terms(emv_term *out, size_t max, const char *q, size_t n)
 	return k;
 }
 
+/* Could word w stem to `stem`? Stemming only cuts an ending and may
+ * change the last letter kept ("ies" -> "y"), so all but that letter is a
+ * prefix of the word. */
+static int may_stem_to(const char *w, size_t wl, const char *stem, size_t sl)
+{
+	size_t keep = sl > 1 ? sl - 1 : sl;
+	return wl >= keep && wl <= sl + 4 && w[0] == stem[0] && !memcmp(w, stem, keep);
+}
+
 /* Bit i set when term i occurs in s as a word (ids as whole ids). */
 static unsigned found_mask(const char *s, size_t n, const emv_term *t, size_t k)
 {
 	unsigned mask = 0, all = k >= 32 ? ~0u : (1u << k) - 1;
 	int have_ids = 0, have_words = 0;
-	for (size_t j = 0; j < k; j++) {
+	size_t sl[32];
+	for (size_t j = 0; j < k && j < 32; j++) {
 		have_ids |= t[j].is_id;
 		have_words |= !t[j].is_id;
+		sl[j] = strlen(t[j].stem);
 	}
 	char w[EMV_WORD_MAX];
 	size_t pos = 0, len;
 	while (have_words && mask != all && (len = emv_next_word(s, n, &pos, w)) > 0) {
-		len = emv_stem(w, len);
-		for (size_t j = 0; j < k && j < 32; j++)
-			if (!t[j].is_id && !strcmp(w, t[j].stem))
+		int stemmed = 0;
+		for (size_t j = 0; j < k && j < 32; j++) {
+			if (t[j].is_id || (mask >> j & 1) || !may_stem_to(w, len, t[j].stem, sl[j]))
+				continue;
+			if (!stemmed) {
+				len = emv_stem(w, len);
+				stemmed = 1;
+			}
+			if (len == sl[j] && !memcmp(w, t[j].stem, len))
 				mask |= 1u << j;
+		}
 	}
 	for (size_t i = 0; have_ids && mask != all && i < n;) {
 		while (i < n && !is_id_byte((unsigned char)s[i]))
@@ -176,7 +194,7 @@ static unsigned found_mask(const char *s, size_t n, const emv_term *t, size_t k)
 			i++;
 		size_t len2 = i - start;
 		for (size_t j = 0; j < k && j < 32; j++) {
-			if (!t[j].is_id || strlen(t[j].stem) != len2)
+			if (!t[j].is_id || sl[j] != len2)
 				continue;
 			size_t c = 0;
 			while (c < len2 && lower(s[start + c]) == t[j].stem[c])
@@ -213,34 +231,66 @@ static size_t joined(char out[EMV_WORD_MAX], const emv_term *t, size_t k)
 	return emv_stem(out, len);
 }
 
-/* Do up to four consecutive words of s, written together, stem to `want`? */
+/* Do one to four consecutive words of s, written together, stem to `want`?
+ * Only runs that are still a prefix of the words written together are
+ * followed, so most words cost one comparison. */
 static int joined_words_match(const char *s, size_t n, const char *want, size_t want_len)
 {
-	char ring[4][EMV_WORD_MAX];
-	size_t lens[4] = { 0 }, count = 0, pos = 0, len;
+	char open[3][4 * EMV_WORD_MAX];
+	size_t lens[3], words[3], n_open = 0, pos = 0, len;
 	char w[EMV_WORD_MAX];
 	while ((len = emv_next_word(s, n, &pos, w)) > 0) {
-		memcpy(ring[count % 4], w, len + 1);
-		lens[count % 4] = len;
-		count++;
-		char cat[4 * EMV_WORD_MAX];
-		size_t cl = 0;
-		size_t back = count < 4 ? count : 4;
-		/* words count-back .. count-1, shortest suffix first */
-		for (size_t b = 1; b <= back; b++) {
-			cl = 0;
-			for (size_t x = count - b; x < count; x++) {
-				memcpy(cat + cl, ring[x % 4], lens[x % 4]);
-				cl += lens[x % 4];
-			}
-			if (cl + 1 > EMV_WORD_MAX || cl < want_len)
-				continue;
-			cat[cl] = '\0';
-			cl = emv_stem(cat, cl);
-			if (cl == want_len && !memcmp(cat, want, cl))
+		if (may_stem_to(w, len, want, want_len)) { /* "CoffeeMachine" alone */
+			char tmp[EMV_WORD_MAX];
+			memcpy(tmp, w, len + 1);
+			if (emv_stem(tmp, len) == want_len && !memcmp(tmp, want, want_len))
 				return 1;
 		}
+		size_t kept = 0;
+		for (size_t r = 0; r < n_open; r++) {
+			size_t l = lens[r] + len;
+			if (l >= sizeof open[r])
+				continue;
+			memcpy(open[r] + lens[r], w, len + 1);
+			char tmp[4 * EMV_WORD_MAX];
+			memcpy(tmp, open[r], l + 1);
+			if (l + 1 <= EMV_WORD_MAX && may_stem_to(tmp, l, want, want_len) &&
+			    emv_stem(tmp, l) == want_len && !memcmp(tmp, want, want_len))
+				return 1;
+			/* still a prefix of `want`: it may grow into it */
+			if (words[r] < 3 && l < want_len && w[0] == want[lens[r]] &&
+			    !memcmp(open[r], want, l)) {
+				if (kept != r)
+					memcpy(open[kept], open[r], l + 1);
+				lens[kept] = l;
+				words[kept++] = words[r] + 1;
+			}
+		}
+		n_open = kept;
+		if (n_open < 3 && len < want_len && w[0] == want[0] && !memcmp(w, want, len)) {
+			memcpy(open[n_open], w, len + 1);
+			lens[n_open] = len;
+			words[n_open++] = 1;
+		}
 	}
+	return 0;
+}
+
+/* Does s hold the two letters a, b one after the other (any case)? A
+ * cheap test before looking for words written together. */
+static int has_pair(const char *s, size_t n, char a, char b)
+{
+	for (const char *p = s; n > 1 && (p = memchr(p, a, n - 1 - (size_t)(p - s)) ? p : NULL);
+	     p++)
+		if (lower(p[1]) == b)
+			return 1;
+	char ua = a >= 'a' && a <= 'z' ? (char)(a - 'a' + 'A') : a;
+	if (ua == a)
+		return 0;
+	for (const char *p = s; n > 1 && (p = memchr(p, ua, n - 1 - (size_t)(p - s)) ? p : NULL);
+	     p++)
+		if (lower(p[1]) == b)
+			return 1;
 	return 0;
 }
 
@@ -255,7 +305,7 @@ int emv_mentions(const char *s, size_t n, const emv_term *t, size_t k)
 		return 1;
 	char want[EMV_WORD_MAX];
 	size_t wl = joined(want, t, kk);
-	return wl > 0 && k > 1 && joined_words_match(s, n, want, wl);
+	return wl > 1 && has_pair(s, n, want[0], want[1]) && joined_words_match(s, n, want, wl);
 }
 
 /* ----------------------------------------------------------- node texts -- */

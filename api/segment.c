@@ -407,8 +407,21 @@ static int add_scene(builder *b, tnode *event, const scene *s, const void *body,
 	return H2EMV_OK;
 }
 
-int seg_add(builder *b, const scene *s, const void *body, size_t blen, h2emv_error *err)
+int seg_add(builder *b, const scene *in, const void *body, size_t blen, h2emv_error *err)
 {
+	/* The log's order is the tree's order. An observation stamped earlier
+	 * than the one before it (a clock step, a late sensor) is placed at the
+	 * previous time: ranges in the tree never go backwards. The stored
+	 * observation keeps its own time. */
+	scene clamped;
+	const scene *s = in;
+	if (b->last_t && in->t < b->last_t) {
+		clamped = *in;
+		clamped.t = b->last_t;
+		if (clamped.t_end < clamped.t)
+			clamped.t_end = clamped.t;
+		s = &clamped;
+	}
 	int rc = H2EMV_OK;
 	int64_t gap = b->last_t ? s->t - b->last_t : 0;
 	if (b->n_goals && gap > GOAL_GAP_FACTOR * b->cfg.event_gap)

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "api/emv.h"
 #include "api/mem.h"
 #include "engine/engine.h"
 #include "h2emv.h"
@@ -299,6 +300,92 @@ static int has_evidence(const h2emv_answer *a, uint64_t id)
 		if (a->evidence[i].id == id)
 			return 1;
 	return 0;
+}
+
+/* ------------------------------------------------- words and questions -- */
+
+static int mentions(const char *text, const char *query)
+{
+	emv_term t[8];
+	size_t k = emv_terms(t, 8, query, strlen(query));
+	return emv_mentions(text, strlen(text), t, k);
+}
+
+static void test_entity_words_match_ids_plurals_and_compounds(void **state)
+{
+	(void)state;
+	assert_true(mentions("Objects: knife_0 (knife, clean)", "knives"));
+	assert_true(mentions("Pickup(object=knife_0)", "the knife"));
+	assert_true(mentions("Pickup(object=knife_0)", "knife_0"));
+	assert_false(mentions("Pickup(object=knife_1)", "knife_0"));
+	assert_true(mentions("Objects: keys_2 (keys)", "key"));
+	assert_true(mentions("CoffeeMachine_0 (CoffeeMachine)", "coffee machine"));
+	assert_true(mentions("on coffee_machine_1", "coffee machine"));
+	assert_true(mentions("Place(Mug_0, CounterTop_1)", "countertop"));
+	assert_true(mentions("knife_0 on counter_top_0", "countertop"));
+	assert_true(mentions("I was loading the dishwasher.", "loaded dishwasher"));
+	assert_true(mentions("I carried the boxes.", "carry box"));
+	assert_false(mentions("Objects: cupboard_0 (cupboard)", "cup"));
+	assert_false(mentions("the red mug", "blue mug"));
+	assert_true(mentions("anything", ""));
+	char name[64];
+	emv_span id = { "countertop_0", 12 };
+	emv_place_name(name, sizeof name, id);
+	assert_string_equal(name, "countertop");
+	id = (emv_span){ "dining_table_12", 15 };
+	emv_place_name(name, sizeof name, id);
+	assert_string_equal(name, "dining table");
+	id = (emv_span){ "CounterTop_1", 12 };
+	emv_place_name(name, sizeof name, id);
+	assert_string_equal(name, "countertop");
+}
+
+static void test_questions_are_parsed(void **state)
+{
+	(void)state;
+	emv_question q;
+	emv_question_parse(&q, "When did you last transport the knife?", 0);
+	assert_int_equal(q.kind, QK_WHEN);
+	assert_int_equal(q.order, QO_LAST);
+	assert_int_equal(q.act, ACT_TRANSPORT);
+	assert_int_equal(q.n_ent, 1);
+	assert_string_equal(q.ent[0].stem, "knif");
+	assert_string_equal(q.query, "knife");
+	emv_question_parse(&q, "At what day did you first pick up an apple?", 0);
+	assert_int_equal(q.kind, QK_DAY);
+	assert_int_equal(q.order, QO_FIRST);
+	assert_int_equal(q.act, ACT_PICKUP);
+	assert_string_equal(q.query, "apple");
+	emv_question_parse(&q, "Which object did you transport to the sink?", 0);
+	assert_int_equal(q.kind, QK_WHICH);
+	assert_int_equal(q.n_ent, 0);
+	assert_int_equal(q.n_place, 1);
+	assert_string_equal(q.query, "sink");
+	emv_question_parse(&q, "What objects did you see the first time you sliced the bread?", 0);
+	assert_int_equal(q.kind, QK_OBJECTS);
+	assert_int_equal(q.order, QO_FIRST);
+	assert_int_equal(q.act, ACT_SLICE);
+	assert_string_equal(q.query, "bread");
+	emv_question_parse(&q, "what did alice say about the keys", 0);
+	assert_int_equal(q.kind, QK_SAID);
+	assert_int_equal(q.n_person, 1);
+	assert_string_equal(q.query, "keys");
+	emv_question_parse(&q, "Who did you meet?", 0);
+	assert_int_equal(q.kind, QK_WHO);
+	assert_int_equal(q.order, QO_ALL);
+	assert_int_equal(q.act, ACT_MEET);
+	emv_question_parse(&q, "Where did you put Anna's water bottle?", 0);
+	assert_int_equal(q.kind, QK_WHERE);
+	assert_int_equal(q.act, ACT_PUT);
+	assert_string_equal(q.query, "water bottle");
+	emv_question_parse(&q, "Can you tell me when you met Bob?", 0);
+	assert_int_equal(q.kind, QK_WHEN);
+	assert_int_equal(q.n_person, 1);
+	emv_question_parse(&q, "What did you do on 2024/09/23?", T("2024-09-30 00:00:00"));
+	assert_int_equal(q.t0, T("2024-09-23 00:00:00"));
+	assert_int_equal(q.t1, T("2024-09-24 00:00:00") - 1);
+	emv_question_parse(&q, "What did you do yesterday?", T("2024-09-30 13:00:00"));
+	assert_int_equal(q.t0, T("2024-09-29 00:00:00"));
 }
 
 /* --------------------------------------------------------------- tests -- */
@@ -684,6 +771,8 @@ static void test_ten_thousand_goals_are_answered(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_entity_words_match_ids_plurals_and_compounds),
+		cmocka_unit_test(test_questions_are_parsed),
 		cmocka_unit_test_setup_teardown(test_where_did_you_put_the_knife_names_the_countertop,
 		                                fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_when_gives_the_start_of_the_matching_event,

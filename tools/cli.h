@@ -19,6 +19,7 @@ typedef struct cli_cmd {
 /* Exit codes every subcommand uses. */
 enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_ERROR = 2, EXIT_USAGE = 64 };
 
+int cmd_demo(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 int cmd_snapshots(int argc, char **argv);

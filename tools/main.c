@@ -7,6 +7,7 @@
 #include "tools/cli.h"
 
 static const cli_cmd commands[] = {
+	{ "demo", cmd_demo, "a household week, end to end, in a fresh directory" },
 	{ "init", cmd_init, "create a new, empty memory directory" },
 	{ "ingest", cmd_ingest, "append observations (JSON Lines) to the memory's log" },
 	{ "build", cmd_build, "fold waiting observations into the tree (--follow: keep going)" },

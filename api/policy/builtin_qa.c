@@ -184,9 +184,14 @@ static size_t pick_extremes(size_t *idx, size_t n, size_t k, const pol_qa_view *
 	return picked;
 }
 
-static int history_has(const pol_qa_view *v, const char *what)
+/* Did an earlier step (a history line "round N: <step> ...") do this? */
+static int history_has(const pol_qa_view *v, const char *step)
 {
-	return v->history && strstr(v->history, what) != NULL;
+	size_t n = strlen(step);
+	for (const char *p = v->history; p && (p = strstr(p, ": ")); p += 2)
+		if (!strncmp(p + 2, step, n))
+			return 1;
+	return 0;
 }
 
 /* The next exploring action, or 0 when it is time to answer. */
@@ -277,6 +282,30 @@ static size_t first_line(const char *t, const char **out)
 	return n;
 }
 
+/* Of a long line (free text), the sentence that names what was asked
+ * about, else the first; without its closing full stop. */
+static size_t key_sentence(const char **line, size_t n, const emv_question *q)
+{
+	const char *t = *line, *pick = NULL;
+	size_t pick_n = 0;
+	for (size_t s0 = 0; s0 < n;) {
+		const char *dot = memchr(t + s0, '.', n - s0);
+		size_t s1 = dot ? (size_t)(dot - t) : n;
+		while (s0 < s1 && t[s0] == ' ')
+			s0++;
+		if (!pick || (q->n_ent && emv_mentions(t + s0, s1 - s0, q->ent, q->n_ent) &&
+		              !emv_mentions(pick, pick_n, q->ent, q->n_ent))) {
+			pick = t + s0;
+			pick_n = s1 - s0;
+		}
+		s0 = s1 + 1;
+	}
+	if (!pick)
+		return 0;
+	*line = pick;
+	return pick_n;
+}
+
 /* "At 2024/09/23, 10:03:55: Place(knife_0, countertop_0)." or, for a day
  * asked about as a whole, what happened that day. */
 static void say_generic(pr_str *a, const state *s, pol_qa_action *out, size_t cap)
@@ -299,6 +328,8 @@ static void say_generic(pr_str *a, const state *s, pol_qa_action *out, size_t ca
 		return;
 	}
 	size_t b = (size_t)s->best, n = first_line(v->nodes[b].text, &line);
+	if (line == v->nodes[b].text) /* no "Goal: " label: free text */
+		n = key_sentence(&line, n, &s->q);
 	pr_str_addf(a, "At %s: ", emv_fmt_datetime(when, sizeof when, v->nodes[moment(s, b)].t_start));
 	pr_str_add(a, line, n);
 	pr_str_adds(a, ".");
