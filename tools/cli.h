@@ -20,6 +20,8 @@ typedef struct cli_cmd {
 enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_ERROR = 2, EXIT_USAGE = 64 };
 
 int cmd_demo(int argc, char **argv);
+int cmd_ask(int argc, char **argv);
+int cmd_say(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 int cmd_snapshots(int argc, char **argv);

@@ -11,6 +11,8 @@ static const cli_cmd commands[] = {
 	{ "init", cmd_init, "create a new, empty memory directory" },
 	{ "ingest", cmd_ingest, "append observations (JSON Lines) to the memory's log" },
 	{ "build", cmd_build, "fold waiting observations into the tree (--follow: keep going)" },
+	{ "ask", cmd_ask, "answer a question about the past (--at TIME, --trace)" },
+	{ "say", cmd_say, "talk to the memory: a question, feedback, or small talk" },
 	{ "inspect", cmd_inspect, "print the memory tree as indented text" },
 	{ "forget", cmd_forget, "run forgetting as of a given time" },
 	{ "snapshots", cmd_snapshots, "list snapshots; pin or unpin one" },
