@@ -125,6 +125,9 @@ static void hist_action(pr_str *h, const pol_qa_action *act)
 		pr_str_adds(h, EMV_HIST_SEARCH);
 		pr_str_adds(h, act->text ? act->text : "");
 		pr_str_adds(h, "\"");
+		if (act->t1 > 0)
+			pr_str_addf(h, EMV_HIST_WITHIN "%s - %s", pr_time_point(t0, sizeof t0, act->t0),
+			            pr_time_point(t1, sizeof t1, act->t1));
 		break;
 	default:
 		pr_str_addf(h, "unknown action %d", act->kind);
@@ -152,7 +155,7 @@ static int apply(ask *a, const pol_qa_action *act, size_t *opened, int *placehol
 	case POL_QA_RANGE:
 		return emv_ex_range(&a->x, act->t0, act->t1, opened, err);
 	case POL_QA_SEARCH:
-		return emv_ex_search(&a->x, act->text, opened, placeholders, err);
+		return emv_ex_search(&a->x, act->text, act->t0, act->t1, opened, placeholders, err);
 	default:
 		return H2EMV_OK;
 	}

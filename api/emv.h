@@ -125,8 +125,9 @@ size_t emv_place_name(char *out, size_t cap, emv_span id);
 /* Does span `s` equal the lower-case word `w`, ignoring case? */
 int emv_span_is(emv_span s, const char *w);
 
-/* Is this speaker the robot itself ("robot", "I", "assistant", ...)? */
-int emv_is_self(emv_span who);
+/* Is this speaker or person not someone's name: the robot itself ("robot",
+ * "I", "assistant") or an anonymous "user"? */
+int emv_no_name(emv_span who);
 
 /* ------------------------------------------------------------------ time -- */
 
@@ -278,11 +279,12 @@ int emv_ex_range(emv_explorer *x, int64_t t0, int64_t t1, size_t *opened, h2emv_
 /* Search below the closed visible nodes for texts that match `query`
  * (all of its words; if nothing has all, any of them) and open the way to
  * the deepest matches — the EMV_SEARCH_SIDE oldest and as many newest.
- * Goals are the deepest nodes read. When nothing matches, open the way to
- * placeholders instead (*placeholders = 1), so the asker sees what was
- * forgotten. */
-int emv_ex_search(emv_explorer *x, const char *query, size_t *opened, int *placeholders,
-                  h2emv_error *err);
+ * Goals are the deepest nodes read. With t1 > 0 only nodes overlapping
+ * [t0, t1] are searched (one subtree, say). When nothing matches, open
+ * the way to placeholders instead (*placeholders = 1), so the asker sees
+ * what was forgotten. */
+int emv_ex_search(emv_explorer *x, const char *query, int64_t t0, int64_t t1, size_t *opened,
+                  int *placeholders, h2emv_error *err);
 /* Open every visible node of level >= 3 that can be opened, one level. */
 int emv_ex_open_all(emv_explorer *x, size_t *opened, h2emv_error *err);
 
@@ -291,6 +293,7 @@ int emv_ex_open_all(emv_explorer *x, size_t *opened, h2emv_error *err);
 /* How the EMV loop's history lines ("round N: <step> -> <result>") name a
  * step or a result, for a policy that looks for what it already tried. */
 #define EMV_HIST_SEARCH "search \""
+#define EMV_HIST_WITHIN " within "
 #define EMV_HIST_RANGE "range "
 #define EMV_HIST_NOCHANGE "nothing changed"
 

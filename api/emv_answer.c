@@ -332,12 +332,12 @@ int emv_names_add(pr_str *names, const char *t, size_t n, const emv_question *q)
 	if (q->act != ACT_SAY)
 		while (emv_line(t, n, &pos, "Persons: ", &v))
 			for (size_t p = 0; emv_split(v, &p, ", ", &item);)
-				if (item.n && !emv_is_self(item))
+				if (item.n && !emv_no_name(item))
 					list_add(names, item.p, item.n);
 	pos = 0;
 	while (emv_line(t, n, &pos, "Speech: ", &v)) {
 		emv_utterance u;
-		if (emv_utterance_parse(v, &u) && u.speaker.n && !emv_is_self(u.speaker) &&
+		if (emv_utterance_parse(v, &u) && u.speaker.n && !emv_no_name(u.speaker) &&
 		    (!q->n_ent || emv_mentions(u.text.p, u.text.n, q->ent, q->n_ent)))
 			list_add(names, u.speaker.p, u.speaker.n);
 	}

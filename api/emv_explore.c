@@ -256,7 +256,13 @@ static struct emv_memo *memo_get(emv_explorer *x, h2emv_ref r, int make)
 typedef struct query {
 	emv_term t[8];
 	size_t k;
+	int64_t t0, t1; /* the time window; t1 < t0: none */
 } query;
+
+static int in_window(const h2emv_node *n, const query *q)
+{
+	return q->t1 < q->t0 || (h2emv_node_end(n) >= q->t0 && h2emv_node_start(n) <= q->t1);
+}
 
 /* How a node's own text matches; a placeholder's text is hidden. */
 static uint8_t self_flags(const h2emv_node *n, const query *q)
@@ -296,14 +302,15 @@ static int below(emv_explorer *x, const h2emv_node *n, const query *q, int depth
 			break;
 		}
 		const h2emv_node *k;
-		uint8_t sub;
+		uint8_t sub = 0;
 		int rc = child(&k, x, n, c, err);
-		if (rc == H2EMV_OK)
+		if (rc == H2EMV_OK && in_window(k, q))
 			rc = below(x, k, q, depth + 1, &sub, err);
 		if (rc)
 			return rc;
 		x->reads++;
-		acc |= self_flags(k, q) | sub;
+		if (in_window(k, q))
+			acc |= self_flags(k, q) | sub;
 	}
 	e = memo_get(x, r, 0);
 	e->flags = (uint8_t)(acc | M_DONE);
@@ -342,6 +349,8 @@ static int collect(emv_explorer *x, const h2emv_node *n, const query *q, uint8_t
 		const h2emv_node *k;
 		uint8_t sub;
 		int rc = child(&k, x, n, c, err);
+		if (rc == H2EMV_OK && !in_window(k, q))
+			continue;
 		if (rc == H2EMV_OK)
 			rc = below(x, k, q, (int)(x->vn[from].depth + len + 1), &sub, err);
 		if (rc)
@@ -373,14 +382,16 @@ static int open_hit(emv_explorer *x, const hit *t, size_t *opened, h2emv_error *
 	return H2EMV_OK;
 }
 
-int emv_ex_search(emv_explorer *x, const char *text, size_t *opened, int *placeholders,
-                  h2emv_error *err)
+int emv_ex_search(emv_explorer *x, const char *text, int64_t t0, int64_t t1, size_t *opened,
+                  int *placeholders, h2emv_error *err)
 {
 	*opened = 0;
 	*placeholders = 0;
 	x->cut = 0;
 	query q;
 	q.k = emv_terms(q.t, 8, text ? text : "", text ? strlen(text) : 0);
+	q.t0 = t1 > 0 ? t0 : 1;
+	q.t1 = t1 > 0 ? t1 : 0;
 	if (!q.k)
 		return H2EMV_OK;
 	/* the search is per query: forget what the last one found */
@@ -390,12 +401,12 @@ int emv_ex_search(emv_explorer *x, const char *text, size_t *opened, int *placeh
 	x->reads = 0;
 	uint8_t found = 0;
 	for (size_t i = 1; i < x->n; i++) {
-		uint8_t sub;
-		int rc = x->vn[i].open ? H2EMV_OK
-		                       : below(x, x->vn[i].node, &q, x->vn[i].depth, &sub, err);
+		uint8_t sub = 0;
+		int skip = x->vn[i].open || !in_window(x->vn[i].node, &q);
+		int rc = skip ? H2EMV_OK : below(x, x->vn[i].node, &q, x->vn[i].depth, &sub, err);
 		if (rc)
 			return rc;
-		found |= x->vn[i].open ? 0 : sub;
+		found |= sub;
 	}
 	uint8_t mode = found & M_ALL ? M_ALL : found & M_ANY ? M_ANY : found & M_PLACE ? M_PLACE : 0;
 	*placeholders = mode == M_PLACE;
@@ -407,7 +418,7 @@ int emv_ex_search(emv_explorer *x, const char *text, size_t *opened, int *placeh
 	size_t n = x->n;
 	for (size_t i = 1; rc == H2EMV_OK && i < n; i++) {
 		uint8_t sub = 0;
-		if (x->vn[i].open)
+		if (x->vn[i].open || !in_window(x->vn[i].node, &q))
 			continue;
 		rc = below(x, x->vn[i].node, &q, x->vn[i].depth, &sub, err);
 		if (rc == H2EMV_OK && (sub & mode))

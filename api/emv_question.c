@@ -543,7 +543,7 @@ static int person_matches(const char *t, size_t n, const emv_question *q)
 	emv_span v;
 	while (emv_line(t, n, &pos, "Speech: ", &v)) {
 		emv_utterance u;
-		if (emv_utterance_parse(v, &u) && u.speaker.n && !emv_is_self(u.speaker) &&
+		if (emv_utterance_parse(v, &u) && u.speaker.n && !emv_no_name(u.speaker) &&
 		    emv_mentions(u.speaker.p, u.speaker.n, q->person, q->n_person))
 			return 1;
 	}

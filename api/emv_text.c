@@ -589,10 +589,10 @@ int emv_span_is(emv_span s, const char *w)
 	return key_is(s.p, s.n, w);
 }
 
-int emv_is_self(emv_span who)
+int emv_no_name(emv_span who)
 {
 	static const char *const self[] = { "robot", "i", "me", "myself", "assistant", "agent",
-		"self", "system", NULL };
+		"self", "system", "user", "human", "person", "someone", "unknown", "speaker", NULL };
 	for (size_t i = 0; self[i]; i++)
 		if (emv_span_is(who, self[i]))
 			return 1;

@@ -643,8 +643,9 @@ static void test_trace_has_one_line_per_round(void **state)
 	o.trace = 1;
 	h2emv_answer *a = ask_opts(f, "When did you last transport the knife?", &o);
 	assert_int_equal(count_lines(a->trace), a->rounds);
-	assert_true(!strncmp(a->trace, "round 1: expand ", 16));
+	assert_true(!strncmp(a->trace, "round 1: ", 9));
 	assert_non_null(strstr(a->trace, "nodes visible"));
+	assert_non_null(strstr(a->trace, "answer \"At 2024/09/25, 09:12:03.\""));
 	h2emv_answer_free(a);
 	a = ask(f, "Where did you put the knife?");
 	assert_null(a->trace);

@@ -194,6 +194,45 @@ static int history_has(const pol_qa_view *v, const char *step)
 	return 0;
 }
 
+/* Did an earlier step search the whole view (not a time window)? */
+static int searched_all(const pol_qa_view *v)
+{
+	const char *mark = ": " EMV_HIST_SEARCH;
+	for (const char *p = v->history; p && (p = strstr(p, mark)); p += strlen(mark)) {
+		const char *eol = strchr(p, '\n'), *w = strstr(p, EMV_HIST_WITHIN);
+		const char *arrow = strstr(p, " -> ");
+		const char *end = arrow && (!eol || arrow < eol) ? arrow : eol;
+		if (!w || (end && w > end))
+			return 1;
+	}
+	return 0;
+}
+
+/* Did an earlier step search this window for this query already? */
+static int searched_window(const pol_qa_view *v, const char *query, const pol_item *it)
+{
+	char t0[PR_TIME_MAX], t1[PR_TIME_MAX], line[512];
+	snprintf(line, sizeof line, EMV_HIST_SEARCH "%s\"" EMV_HIST_WITHIN "%s - %s", query,
+	         pr_time_point(t0, sizeof t0, it->t_start), pr_time_point(t1, sizeof t1, it->t_end));
+	return v->history && strstr(v->history, line) != NULL;
+}
+
+/* What to search for when the question names nothing: the label of the
+ * block lines that answer it (docs/tree.md), so "who did you meet last"
+ * lands on the last goal with a Persons line. */
+static const char *label_query(const emv_question *q)
+{
+	if (q->query[0])
+		return q->query;
+	if (q->kind == QK_WHO || q->act == ACT_MEET)
+		return "persons";
+	if (q->kind == QK_SAID || q->act == ACT_SAY)
+		return "speech";
+	if (q->kind == QK_OBJECTS || q->act == ACT_SEE)
+		return "objects";
+	return "goal";
+}
+
 /* The next exploring action, or 0 when it is time to answer. */
 static int explore(state *s, pol_qa_action *out, h2emv_error *err)
 {
@@ -217,6 +256,18 @@ static int explore(state *s, pol_qa_action *out, h2emv_error *err)
 	}
 	size_t k = q->order == QO_ALL ? 6 : 3;
 	nf = pick_extremes(fr, nf, k, v, q->order == QO_FIRST);
+	/* the most promising summary (the newest, or the oldest for "first")
+	 * is far above the goals: search inside it and land on its newest and
+	 * oldest matches in one step */
+	const char *query = label_query(q);
+	if (nf && v->nodes[fr[0]].level >= 5 &&
+	    !searched_window(v, query, &v->nodes[fr[0]])) {
+		out->kind = POL_QA_SEARCH;
+		out->t0 = v->nodes[fr[0]].t_start;
+		out->t1 = v->nodes[fr[0]].t_end;
+		free(fr);
+		return set_text(out, query, err) ? -1 : 1;
+	}
 	/* "when": the best goal's events give the moment it began */
 	int want_events = (q->kind == QK_WHEN || q->kind == QK_GENERIC) && s->best >= 0 &&
 	                  v->nodes[s->best].level == 3 && v->has_children[s->best] &&
@@ -236,7 +287,7 @@ static int explore(state *s, pol_qa_action *out, h2emv_error *err)
 		return 1;
 	}
 	free(fr);
-	if (s->n_prim == 0 && q->query[0] && !history_has(v, EMV_HIST_SEARCH)) {
+	if (s->n_prim == 0 && q->query[0] && !searched_all(v)) {
 		int closed = 0;
 		for (size_t i = 0; i < v->n && !closed; i++)
 			closed = !v->nodes[i].forgotten && v->has_children[i] && !v->expanded[i] &&
