@@ -17,7 +17,8 @@
 #include "api/tree.h"
 
 #define GOAL_DEPTH 16     /* nested goals at most */
-#define TOP_LEVEL 7       /* highest summary level; the root is above it */
+#define TOP_LEVEL 8       /* highest summary level; the root is above it */
+#define DAY_LEVEL 7       /* the lowest level whose nodes may span a night */
 #define RELCACHE_SLOTS 4096 /* a power of two */
 #define PENDING_MAX 4096     /* new relcache entries held until the next commit */
 

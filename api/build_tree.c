@@ -33,7 +33,9 @@
  *  - the top: parents at TOP_LEVEL are the root's children; the root's
  *    summary is re-made by the policy (simple-summarize) when they change.
  * Single-child chains are kept (every goal has TOP_LEVEL − 3 ancestors
- * below the root), so levels mean the same thing everywhere in the tree.
+ * below the root), so levels mean the same thing everywhere in the tree:
+ * roughly L4 a stretch of work, L5–L6 a session and a day, L7 a week, L8
+ * a month or more; the root's fan-out grows by about one a month.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -143,9 +145,9 @@ static int64_t threshold(int level, tnode **items, size_t n)
 	}
 	free(d);
 	int64_t thr = (med > floor_ ? med : floor_) * (5 + level);
-	if (level <= 5 && thr > NIGHT_GAP)
+	if (level + 1 < DAY_LEVEL && thr > NIGHT_GAP)
 		thr = NIGHT_GAP;
-	if (level >= 6 && thr < DAY_MERGE)
+	if (level + 1 >= DAY_LEVEL && thr < DAY_MERGE)
 		thr = DAY_MERGE;
 	return thr;
 }
@@ -159,7 +161,7 @@ static size_t clusters(size_t *starts, tnode **items, size_t n, int level, int64
 		int64_t gap = i ? items[i]->t_start - items[i - 1]->t_end : 0;
 		if (i == 0 || gap > thr)
 			starts[k++] = i;
-		if (i && level <= 5 && gap >= NIGHT_GAP)
+		if (i && level + 1 < DAY_LEVEL && gap >= NIGHT_GAP)
 			night = 1;
 	}
 	if (k == n && n > 1 && !night) {

@@ -472,8 +472,12 @@ typedef struct h2emv_answer {
 } h2emv_answer;
 
 /* Answer a question about the past from one snapshot. *out is the caller's;
- * release it with h2emv_answer_free. Returns OK, ENOTFOUND (nothing built
- * yet), ECORRUPT, ENOMEM. Thread-safe; never waits for the builder. */
+ * release it with h2emv_answer_free. Answers read like "At 2024/09/23,
+ * 10:03:55.", "At the countertop.", "I have forgotten that." (forgotten = 1)
+ * or "I could not find that in my memory.". Returns OK, ENOTFOUND (nothing
+ * built yet, or no snapshot as old as `at`), EINVAL (both `snapshot` and
+ * `at` set), ELIMIT (a question over 8 KiB), ECORRUPT, ENOMEM. Thread-safe;
+ * never waits for the builder. */
 int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,
               const h2emv_ask_options *opts, h2emv_error *err);
 void h2emv_answer_free(h2emv_answer *a);
@@ -522,7 +526,8 @@ typedef struct h2emv_reply {
 } h2emv_reply;
 
 /* Route an utterance to question answering, to rule learning, or answer it
- * directly (greetings, unknown). Free with h2emv_reply_free. */
+ * directly (greetings, unknown). A question before anything is built gets
+ * "I have no memories yet..." and H2EMV_OK. Free with h2emv_reply_free. */
 int h2emv_say(h2emv_reply **out, h2emv_mem *mem, const char *utterance, h2emv_error *err);
 void h2emv_reply_free(h2emv_reply *r);
 

@@ -236,7 +236,7 @@ static void test_a_night_is_never_shared_below_the_day_level(void **state)
 			while (k < paths[i].n && k < paths[j].n && paths[i].ids[k] == paths[j].ids[k])
 				k++;
 			int lca_level = paths[i].levels[k - 1];
-			if (lca_level < TOP_LEVEL)
+			if (lca_level < DAY_LEVEL)
 				fail_msg("goals of day %d and day %d share a level-%d parent", day_i, day_j,
 				         lca_level);
 		}

@@ -6,6 +6,7 @@
  * The history: one Pickup of a knife at 10:00:00 on 2024-09-23 (it closes a
  * goal), so the tree is scene S, event E, goal G, summaries L4..L7, root.
  * Default lifetimes: scene 1 h, event 3 h, goal 24 h, L4+ 3 days × 2^(ℓ−3).
+ * The tree is: scene S, event E, goal G, summaries L4..L8, root.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -125,7 +126,7 @@ static void test_expiry_at_creation_is_end_plus_lifetime(void **state)
 	build(f->m);
 	chain c;
 	load_chain(&c, f->m);
-	assert_int_equal(c.len, 8); /* root, L7, L6, L5, L4, goal, event, scene */
+	assert_int_equal(c.len, 9); /* root, L8, L7, L6, L5, L4, goal, event, scene */
 	assert_int_equal(h2emv_node_expiry(at(&c, 1)), T10 + 1 * H);
 	assert_int_equal(h2emv_node_expiry(at(&c, 2)), T10 + 3 * H);
 	assert_int_equal(h2emv_node_expiry(at(&c, 3)), T10 + 24 * H);
@@ -133,6 +134,7 @@ static void test_expiry_at_creation_is_end_plus_lifetime(void **state)
 	assert_int_equal(h2emv_node_expiry(at(&c, 5)), T10 + 12 * DAY); /* 3 d × 4 */
 	assert_int_equal(h2emv_node_expiry(at(&c, 6)), T10 + 24 * DAY);
 	assert_int_equal(h2emv_node_expiry(at(&c, 7)), T10 + 48 * DAY);
+	assert_int_equal(h2emv_node_expiry(at(&c, 8)), T10 + 96 * DAY);
 	assert_int_equal(h2emv_node_expiry(c.n[0]), H2EMV_TIME_NEVER);
 	h2emv_snap_close(c.s);
 }
@@ -184,7 +186,7 @@ static void test_levels_expire_in_order_and_the_root_never(void **state)
 	assert_int_equal(c.len, 2);
 	assert_int_equal(h2emv_node_kind(c.n[0]), H2EMV_KIND_ROOT);
 	assert_int_equal(h2emv_node_kind(c.n[1]), H2EMV_KIND_FORGOTTEN);
-	assert_int_equal(h2emv_node_level(c.n[1]), 7);
+	assert_int_equal(h2emv_node_level(c.n[1]), 8);
 	h2emv_snap_close(c.s);
 	uint64_t n = 1;
 	assert_int_equal(h2emv_check(&n, f->m, NULL, NULL, NULL, NULL, NULL), 0);
@@ -209,7 +211,7 @@ static void test_a_rule_keeps_a_node_forever_and_its_parents_follow(void **state
 	assert_int_equal(h2emv_node_kind(g), H2EMV_KIND_GOAL);
 	assert_int_equal(h2emv_node_expiry(g), H2EMV_TIME_NEVER);
 	/* a parent's τ is the max of its own and its children's */
-	for (int l = 4; l <= 7; l++)
+	for (int l = 4; l <= 8; l++)
 		assert_int_equal(h2emv_node_expiry(at(&c, l)), H2EMV_TIME_NEVER);
 	h2emv_snap_close(c.s);
 }

@@ -118,7 +118,8 @@ typedef struct pol_qa_view {
 enum pol_qa_kind {
 	POL_QA_EXPAND = 1,  /* expand nodes `ids` */
 	POL_QA_RANGE = 2,   /* expand every node overlapping [t0, t1] */
-	POL_QA_SEARCH = 3,  /* expand the nodes whose content matches `text` */
+	POL_QA_SEARCH = 3,  /* expand the nodes whose content matches `text`; with
+	                       t1 > 0, only nodes overlapping [t0, t1] */
 	POL_QA_ANSWER = 4   /* answer `text`, resting on `ids` */
 };
 
