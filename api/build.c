@@ -22,11 +22,33 @@
 #define DEFAULT_COMMIT_EVERY 1000
 #define READ_CHUNK 512 /* observations read per read view */
 
+/* One builder per memory at a time, across processes. */
+static int lock_builder(h2emv_mem *mem, int *fd, h2emv_error *err)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/build.lock", h2emv_mem_dir(mem));
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (*fd < 0)
+		return eng_fail(err, errno == EACCES || errno == EROFS ? H2EMV_EREADONLY : H2EMV_EIO,
+		                "%s: %s", path, strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+		close(*fd);
+		*fd = -1;
+		return eng_fail(err, H2EMV_EBUSY, "another builder is working on %s",
+		                h2emv_mem_dir(mem));
+	}
+	return H2EMV_OK;
+}
+
 int builder_open(builder *b, h2emv_mem *mem, h2emv_error *err)
 {
 	memset(b, 0, sizeof *b);
 	b->mem = mem;
-	int rc = h2emv_config_get(&b->cfg, mem, err);
+	b->lockfd = -1;
+	int rc = lock_builder(mem, &b->lockfd, err);
+	if (rc)
+		return rc;
+	rc = h2emv_config_get(&b->cfg, mem, err);
 	if (rc == H2EMV_OK)
 		rc = tree_load(&b->t, mem->env, err);
 	if (rc == H2EMV_OK)
@@ -48,6 +70,9 @@ void builder_close(builder *b)
 	pol_rule_list_free(&b->rules);
 	free(b->relcache);
 	b->relcache = NULL;
+	if (b->lockfd >= 0)
+		close(b->lockfd);
+	b->lockfd = -1;
 }
 
 /* Commit the tree with the relevance estimates made since the last one. */
@@ -77,24 +102,6 @@ static int commit(builder *b, uint64_t *snapshots, h2emv_error *err)
 	free(keys);
 	free(vals);
 	return rc;
-}
-
-/* One builder per memory at a time, across processes. */
-static int lock_builder(h2emv_mem *mem, int *fd, h2emv_error *err)
-{
-	char path[4200];
-	snprintf(path, sizeof path, "%s/build.lock", h2emv_mem_dir(mem));
-	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (*fd < 0)
-		return eng_fail(err, errno == EACCES || errno == EROFS ? H2EMV_EREADONLY : H2EMV_EIO,
-		                "%s: %s", path, strerror(errno));
-	if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
-		close(*fd);
-		*fd = -1;
-		return eng_fail(err, H2EMV_EBUSY, "another builder is working on %s",
-		                h2emv_mem_dir(mem));
-	}
-	return H2EMV_OK;
 }
 
 /* Fold observation `seq` (its body) into the tree. A damaged body cannot
@@ -140,15 +147,10 @@ int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_optio
 		opts = &def;
 	if (!mem || opts->version != H2EMV_BUILD_OPTIONS_VERSION)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_build: bad arguments or options version");
-	int lockfd, rc = lock_builder(mem, &lockfd, err);
+	builder b;
+	int rc = builder_open(&b, mem, err);
 	if (rc)
 		return rc;
-	builder b;
-	rc = builder_open(&b, mem, err);
-	if (rc) {
-		close(lockfd);
-		return rc;
-	}
 	uint64_t every = opts->commit_every ? opts->commit_every : DEFAULT_COMMIT_EVERY;
 	uint64_t folded = 0, snaps = 0, skipped = 0, last = 0, since = 0;
 	eng_buf body = { 0 };
@@ -190,7 +192,6 @@ int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_optio
 	eng_buf_free(&body);
 	result(out, &b, folded, snaps);
 	builder_close(&b);
-	close(lockfd);
 	return rc;
 }
 
@@ -219,15 +220,10 @@ int h2emv_forget(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now, h2emv_
 {
 	if (!mem)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_forget: mem is NULL");
-	int lockfd, rc = lock_builder(mem, &lockfd, err);
+	builder b;
+	int rc = builder_open(&b, mem, err);
 	if (rc)
 		return rc;
-	builder b;
-	rc = builder_open(&b, mem, err);
-	if (rc) {
-		close(lockfd);
-		return rc;
-	}
 	uint64_t snaps = 0;
 	if (now > b.t.t_now)
 		b.t.t_now = now;
@@ -237,6 +233,5 @@ int h2emv_forget(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now, h2emv_
 		rc = commit(&b, &snaps, err);
 	result(out, &b, 0, snaps);
 	builder_close(&b);
-	close(lockfd);
 	return rc;
 }

@@ -30,6 +30,7 @@ typedef struct relcache_ent {
 
 typedef struct builder {
 	h2emv_mem *mem;
+	int lockfd;               /* build.lock, held exclusively while open */
 	tree t;
 	h2emv_config cfg;
 	pol_rule_list rules;      /* in force (items[0] the default rule) */
@@ -49,7 +50,8 @@ typedef struct builder {
 	size_t n_pending;
 } builder;
 
-/* Start: load the tree, the rules and the configuration. */
+/* Start: take the memory's builder lock (EBUSY if another builder holds
+ * it), load the tree, the rules and the configuration. */
 int builder_open(builder *b, h2emv_mem *mem, h2emv_error *err);
 void builder_close(builder *b);
 

@@ -226,6 +226,24 @@ static int load_dead(checker *c)
 
 /* ------------------------------------------------------ the tree pass -- */
 
+/* Read and decode node version `ref` (malloc'd), or fail quietly: damaged
+ * records are reported by the record pass. */
+static int read_node(eng_node **out, checker *c, eng_ref ref)
+{
+	eng_buf scratch = { 0 };
+	uint8_t key[12];
+	be64(key, ref.id);
+	be32(key + 8, ref.version);
+	const uint8_t *body;
+	size_t blen;
+	*out = NULL;
+	int rc = env_get_record(&body, &blen, c->txn, c->env, DB_NODES, key, 12, &scratch, NULL);
+	if (rc == H2EMV_OK)
+		rc = node_decode(out, body, blen, NULL);
+	eng_buf_free(&scratch);
+	return rc;
+}
+
 #define MAX_DEPTH 64
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -291,16 +309,7 @@ static memo *walk(checker *c, uint64_t snap, eng_ref ref, eng_ref parent, int de
 	m->state = 1;
 	uint64_t died = m->died;
 	eng_node *n = NULL;
-	eng_buf scratch = { 0 };
-	uint8_t key[12];
-	be64(key, ref.id);
-	be32(key + 8, ref.version);
-	const uint8_t *body;
-	size_t blen;
-	int rc = env_get_record(&body, &blen, c->txn, c->env, DB_NODES, key, 12, &scratch, NULL);
-	if (rc == H2EMV_OK)
-		rc = node_decode(&n, body, blen, NULL);
-	eng_buf_free(&scratch);
+	int rc = read_node(&n, c, ref);
 	m = memo_get(&c->memo, ref.id, ref.version, 0); /* walk() below may rehash */
 	if (rc == H2EMV_ENOTFOUND && !parent.id) {
 		report(c, "dangling-root", "snapshots", snap, ref, NOREF, snap,
@@ -325,14 +334,7 @@ static memo *walk(checker *c, uint64_t snap, eng_ref ref, eng_ref parent, int de
 			min_died = min_u64(min_died, cm->min_died);
 			max_born = max_u64(max_born, cm->max_born);
 		}
-		eng_buf s2 = { 0 };
-		uint8_t k2[12];
-		be64(k2, n->children[i].id);
-		be32(k2 + 8, n->children[i].version);
-		if (env_get_record(&body, &blen, c->txn, c->env, DB_NODES, k2, 12, &s2, NULL) ==
-		    H2EMV_OK)
-			node_decode(&kids[i], body, blen, NULL);
-		eng_buf_free(&s2);
+		read_node(&kids[i], c, n->children[i]);
 	}
 	if (kids) {
 		check_children(c, snap, n, kids);
@@ -360,15 +362,7 @@ static void report_invisible(checker *c, uint64_t snap, eng_ref ref, int depth)
 		       (unsigned long long)ref.id, ref.version, (unsigned long long)snap,
 		       (unsigned long long)m->died);
 	eng_node *n = NULL;
-	eng_buf scratch = { 0 };
-	uint8_t key[12];
-	be64(key, ref.id);
-	be32(key + 8, ref.version);
-	const uint8_t *body;
-	size_t blen;
-	if (env_get_record(&body, &blen, c->txn, c->env, DB_NODES, key, 12, &scratch, NULL) ==
-	        H2EMV_OK &&
-	    node_decode(&n, body, blen, NULL) == H2EMV_OK) {
+	if (read_node(&n, c, ref) == H2EMV_OK) {
 		if (n->born > snap)
 			report(c, "born-after-snapshot", "nodes", snap, ref, NOREF, 0,
 			       "node %llu v%u is in snapshot %llu's tree but was born in %llu",
@@ -378,7 +372,6 @@ static void report_invisible(checker *c, uint64_t snap, eng_ref ref, int depth)
 			report_invisible(c, snap, n->children[i], depth + 1);
 	}
 	free(n);
-	eng_buf_free(&scratch);
 }
 
 static int check_trees(checker *c, h2emv_progress_fn progress, void *pctx)
