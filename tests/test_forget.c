@@ -311,6 +311,27 @@ static void test_no_forgetting_keeps_everything(void **state)
 	h2emv_snap_close(c.s);
 }
 
+static void test_forgetting_yields_to_waiting_observations(void **state)
+{
+	fx *f = *state;
+	for (int i = 0; i < 150; i++)
+		pickup(f->m, T10 + i * 60 * US);
+	build(f->m);
+	pickup(f->m, T10 + 200 * 60 * US); /* waiting, not yet built */
+	h2emv_build_result r = forget(f->m, T10 + 30 * DAY);
+	assert_true(r.nodes_forgotten > 0);   /* progress was made... */
+	assert_true(r.nodes_forgotten < 150); /* ...and it stopped for the new observation */
+	h2emv_snap_info info;
+	h2emv_snap *s;
+	assert_int_equal(h2emv_snap_open(&s, f->m, 0, NULL), 0);
+	h2emv_snap_get_info(&info, s);
+	h2emv_snap_close(s);
+	assert_int_equal(info.build_cursor, 150); /* committed, the new one not folded */
+	uint64_t n = 1;
+	assert_int_equal(h2emv_check(&n, f->m, NULL, NULL, NULL, NULL, NULL), 0);
+	assert_int_equal(n, 0);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -323,6 +344,7 @@ int main(void)
 		T(test_adjacent_placeholders_merge),
 		T(test_forgetting_by_time_only_never_asks_the_policy),
 		T(test_no_forgetting_keeps_everything),
+		T(test_forgetting_yields_to_waiting_observations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
