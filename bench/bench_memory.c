@@ -43,8 +43,8 @@ static char **make_history(size_t n, size_t *count, unsigned seed)
 	char **lines = calloc(n, sizeof *lines);
 	size_t k = 0;
 	srand(seed);
-	for (int day = 0; k < n; day++)
-		for (int s = 0; s < 2 && k < n; s++) {
+	for (int day = 0; k + 3 <= n; day++)
+		for (int s = 0; s < 2 && k + 3 <= n; s++) {
 			long long t = T0 + day * 86400 * US + (8 + 9 * s) * 3600 * US;
 			for (int task = 0; task < 40 && k + 3 <= n; task++) {
 				const char *o = objs[rand() % 8], *d = dests[rand() % 5];
@@ -132,23 +132,25 @@ static double read_log(h2emv_mem *m, uint64_t n)
 
 int main(int argc, char **argv)
 {
-	size_t n = 60000, questions = 200;
+	size_t n = 60000, questions = 200, n_qa = 12200; /* n_qa: ~10,000 L3+ nodes */
 	unsigned seed = 1;
 	const char *dir = NULL;
 	static const struct option opts[] = {
 		{ "n", required_argument, NULL, 'n' }, { "questions", required_argument, NULL, 'q' },
+		{ "qa-obs", required_argument, NULL, 'a' },
 		{ "dir", required_argument, NULL, 'd' }, { "seed", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "n:q:d:s:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:q:a:d:s:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'a': n_qa = strtoull(optarg, NULL, 10); break;
 		case 'n': n = strtoull(optarg, NULL, 10); break;
 		case 'q': questions = strtoull(optarg, NULL, 10); break;
 		case 'd': dir = optarg; break;
 		case 's': seed = (unsigned)strtoul(optarg, NULL, 10); break;
 		case 'h':
-			puts("usage: bench_memory [--n OBSERVATIONS] [--questions Q] [--dir DIR] [--seed S]\n"
+			puts("usage: bench_memory [--n OBSERVATIONS] [--qa-obs N] [--questions Q] [--dir DIR] [--seed S]\n"
 			     "Builder + forgetting throughput on the builtin policy against reading the log\n"
 			     "alone, and question-answering latency on the built snapshot against opening it.");
 			return 0;
@@ -162,8 +164,12 @@ int main(int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		printf(" %s", argv[i]);
 	printf("\nstores in %s\n", dir);
-	size_t count;
-	char **lines = make_history(n, &count, seed);
+	size_t total, count = n;
+	char **lines = make_history(n > n_qa ? n : n_qa, &total, seed);
+	if (count > total)
+		count = total;
+	if (n_qa > total)
+		n_qa = total;
 
 	/* 1. builder + forgetting */
 	h2emv_mem *m = fresh(dir, "build", H2EMV_FORGET_RELEVANCE);
@@ -178,8 +184,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	double t_build = now_s() - t0;
-	printf("\n1. builder + forgetting, %zu observations (%d days)\n", count,
-	       (int)(count / 240 + 1));
+	printf("\n1. builder + forgetting, %zu observations (%zu days of a household)\n", count,
+	       count / 240 + 1);
 	printf("   read + decode the log alone   %8.3f s  %10.0f obs/s  (baseline)\n", t_read,
 	       count / t_read);
 	printf("   build with forgetting          %8.3f s  %10.0f obs/s  ratio %.2f of the baseline's time\n",
@@ -194,7 +200,7 @@ int main(int argc, char **argv)
 
 	/* 2. question answering on a large tree (nothing forgotten) */
 	m = fresh(dir, "qa", H2EMV_FORGET_NONE);
-	ingest_all(m, lines, count);
+	ingest_all(m, lines, n_qa);
 	h2emv_build(&r, m, &bo, &err);
 	h2emv_snap *s;
 	h2emv_snap_info info;
@@ -243,7 +249,7 @@ int main(int argc, char **argv)
 	free(example);
 	free(lat);
 	free(base);
-	for (size_t i = 0; i < count; i++)
+	for (size_t i = 0; i < total; i++)
 		free(lines[i]);
 	free(lines);
 	char cmd[4300];
