@@ -1,0 +1,145 @@
+/*
+ * test_cli_ingest.c — `h2emv ingest` on bad lines of every kind: each is
+ * reported with its line (and column and field where there is one);
+ * --skip-bad stores every good line; without it ingest stops at the first
+ * bad line and keeps every line before it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "h2emv.h"
+#include "testutil.h"
+
+static const char *good = "{\"t\":\"2024-09-23T10:00:00Z\",\"note\":\"ok\"}\n";
+
+/* Write the test input: good lines around one bad line of each kind. */
+static char *write_input(const char *dir)
+{
+	static char path[4200];
+	snprintf(path, sizeof path, "%s/in.jsonl", dir);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs(good, f);                                                      /* 1 */
+	fputs("{\"t\":\"2024-09-23T10:00:01Z\",\"location\":5}\n", f);        /* 2 wrong type */
+	fputs(good, f);                                                      /* 3 */
+	fputs("{\"t\":\"2024-09-23T10:00:02Z\",\"colour\":\"red\"}\n", f);    /* 4 unknown field */
+	fputs("{\"t\":\"2024-02-30T10:00:00Z\"}\n", f);                      /* 5 bad time */
+	fputs("{\"t\":\"2024-09-23T10:00:03Z\",\"note\":\"cut\n", f);         /* 6 truncated */
+	fputs("{\"t\":\"2024-09-23T10:00:04Z\",\"note\":\"\xff\xfe\"}\n", f); /* 7 invalid UTF-8 */
+	fputs("{\"t\":\"2024-09-23T10:00:05Z\",\"note\":\"", f);              /* 8: 10 MB */
+	for (int i = 0; i < 10 * 1024; i++) {
+		char kb[1024];
+		memset(kb, 'x', sizeof kb);
+		fwrite(kb, 1, sizeof kb, f);
+	}
+	fputs("\"}\n", f);
+	fputs(good, f);                                                      /* 9 */
+	fclose(f);
+	return path;
+}
+
+static int run(char **out, const char *fmt, ...)
+{
+	char cmd[9000];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	size_t cap = 1 << 16, n = 0;
+	char *buf = calloc(1, cap);
+	size_t got;
+	while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0)
+		n += got;
+	int st = pclose(p);
+	*out = buf;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static uint64_t stored(const char *dir)
+{
+	h2emv_mem *m;
+	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
+	o.flags = H2EMV_OPEN_READONLY;
+	assert_int_equal(h2emv_mem_open(&m, dir, &o, NULL), H2EMV_OK);
+	h2emv_stats s;
+	assert_int_equal(h2emv_mem_stats(&s, m, NULL), H2EMV_OK);
+	h2emv_mem_close(m);
+	return s.obs_count;
+}
+
+static void test_skip_bad_reports_every_kind_and_keeps_the_good(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir("cli");
+	const char *in = write_input(dir);
+	char *out;
+	int rc = run(&out, "%s ingest --create -m %s/mem --skip-bad %s 2>&1", H2EMV_CLI, dir, in);
+	assert_int_equal(rc, 1); /* bad lines were skipped */
+	assert_non_null(strstr(out, "line 2, column"));
+	assert_non_null(strstr(out, "field 'location'"));
+	assert_non_null(strstr(out, "line 4"));
+	assert_non_null(strstr(out, "colour"));
+	assert_non_null(strstr(out, "line 5"));
+	assert_non_null(strstr(out, "line 6"));
+	assert_non_null(strstr(out, "line 7"));
+	assert_non_null(strstr(out, "UTF-8"));
+	assert_non_null(strstr(out, "line 8"));
+	assert_non_null(strstr(out, "1048576")); /* the limit, named */
+	char mem[4300];
+	snprintf(mem, sizeof mem, "%s/mem", dir);
+	assert_int_equal(stored(mem), 3);
+	free(out);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static void test_without_skip_bad_ingest_stops_and_keeps_what_came_before(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir("cli");
+	const char *in = write_input(dir);
+	char *out;
+	int rc = run(&out, "%s ingest --create -m %s/mem %s 2>&1", H2EMV_CLI, dir, in);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "line 2, column"));
+	assert_null(strstr(out, "line 4")); /* stopped at the first bad line */
+	char mem[4300];
+	snprintf(mem, sizeof mem, "%s/mem", dir);
+	assert_int_equal(stored(mem), 1);
+	free(out);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static void test_stdin_stream_is_stored(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir("cli");
+	char *out;
+	int rc = run(&out, "printf '%%s%%s' '%s' '%s' | %s ingest --create -m %s/mem --json", good,
+	             good, H2EMV_CLI, dir);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "\"stored\":2"));
+	free(out);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_skip_bad_reports_every_kind_and_keeps_the_good),
+		cmocka_unit_test(test_without_skip_bad_ingest_stops_and_keeps_what_came_before),
+		cmocka_unit_test(test_stdin_stream_is_stored),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
