@@ -3,10 +3,13 @@
  * (joins close items, splits at a night, leaves untouched groups
  * byte-identical, always returns a partition), extractive summaries that
  * keep what rules mention, relevance from rules matched against a node,
- * rule learning (add, modify, remove, keep the rest), determinism, and the
- * token accounting of every call.
+ * rule learning (add, modify, remove, keep the rest), determinism, the
+ * token accounting of every call, and the cache: a warm, a tiny (always
+ * evicting) and a fresh policy answer byte for byte what the reference
+ * (no cache, every call computed afresh) answers, from several threads too.
  */
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -683,6 +686,312 @@ static void test_words_are_normalised_for_matching(void **state)
 	assert_false(bi_is_stop("knife"));
 }
 
+/* ------------------------------------------------------------- caching -- */
+
+/* A goal block of the builder's kind: random objects, places, persons,
+ * speech, sometimes a failure. */
+static void goal_text(char *out, size_t cap, uint32_t *x)
+{
+	static const char *const objs[] = { "knife", "cup", "plate", "apple", "keys",
+		                                "wallet", "bowl", "Potato|-01.50" };
+	static const char *const dests[] = { "countertop", "sink", "table", "shelf", "drawer" };
+	static const char *const places[] = { "kitchen", "living room", "hallway" };
+	static const char *const people[] = { "Alice", "Bob", "Carol" };
+	const char *o = objs[rnd(x) % 8], *d = dests[rnd(x) % 5], *o2 = objs[rnd(x) % 8];
+	int n = snprintf(out, cap,
+	                 "Goal: %s.Transport%s\nActions: Pickup(object=%s_0) succeeded; "
+	                 "Place(object=%s_0, target=%s_0) succeeded\nLocation: %s\n",
+	                 rnd(x) % 2 ? "MakeBreakfast" : "TidyUp", rnd(x) % 9 ? "" : " failed", o, o,
+	                 d, places[rnd(x) % 3]);
+	if (rnd(x) % 4 == 0)
+		n += snprintf(out + n, cap - (size_t)n,
+		              "Persons: %s\nSpeech: 10:03:40 %s: \"Please put the %s away.\"\n",
+		              people[rnd(x) % 3], people[rnd(x) % 3], o);
+	n += snprintf(out + n, cap - (size_t)n, "Objects: %s_0 (%s, clean), %s_0 (%s), %s_1 (%s)", o,
+	              o, d, d, o2, o2);
+	for (int k = (int)(rnd(x) % 4); k > 0; k--) { /* things seen in passing, some often */
+		const char *e = objs[rnd(x) % (rnd(x) % 2 ? 3 : 8)];
+		n += snprintf(out + n, cap - (size_t)n, ", %s_%u (%s)", e, 2 + rnd(x) % 3, e);
+	}
+	snprintf(out + n, cap - (size_t)n, "\nRelations: %s_0 on %s_0", o, d);
+}
+
+/* A text of random grammar pieces (the hostile test's). */
+static void junk_text(char *out, size_t cap, uint32_t *x)
+{
+	static const char *const pieces[] = {
+		"Goal: ", "Action: ", "Actions: ", "Objects: ", "Persons: ", "Speech: ", "Location: ",
+		"I did ", "; ", ", ", " (", ")", "[", "]", "\"", "=", " to ", " and 3 more", "\n",
+		"knife_0", "Place(", "object=", "10:03:40 ", "\xc3", "\xff", ". I ", "heard 9",
+		"met ", "saw ", "was in the ", "|", "spanning ", "(2 earlier) ", "  ", "meet Bob",
+	};
+	size_t n = 0;
+	int parts = (int)(rnd(x) % 40);
+	for (int j = 0; j < parts; j++) {
+		const char *pc = pieces[rnd(x) % (sizeof pieces / sizeof *pieces)];
+		size_t l = strlen(pc);
+		if (n + l >= cap)
+			break;
+		memcpy(out + n, pc, l);
+		n += l;
+	}
+	out[n] = '\0';
+}
+
+/* The policies compared with the reference: one warm all along, one with
+ * a cache so small that it evicts on every call. */
+typedef struct pols {
+	h2emv_policy *warm, *tiny;
+	size_t calls;
+} pols;
+
+/* Summarise with every policy and a fresh one; all must equal the
+ * reference (NULL context). Returns the reference's summary (malloc'd). */
+static char *summarize_all(pols *t, const pol_item *it, size_t n, int level,
+                           const pol_rules *rules)
+{
+	char *ref = NULL;
+	pol_usage uref = { 0 };
+	assert_int_equal(bi_summarize(NULL, it, n, level, rules, &ref, &uref, NULL), H2EMV_OK);
+	h2emv_policy *fresh = policy();
+	h2emv_policy *all[3] = { t->warm, t->tiny, fresh };
+	for (int k = 0; k < 3; k++) {
+		char *s = NULL;
+		pol_usage u = { 0 };
+		assert_int_equal(all[k]->summarize(all[k]->ctx, it, n, level, rules, &s, &u, NULL),
+		                 H2EMV_OK);
+		assert_string_equal(s, ref);
+		assert_memory_equal(&u, &uref, sizeof u);
+		free(s);
+	}
+	pol_free(fresh);
+	t->calls++;
+	return ref;
+}
+
+static void group_all(pols *t, const pol_group_req *req)
+{
+	pol_group_reply ref = { 0 };
+	pol_usage uref = { 0 };
+	assert_int_equal(bi_group(NULL, req, &ref, &uref, NULL), H2EMV_OK);
+	h2emv_policy *fresh = policy();
+	h2emv_policy *all[3] = { t->warm, t->tiny, fresh };
+	for (int k = 0; k < 3; k++) {
+		pol_group_reply r = { 0 };
+		pol_usage u = { 0 };
+		assert_int_equal(all[k]->group(all[k]->ctx, req, &r, &u, NULL), H2EMV_OK);
+		assert_int_equal(r.n, ref.n);
+		for (size_t g = 0; g < r.n; g++) {
+			assert_int_equal(r.groups[g].first, ref.groups[g].first);
+			assert_int_equal(r.groups[g].last, ref.groups[g].last);
+			assert_string_equal(r.groups[g].summary, ref.groups[g].summary);
+		}
+		assert_memory_equal(&u, &uref, sizeof u);
+		pol_groups_free(&r);
+	}
+	pol_free(fresh);
+	pol_groups_free(&ref);
+	t->calls++;
+}
+
+#define N_GOALS 90
+
+static void test_cached_policy_answers_as_the_reference_over_many_calls(void **state)
+{
+	(void)state;
+	pols t = { policy(), NULL, 0 };
+	assert_int_equal(bi_policy_new(&t.tiny, 3, 1500, NULL), H2EMV_OK);
+	const char *rv[] = { DEFAULT_RULE, "Always remember where you put the knife; or when you "
+		                               "meet someone.", "Keep track of the wallet." };
+	pol_rules only_default = { rv, 1 }, with_keep = { rv, 3 };
+	static char texts[N_GOALS][700];
+	pol_item goals[N_GOALS], sums[N_GOALS];
+	char *sum_text[N_GOALS];
+	uint32_t x = 2024;
+	for (int round = 0; round < 3; round++) {
+		const pol_rules *rules = round == 0 ? NULL : round == 1 ? &only_default : &with_keep;
+		int64_t now = T0 + round * 400 * HOUR;
+		for (size_t i = 0; i < N_GOALS; i++) {
+			if (rnd(&x) % 12)
+				goal_text(texts[i], sizeof texts[i], &x);
+			else
+				junk_text(texts[i], sizeof texts[i], &x);
+			int64_t gap = rnd(&x) % 7 ? (int64_t)(rnd(&x) % 20) * MIN : (int64_t)(rnd(&x) % 30) * HOUR;
+			goals[i] = item(i + 1, 3, now + gap, now + gap + 2 * MIN, texts[i]);
+			now = goals[i].t_end;
+		}
+		/* parents growing one child at a time, as the builder re-summarises
+		 * them; every sixth child closes a parent, whose summary is read
+		 * back one level up, itself growing one child at a time */
+		size_t first = 0, n_sums = 0;
+		for (size_t i = 0; i < N_GOALS; i++) {
+			char *s = summarize_all(&t, goals + first, i - first + 1, 3, rules);
+			if (i - first + 1 < 6 && i + 1 < N_GOALS) {
+				free(s);
+				continue;
+			}
+			sum_text[n_sums] = s;
+			sums[n_sums] = item(1000 + n_sums, 4, goals[first].t_start, goals[i].t_end, s);
+			n_sums++;
+			first = i + 1;
+		}
+		for (size_t k = 0; k < n_sums; k++) {
+			size_t lo = k > 11 ? k - 11 : 0;
+			free(summarize_all(&t, sums + lo, k - lo + 1, 4, rules));
+			free(summarize_all(&t, sums + lo, k - lo + 1, 5, rules));
+		}
+		/* grouping: the last few old groups and one to three new items */
+		for (size_t i = 8; i < N_GOALS; i += 1 + rnd(&x) % 3) {
+			pol_group old[16];
+			size_t lo = i > 24 ? i - 24 : 0, n_new = 1 + rnd(&x) % 3, n_old = 0;
+			if (i + n_new > N_GOALS)
+				n_new = N_GOALS - i;
+			for (size_t j = lo; j < i; n_old++) {
+				old[n_old].first = j - lo;
+				old[n_old].last = j - lo + rnd(&x) % 6;
+				if (old[n_old].last > i - 1 - lo)
+					old[n_old].last = i - 1 - lo;
+				old[n_old].summary = sum_text[(n_old + i) % n_sums];
+				j = lo + old[n_old].last + 1;
+			}
+			pol_group_req req = { 3, goals + lo, i - lo + n_new, old, n_old, n_new, rules,
+				                  goals[i + n_new - 1].t_end };
+			group_all(&t, &req);
+			req.level = 4; /* other limits: other groups */
+			group_all(&t, &req);
+		}
+		for (size_t k = 0; k < n_sums; k++)
+			free(sum_text[k]);
+	}
+	assert_true(t.calls > 500);
+	/* the tiny cache stayed within its bounds while being used */
+	bi_cache_stats st = bi_ctx_stats(t.tiny->ctx);
+	assert_true(st.entries <= 3);
+	assert_true(st.bytes <= 1500 || st.entries == 1);
+	assert_true(st.evictions > 1000);
+	/* the warm one served most lookups from the cache */
+	st = bi_ctx_stats(t.warm->ctx);
+	assert_true(st.hits > 4 * st.misses);
+	assert_true(st.entries <= BI_CACHE_ENTRIES && st.bytes <= BI_CACHE_BYTES);
+	pol_free(t.warm);
+	pol_free(t.tiny);
+}
+
+static void test_cached_policy_answers_as_the_reference_on_hostile_and_huge_texts(void **state)
+{
+	(void)state;
+	pols t = { policy(), NULL, 0 };
+	assert_int_equal(bi_policy_new(&t.tiny, 2, 600, NULL), H2EMV_OK);
+	const char *rv[] = { DEFAULT_RULE, "Always remember the keys; or when you meet someone" };
+	pol_rules rules = { rv, 2 };
+	/* a text longer than the cache keeps: digested anew every time */
+	size_t big_len = BI_CACHE_MAX_TEXT + 5000, n = 0;
+	char *big = malloc(big_len + 200);
+	assert_non_null(big);
+	n += (size_t)sprintf(big, "Goal: Chat\nActions: Talk(object=keys_0) succeeded\n");
+	for (int i = 0; n < big_len; i++)
+		n += (size_t)sprintf(big + n, "Speech: Alice: \"word %d\"\n", i);
+	sprintf(big + n, "Objects: keys_0 (keys)");
+	static char texts[4][400];
+	uint32_t x = 99;
+	for (int round = 0; round < 300; round++) {
+		pol_item it[4];
+		for (int k = 0; k < 4; k++) {
+			junk_text(texts[k], sizeof texts[k], &x);
+			it[k] = item((uint64_t)k + 1, 3, T0 + k * MIN, T0 + k * MIN + 30 * SEC,
+			             round % 50 == 0 && k == 1 ? big : texts[k]);
+		}
+		free(summarize_all(&t, it, 4, 3 + round % 3, round % 2 ? &rules : NULL));
+		pol_group old = { 0, 1, texts[2] };
+		pol_group_req gr = { 3, it, 4, &old, 1, 2, round % 2 ? &rules : NULL, T0 + HOUR };
+		group_all(&t, &gr);
+	}
+	bi_cache_stats st = bi_ctx_stats(t.warm->ctx);
+	assert_true(st.bytes <= BI_CACHE_BYTES);
+	free(big);
+	pol_free(t.warm);
+	pol_free(t.tiny);
+}
+
+static void test_cached_summary_is_exact_at_the_length_cap(void **state)
+{
+	(void)state;
+	pols t = { policy(), NULL, 0 };
+	assert_int_equal(bi_policy_new(&t.tiny, 4, 0, NULL), H2EMV_OK);
+	static char texts[10][300];
+	pol_item it[10];
+	/* labels of every length around the cap, so that the sentence is one
+	 * byte over or under it in some call, with "and N more", speech and
+	 * objects seen in the way */
+	for (int len = 1; len <= 70; len++)
+		for (int n = 1; n <= 10; n++) {
+			for (int i = 0; i < n; i++) {
+				char name[80];
+				for (int c = 0; c < len; c++)
+					name[c] = (char)('a' + (c + i) % 26);
+				name[len] = '\0';
+				if ((len + i) % 3 == 0)
+					snprintf(texts[i], sizeof texts[i], "I did %s and %d more; saw cup_%d; heard %d "
+					         "utterances.", name, len % 13, i % 4, 1 + (n * len) % 11);
+				else
+					snprintf(texts[i], sizeof texts[i],
+					         "Goal: %s\nActions: Pickup(object=cup_%d)\nSpeech: Bob: \"hi\"\n"
+					         "Objects: cup_%d (cup), plate_%d (plate)", name, i % 3, i % 3, i);
+				it[i] = item((uint64_t)i + 1, 3, T0 + i * 2 * HOUR, T0 + i * 2 * HOUR + MIN,
+				             texts[i]);
+			}
+			free(summarize_all(&t, it, (size_t)n, 3 + len % 3, NULL));
+		}
+	pol_free(t.warm);
+	pol_free(t.tiny);
+}
+
+typedef struct worker_job {
+	h2emv_policy *p;
+	uint32_t seed;
+	int mismatches;
+} worker_job;
+
+static void *summarize_worker(void *arg)
+{
+	worker_job *j = arg;
+	char texts[6][700];
+	for (int round = 0; round < 150; round++) {
+		pol_item it[6];
+		size_t n = 1 + rnd(&j->seed) % 6;
+		for (size_t k = 0; k < n; k++) {
+			goal_text(texts[k], sizeof texts[k], &j->seed);
+			it[k] = item(k + 1, 3, T0 + (int64_t)k * MIN, T0 + (int64_t)k * MIN + 30 * SEC,
+			             texts[k]);
+		}
+		char *a = NULL, *b = NULL;
+		pol_usage ua = { 0 }, ub = { 0 };
+		int ra = j->p->summarize(j->p->ctx, it, n, 3, NULL, &a, &ua, NULL);
+		int rb = bi_summarize(NULL, it, n, 3, NULL, &b, &ub, NULL);
+		if (ra || rb || strcmp(a, b) || memcmp(&ua, &ub, sizeof ua))
+			j->mismatches++;
+		free(a);
+		free(b);
+	}
+	return NULL;
+}
+
+static void test_one_policy_serves_several_threads(void **state)
+{
+	(void)state;
+	h2emv_policy *p = NULL;
+	assert_int_equal(bi_policy_new(&p, 16, 0, NULL), H2EMV_OK);
+	worker_job jobs[3] = { { p, 1, 0 }, { p, 2, 0 }, { p, 3, 0 } };
+	pthread_t th[3];
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(pthread_create(&th[k], NULL, summarize_worker, &jobs[k]), 0);
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(pthread_join(th[k], NULL), 0);
+		assert_int_equal(jobs[k].mismatches, 0);
+	}
+	pol_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -707,6 +1016,10 @@ int main(void)
 		cmocka_unit_test(test_hostile_texts_never_crash_any_decision),
 		cmocka_unit_test(test_builtin_fills_every_slot_of_the_table),
 		cmocka_unit_test(test_words_are_normalised_for_matching),
+		cmocka_unit_test(test_cached_policy_answers_as_the_reference_over_many_calls),
+		cmocka_unit_test(test_cached_policy_answers_as_the_reference_on_hostile_and_huge_texts),
+		cmocka_unit_test(test_cached_summary_is_exact_at_the_length_cap),
+		cmocka_unit_test(test_one_policy_serves_several_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,8 +2,9 @@
  * test_prompts.c — the prompts every policy decision renders (prompts.h):
  * item numbering newest = 0, rules only when given, the trimming rule (a
  * prefix at a line or word boundary), the budget (whole oldest items go
- * first), UTC time formatting, and the token estimate pinned on fixed
- * strings.
+ * first), UTC time formatting, the token estimate pinned on fixed
+ * strings, and the estimate counted piece by piece (pr_group_tokens,
+ * pr_summarize_tokens) equal to the rendered prompt's on random requests.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -445,6 +446,194 @@ static void test_range_keys_and_json_escaping(void **state)
 	free(s);
 }
 
+/* ------------------------------------------------ tokens without render -- */
+
+static uint32_t next(uint32_t *x)
+{
+	*x = *x * 1103515245u + 12345u;
+	return *x >> 8;
+}
+
+/* A random text of what prompts hold: words (camel case, long ones),
+ * identifiers, digits, single and repeated spaces, newlines with and
+ * without indents, punctuation, UTF-8, stray and cut UTF-8 bytes. */
+static void random_text(char *out, size_t cap, uint32_t *x)
+{
+	static const char *const bits[] = {
+		"Goal", "Make", "Breakfast", "knife_0", ".", ":", " ", "  ", "   ", "\n", "\n  ",
+		"2024/09/23", "10:03:13", "(", ")", "I ", "did", "Transport", "supercalifragilistic",
+		"12", "1234567", "\xc3\xaf", "\xe6\x97\xa5", "\xff", "\x80", "\xc3", "\xe6\x97", "\t",
+		"\"", ",", "; ", "-", " ...", "x", "CounterTop",
+	};
+	size_t n = 0, parts = next(x) % 160;
+	for (size_t j = 0; j < parts; j++) {
+		const char *b = bits[next(x) % (sizeof bits / sizeof *bits)];
+		size_t l = strlen(b);
+		if (n + l >= cap)
+			break;
+		memcpy(out + n, b, l);
+		n += l;
+	}
+	out[n] = '\0';
+}
+
+static void test_token_estimate_is_additive_at_clean_splits(void **state)
+{
+	(void)state;
+	uint32_t x = 4242;
+	char t[1200];
+	for (int round = 0; round < 3000; round++) {
+		random_text(t, sizeof t, &x);
+		size_t n = strlen(t);
+		uint64_t all = tok_count(t, n);
+		for (size_t i = 1; i < n; i++)
+			if (tok_splits_clean((unsigned char)t[i - 1], (unsigned char)t[i]))
+				assert_int_equal(all, tok_count(t, i) + tok_count(t + i, n - i));
+	}
+	/* and where it is not: runs and characters would be cut */
+	assert_false(tok_splits_clean('a', 'b'));
+	assert_false(tok_splits_clean('1', '2'));
+	assert_false(tok_splits_clean(' ', ' '));
+	assert_false(tok_splits_clean(0xc3, 0xaf));
+	assert_true(tok_splits_clean('\n', 'a'));
+	assert_true(tok_splits_clean('a', ':'));
+}
+
+/* Pieces that count as prompts.h says, remembering nothing but how often
+ * they were asked for (as a cache would be). */
+static uint64_t counted_text(void *arg, const char *text, int kind)
+{
+	++*(size_t *)arg;
+	return pr_piece_tokens(text, kind);
+}
+
+static uint64_t counted_range(void *arg, int64_t t0, int64_t t1, int with_date, int kind)
+{
+	++*(size_t *)arg;
+	return pr_range_tokens(t0, t1, with_date, kind);
+}
+
+static uint64_t counted_rules(void *arg, const pol_rules *rules)
+{
+	++*(size_t *)arg;
+	return pr_rules_msg_tokens(rules);
+}
+
+typedef struct rand_req {
+	pol_item items[40];
+	pol_group groups[40];
+	char texts[40][700];
+	char sums[40][300];
+	char rule_text[3][300];
+	const char *rule_v[3];
+	pol_rules rules;
+	pol_group_req req;
+} rand_req;
+
+/* Random items (times within a minute, hours or days of each other, some
+ * spans over a day), a random partition of the old ones, random rules. */
+static void random_req(rand_req *r, uint32_t *x)
+{
+	memset(r, 0, sizeof *r);
+	size_t n = 1 + next(x) % 40, n_new = next(x) % (n + 1);
+	int64_t t = T0 + (int64_t)(next(x) % 1000) * 3600 * SEC;
+	for (size_t i = 0; i < n; i++) {
+		static const int64_t steps[] = { 5 * SEC, 90 * SEC, 3600 * SEC, 20 * 3600 * SEC,
+			                             3 * 86400 * SEC };
+		t += steps[next(x) % 5] * (int64_t)(next(x) % 3);
+		r->items[i].id = i + 1;
+		r->items[i].level = 3 + (int)(next(x) % 3);
+		r->items[i].t_start = t;
+		t += steps[next(x) % 5] * (int64_t)(next(x) % 2);
+		r->items[i].t_end = t;
+		random_text(r->texts[i], sizeof r->texts[i], x);
+		r->items[i].text = next(x) % 17 ? r->texts[i] : NULL;
+	}
+	size_t n_old_items = n - n_new, g = 0;
+	for (size_t i = 0; i < n_old_items; g++) {
+		size_t len = 1 + next(x) % 6;
+		r->groups[g].first = i;
+		r->groups[g].last = i + len - 1 < n_old_items ? i + len - 1 : n_old_items - 1;
+		random_text(r->sums[g], sizeof r->sums[g], x);
+		r->groups[g].summary = next(x) % 11 ? r->sums[g] : NULL;
+		i = r->groups[g].last + 1;
+	}
+	size_t n_rules = next(x) % 4;
+	for (size_t k = 0; k < n_rules; k++) {
+		random_text(r->rule_text[k], sizeof r->rule_text[k], x);
+		r->rule_v[k] = next(x) % 7 ? r->rule_text[k] : NULL;
+	}
+	r->rules.items = r->rule_v;
+	r->rules.n = n_rules;
+	r->req.level = r->items[0].level;
+	r->req.items = r->items;
+	r->req.n_items = n;
+	r->req.old_groups = r->groups;
+	r->req.n_old = g;
+	r->req.n_new = n_new;
+	r->req.rules = next(x) % 3 ? &r->rules : NULL;
+	r->req.now = t;
+}
+
+static void test_group_tokens_by_pieces_equal_the_rendered_prompt(void **state)
+{
+	(void)state;
+	uint32_t x = 777;
+	static rand_req r;
+	size_t asked = 0;
+	pr_pieces pc = { &asked, counted_text, counted_range, counted_rules };
+	int dropped = 0;
+	for (int round = 0; round < 1500; round++) {
+		random_req(&r, &x);
+		uint64_t budget = next(&x) % 3 ? 0 : 60 + next(&x) % 3000;
+		pr_prompt p;
+		assert_int_equal(pr_group(&p, &r.req, budget, NULL), H2EMV_OK);
+		uint64_t want = tok_prompt(&p), a = 0, b = 0;
+		char *f = flat(&p);
+		dropped += strstr(f, "older item") != NULL;
+		free(f);
+		pr_prompt_free(&p);
+		assert_int_equal(pr_group_tokens(&a, &r.req, budget, NULL, NULL), H2EMV_OK);
+		assert_int_equal(pr_group_tokens(&b, &r.req, budget, &pc, NULL), H2EMV_OK);
+		assert_int_equal(a, want);
+		assert_int_equal(b, want);
+	}
+	assert_true(dropped > 50); /* the budget's search was exercised */
+	assert_true(asked > 0);
+	/* the same refusal as pr_group */
+	r.groups[0].last = r.req.n_items + 5;
+	r.req.n_old = 1;
+	uint64_t t = 1;
+	assert_int_equal(pr_group_tokens(&t, &r.req, 0, NULL, NULL), H2EMV_EINVAL);
+	assert_int_equal(pr_group_tokens(&t, NULL, 0, NULL, NULL), H2EMV_EINVAL);
+}
+
+static void test_summary_tokens_by_pieces_equal_the_rendered_prompt(void **state)
+{
+	(void)state;
+	uint32_t x = 31337;
+	static rand_req r;
+	size_t asked = 0;
+	pr_pieces pc = { &asked, counted_text, counted_range, counted_rules };
+	for (int round = 0; round < 1500; round++) {
+		random_req(&r, &x);
+		int level = 3 + (int)(next(&x) % 4);
+		const pol_rules *rules = r.req.rules;
+		pr_prompt p;
+		assert_int_equal(pr_summarize(&p, r.items, r.req.n_items, level, rules, NULL), H2EMV_OK);
+		uint64_t want = tok_prompt(&p), a = 0, b = 0;
+		pr_prompt_free(&p);
+		assert_int_equal(
+			pr_summarize_tokens(&a, r.items, r.req.n_items, level, rules, NULL, NULL), H2EMV_OK);
+		assert_int_equal(
+			pr_summarize_tokens(&b, r.items, r.req.n_items, level, rules, &pc, NULL), H2EMV_OK);
+		assert_int_equal(a, want);
+		assert_int_equal(b, want);
+	}
+	uint64_t t;
+	assert_int_equal(pr_summarize_tokens(&t, NULL, 2, 3, NULL, NULL, NULL), H2EMV_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -465,6 +654,9 @@ int main(void)
 		cmocka_unit_test(test_route_prompt_names_three_routes),
 		cmocka_unit_test(test_qa_prompt_renders_view_and_orders_answer_on_last_round),
 		cmocka_unit_test(test_range_keys_and_json_escaping),
+		cmocka_unit_test(test_token_estimate_is_additive_at_clean_splits),
+		cmocka_unit_test(test_group_tokens_by_pieces_equal_the_rendered_prompt),
+		cmocka_unit_test(test_summary_tokens_by_pieces_equal_the_rendered_prompt),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

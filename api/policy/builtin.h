@@ -5,7 +5,10 @@
  * a node's text).
  *
  * Everything here is deterministic: no randomness, no clock, no global
- * mutable state; the same inputs give byte-identical outputs.
+ * mutable state (the word table and the fixed prompts' token counts are
+ * built once and then only read); the same inputs give byte-identical
+ * outputs. The policy's cache (builtin_cache.c) changes how fast an answer
+ * comes, never what it is.
  */
 #ifndef H2EMV_POLICY_BUILTIN_H
 #define H2EMV_POLICY_BUILTIN_H
@@ -17,6 +20,8 @@
 #include "api/policy/prompts.h"
 
 /* ------------------------------------------------------ the table's slots -- */
+
+typedef struct bi_cache bi_cache; /* below: what the policy keeps between calls */
 
 /* builtin_qa.c (question answering and routing). */
 int pol_builtin_qa_step(void *ctx, const pol_qa_view *view, pol_qa_action *out, pol_usage *u,
@@ -37,20 +42,50 @@ int bi_learn(void *ctx, const pol_rules *old, const char *feedback, pol_rule_lis
 /* Account one decision: prompt tokens of `p`, completion tokens of the
  * builtin's own reply text, one call. `u` may be NULL. */
 void bi_usage(pol_usage *u, const pr_prompt *p, const char *reply);
+/* The same with the prompt's tokens already counted. */
+void bi_usage_tokens(pol_usage *u, uint64_t prompt_tokens, const char *reply);
 
 /* The summary text itself (no accounting): the extractive rule written
  * down in builtin_summary.c. *out malloc'd. */
 int bi_summary_text(char **out, const pol_item *items, size_t n, int level,
                     const pol_rules *rules, h2emv_error *err);
+/* The same, byte for byte, reading the items through cache `c` (NULL: no
+ * cache, as bi_summary_text). */
+int bi_summary_cached(bi_cache *c, char **out, const pol_item *items, size_t n, int level,
+                      const pol_rules *rules, h2emv_error *err);
 
 /* --------------------------------------------------------------- words -- */
 
+/* How a word set or list (builtin_sets.c) finds its strings fast: each
+ * entry's hash and length (compared before the bytes), and, once the set
+ * has BI_INDEX_MIN entries, an open-addressing index (slot = entry + 1,
+ * 0 = empty; a power-of-two size at most half full). */
+typedef struct bi_key {
+	uint32_t h, len;
+} bi_key;
+
+#define BI_INDEX_MIN 16
+
+/* The hash bi_key.h holds (XXH3-64 of the bytes, cut to 32 bits). */
+uint32_t bi_hash(const char *s, size_t n);
+/* The entry among `n_entries` strings `strs` (keys `k`, index `ix` of
+ * `ix_cap` slots or NULL) equal to `s[0..n)` of hash `h`, or SIZE_MAX. */
+size_t bi_find(char *const *strs, const bi_key *k, size_t n_entries, const uint32_t *ix,
+               size_t ix_cap, const char *s, size_t n, uint32_t h);
+/* Index the newest entry (n_entries - 1, its key set), building or growing
+ * the index as needed. Out of memory drops the index (lookups scan). */
+void bi_index_add(uint32_t **ix, size_t *ix_cap, const bi_key *k, size_t n_entries);
+
 /* A set of words in insertion order (each malloc'd, NUL-terminated), with
- * a sticky out-of-memory flag. */
+ * a sticky out-of-memory flag. `k` and `ix` are its lookup aids (above);
+ * only the bi_words_* functions change a set. */
 typedef struct bi_words {
 	char **v;
 	size_t n, cap;
 	int oom;
+	bi_key *k;
+	uint32_t *ix;
+	size_t ix_cap;
 } bi_words;
 
 void bi_words_free(bi_words *w);
@@ -96,17 +131,23 @@ const char *const *bi_expand(const char *w);
 
 /* ------------------------------------------------------------- digests -- */
 
-/* A list of display strings with counts, in order of first appearance. */
+/* A list of display strings with counts, in order of first appearance
+ * (`k`, `ix`: lookup aids as for bi_words; only bi_list_* change a list). */
 typedef struct bi_list {
 	char **s;
 	size_t *count;
 	size_t n, cap;
 	int oom;
+	bi_key *k;
+	uint32_t *ix;
+	size_t ix_cap;
 } bi_list;
 
 void bi_list_free(bi_list *l);
 /* Add (or count again) `s[0..n)`, `times` times. */
 void bi_list_add(bi_list *l, const char *s, size_t n, size_t times);
+/* The same with the hash of `s[0..n)` already known (bi_hash). */
+void bi_list_add_h(bi_list *l, const char *s, size_t n, uint32_t h, size_t times);
 
 /* One action (or goal) of an item as relevance sees it: what kind of doing
  * and the words of the objects it was done with. */
@@ -138,6 +179,9 @@ typedef struct bi_digest {
 	int person;       /* evidence of meeting a person */
 	int opaque;       /* free text: no structure was found */
 	int oom;
+	int lists_only;   /* set before the first add: read only what a summary
+	                     reads (the lists, n_speech, more); acts and words
+	                     stay empty, person may stay unset */
 } bi_digest;
 
 /* Read `text` into `d` (added to what is there: digests accumulate). */
@@ -169,6 +213,63 @@ void bi_digest_note(bi_digest *d, bi_span s);
 /* A one-line text in the builtin's grammar, clause by clause. */
 void bi_digest_sentences(bi_digest *d, const char *text);
 
+/* Merge the digest `x` of one more text into `d`: the lists with their
+ * counts, the speech and "more" counts, person and opaque. Gives what
+ * bi_digest_add of that text into `d` gives in everything a summary reads
+ * (acts and words, which relevance reads, are not merged). */
+void bi_digest_merge(bi_digest *d, const bi_digest *x);
+
+/* ------------------------------------------------------------- caching -- */
+
+/*
+ * What the builtin keeps between calls (builtin_cache.c): per text, its
+ * digest and the token counts of its prompt pieces (prompts.h); token
+ * counts of time ranges; what it derived from the rules last seen. A cache
+ * is not thread-safe: the policy's context (builtin.c) holds it under a
+ * mutex. Borrowed results are valid until the next call into the cache.
+ */
+#define BI_CACHE_ENTRIES 8192          /* texts kept */
+#define BI_CACHE_BYTES (16u << 20)     /* bytes of kept texts and digests */
+#define BI_CACHE_MAX_TEXT (64u << 10)  /* a longer text is not kept */
+
+typedef struct bi_cache_stats {
+	uint64_t hits, misses, evictions;
+	size_t entries, bytes;
+} bi_cache_stats;
+
+/* 0 = the default bound. 0 or -1 (out of memory). */
+int bi_cache_new(bi_cache **out, size_t max_entries, size_t max_bytes);
+void bi_cache_free(bi_cache *c);
+/* Merge the digest of `text` (lists only: bi_digest.lists_only) into `d`
+ * as bi_digest_merge does. -1 when out of memory. */
+int bi_cache_merge(bi_cache *c, bi_digest *d, const char *text);
+/* pr_piece_tokens, pr_range_tokens and pr_rules_msg_tokens, remembered
+ * (`cache` is a bi_cache: these fill a pr_pieces). */
+uint64_t bi_cache_piece(void *cache, const char *text, int kind);
+uint64_t bi_cache_range(void *cache, int64_t t0, int64_t t1, int with_date, int kind);
+uint64_t bi_cache_rules_msg(void *cache, const pol_rules *rules);
+/* The pieces above as a pr_pieces for pr_group_tokens and
+ * pr_summarize_tokens. */
+pr_pieces bi_cache_pieces(bi_cache *c);
+/* bi_rule_words of `rules`, borrowed; NULL when out of memory. */
+const bi_words *bi_cache_rule_words(bi_cache *c, const pol_rules *rules);
+bi_cache_stats bi_cache_get_stats(const bi_cache *c);
+
+/* The builtin policy's context: one cache under a mutex. Every call that
+ * uses the cache holds the mutex for the whole call, so any thread may
+ * call the policy; a NULL context means "no cache" (every call computes
+ * from scratch, as a reference). */
+typedef struct bi_ctx bi_ctx;
+
+/* A builtin policy whose cache has the given bounds (0 = default), for
+ * tests of eviction; pol_builtin_new uses the defaults. */
+int bi_policy_new(h2emv_policy **out, size_t max_entries, size_t max_bytes, h2emv_error *err);
+/* Lock the context's cache (NULL ctx: NULL, nothing locked) / unlock it. */
+bi_cache *bi_ctx_lock(void *ctx);
+void bi_ctx_unlock(void *ctx);
+/* The cache's counters (zeros for a NULL context). */
+bi_cache_stats bi_ctx_stats(void *ctx);
+
 /* --------------------------------------------------------------- rules -- */
 
 /*
@@ -199,6 +300,9 @@ char *bi_lower(const char *s);
 void bi_rule_free(bi_rule *r);
 /* Is `i` of `rules` the default rule (index 0 and about forgetting)? */
 int bi_rule_is_default(const pol_rules *rules, size_t i);
+/* The object words of every rule that asks to keep something (the
+ * default rule and NULL rules skipped), added to `out`; -1 out of memory. */
+int bi_rule_words(bi_words *out, const pol_rules *rules);
 /* Content words of a rule or feedback, for comparing rules: normalised
  * words less stop words, a family word replaced by "#<family>", person
  * words by "#person". */

@@ -13,53 +13,12 @@
 #define PHRASE_OBJS 4   /* objects named in one label */
 #define MAX_OBJECTS 256 /* objects read from one block's Objects line */
 
-/* --------------------------------------------------------------- lists -- */
-
-void bi_list_free(bi_list *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->s[i]);
-	free(l->s);
-	free(l->count);
-	memset(l, 0, sizeof *l);
-}
-
-void bi_list_add(bi_list *l, const char *s, size_t n, size_t times)
-{
-	if (l->oom || !n)
-		return;
-	for (size_t i = 0; i < l->n; i++)
-		if (strlen(l->s[i]) == n && !memcmp(l->s[i], s, n)) {
-			l->count[i] += times;
-			return;
-		}
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 8;
-		char **v = realloc(l->s, cap * sizeof *v);
-		if (v)
-			l->s = v;
-		size_t *c = realloc(l->count, cap * sizeof *c);
-		if (c)
-			l->count = c;
-		if (!v || !c) {
-			l->oom = 1;
-			return;
-		}
-		l->cap = cap;
-	}
-	char *c = malloc(n + 1);
-	if (!c) {
-		l->oom = 1;
-		return;
-	}
-	memcpy(c, s, n);
-	c[n] = '\0';
-	l->s[l->n] = c;
-	l->count[l->n++] = times;
-}
+/* ------------------------------------------------------ acts, freeing -- */
 
 void bi_digest_act(bi_digest *d, unsigned fam, const bi_words *args)
 {
+	if (d->lists_only)
+		return;
 	if (d->n_acts == d->cap_acts) {
 		size_t cap = d->cap_acts ? d->cap_acts * 2 : 8;
 		bi_act *v = realloc(d->acts, cap * sizeof *v);
@@ -133,7 +92,8 @@ int bi_next_part(bi_span *rest, const char *sep, bi_span *part)
 			depth++;
 		else if (!quote && (c == ')' || c == ']' || c == '}') && depth > 0)
 			depth--;
-		else if (!quote && !depth && i + k <= rest->n && !memcmp(rest->p + i, sep, k)) {
+		else if (!quote && !depth && (!k || c == sep[0]) && i + k <= rest->n &&
+		         !memcmp(rest->p + i, sep, k)) {
 			*part = bi_mk(rest->p, i);
 			rest->p += i + k;
 			rest->n -= i + k;
@@ -148,7 +108,8 @@ int bi_next_part(bi_span *rest, const char *sep, bi_span *part)
 
 static void add_words(bi_digest *d, bi_span s)
 {
-	bi_words_of(&d->words, s.p, s.n);
+	if (!d->lists_only)
+		bi_words_of(&d->words, s.p, s.n);
 }
 
 /* ------------------------------------------------------ objects, types -- */
@@ -507,6 +468,10 @@ static void read_block(bi_digest *d, const char *text)
 		read_action(&acts[n], k.acts[i]);
 		if (acts[n].name.n == 4 && !memcmp(acts[n].name.p, "none", 4))
 			continue;
+		if (d->lists_only) { /* the label needs the action, not its words */
+			n++;
+			continue;
+		}
 		bi_words w = { 0 };
 		for (size_t j = 0; j < acts[n].n_obj; j++)
 			arg_words(&w, &t, acts[n].obj[j]);
@@ -523,8 +488,10 @@ static void read_block(bi_digest *d, const char *text)
 	if (k.goal.n) {
 		bi_span g = k.goal;
 		int failed = bi_ends(g, " failed") || bi_ends(g, " aborted");
-		bi_words_of(&all, g.p, g.n);
-		bi_digest_act(d, bi_families_of(g.p, g.n), &all);
+		if (!d->lists_only) {
+			bi_words_of(&all, g.p, g.n);
+			bi_digest_act(d, bi_families_of(g.p, g.n), &all);
+		}
 		add_label(d, &t, g, failed, acts, n);
 	} else {
 		for (size_t i = 0; i < n; i++)
@@ -569,18 +536,42 @@ void bi_digest_add(bi_digest *d, const char *text)
 		read_block(d, text);
 	} else if (!strncmp(text, "I ", 2) && !strchr(text, '\n')) {
 		bi_digest_sentences(d, text);
-		bi_words_of(&d->words, text, strlen(text));
+		add_words(d, bi_mk(text, strlen(text)));
 	} else {
 		/* free text: the first sentence is the note, all words count */
 		const char *end = text;
 		while (*end && *end != '\n' && !(end[0] == '.' && (end[1] == ' ' || !end[1])))
 			end++;
 		bi_digest_note(d, bi_mk(text, (size_t)(end - text)));
-		bi_words_of(&d->words, text, strlen(text));
+		add_words(d, bi_mk(text, strlen(text)));
 		d->opaque = 1;
-		if (bi_families_of(text, strlen(text)) & BI_FAM_MEET)
+		if (!d->lists_only && (bi_families_of(text, strlen(text)) & BI_FAM_MEET))
 			d->person = 1;
 	}
 	d->oom |= d->labels.oom | d->seen.oom | d->places.oom | d->persons.oom | d->notes.oom |
 	          d->words.oom;
+}
+
+static void merge_list(bi_list *l, const bi_list *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		bi_list_add_h(l, x->s[i], x->k[i].len, x->k[i].h, x->count[i]);
+}
+
+/* Exact because bi_digest_add only appends: a list entry new to `d` is
+ * appended in the order the text first names it, one already there is
+ * counted, and the counters add. */
+void bi_digest_merge(bi_digest *d, const bi_digest *x)
+{
+	merge_list(&d->labels, &x->labels);
+	merge_list(&d->seen, &x->seen);
+	merge_list(&d->places, &x->places);
+	merge_list(&d->persons, &x->persons);
+	merge_list(&d->notes, &x->notes);
+	d->n_speech += x->n_speech;
+	d->more += x->more;
+	d->person |= x->person;
+	d->opaque |= x->opaque;
+	d->oom |= x->oom | d->labels.oom | d->seen.oom | d->places.oom | d->persons.oom |
+	          d->notes.oom;
 }

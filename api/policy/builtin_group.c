@@ -99,8 +99,8 @@ static int join_threshold(int64_t *out, const pol_group_req *req, const limits *
 }
 
 /* Append a group; `keep` = the old summary to copy, else summarise. */
-static int emit(pol_group_reply *out, const pol_group_req *req, size_t first, size_t last,
-                const char *keep, h2emv_error *err)
+static int emit(pol_group_reply *out, const pol_group_req *req, bi_cache *c, size_t first,
+                size_t last, const char *keep, h2emv_error *err)
 {
 	pol_group *g = &out->groups[out->n];
 	g->first = first;
@@ -110,8 +110,8 @@ static int emit(pol_group_reply *out, const pol_group_req *req, size_t first, si
 		if (!g->summary)
 			return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	} else {
-		int rc = bi_summary_text(&g->summary, req->items + first, last - first + 1, req->level,
-		                         req->rules, err);
+		int rc = bi_summary_cached(c, &g->summary, req->items + first, last - first + 1,
+		                           req->level, req->rules, err);
 		if (rc)
 			return rc;
 	}
@@ -143,7 +143,7 @@ static char *reply_json(const pol_group_reply *r, const pol_group_req *req)
 	return pr_str_take(&b);
 }
 
-static int regroup(pol_group_reply *out, const pol_group_req *req, h2emv_error *err)
+static int regroup(pol_group_reply *out, const pol_group_req *req, bi_cache *c, h2emv_error *err)
 {
 	limits l = limits_of(req->level);
 	int64_t thr;
@@ -155,7 +155,7 @@ static int regroup(pol_group_reply *out, const pol_group_req *req, h2emv_error *
 	int rc = H2EMV_OK;
 	/* untouched: every old group but the last */
 	for (size_t k = 0; !rc && k + 1 < req->n_old; k++)
-		rc = emit(out, req, req->old_groups[k].first, req->old_groups[k].last,
+		rc = emit(out, req, c, req->old_groups[k].first, req->old_groups[k].last,
 		          req->old_groups[k].summary ? req->old_groups[k].summary : "", err);
 	int open = req->n_old > 0, touched = 0;
 	size_t first = open ? req->old_groups[req->n_old - 1].first : 0;
@@ -177,7 +177,7 @@ static int regroup(pol_group_reply *out, const pol_group_req *req, h2emv_error *
 			                           : (req->old_groups[req->n_old - 1].summary
 			                                  ? req->old_groups[req->n_old - 1].summary
 			                                  : "");
-			rc = emit(out, req, first, last, keep, err);
+			rc = emit(out, req, c, first, last, keep, err);
 		}
 		open = 1;
 		touched = 1;
@@ -189,33 +189,54 @@ static int regroup(pol_group_reply *out, const pol_group_req *req, h2emv_error *
 		                           : (req->old_groups[req->n_old - 1].summary
 		                                  ? req->old_groups[req->n_old - 1].summary
 		                                  : "");
-		rc = emit(out, req, first, last, keep, err);
+		rc = emit(out, req, c, first, last, keep, err);
 	}
+	return rc;
+}
+
+/* The prompt's tokens: counted from cached pieces, or rendered. */
+static int prompt_tokens(uint64_t *out, const pol_group_req *req, bi_cache *c, h2emv_error *err)
+{
+	if (c) {
+		pr_pieces pc = bi_cache_pieces(c);
+		return pr_group_tokens(out, req, 0, &pc, err);
+	}
+	pr_prompt p;
+	int rc = pr_group(&p, req, 0, err);
+	*out = rc ? 0 : tok_prompt(&p);
+	pr_prompt_free(&p);
+	return rc;
+}
+
+static int group(bi_cache *c, const pol_group_req *req, pol_group_reply *out, pol_usage *u,
+                 h2emv_error *err)
+{
+	uint64_t prompt;
+	int rc = prompt_tokens(&prompt, req, c, err);
+	if (rc)
+		return rc;
+	rc = regroup(out, req, c, err);
+	if (!rc) {
+		char *reply = reply_json(out, req);
+		if (!reply)
+			rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+		else
+			bi_usage_tokens(u, prompt, reply);
+		free(reply);
+	}
+	if (rc)
+		pol_groups_free(out);
 	return rc;
 }
 
 int bi_group(void *ctx, const pol_group_req *req, pol_group_reply *out, pol_usage *u,
              h2emv_error *err)
 {
-	(void)ctx;
 	if (!out)
 		return eng_fail(err, H2EMV_EINVAL, "group: no output");
 	memset(out, 0, sizeof *out);
-	pr_prompt p;
-	int rc = pr_group(&p, req, 0, err);
-	if (rc)
-		return rc;
-	rc = regroup(out, req, err);
-	if (!rc) {
-		char *reply = reply_json(out, req);
-		if (!reply)
-			rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
-		else
-			bi_usage(u, &p, reply);
-		free(reply);
-	}
-	if (rc)
-		pol_groups_free(out);
-	pr_prompt_free(&p);
+	bi_cache *c = bi_ctx_lock(ctx);
+	int rc = group(c, req, out, u, err);
+	bi_ctx_unlock(ctx);
 	return rc;
 }

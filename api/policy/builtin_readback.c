@@ -36,8 +36,9 @@ void bi_digest_note(bi_digest *d, bi_span s)
 	size_t keep = pr_trim(tmp, 1, NOTE_CHARS, &cut);
 	while (keep && (tmp[keep - 1] == '.' || tmp[keep - 1] == ','))
 		keep--;
-	if (keep) {
+	if (keep)
 		bi_list_add(&d->notes, tmp, keep, 1);
+	if (keep && !d->lists_only) {
 		bi_words w = { 0 };
 		bi_words_of(&w, tmp, keep);
 		unsigned fam = bi_families_of(tmp, keep);
@@ -64,6 +65,8 @@ static void read_label(bi_digest *d, bi_span l)
 	if (!l.n)
 		return;
 	bi_list_add(&d->labels, l.p, l.n, 1);
+	if (d->lists_only)
+		return;
 	bi_span name = l, objs = { NULL, 0 };
 	if (bi_ends(l, ")")) {
 		for (size_t i = 1; i < l.n; i++)

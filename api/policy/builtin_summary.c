@@ -32,6 +32,13 @@
  * more" — then persons, then places; the last label stays). Entries a rule
  * mentions are never dropped, so the cap is soft for them. Entries are
  * always written in order of first appearance.
+ *
+ * Two ways to the same bytes: bi_summary_text reads every item afresh and
+ * renders the sentence after each drop (the rule as written, kept as the
+ * reference the tests compare against); bi_summary_cached merges the
+ * items' cached digests, and measures the sentence instead of rendering it
+ * until it fits (builder calls re-summarise parents whose children grow
+ * one by one, so the fresh way is quadratic over a parent's life).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,9 +65,9 @@ static int pick_init(pick *p, const bi_list *l, const bi_words *rw)
 	p->prio = calloc(l->n ? l->n : 1, sizeof *p->prio);
 	if (!p->keep || !p->prio)
 		return -1;
-	for (size_t i = 0; i < l->n; i++) {
+	for (size_t i = 0; rw->n && i < l->n; i++) { /* nothing meets an empty set */
 		bi_words w = { 0 };
-		bi_words_of(&w, l->s[i], strlen(l->s[i]));
+		bi_words_of(&w, l->s[i], l->k[i].len);
 		p->prio[i] = bi_words_meet(&w, rw);
 		int oom = w.oom;
 		bi_words_free(&w);
@@ -108,6 +115,38 @@ static void keep_best(pick *p, size_t max, const pick *labels)
 			if (best == SIZE_MAX || before(p, i, best))
 				best = i;
 		}
+		if (best == SIZE_MAX || (kept >= max && !p->prio[best]))
+			break;
+		p->keep[best] = 1;
+		kept++;
+	}
+	for (size_t i = 0; i < p->l->n; i++)
+		if (p->keep[i] < 0)
+			p->keep[i] = 0;
+}
+
+/* keep_best, choosing the same entries with less work: with no limit and
+ * no labels every entry is kept; whether a kept label names an object
+ * cannot change while the objects are chosen, so it is asked once. */
+static void keep_best_fast(pick *p, size_t max, const pick *labels)
+{
+	if (max == SIZE_MAX && !labels) {
+		for (size_t i = 0; i < p->l->n; i++)
+			p->keep[i] = 1;
+		return;
+	}
+	for (size_t i = 0; labels && i < p->l->n; i++)
+		for (size_t j = 0; j < labels->l->n; j++)
+			if (labels->keep[j] && strstr(labels->l->s[j], p->l->s[i])) {
+				p->keep[i] = -1;
+				break;
+			}
+	size_t kept = 0;
+	for (;;) {
+		size_t best = SIZE_MAX;
+		for (size_t i = 0; i < p->l->n; i++)
+			if (!p->keep[i] && (best == SIZE_MAX || before(p, i, best)))
+				best = i;
 		if (best == SIZE_MAX || (kept >= max && !p->prio[best]))
 			break;
 		p->keep[best] = 1;
@@ -191,8 +230,58 @@ static void render(pr_str *b, const parts *x)
 	pr_str_adds(b, first ? "I was idle." : ".");
 }
 
+static size_t digits(size_t v)
+{
+	size_t d = 1;
+	for (; v >= 10; v /= 10)
+		d++;
+	return d;
+}
+
+/* The length add_list adds. */
+static size_t list_len(const pick *p, size_t lead, int *first)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < p->l->n; i++)
+		if (p->keep[i]) {
+			len += (len ? 2 : 2 + lead) + p->l->k[i].len; /* "I "/"; " + lead, or ", " */
+			*first = 0;
+		}
+	return len;
+}
+
+/* The length of what render writes, clause by clause as render does. */
+static size_t render_len(const parts *x)
+{
+	int first = 1;
+	size_t dropped = x->more, len = 0;
+	for (size_t i = 0; i < x->labels.l->n; i++)
+		dropped += !x->labels.keep[i];
+	len += list_len(&x->labels, strlen("did "), &first);
+	if (dropped && !first)
+		len += strlen(" and ") + digits(dropped) + strlen(" more");
+	for (size_t i = 0; i < x->notes.l->n; i++)
+		if (x->notes.keep[i]) {
+			len += 2 + x->notes.l->k[i].len;
+			first = 0;
+		}
+	len += list_len(&x->seen, strlen("saw "), &first);
+	len += list_len(&x->places, strlen("was in the "), &first);
+	len += list_len(&x->persons, strlen("met "), &first);
+	if (x->n_speech) {
+		len += 2 + strlen("heard ") + digits(x->n_speech) + strlen(" utterance") +
+		       (x->n_speech != 1);
+		first = 0;
+	}
+	if (x->timing) {
+		len += 2 + strlen("spanning ") + strlen(x->timing);
+		first = 0;
+	}
+	return len + (first ? strlen("I was idle.") : strlen("."));
+}
+
 /* The object words of every rule that asks to keep something. */
-static int rule_words(bi_words *out, const pol_rules *rules)
+int bi_rule_words(bi_words *out, const pol_rules *rules)
 {
 	for (size_t i = 0; rules && i < rules->n; i++) {
 		if (bi_rule_is_default(rules, i) || !rules->items[i])
@@ -210,53 +299,56 @@ static int rule_words(bi_words *out, const pol_rules *rules)
 	return 0;
 }
 
-int bi_summary_text(char **out, const pol_item *items, size_t n, int level,
-                    const pol_rules *rules, h2emv_error *err)
+/* The sentence from the digest `d` of the items and the rules' object
+ * words `rw`. `fast`: choose and measure the fast way (same bytes). */
+static int compose(char **out, const bi_digest *d, const bi_words *rw, const pol_item *items,
+                   size_t n, int level, int fast, h2emv_error *err)
 {
-	*out = NULL;
-	if (n && !items)
-		return eng_fail(err, H2EMV_EINVAL, "summarize: no items");
-	bi_digest d;
-	memset(&d, 0, sizeof d);
-	bi_words rw = { 0 };
 	parts x;
 	memset(&x, 0, sizeof x);
 	char range[PR_TIME_MAX];
 	pr_str b = { 0 };
 	int rc = H2EMV_OK;
 	int64_t gap = 0;
-	for (size_t i = 0; i < n; i++) {
-		bi_digest_add(&d, items[i].text);
-		if (i && items[i].t_start - items[i - 1].t_end > gap)
+	for (size_t i = 1; i < n; i++)
+		if (items[i].t_start - items[i - 1].t_end > gap)
 			gap = items[i].t_start - items[i - 1].t_end;
-	}
-	if (d.oom || rule_words(&rw, rules) || pick_init(&x.labels, &d.labels, &rw) ||
-	    pick_init(&x.notes, &d.notes, &rw) || pick_init(&x.seen, &d.seen, &rw) ||
-	    pick_init(&x.places, &d.places, &rw) || pick_init(&x.persons, &d.persons, &rw)) {
+	if (pick_init(&x.labels, &d->labels, rw) || pick_init(&x.notes, &d->notes, rw) ||
+	    pick_init(&x.seen, &d->seen, rw) || pick_init(&x.places, &d->places, rw) ||
+	    pick_init(&x.persons, &d->persons, rw)) {
 		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
 		goto done;
 	}
-	x.more = d.more;
-	x.n_speech = d.n_speech;
+	x.more = d->more;
+	x.n_speech = d->n_speech;
 	if (level >= 4 && n > 1 && gap > BIG_GAP)
 		x.timing = pr_time_range(range, sizeof range, items[0].t_start, items[n - 1].t_end, 1);
-	keep_best(&x.labels, SIZE_MAX, NULL);
-	keep_best(&x.notes, SIZE_MAX, NULL);
-	keep_best(&x.seen, SEEN_MAX, &x.labels);
-	keep_best(&x.places, PLACES_MAX, NULL);
-	keep_best(&x.persons, PERSONS_MAX, NULL);
+	void (*keep)(pick *, size_t, const pick *) = fast ? keep_best_fast : keep_best;
+	keep(&x.labels, SIZE_MAX, NULL);
+	keep(&x.notes, SIZE_MAX, NULL);
+	keep(&x.seen, SEEN_MAX, &x.labels);
+	keep(&x.places, PLACES_MAX, NULL);
+	keep(&x.persons, PERSONS_MAX, NULL);
 	for (;;) {
-		render(&b, &x);
-		if (b.oom) {
-			rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
-			goto done;
+		size_t len;
+		if (fast) {
+			len = render_len(&x);
+		} else {
+			render(&b, &x);
+			if (b.oom) {
+				rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+				goto done;
+			}
+			len = b.len;
 		}
-		if (b.len <= SUMMARY_CAP ||
+		if (len <= SUMMARY_CAP ||
 		    !(drop_worst(&x.seen, 0) || drop_worst(&x.notes, 0) || drop_worst(&x.labels, 1) ||
 		      drop_worst(&x.persons, 1) || drop_worst(&x.places, 1)))
 			break;
 		pr_str_free(&b);
 	}
+	if (fast)
+		render(&b, &x);
 	*out = pr_str_take(&b);
 	if (!*out)
 		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
@@ -267,30 +359,89 @@ done:
 	pick_free(&x.seen);
 	pick_free(&x.places);
 	pick_free(&x.persons);
+	return rc;
+}
+
+int bi_summary_text(char **out, const pol_item *items, size_t n, int level,
+                    const pol_rules *rules, h2emv_error *err)
+{
+	*out = NULL;
+	if (n && !items)
+		return eng_fail(err, H2EMV_EINVAL, "summarize: no items");
+	bi_digest d;
+	memset(&d, 0, sizeof d);
+	bi_words rw = { 0 };
+	int rc;
+	for (size_t i = 0; i < n; i++)
+		bi_digest_add(&d, items[i].text);
+	if (d.oom || bi_rule_words(&rw, rules))
+		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	else
+		rc = compose(out, &d, &rw, items, n, level, 0, err);
 	bi_words_free(&rw);
 	bi_digest_free(&d);
+	return rc;
+}
+
+int bi_summary_cached(bi_cache *c, char **out, const pol_item *items, size_t n, int level,
+                      const pol_rules *rules, h2emv_error *err)
+{
+	if (!c)
+		return bi_summary_text(out, items, n, level, rules, err);
+	*out = NULL;
+	if (n && !items)
+		return eng_fail(err, H2EMV_EINVAL, "summarize: no items");
+	bi_digest d;
+	memset(&d, 0, sizeof d);
+	static const bi_words none = { 0 };
+	for (size_t i = 0; i < n && !d.oom; i++) {
+		if (!items[i].text || !*items[i].text)
+			continue; /* bi_digest_add reads nothing from them */
+		if (bi_cache_merge(c, &d, items[i].text))
+			d.oom = 1;
+	}
+	const bi_words *rw = rules ? bi_cache_rule_words(c, rules) : &none;
+	int rc = d.oom || !rw ? eng_fail(err, H2EMV_ENOMEM, "out of memory")
+	                      : compose(out, &d, rw, items, n, level, 1, err);
+	bi_digest_free(&d);
+	return rc;
+}
+
+static int summarize(bi_cache *c, const pol_item *items, size_t n, int level,
+                     const pol_rules *rules, char **out, pol_usage *u, h2emv_error *err)
+{
+	uint64_t prompt = 0;
+	int rc;
+	if (c) {
+		pr_pieces pc = bi_cache_pieces(c);
+		rc = pr_summarize_tokens(&prompt, items, n, level, rules, &pc, err);
+	} else {
+		pr_prompt p;
+		rc = pr_summarize(&p, items, n, level, rules, err);
+		prompt = rc ? 0 : tok_prompt(&p);
+		pr_prompt_free(&p);
+	}
+	if (rc)
+		return rc;
+	rc = bi_summary_cached(c, out, items, n, level, rules, err);
+	if (!rc) {
+		pr_str reply = { 0 };
+		pr_str_adds(&reply, "Summary: ");
+		pr_str_adds(&reply, *out);
+		bi_usage_tokens(u, prompt, reply.s);
+		pr_str_free(&reply);
+	}
 	return rc;
 }
 
 int bi_summarize(void *ctx, const pol_item *items, size_t n, int level, const pol_rules *rules,
                  char **out, pol_usage *u, h2emv_error *err)
 {
-	(void)ctx;
 	if (!out)
 		return eng_fail(err, H2EMV_EINVAL, "summarize: no output");
 	*out = NULL;
-	pr_prompt p;
-	int rc = pr_summarize(&p, items, n, level, rules, err);
-	if (rc)
-		return rc;
-	rc = bi_summary_text(out, items, n, level, rules, err);
-	if (!rc) {
-		pr_str reply = { 0 };
-		pr_str_adds(&reply, "Summary: ");
-		pr_str_adds(&reply, *out);
-		bi_usage(u, &p, reply.s);
-		pr_str_free(&reply);
-	}
-	pr_prompt_free(&p);
+	bi_cache *c = bi_ctx_lock(ctx);
+	int rc = summarize(c, items, n, level, rules, out, u, err);
+	bi_ctx_unlock(ctx);
 	return rc;
 }

@@ -2,72 +2,21 @@
  * builtin_words.c — the builtin policy's vocabulary: normalised words,
  * action families, the words a rule says that name no object, and how a
  * relevance rule is read into clauses (the matching itself is in
- * builtin_relevance.c).
+ * builtin_relevance.c). Words are looked up by hash: the word lists are
+ * put into one table the first time any is needed.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/policy/builtin.h"
-
-/* ------------------------------------------------------------ word sets -- */
-
-void bi_words_free(bi_words *w)
-{
-	for (size_t i = 0; i < w->n; i++)
-		free(w->v[i]);
-	free(w->v);
-	memset(w, 0, sizeof *w);
-}
-
-int bi_words_has(const bi_words *w, const char *s)
-{
-	for (size_t i = 0; i < w->n; i++)
-		if (!strcmp(w->v[i], s))
-			return 1;
-	return 0;
-}
-
-void bi_words_add(bi_words *w, const char *s, size_t n)
-{
-	if (w->oom)
-		return;
-	for (size_t i = 0; i < w->n; i++)
-		if (strlen(w->v[i]) == n && !memcmp(w->v[i], s, n))
-			return;
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 16;
-		char **v = realloc(w->v, cap * sizeof *v);
-		if (!v) {
-			w->oom = 1;
-			return;
-		}
-		w->v = v;
-		w->cap = cap;
-	}
-	char *c = malloc(n + 1);
-	if (!c) {
-		w->oom = 1;
-		return;
-	}
-	memcpy(c, s, n);
-	c[n] = '\0';
-	w->v[w->n++] = c;
-}
-
-int bi_words_meet(const bi_words *a, const bi_words *b)
-{
-	for (size_t i = 0; i < a->n; i++)
-		if (bi_words_has(b, a->v[i]))
-			return 1;
-	return 0;
-}
 
 /* ---------------------------------------------------------- vocabulary -- */
 
 /* Words of a rule or feedback that name no object: function words, the
  * keep verbs, perception verbs (seeing something is not an action to
  * match: the object alone decides), and generic nouns ("time", "place",
- * "area") that would match everything. Sorted for bsearch. */
+ * "area") that would match everything. Kept sorted, for the reader. */
 static const char *const stop_words[] = {
 	"about", "after", "again", "all", "also", "always", "am", "an", "and", "answer", "any",
 	"anymore", "anything", "are", "area", "as", "ask", "asked", "at", "be", "been", "before",
@@ -94,15 +43,23 @@ static const char *const stop_words[] = {
 	"would", "yes", "you", "your", "yourself",
 };
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
+/* What the vocabulary knows of one word, found by hash (vocab_find): a
+ * stop word, the families of a verb, the singular of an irregular
+ * plural. Built once from the lists in this file. */
+typedef struct vocab {
+	const char *w;
+	size_t len;
+	int stop;
+	unsigned fam;
+	const char *single;
+} vocab;
+
+static const vocab *vocab_find(const char *w, size_t n);
 
 int bi_is_stop(const char *w)
 {
-	return bsearch(&w, stop_words, sizeof stop_words / sizeof *stop_words, sizeof *stop_words,
-	               cmp_str) != NULL;
+	const vocab *v = vocab_find(w, strlen(w));
+	return v && v->stop;
 }
 
 typedef struct fam_word {
@@ -147,25 +104,22 @@ static const fam_word fam_words[] = {
 
 static unsigned fam_lookup(const char *w, size_t n)
 {
-	for (size_t i = 0; i < sizeof fam_words / sizeof *fam_words; i++)
-		if (strlen(fam_words[i].w) == n && !memcmp(fam_words[i].w, w, n))
-			return fam_words[i].fam;
-	return 0;
+	const vocab *v = vocab_find(w, n);
+	return v ? v->fam : 0;
 }
 
 /* Fold -ed / -ing (placed, moving, dropped, carried) to the base form and
  * look it up. */
-static unsigned stem_lookup(const char *w)
+static unsigned stem_lookup(const char *w, size_t n)
 {
-	size_t n = strlen(w);
 	unsigned f = fam_lookup(w, n);
 	if (f || n > 40)
 		return f;
 	char b[48];
 	size_t cut = 0;
-	if (n > 5 && !strcmp(w + n - 3, "ing"))
+	if (n > 5 && !memcmp(w + n - 3, "ing", 3))
 		cut = 3;
-	else if (n > 4 && !strcmp(w + n - 2, "ed"))
+	else if (n > 4 && !memcmp(w + n - 2, "ed", 2))
 		cut = 2;
 	if (!cut)
 		return 0;
@@ -188,17 +142,23 @@ static unsigned stem_lookup(const char *w)
 
 unsigned bi_family(const char *w)
 {
-	return stem_lookup(w);
+	return stem_lookup(w, strlen(w));
 }
 
+static void or_family(void *arg, const char *w, size_t n)
+{
+	*(unsigned *)arg |= stem_lookup(w, n);
+}
+
+static void scan_words(const char *text, size_t n, void (*put)(void *, const char *, size_t),
+                       void *arg);
+
+/* The words are not collected into a set: a family is the same however
+ * often its word occurs. */
 unsigned bi_families_of(const char *text, size_t n)
 {
-	bi_words w = { 0 };
-	bi_words_of(&w, text, n);
 	unsigned f = 0;
-	for (size_t i = 0; i < w.n; i++)
-		f |= bi_family(w.v[i]);
-	bi_words_free(&w);
+	scan_words(text, n, or_family, &f);
 	return f;
 }
 
@@ -223,7 +183,7 @@ const char *const *bi_expand(const char *w)
 	return NULL;
 }
 
-/* ---------------------------------------------------- normalised words -- */
+/* ------------------------------------------------- plurals, word bytes -- */
 
 static int is_word_byte(unsigned char c)
 {
@@ -248,22 +208,71 @@ static int ends(const char *w, size_t n, const char *s)
 	return n >= k && !memcmp(w + n - k, s, k);
 }
 
-/* Add one lower-cased word, made singular unless it is a stop word as
- * written ("was", "always" stay). */
-static void add_word(bi_words *out, char *w, size_t n)
+/* ------------------------------------------------- the vocabulary table -- */
+
+#define VOCAB_SLOTS 1024 /* a power of two, at least twice the words listed */
+
+static vocab vocab_tab[VOCAB_SLOTS];
+static pthread_once_t vocab_once = PTHREAD_ONCE_INIT;
+
+static vocab *vocab_slot(const char *w, size_t n)
+{
+	size_t i = bi_hash(w, n) & (VOCAB_SLOTS - 1);
+	while (vocab_tab[i].w && !(vocab_tab[i].len == n && !memcmp(vocab_tab[i].w, w, n)))
+		i = (i + 1) & (VOCAB_SLOTS - 1);
+	return &vocab_tab[i];
+}
+
+static vocab *vocab_put(const char *w)
+{
+	size_t n = strlen(w);
+	vocab *v = vocab_slot(w, n);
+	v->w = w;
+	v->len = n;
+	return v;
+}
+
+static void vocab_build(void)
+{
+	for (size_t i = 0; i < sizeof stop_words / sizeof *stop_words; i++)
+		vocab_put(stop_words[i])->stop = 1;
+	for (size_t i = 0; i < sizeof fam_words / sizeof *fam_words; i++) {
+		vocab *v = vocab_put(fam_words[i].w);
+		if (!v->fam) /* the first listing wins, as the linear search did */
+			v->fam = fam_words[i].fam;
+	}
+	for (size_t i = 0; i < sizeof irregulars / sizeof *irregulars; i++) {
+		vocab *v = vocab_put(irregulars[i].plural);
+		if (!v->single)
+			v->single = irregulars[i].single;
+	}
+}
+
+static const vocab *vocab_find(const char *w, size_t n)
+{
+	pthread_once(&vocab_once, vocab_build);
+	vocab *v = vocab_slot(w, n);
+	return v->w ? v : NULL;
+}
+
+/* ---------------------------------------------------- normalised words -- */
+
+/* Normalise one lower-cased word and hand it to `put`: made singular
+ * unless it is a stop word as written ("was", "always" stay). */
+static void add_word(void (*put)(void *, const char *, size_t), void *arg, char *w, size_t n)
 {
 	if (n < 2)
 		return;
 	w[n] = '\0';
-	if (bi_is_stop(w)) {
-		bi_words_add(out, w, n);
+	const vocab *v = vocab_find(w, n);
+	if (v && v->stop) {
+		put(arg, w, n);
 		return;
 	}
-	for (size_t i = 0; i < sizeof irregulars / sizeof *irregulars; i++)
-		if (!strcmp(w, irregulars[i].plural)) {
-			bi_words_add(out, irregulars[i].single, strlen(irregulars[i].single));
-			return;
-		}
+	if (v && v->single) {
+		put(arg, v->single, strlen(v->single));
+		return;
+	}
 	if (n > 4 && ends(w, n, "ies")) {
 		w[n - 3] = 'y';
 		n -= 2;
@@ -277,10 +286,17 @@ static void add_word(bi_words *out, char *w, size_t n)
 	} else if (n > 3 && w[n - 1] == 's') {
 		n -= 1;
 	}
-	bi_words_add(out, w, n);
+	put(arg, w, n);
 }
 
-void bi_words_of(bi_words *out, const char *text, size_t n)
+static void put_in_set(void *arg, const char *w, size_t n)
+{
+	bi_words_add(arg, w, n);
+}
+
+/* Every normalised word of a text, in order, repeats included. */
+static void scan_words(const char *text, size_t n, void (*put)(void *, const char *, size_t),
+                       void *arg)
 {
 	char buf[64];
 	size_t i = 0;
@@ -302,7 +318,7 @@ void bi_words_of(bi_words *out, const char *text, size_t n)
 			char c = text[i + k];
 			buf[k] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 		}
-		add_word(out, buf, len);
+		add_word(put, arg, buf, len);
 		if (camel) {
 			size_t start = i;
 			for (size_t k = i + 1; k <= j; k++) {
@@ -314,12 +330,17 @@ void bi_words_of(bi_words *out, const char *text, size_t n)
 					char c = text[start + q];
 					buf[q] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 				}
-				add_word(out, buf, pl);
+				add_word(put, arg, buf, pl);
 				start = k;
 			}
 		}
 		i = j;
 	}
+}
+
+void bi_words_of(bi_words *out, const char *text, size_t n)
+{
+	scan_words(text, n, put_in_set, out);
 }
 
 /* --------------------------------------------------------------- rules -- */

@@ -72,6 +72,14 @@ void pr_str_addf(pr_str *b, const char *fmt, ...)
 void pr_str_add_json(pr_str *b, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		size_t run = 0; /* bytes that need no escape go in one piece */
+		while (p[run] >= 0x20 && p[run] != '"' && p[run] != '\\')
+			run++;
+		if (run) {
+			pr_str_add(b, (const char *)p, run);
+			p += run - 1;
+			continue;
+		}
 		switch (*p) {
 		case '"': pr_str_add(b, "\\\"", 2); break;
 		case '\\': pr_str_add(b, "\\\\", 2); break;

@@ -192,4 +192,65 @@ uint64_t tok_text(const char *s);
 /* Tokens of a whole chat request: every message's text plus the overheads. */
 uint64_t tok_prompt(const pr_prompt *p);
 
+/*
+ * Where the estimate is additive: tok_count(a + b) = tok_count(a) +
+ * tok_count(b) whenever the last byte of `a` or the first byte of `b` is
+ * an ASCII byte other than a letter, a digit or a space (punctuation, a
+ * newline, a tab): such a byte is a token of its own, so no run (letters,
+ * digits, spaces) continues across it, and it is no UTF-8 continuation
+ * byte, so no multi-byte character does either. (A run that merely ends at
+ * the split is counted the same either way.) tok_splits_clean says
+ * whether a split between two bytes is of this kind.
+ */
+int tok_splits_clean(unsigned char last_of_a, unsigned char first_of_b);
+
+/* ------------------------------------------------- tokens without render -- */
+
+/*
+ * The token estimate of a grouping or summary prompt, computed from its
+ * pieces instead of rendering it, for the builtin policy, which renders a
+ * prompt only to count it. Every piece is cut at a clean split (above), so
+ * the sum equals tok_prompt of the rendered prompt exactly
+ * (tests/test_prompts.c checks this on random requests). The pieces that
+ * carry item text or times can be supplied by a caller that caches them:
+ *
+ *   PR_PIECE_CURRENT  ": " + text in full, lines indented + "\n"   (grouping, a current item)
+ *   PR_PIECE_OLD      ": " + text trimmed to PR_OLD_LINES/PR_OLD_CHARS + "\n" (an old item)
+ *   PR_PIECE_HEADER   ") " + summary trimmed to 1 line/PR_OLD_CHARS + "\n" (an old group)
+ *   PR_PIECE_SUMMARY  ": " + text trimmed to PR_SUM_LINES/PR_SUM_CHARS (summary prompt)
+ *   PR_RANGE_GROUP    ": " + time range            (grouping: "- N" before it)
+ *   PR_RANGE_SUMMARY  "\n- " + time range         (summary prompt)
+ */
+enum pr_piece {
+	PR_PIECE_CURRENT = 0,
+	PR_PIECE_OLD = 1,
+	PR_PIECE_HEADER = 2,
+	PR_PIECE_SUMMARY = 3,
+	PR_PIECE_KINDS = 4
+};
+enum pr_range_piece { PR_RANGE_GROUP = 0, PR_RANGE_SUMMARY = 1 };
+
+/* Tokens of a text piece (NULL text = ""). */
+uint64_t pr_piece_tokens(const char *text, int kind);
+/* Tokens of a time-range piece (`with_date` as for pr_time_range). */
+uint64_t pr_range_tokens(int64_t t0, int64_t t1, int with_date, int kind);
+/* Tokens of the rules message the grouping and summary prompts share. */
+uint64_t pr_rules_msg_tokens(const pol_rules *rules);
+
+/* Where the pieces come from: each member may be NULL (computed then). */
+typedef struct pr_pieces {
+	void *arg;
+	uint64_t (*text)(void *arg, const char *text, int kind);
+	uint64_t (*range)(void *arg, int64_t t0, int64_t t1, int with_date, int kind);
+	uint64_t (*rules)(void *arg, const pol_rules *rules);
+} pr_pieces;
+
+/* *out = tok_prompt of what pr_group(req, budget) renders (same errors).
+ * `pc` may be NULL. */
+int pr_group_tokens(uint64_t *out, const pol_group_req *req, uint64_t budget,
+                    const pr_pieces *pc, h2emv_error *err);
+/* *out = tok_prompt of what pr_summarize renders (same errors). */
+int pr_summarize_tokens(uint64_t *out, const pol_item *items, size_t n, int level,
+                        const pol_rules *rules, const pr_pieces *pc, h2emv_error *err);
+
 #endif

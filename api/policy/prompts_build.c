@@ -1,9 +1,15 @@
 /*
  * prompts_build.c — the prompts of tree construction: group-and-summarize
  * (the paper's incremental grouping) and the plain summary of one group.
- * Trimming and the token budget follow the rule in prompts.h.
+ * Trimming and the token budget follow the rule in prompts.h. The second
+ * half counts the same prompts' tokens piece by piece without rendering
+ * them (pr_group_tokens, pr_summarize_tokens): it mirrors the renderers
+ * line for line, so a change to one is a change to both (the tests compare
+ * them on random requests).
  */
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +45,12 @@ static const char ROLE_SUMMARY[] =
 	"in its own voice.";
 
 static const char FORMAT_SUMMARY[] = "Answer like this:\nSummary: ...";
+
+static const char ASK_SUMMARY[] =
+	"Sum these items up in one concise sentence in the first person, as the robot.";
+static const char ASK_SUMMARY_TIMED[] =
+	"Sum these items up in one concise sentence in the first person, as the robot. If "
+	"there are large gaps in time between them, say briefly when things happened.";
 
 /* The rules message shared by both prompts. */
 static void add_rules_msg(pr_str *b, const pol_rules *rules)
@@ -201,17 +213,276 @@ int pr_summarize(pr_prompt *out, const pol_item *items, size_t n, int level,
 		free(t);
 	}
 	if (!rc)
-		rc = pr_prompt_add(out, "user",
-		                   level >= 4 ? "Sum these items up in one concise sentence in the first "
-		                                "person, as the robot. If there are large gaps in time "
-		                                "between them, say briefly when things happened."
-		                              : "Sum these items up in one concise sentence in the first "
-		                                "person, as the robot.",
-		                   err);
+		rc = pr_prompt_add(out, "user", level >= 4 ? ASK_SUMMARY_TIMED : ASK_SUMMARY, err);
 	if (!rc)
 		rc = pr_prompt_add(out, "user", FORMAT_SUMMARY, err);
 	pr_str_free(&b);
 	if (rc)
 		pr_prompt_free(out);
 	return rc;
+}
+
+/* --------------------------------------------------- tokens by pieces -- */
+
+/* The messages that never change, counted once. */
+static uint64_t tok_role_group, tok_ask_group, tok_format_group, tok_role_summary,
+	tok_format_summary, tok_ask_summary[2];
+static pthread_once_t fixed_once = PTHREAD_ONCE_INIT;
+
+static void count_fixed(void)
+{
+	tok_role_group = tok_text(ROLE_GROUP);
+	tok_ask_group = tok_text(ASK_GROUP);
+	tok_format_group = tok_text(FORMAT_GROUP);
+	tok_role_summary = tok_text(ROLE_SUMMARY);
+	tok_format_summary = tok_text(FORMAT_SUMMARY);
+	tok_ask_summary[0] = tok_text(ASK_SUMMARY);
+	tok_ask_summary[1] = tok_text(ASK_SUMMARY_TIMED);
+}
+
+uint64_t pr_piece_tokens(const char *text, int kind)
+{
+	pr_str b = { 0 };
+	const char *t = text ? text : "";
+	pr_str_adds(&b, kind == PR_PIECE_HEADER ? ") " : ": ");
+	if (kind == PR_PIECE_CURRENT)
+		pr_add_text(&b, t, strlen(t), "  ");
+	else if (kind == PR_PIECE_OLD)
+		pr_add_trimmed(&b, t, PR_OLD_LINES, PR_OLD_CHARS, "  ");
+	else if (kind == PR_PIECE_HEADER)
+		pr_add_trimmed(&b, t, 1, PR_OLD_CHARS, "  ");
+	else
+		pr_add_trimmed(&b, t, PR_SUM_LINES, PR_SUM_CHARS, "  ");
+	if (kind != PR_PIECE_SUMMARY)
+		pr_str_adds(&b, "\n");
+	uint64_t n = b.s ? tok_count(b.s, b.len) : 0;
+	pr_str_free(&b);
+	return n;
+}
+
+uint64_t pr_range_tokens(int64_t t0, int64_t t1, int with_date, int kind)
+{
+	char buf[PR_TIME_MAX + 8];
+	size_t k = kind == PR_RANGE_SUMMARY ? 3 : 2;
+	memcpy(buf, kind == PR_RANGE_SUMMARY ? "\n- " : ": ", k);
+	pr_time_range(buf + k, sizeof buf - k, t0, t1, with_date);
+	return tok_count(buf, strlen(buf));
+}
+
+uint64_t pr_rules_msg_tokens(const pol_rules *rules)
+{
+	pr_str b = { 0 };
+	add_rules_msg(&b, rules);
+	uint64_t n = b.s ? tok_count(b.s, b.len) : 0;
+	pr_str_free(&b);
+	return n;
+}
+
+static uint64_t piece(const pr_pieces *pc, const char *text, int kind)
+{
+	return pc && pc->text ? pc->text(pc->arg, text, kind) : pr_piece_tokens(text, kind);
+}
+
+static uint64_t range_piece(const pr_pieces *pc, const pol_item *it, int with_date, int kind)
+{
+	return pc && pc->range ? pc->range(pc->arg, it->t_start, it->t_end, with_date, kind)
+	                       : pr_range_tokens(it->t_start, it->t_end, with_date, kind);
+}
+
+static uint64_t rules_piece(const pr_pieces *pc, const pol_rules *rules)
+{
+	return pc && pc->rules ? pc->rules(pc->arg, rules) : pr_rules_msg_tokens(rules);
+}
+
+/* Append the decimal digits of v (what "%zu" prints) at p; returns the
+ * end. */
+static char *put_zu(char *p, size_t v)
+{
+	char d[24];
+	size_t n = 0;
+	do
+		d[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (n)
+		*p++ = d[--n];
+	return p;
+}
+
+/* Tokens of "- N" (an item's number). */
+static uint64_t tok_number(size_t v)
+{
+	char buf[32] = "- ";
+	return tok_count(buf, (size_t)(put_zu(buf + 2, v) - buf));
+}
+
+/* Tokens of "# (a - b" (a group header up to its ')'). */
+static uint64_t tok_header(size_t a, size_t b)
+{
+	char buf[64] = "# (";
+	char *p = put_zu(buf + 3, a);
+	memcpy(p, " - ", 3);
+	p = put_zu(p + 3, b);
+	return tok_count(buf, (size_t)(p - buf));
+}
+
+/* Tokens of "(N older item(s) left out)\n". */
+static uint64_t tok_left_out(size_t v)
+{
+	char buf[64];
+	int n = snprintf(buf, sizeof buf, "(%zu older item%s left out)\n", v, v == 1 ? "" : "s");
+	return tok_count(buf, (size_t)n);
+}
+
+/* The pieces of a grouping prompt, counted once per request: the budget's
+ * search then only adds them up. */
+typedef struct gpieces {
+	uint64_t *item;      /* add_item: "- N" + ": <text>\n" (range apart) */
+	uint64_t *range;     /* ": <range>": [2i] without the date, [2i + 1] with;
+	                        UINT64_MAX until needed */
+	int64_t *day;        /* of the item's start */
+	uint64_t *header;    /* add_previous: "# (a - b" + ") <summary>\n" */
+	const pol_group_req *req;
+	const pr_pieces *pc;
+} gpieces;
+
+static void gpieces_free(gpieces *g)
+{
+	free(g->item);
+	free(g->range);
+	free(g->day);
+	free(g->header);
+}
+
+static int gpieces_count(gpieces *g, const pol_group_req *req, const pr_pieces *pc)
+{
+	size_t n = req->n_items ? req->n_items : 1, n_old_items = req->n_items - req->n_new;
+	g->item = malloc(n * sizeof *g->item);
+	g->range = malloc(2 * n * sizeof *g->range);
+	g->day = malloc(n * sizeof *g->day);
+	g->header = malloc((req->n_old ? req->n_old : 1) * sizeof *g->header);
+	if (!g->item || !g->range || !g->day || !g->header)
+		return -1;
+	for (size_t i = 0; i < req->n_items; i++) {
+		const pol_item *it = &req->items[i];
+		/* "- N" | ": <range>" | ": <text>\n": cut before each ':' */
+		g->item[i] = tok_number(req->n_items - 1 - i) +
+		             piece(pc, it->text, i < n_old_items ? PR_PIECE_OLD : PR_PIECE_CURRENT);
+		g->range[2 * i] = g->range[2 * i + 1] = UINT64_MAX;
+		g->day[i] = pr_day(it->t_start);
+	}
+	for (size_t k = 0; k < req->n_old; k++) {
+		const pol_group *o = &req->old_groups[k];
+		/* "# (a - b" | ") <summary>\n": cut before ')' */
+		g->header[k] = tok_header(req->n_items - 1 - o->first, req->n_items - 1 - o->last) +
+		               piece(pc, o->summary, PR_PIECE_HEADER);
+	}
+	g->req = req;
+	g->pc = pc;
+	return 0;
+}
+
+/* add_item, counted (the date shown when the day changes). */
+static uint64_t item_tokens(const gpieces *g, size_t i, int64_t *prev_day)
+{
+	int with_date = g->day[i] != *prev_day;
+	*prev_day = g->day[i];
+	uint64_t *r = &g->range[2 * i + with_date];
+	if (*r == UINT64_MAX)
+		*r = range_piece(g->pc, &g->req->items[i], with_date, PR_RANGE_GROUP);
+	return g->item[i] + *r;
+}
+
+/* add_previous, counted: every line ends in "\n" and the last one is
+ * taken off (a newline is always one token of its own). */
+static uint64_t previous_tokens(const pol_group_req *req, size_t drop, int64_t *prev_day,
+                                const gpieces *g)
+{
+	size_t n_old_items = req->n_items - req->n_new;
+	if (n_old_items == 0)
+		return tok_text("Previous actions: none yet.");
+	uint64_t t = tok_text("Previous actions:\n");
+	if (drop)
+		t += tok_left_out(drop);
+	for (size_t k = 0; k < req->n_old; k++) {
+		const pol_group *o = &req->old_groups[k];
+		if (o->last < drop)
+			continue;
+		t += g->header[k];
+		for (size_t i = o->first < drop ? drop : o->first; i <= o->last; i++)
+			t += item_tokens(g, i, prev_day);
+	}
+	return t - 1;
+}
+
+/* render_group, counted. */
+static uint64_t group_tokens(const pol_group_req *req, size_t drop, uint64_t fixed,
+                             const gpieces *g)
+{
+	int64_t prev_day = INT64_MIN;
+	uint64_t t = fixed + previous_tokens(req, drop, &prev_day, g);
+	t += tok_text("Current:\n");
+	for (size_t i = req->n_items - req->n_new; i < req->n_items; i++)
+		t += item_tokens(g, i, &prev_day);
+	return t - 1;
+}
+
+int pr_group_tokens(uint64_t *out, const pol_group_req *req, uint64_t budget,
+                    const pr_pieces *pc, h2emv_error *err)
+{
+	*out = 0;
+	int rc = pr_check_group_req(req, err);
+	if (rc)
+		return rc;
+	pthread_once(&fixed_once, count_fixed);
+	gpieces g = { 0 };
+	if (gpieces_count(&g, req, pc)) {
+		gpieces_free(&g);
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	}
+	if (!budget)
+		budget = PR_GROUP_BUDGET;
+	/* system, rules?, previous, current, ask, format */
+	size_t n_msgs = req->rules ? 6 : 5;
+	uint64_t fixed = TOK_PER_REPLY + n_msgs * TOK_PER_MESSAGE + tok_role_group + tok_ask_group +
+	                 tok_format_group + (req->rules ? rules_piece(pc, req->rules) : 0);
+	size_t n_old_items = req->n_items - req->n_new, lo = 0;
+	if (n_old_items && group_tokens(req, 0, fixed, &g) > budget) {
+		/* the same search as pr_group's */
+		size_t hi = n_old_items;
+		lo = 1;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (group_tokens(req, mid, fixed, &g) <= budget)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+	}
+	*out = group_tokens(req, lo, fixed, &g);
+	gpieces_free(&g);
+	return H2EMV_OK;
+}
+
+int pr_summarize_tokens(uint64_t *out, const pol_item *items, size_t n, int level,
+                        const pol_rules *rules, const pr_pieces *pc, h2emv_error *err)
+{
+	*out = 0;
+	if (n && !items)
+		return eng_fail(err, H2EMV_EINVAL, "summarize: no items");
+	pthread_once(&fixed_once, count_fixed);
+	/* system, rules?, items, ask, format */
+	uint64_t t = TOK_PER_REPLY + (rules ? 5 : 4) * TOK_PER_MESSAGE + tok_role_summary +
+	             tok_format_summary + tok_ask_summary[level >= 4] +
+	             (rules ? rules_piece(pc, rules) : 0);
+	/* "Items:" | "\n- <range>" | ": <text>" ... */
+	t += tok_text("Items:");
+	int64_t prev_day = INT64_MIN;
+	for (size_t i = 0; i < n; i++) {
+		int64_t day = pr_day(items[i].t_start);
+		t += range_piece(pc, &items[i], day != prev_day, PR_RANGE_SUMMARY);
+		prev_day = day;
+		t += piece(pc, items[i].text, PR_PIECE_SUMMARY);
+	}
+	*out = t;
+	return H2EMV_OK;
 }

@@ -97,6 +97,13 @@ uint64_t tok_text(const char *s)
 	return s ? tok_count(s, strlen(s)) : 0;
 }
 
+int tok_splits_clean(unsigned char last_of_a, unsigned char first_of_b)
+{
+	return (last_of_a < 0x80 && !is_alpha(last_of_a) && !is_digit(last_of_a) && last_of_a != ' ') ||
+	       (first_of_b < 0x80 && !is_alpha(first_of_b) && !is_digit(first_of_b) &&
+	        first_of_b != ' ');
+}
+
 uint64_t tok_prompt(const pr_prompt *p)
 {
 	uint64_t t = TOK_PER_REPLY;
