@@ -23,6 +23,7 @@ int cmd_demo(int argc, char **argv);
 int cmd_ask(int argc, char **argv);
 int cmd_say(int argc, char **argv);
 int cmd_init(int argc, char **argv);
+int cmd_config(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 int cmd_snapshots(int argc, char **argv);
 int cmd_check(int argc, char **argv);

@@ -1,8 +1,8 @@
 /*
- * test_cli_ingest.c — `h2emv ingest` on bad lines of every kind: each is
- * reported with its line (and column and field where there is one);
- * --skip-bad stores every good line; without it ingest stops at the first
- * bad line and keeps every line before it.
+ * test_cli.c — the command line: `h2emv ingest` on bad lines of every
+ * kind (each reported with its line, and column and field where there is
+ * one; --skip-bad stores every good line; without it ingest stops at the
+ * first bad line and keeps every line before it), and `h2emv config`.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -134,12 +134,44 @@ static void test_stdin_stream_is_stored(void **state)
 	free(dir);
 }
 
+static void test_config_sets_what_the_library_reads(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir("cli");
+	char *out;
+	assert_int_equal(run(&out, "%s init -m %s/mem", H2EMV_CLI, dir), 0);
+	free(out);
+	assert_int_equal(run(&out, "%s config -m %s/mem --profile skill-stack --forgetting time "
+	                           "--life-goal 12h --rules-in-summaries 0",
+	                     H2EMV_CLI, dir),
+	                 0);
+	free(out);
+	assert_int_equal(run(&out, "%s config -m %s/mem --forgetting sometimes 2>&1", H2EMV_CLI, dir),
+	                 64);
+	free(out);
+	char mem[4300];
+	snprintf(mem, sizeof mem, "%s/mem", dir);
+	h2emv_mem *m;
+	assert_int_equal(h2emv_mem_open(&m, mem, NULL, NULL), H2EMV_OK);
+	h2emv_config c;
+	assert_int_equal(h2emv_config_get(&c, m, NULL), H2EMV_OK);
+	assert_int_equal(c.profile, H2EMV_PROFILE_SKILL_STACK);
+	assert_int_equal(c.forgetting, H2EMV_FORGET_TIME);
+	assert_int_equal(c.life_goal, 12ll * 3600 * 1000000);
+	assert_int_equal(c.rules_in_summaries, 0);
+	assert_int_equal(c.rules_in_relevance, 1);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_skip_bad_reports_every_kind_and_keeps_the_good),
 		cmocka_unit_test(test_without_skip_bad_ingest_stops_and_keeps_what_came_before),
 		cmocka_unit_test(test_stdin_stream_is_stored),
+		cmocka_unit_test(test_config_sets_what_the_library_reads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,165 @@
+/*
+ * cmd_config.c — `h2emv config`: show or change how the memory segments,
+ * forgets and answers (the h2emv_config stored in the memory).
+ */
+#include <getopt.h>
+#include <string.h>
+
+#include "tools/cli.h"
+
+static const char help[] =
+	"usage: h2emv config [options]\n"
+	"\n"
+	"Show the memory's configuration, or change it with the options below (set\n"
+	"the profile before the first build: a built tree keeps its profile).\n"
+	"\n"
+	"  -m, --mem DIR               the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
+	"      --profile P             teach (a goal ends at each successful object\n"
+	"                              interaction) or skill-stack (nested goals from\n"
+	"                              the observation's goal stack, as on ARMAR-7)\n"
+	"      --forgetting F          relevance (the paper), time (no policy), or none\n"
+	"      --life-scene AGE        lifetime of an L1 scene (default 1h)\n"
+	"      --life-event AGE        of an L2 event (default 3h)\n"
+	"      --life-goal AGE         of an L3 goal (default 24h)\n"
+	"      --life-summary AGE      of an L4 summary, doubled per level above (default 3d)\n"
+	"      --event-gap AGE         a pause this long starts a new event (default 2m)\n"
+	"      --rules-in-summaries B  learned rules condition summaries (1/0, default 1)\n"
+	"      --rules-in-relevance B  learned rules condition relevance (1/0, default 1)\n"
+	"      --flat B                goals straight under the root, no summaries (1/0)\n"
+	"      --qa-rounds N           question answering: rounds (default 10)\n"
+	"      --qa-tokens N           question answering: token budget (default 20000)\n"
+	"  -h, --help                  this help\n"
+	"\n"
+	"AGE is a number with s, m, h, d or w: 90m, 12h, 3d.\n";
+
+static const char *profile_name(h2emv_profile p)
+{
+	return p == H2EMV_PROFILE_SKILL_STACK ? "skill-stack" : "teach";
+}
+
+static const char *forgetting_name(h2emv_forgetting f)
+{
+	return f == H2EMV_FORGET_TIME ? "time" : f == H2EMV_FORGET_NONE ? "none" : "relevance";
+}
+
+static void show(const h2emv_config *c)
+{
+	printf("profile             %s\n", profile_name(c->profile));
+	printf("forgetting          %s\n", forgetting_name(c->forgetting));
+	printf("life-scene          %llds\n", (long long)(c->life_scene / 1000000));
+	printf("life-event          %llds\n", (long long)(c->life_event / 1000000));
+	printf("life-goal           %llds\n", (long long)(c->life_goal / 1000000));
+	printf("life-summary        %llds (x2 per level above 4)\n",
+	       (long long)(c->life_summary / 1000000));
+	printf("event-gap           %llds\n", (long long)(c->event_gap / 1000000));
+	printf("rules-in-summaries  %d\n", c->rules_in_summaries);
+	printf("rules-in-relevance  %d\n", c->rules_in_relevance);
+	printf("flat                %d\n", c->flat);
+	printf("qa-rounds           %u\n", c->qa_max_rounds);
+	printf("qa-tokens           %llu\n", (unsigned long long)c->qa_max_tokens);
+}
+
+static int flag(int *out, const char *s)
+{
+	if (!strcmp(s, "1") || !strcmp(s, "yes") || !strcmp(s, "on"))
+		*out = 1;
+	else if (!strcmp(s, "0") || !strcmp(s, "no") || !strcmp(s, "off"))
+		*out = 0;
+	else
+		return -1;
+	return 0;
+}
+
+int cmd_config(int argc, char **argv)
+{
+	enum { P = 256, F, LS, LE, LG, LSU, EG, RS, RR, FL, QR, QT };
+	static const struct option opts[] = {
+		{ "mem", required_argument, NULL, 'm' },
+		{ "profile", required_argument, NULL, P },
+		{ "forgetting", required_argument, NULL, F },
+		{ "life-scene", required_argument, NULL, LS },
+		{ "life-event", required_argument, NULL, LE },
+		{ "life-goal", required_argument, NULL, LG },
+		{ "life-summary", required_argument, NULL, LSU },
+		{ "event-gap", required_argument, NULL, EG },
+		{ "rules-in-summaries", required_argument, NULL, RS },
+		{ "rules-in-relevance", required_argument, NULL, RR },
+		{ "flat", required_argument, NULL, FL },
+		{ "qa-rounds", required_argument, NULL, QR },
+		{ "qa-tokens", required_argument, NULL, QT },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *mem = NULL;
+	int c, changed = 0;
+	/* options are applied to the stored configuration after opening */
+	struct { int id; const char *val; } set[32];
+	int n_set = 0;
+	while ((c = getopt_long(argc, argv, "m:h", opts, NULL)) != -1) {
+		if (c == 'm')
+			mem = optarg;
+		else if (c == 'h')
+			return fputs(help, stdout), EXIT_OK;
+		else if (c >= P && n_set < 32)
+			set[n_set].id = c, set[n_set++].val = optarg;
+		else
+			return cli_usage("config", "unknown option");
+	}
+	h2emv_mem *m = cli_open(cli_mem_dir(mem), n_set ? 0 : H2EMV_OPEN_READONLY);
+	if (!m)
+		return EXIT_ERROR;
+	h2emv_config cfg;
+	h2emv_config_get(&cfg, m, NULL);
+	for (int i = 0; i < n_set; i++) {
+		const char *v = set[i].val;
+		uint64_t u;
+		int bad = 0;
+		switch (set[i].id) {
+		case P:
+			if (!strcmp(v, "teach"))
+				cfg.profile = H2EMV_PROFILE_TEACH;
+			else if (!strcmp(v, "skill-stack"))
+				cfg.profile = H2EMV_PROFILE_SKILL_STACK;
+			else
+				bad = 1;
+			break;
+		case F:
+			if (!strcmp(v, "relevance"))
+				cfg.forgetting = H2EMV_FORGET_RELEVANCE;
+			else if (!strcmp(v, "time"))
+				cfg.forgetting = H2EMV_FORGET_TIME;
+			else if (!strcmp(v, "none"))
+				cfg.forgetting = H2EMV_FORGET_NONE;
+			else
+				bad = 1;
+			break;
+		case LS: bad = cli_duration(&cfg.life_scene, v) || !cfg.life_scene; break;
+		case LE: bad = cli_duration(&cfg.life_event, v) || !cfg.life_event; break;
+		case LG: bad = cli_duration(&cfg.life_goal, v) || !cfg.life_goal; break;
+		case LSU: bad = cli_duration(&cfg.life_summary, v) || !cfg.life_summary; break;
+		case EG: bad = cli_duration(&cfg.event_gap, v) || !cfg.event_gap; break;
+		case RS: bad = flag(&cfg.rules_in_summaries, v); break;
+		case RR: bad = flag(&cfg.rules_in_relevance, v); break;
+		case FL: bad = flag(&cfg.flat, v); break;
+		case QR:
+			bad = cli_u64(&u, v) || u == 0 || u > 100;
+			cfg.qa_max_rounds = (unsigned)u;
+			break;
+		case QT:
+			bad = cli_u64(&u, v) || u == 0;
+			cfg.qa_max_tokens = u;
+			break;
+		}
+		if (bad) {
+			h2emv_mem_close(m);
+			return cli_usage("config", "bad value '%s' (see --help)", v);
+		}
+		changed = 1;
+	}
+	h2emv_error err = { 0 };
+	int rc = changed ? h2emv_config_set(m, &cfg, &err) : H2EMV_OK;
+	if (rc == H2EMV_OK)
+		show(&cfg);
+	h2emv_mem_close(m);
+	return rc ? cli_fail("config", rc, &err) : EXIT_OK;
+}
