@@ -184,9 +184,9 @@ typedef struct level_ctx {
 	size_t n_invisible;
 } level_ctx;
 
-static int is_new_item(const tnode *n, const level_ctx *x)
+/* A new item has no parent yet. */
+static int is_new_item(const tnode *n)
 {
-	(void)x;
 	return n->parent == NULL;
 }
 
@@ -492,23 +492,17 @@ static int level_step(builder *b, int level, nlist *nnew, nlist *next, h2emv_err
 		}
 		int has_new = 0;
 		for (size_t i = lo; i < hi; i++)
-			has_new |= is_new_item(x.items.v[i], &x);
+			has_new |= is_new_item(x.items.v[i]);
 		if (!has_new && at == hi) {
 			for (size_t j = 0; j < n_olds && rc == H2EMV_OK; j++)
 				rc = add_merged(&x, olds[j], 0, 0); /* avoid re-summarising */
 			continue;
 		}
-		/* items not covered must all come after the kept parents */
+		/* the items after the kept parents must all be new; one whose
+		 * parent straddles the cluster's edge means regrouping it whole */
 		for (size_t i = at; i < hi && n_olds; i++)
-			if (!is_new_item(x.items.v[i], &x) && x.items.v[i]->parent) {
-				int mine = 0;
-				for (size_t j = 0; j < n_olds; j++)
-					mine |= x.items.v[i]->parent == olds[j];
-				if (!mine) {
-					n_olds = 0; /* a straddling parent: regroup the whole cluster */
-					break;
-				}
-			}
+			if (!is_new_item(x.items.v[i]))
+				n_olds = 0;
 		/* skip parents that straddle into this cluster without fitting */
 		while (pi < x.p_old.n && x.p_old.v[pi]->t_start <= x.items.v[hi - 1]->t_end &&
 		       (c + 1 == nc || x.p_old.v[pi]->t_end < x.items.v[starts[c + 1]]->t_start))

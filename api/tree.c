@@ -364,13 +364,17 @@ int tree_commit(tree *t, eng_env *env, const eng_kv_ent *kv, size_t n_kv, uint64
 	return rc;
 }
 
+static void free_all(tnode *n)
+{
+	for (uint32_t i = 0; i < n->n_kids; i++)
+		free_all(n->kids[i]);
+	node_free(n);
+}
+
 void tree_free(tree *t)
 {
-	if (t->root) {
-		size_t keep = t->n_dead;
-		tree_drop(t, t->root); /* lists dead needlessly; discarded below */
-		t->n_dead = keep;
-	}
+	if (t->root)
+		free_all(t->root);
 	free(t->dead);
 	memset(t, 0, sizeof *t);
 }
