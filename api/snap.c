@@ -221,12 +221,52 @@ int h2emv_snap_root(const h2emv_node **out, h2emv_snap *snap, h2emv_error *err)
 	return h2emv_snap_node(out, snap, snap->info.root, err);
 }
 
+#define PREFETCH 64
+
+/* Read child i and the uncached siblings after it in one cursor pass: a
+ * walker asking for child i asks for i + 1 next. */
+static int prefetch(h2emv_snap *snap, const h2emv_node *parent, size_t i, h2emv_error *err)
+{
+	eng_ref refs[PREFETCH];
+	eng_node *got[PREFETCH];
+	size_t n = 0;
+	for (size_t j = i; j < parent->e.n_children && n < PREFETCH; j++) {
+		h2emv_ref r = { parent->e.children[j].id, parent->e.children[j].version };
+		if (*cache_find(snap, r))
+			continue;
+		refs[n].id = r.id;
+		refs[n].version = r.version;
+		n++;
+	}
+	if ((snap->n + n + 1) * 2 > snap->cap) {
+		while ((snap->n + n + 1) * 2 > snap->cap)
+			if (cache_grow(snap))
+				return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	}
+	int rc = eng_nodes_get_many(got, snap->r, refs, n, arena_alloc, snap, err);
+	if (rc)
+		return rc;
+	for (size_t k = 0; k < n; k++) {
+		h2emv_ref r = { refs[k].id, refs[k].version };
+		h2emv_node **slotp = cache_find(snap, r);
+		if (!*slotp) {
+			*slotp = (h2emv_node *)got[k];
+			snap->n++;
+		}
+	}
+	return H2EMV_OK;
+}
+
 int h2emv_node_child(const h2emv_node **out, h2emv_snap *snap, const h2emv_node *parent,
                      size_t i, h2emv_error *err)
 {
 	if (!parent || i >= parent->e.n_children)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_node_child: index %zu out of range", i);
 	h2emv_ref r = { parent->e.children[i].id, parent->e.children[i].version };
+	/* a failed prefetch (a damaged sibling, say) is not this child's
+	 * problem: fall back to reading it alone */
+	if (!*cache_find(snap, r) && parent->e.n_children > 1)
+		prefetch(snap, parent, i, NULL);
 	return h2emv_snap_node(out, snap, r, err);
 }
 

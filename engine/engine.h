@@ -192,6 +192,11 @@ int eng_next_node_id(uint64_t *out, eng_read *r, h2emv_error *err);
 
 /* Node version (id, version): decoded, one malloc'd block. */
 int eng_node_get(eng_node **out, eng_read *r, eng_ref ref, h2emv_error *err);
+/* Several node versions (a parent's children) in one cursor pass, each
+ * allocated with `alloc` (which must be an arena: on failure, nodes already
+ * decoded are left to it). */
+int eng_nodes_get_many(eng_node **out, eng_read *r, const eng_ref *refs, size_t n,
+                       node_alloc_fn alloc, void *actx, h2emv_error *err);
 /* The same, allocated with `alloc`. */
 int eng_node_get_with(eng_node **out, eng_read *r, eng_ref ref, node_alloc_fn alloc,
                       void *actx, h2emv_error *err);

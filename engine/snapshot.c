@@ -169,6 +169,60 @@ int eng_node_get_with(eng_node **out, eng_read *r, eng_ref ref, node_alloc_fn al
 	return node_get_txn_with(out, r->txn, r->env, ref, &r->scratch, alloc, actx, err);
 }
 
+int eng_nodes_get_many(eng_node **out, eng_read *r, const eng_ref *refs, size_t n,
+                       node_alloc_fn alloc, void *actx, h2emv_error *err)
+{
+	/* Siblings are usually stored next to each other (ids handed out in
+	 * order): step the cursor forward a little before searching again. */
+	MDB_cursor *cur;
+	int mrc = mdb_cursor_open(r->txn, r->env->dbi[DB_NODES], &cur);
+	if (mrc)
+		return env_err(err, mrc, "nodes");
+	int rc = H2EMV_OK, positioned = 0;
+	for (size_t i = 0; i < n && rc == H2EMV_OK; i++) {
+		uint8_t want[12];
+		node_key(want, refs[i].id, refs[i].version);
+		MDB_val k, v;
+		int found = 0;
+		for (int step = 0; positioned && step < 4; step++) {
+			if (mdb_cursor_get(cur, &k, &v, MDB_NEXT) || k.mv_size != 12)
+				break;
+			int c = memcmp(k.mv_data, want, 12);
+			if (c == 0)
+				found = 1;
+			if (c >= 0)
+				break;
+		}
+		if (!found) {
+			k.mv_size = 12;
+			k.mv_data = want;
+			mrc = mdb_cursor_get(cur, &k, &v, MDB_SET_KEY);
+			positioned = mrc == 0;
+			if (mrc == MDB_NOTFOUND) {
+				rc = eng_fail(err, H2EMV_ENOTFOUND, "no node %llu version %u",
+				              (unsigned long long)refs[i].id, refs[i].version);
+				break;
+			}
+			if (mrc) {
+				rc = env_err(err, mrc, "nodes");
+				break;
+			}
+		}
+		const uint8_t *body;
+		size_t blen;
+		rc = env_decode(&body, &blen, r->env, &v, &r->scratch, err);
+		if (rc == H2EMV_OK)
+			rc = node_decode_with(&out[i], body, blen, alloc, actx, err);
+		if (rc == H2EMV_OK && (out[i]->id != refs[i].id || out[i]->version != refs[i].version)) {
+			out[i] = NULL;
+			rc = eng_fail(err, H2EMV_ECORRUPT, "node key %llu v%u holds another node's record",
+			              (unsigned long long)refs[i].id, refs[i].version);
+		}
+	}
+	mdb_cursor_close(cur);
+	return rc;
+}
+
 /* ------------------------------------------------------------- commit -- */
 
 typedef struct commit_ctx {
