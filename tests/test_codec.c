@@ -42,57 +42,6 @@ static void fill_random(uint8_t *p, size_t n)
 		p[i] = (uint8_t)rnd();
 }
 
-static int buf_write(void *data, const char *buf, size_t len)
-{
-	return eng_buf_append(data, buf, len) ? -1 : 0;
-}
-
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-	msgpack_pack_str_with_body(pk, s, strlen(s));
-}
-
-/* An observation-like msgpack body: the kind of record the store holds by
- * the thousand and that a dictionary learns. */
-static void obs_like_body(eng_buf *out, unsigned i)
-{
-	static const char *const actions[] = { "Grasp", "Place", "MoveTo", "Open", "Close", "Look" };
-	static const char *const objects[] = { "cup", "plate", "sponge", "door", "drawer", "apple" };
-	static const char *const places[] = { "kitchen", "living room", "hallway", "office" };
-	char buf[64];
-	msgpack_packer pk;
-	out->len = 0;
-	msgpack_packer_init(&pk, out, buf_write);
-	msgpack_pack_map(&pk, 4);
-	msgpack_pack_uint8(&pk, 1);
-	msgpack_pack_int64(&pk, 1719431337000000ll + (int64_t)i * 1500000);
-	msgpack_pack_uint8(&pk, 3);
-	msgpack_pack_map(&pk, 3);
-	msgpack_pack_uint8(&pk, 1);
-	pack_str(&pk, actions[i % 6]);
-	msgpack_pack_uint8(&pk, 2);
-	msgpack_pack_map(&pk, 1);
-	pack_str(&pk, "object");
-	snprintf(buf, sizeof buf, "%s_%u", objects[(i / 6) % 6], i % 13);
-	pack_str(&pk, buf);
-	msgpack_pack_uint8(&pk, 3);
-	msgpack_pack_uint8(&pk, (uint8_t)(1 + i % 5));
-	msgpack_pack_uint8(&pk, 6);
-	pack_str(&pk, places[(i / 7) % 4]);
-	msgpack_pack_uint8(&pk, 7);
-	msgpack_pack_array(&pk, 2);
-	for (unsigned k = 0; k < 2; k++) {
-		msgpack_pack_map(&pk, 3);
-		msgpack_pack_uint8(&pk, 1);
-		snprintf(buf, sizeof buf, "%s_%u", objects[(i + k) % 6], (i * 7 + k) % 17);
-		pack_str(&pk, buf);
-		msgpack_pack_uint8(&pk, 2);
-		pack_str(&pk, objects[(i + k) % 6]);
-		msgpack_pack_uint8(&pk, 3);
-		pack_str(&pk, k ? "on the table" : "in the gripper");
-	}
-}
-
 /* Recompute a record's checksum after the test edited it on purpose, so
  * the bytes reach the checks behind the checksum. Layout: engine.h. */
 static void seal(uint8_t *rec, size_t n)
@@ -145,7 +94,7 @@ static int setup_dict(void **state)
 	if (!sizes)
 		return -1;
 	for (unsigned i = 0; i < N; i++) {
-		obs_like_body(&one, i + 1000);
+		tu_obs_body(&one, i + 1000);
 		sizes[i] = one.len;
 		if (eng_buf_append(&all, one.data, one.len))
 			return -1;
@@ -188,7 +137,7 @@ static void make_three_records(three_records *t, rec_codec *c)
 	memset(t, 0, sizeof *t);
 	h2emv_error e = { 0 };
 	/* raw: forced */
-	obs_like_body(&t->body[0], 1);
+	tu_obs_body(&t->body[0], 1);
 	assert_int_equal(rec_encode(&t->rec[0], c, 0, t->body[0].data, t->body[0].len, REC_ENC_RAW,
 	                            &e),
 	                 H2EMV_OK);
@@ -196,7 +145,7 @@ static void make_three_records(three_records *t, rec_codec *c)
 	/* zstd without a dictionary: a body with plenty of repetition */
 	for (unsigned i = 0; i < 6; i++) {
 		eng_buf one = { 0 };
-		obs_like_body(&one, i);
+		tu_obs_body(&one, i);
 		assert_int_equal(eng_buf_append(&t->body[1], one.data, one.len), H2EMV_OK);
 		eng_buf_free(&one);
 	}
@@ -205,7 +154,7 @@ static void make_three_records(three_records *t, rec_codec *c)
 	                 H2EMV_OK);
 	assert_int_equal(t->rec[1].data[1], REC_ZSTD);
 	/* zstd with the dictionary: one small body the dictionary knows */
-	obs_like_body(&t->body[2], 77);
+	tu_obs_body(&t->body[2], 77);
 	assert_int_equal(rec_encode(&t->rec[2], c, TEST_DICT_ID, t->body[2].data, t->body[2].len,
 	                            REC_ENC_AUTO, &e),
 	                 H2EMV_OK);
@@ -276,7 +225,7 @@ static void test_compressible_record_round_trips_as_zstd(void **state)
 	eng_buf body = { 0 }, rec = { 0 };
 	for (unsigned i = 0; i < 50; i++) {
 		eng_buf one = { 0 };
-		obs_like_body(&one, i);
+		tu_obs_body(&one, i);
 		assert_int_equal(eng_buf_append(&body, one.data, one.len), H2EMV_OK);
 		eng_buf_free(&one);
 	}
@@ -304,7 +253,7 @@ static void test_dictionary_record_round_trips_and_is_smaller(void **state)
 	size_t with_dict = 0, without = 0;
 	for (unsigned i = 0; i < 200; i++) {
 		eng_buf body = { 0 }, rec = { 0 }, plain = { 0 };
-		obs_like_body(&body, i);
+		tu_obs_body(&body, i);
 		assert_int_equal(rec_encode(&rec, c, TEST_DICT_ID, body.data, body.len, REC_ENC_AUTO,
 		                            NULL),
 		                 H2EMV_OK);
@@ -329,7 +278,7 @@ static void test_dictionary_record_without_its_dictionary_is_corrupt(void **stat
 	rec_codec *with = codec_with_dict(), *without;
 	assert_int_equal(rec_codec_new(&without), H2EMV_OK);
 	eng_buf body = { 0 }, rec = { 0 }, scratch = { 0 };
-	obs_like_body(&body, 3);
+	tu_obs_body(&body, 3);
 	assert_int_equal(rec_encode(&rec, with, TEST_DICT_ID, body.data, body.len, REC_ENC_AUTO, NULL),
 	                 H2EMV_OK);
 	assert_int_equal(rec.data[1], REC_ZSTD_DICT);
@@ -499,7 +448,7 @@ static void test_frame_without_content_size_is_refused(void **state)
 	assert_non_null(cc);
 	assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 0)));
 	eng_buf body = { 0 };
-	obs_like_body(&body, 5);
+	tu_obs_body(&body, 5);
 	uint8_t frame[1024];
 	ZSTD_inBuffer in = { body.data, body.len, 0 };
 	ZSTD_outBuffer zo = { frame, sizeof frame, 0 };
@@ -525,7 +474,7 @@ static void test_frame_whose_size_lies_is_refused(void **state)
 	rec_codec *c;
 	assert_int_equal(rec_codec_new(&c), H2EMV_OK);
 	eng_buf body = { 0 };
-	obs_like_body(&body, 9);
+	tu_obs_body(&body, 9);
 	assert_true(body.len > 100 && body.len < 255);
 	uint8_t frame[1024];
 	size_t fn = ZSTD_compress(frame, sizeof frame, body.data, body.len, 3);
@@ -561,7 +510,7 @@ static void test_header_fields_are_checked_behind_the_checksum(void **state)
 	(void)state;
 	rec_codec *c = codec_with_dict();
 	eng_buf body = { 0 }, rec = { 0 };
-	obs_like_body(&body, 11);
+	tu_obs_body(&body, 11);
 	/* format byte, unknown codec, reserved bytes, dictionary id vs codec */
 	struct { int at; uint8_t val; } edits[] = {
 		{ 0, 0x49 }, { 0, 0x00 }, { 1, 3 }, { 1, 0xff }, { 2, 1 }, { 3, 0x80 },
@@ -692,12 +641,12 @@ static void test_node_round_trips_every_field(void **state)
 	(void)state;
 	eng_buf payload = { 0 };
 	msgpack_packer pk;
-	msgpack_packer_init(&pk, &payload, buf_write);
+	msgpack_packer_init(&pk, &payload, tu_buf_write);
 	msgpack_pack_map(&pk, 2);
-	pack_str(&pk, "objects");
+	tu_pack_str(&pk, "objects");
 	msgpack_pack_array(&pk, 1);
-	pack_str(&pk, "cup");
-	pack_str(&pk, "pose");
+	tu_pack_str(&pk, "cup");
+	tu_pack_str(&pk, "pose");
 	msgpack_pack_array(&pk, 3);
 	msgpack_pack_double(&pk, 0.5);
 	msgpack_pack_double(&pk, -1.25);
@@ -825,7 +774,7 @@ static void pack_wrong(msgpack_packer *pk, enum wrong w)
 {
 	switch (w) {
 	case W_NIL: msgpack_pack_nil(pk); break;
-	case W_STR: pack_str(pk, "x"); break;
+	case W_STR: tu_pack_str(pk, "x"); break;
 	case W_NEG: msgpack_pack_int64(pk, -1); break;
 	case W_FLOAT: msgpack_pack_double(pk, 1.5); break;
 	case W_ARRAY: msgpack_pack_array(pk, 0); break;
@@ -871,7 +820,7 @@ static void pack_node_body(eng_buf *out, int field, enum wrong w, size_t n_field
 {
 	msgpack_packer pk;
 	out->len = 0;
-	msgpack_packer_init(&pk, out, buf_write);
+	msgpack_packer_init(&pk, out, tu_buf_write);
 	msgpack_pack_array(&pk, n_fields);
 	for (int f = 0; f < (int)n_fields; f++) {
 		if (f == field) {
@@ -889,7 +838,7 @@ static void pack_node_body(eng_buf *out, int field, enum wrong w, size_t n_field
 		case 7: msgpack_pack_int64(&pk, H2EMV_TIME_NEVER); break;
 		case 8: msgpack_pack_uint64(&pk, 17); break;
 		case 9: msgpack_pack_uint64(&pk, 0xabcdef); break;
-		case 10: pack_str(&pk, "Opened the fridge"); break;
+		case 10: tu_pack_str(&pk, "Opened the fridge"); break;
 		case 11: msgpack_pack_bin_with_body(&pk, "\x80", 1); break;
 		case 12:
 			msgpack_pack_array(&pk, 4);

@@ -54,56 +54,6 @@ static void noise_body(eng_buf *out, uint64_t seq, size_t n)
 	out->len += n;
 }
 
-static int buf_write(void *data, const char *buf, size_t len)
-{
-	return eng_buf_append(data, buf, len) ? -1 : 0;
-}
-
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-	msgpack_pack_str_with_body(pk, s, strlen(s));
-}
-
-/* An observation-like body: many alike, as a robot's log is. */
-static void obs_like_body(eng_buf *out, uint64_t i)
-{
-	static const char *const actions[] = { "Grasp", "Place", "MoveTo", "Open", "Close", "Look" };
-	static const char *const objects[] = { "cup", "plate", "sponge", "door", "drawer", "apple" };
-	static const char *const places[] = { "kitchen", "living room", "hallway", "office" };
-	char buf[64];
-	msgpack_packer pk;
-	out->len = 0;
-	msgpack_packer_init(&pk, out, buf_write);
-	msgpack_pack_map(&pk, 4);
-	msgpack_pack_uint8(&pk, 1);
-	msgpack_pack_int64(&pk, 1719431337000000ll + (int64_t)i * 1500000);
-	msgpack_pack_uint8(&pk, 3);
-	msgpack_pack_map(&pk, 3);
-	msgpack_pack_uint8(&pk, 1);
-	pack_str(&pk, actions[i % 6]);
-	msgpack_pack_uint8(&pk, 2);
-	msgpack_pack_map(&pk, 1);
-	pack_str(&pk, "object");
-	snprintf(buf, sizeof buf, "%s_%u", objects[(i / 6) % 6], (unsigned)(i % 13));
-	pack_str(&pk, buf);
-	msgpack_pack_uint8(&pk, 3);
-	msgpack_pack_uint8(&pk, (uint8_t)(1 + i % 5));
-	msgpack_pack_uint8(&pk, 6);
-	pack_str(&pk, places[(i / 7) % 4]);
-	msgpack_pack_uint8(&pk, 7);
-	msgpack_pack_array(&pk, 2);
-	for (unsigned k = 0; k < 2; k++) {
-		msgpack_pack_map(&pk, 3);
-		msgpack_pack_uint8(&pk, 1);
-		snprintf(buf, sizeof buf, "%s_%u", objects[(i + k) % 6], (unsigned)((i * 7 + k) % 17));
-		pack_str(&pk, buf);
-		msgpack_pack_uint8(&pk, 2);
-		pack_str(&pk, objects[(i + k) % 6]);
-		msgpack_pack_uint8(&pk, 3);
-		pack_str(&pk, k ? "on the table" : "in the gripper");
-	}
-}
-
 typedef struct fixture {
 	char *dir;  /* a fresh empty directory */
 	char *mdir; /* dir/mem: where the memory goes */
@@ -571,7 +521,7 @@ static void test_dictionary_is_trained_once_and_every_record_stays_readable(void
 	uint64_t trained_at = 0, bytes_at = 0;
 	for (uint64_t seq = 1; seq <= TOTAL; seq += PER) {
 		for (int i = 0; i < PER; i++)
-			obs_like_body(&bodies[i], seq + (uint64_t)i);
+			tu_obs_body(&bodies[i], seq + (uint64_t)i);
 		assert_int_equal(eng_obs_append(env(f), bodies, PER, NULL, &e), H2EMV_OK);
 		h2emv_stats s = stats(f);
 		if (!trained_at && s.dicts) {
@@ -596,13 +546,13 @@ static void test_dictionary_is_trained_once_and_every_record_stays_readable(void
 	assert_int_equal(eng_read_begin(&r, env(f), &e), H2EMV_OK);
 	eng_buf want = { 0 };
 	for (uint64_t i = 1; i <= TOTAL; i++) {
-		obs_like_body(&want, i);
+		tu_obs_body(&want, i);
 		assert_obs_equal(r, i, &want);
 	}
 	eng_read_end(r);
 	/* and no second dictionary is trained on more appends */
 	for (int i = 0; i < PER; i++)
-		obs_like_body(&bodies[i], TOTAL + 1 + (uint64_t)i);
+		tu_obs_body(&bodies[i], TOTAL + 1 + (uint64_t)i);
 	assert_int_equal(eng_obs_append(env(f), bodies, PER, NULL, &e), H2EMV_OK);
 	assert_int_equal(stats(f).dicts, 1);
 	uint64_t violations = 99;
@@ -624,7 +574,7 @@ static void *appender_main(void *arg)
 	appender *a = arg;
 	eng_buf b = { 0 };
 	for (int i = 0; i < a->n && a->rc == H2EMV_OK; i++) {
-		obs_like_body(&b, a->first + 4 * (uint64_t)i);
+		tu_obs_body(&b, a->first + 4 * (uint64_t)i);
 		a->rc = eng_obs_append(a->env, &b, 1, NULL, NULL);
 	}
 	eng_buf_free(&b);
@@ -662,7 +612,7 @@ static void test_read_only_memory_reads_and_refuses_writes(void **state)
 	fixture *f = *state;
 	assert_int_equal(open_with(f, H2EMV_OPEN_CREATE, 0, 0, 0, NULL), H2EMV_OK);
 	eng_buf b = { 0 };
-	obs_like_body(&b, 1);
+	tu_obs_body(&b, 1);
 	assert_int_equal(append_one(f, &b, NULL, NULL), H2EMV_OK);
 	eng_node root = { .id = 1, .version = 1, .level = 5, .kind = H2EMV_KIND_ROOT,
 		          .expiry = H2EMV_TIME_NEVER, .summary = "root", .summary_len = 4 };

@@ -6,6 +6,55 @@
 
 #include "testutil.h"
 
+int tu_buf_write(void *data, const char *buf, size_t len)
+{
+	return eng_buf_append(data, buf, len) ? -1 : 0;
+}
+
+void tu_pack_str(msgpack_packer *pk, const char *s)
+{
+	msgpack_pack_str_with_body(pk, s, strlen(s));
+}
+
+void tu_obs_body(eng_buf *out, uint64_t i)
+{
+	static const char *const actions[] = { "Grasp", "Place", "MoveTo", "Open", "Close", "Look" };
+	static const char *const objects[] = { "cup", "plate", "sponge", "door", "drawer", "apple" };
+	static const char *const places[] = { "kitchen", "living room", "hallway", "office" };
+	char buf[64];
+	msgpack_packer pk;
+	out->len = 0;
+	msgpack_packer_init(&pk, out, tu_buf_write);
+	msgpack_pack_map(&pk, 4);
+	msgpack_pack_uint8(&pk, 1);
+	msgpack_pack_int64(&pk, 1719431337000000ll + (int64_t)i * 1500000);
+	msgpack_pack_uint8(&pk, 3);
+	msgpack_pack_map(&pk, 3);
+	msgpack_pack_uint8(&pk, 1);
+	tu_pack_str(&pk, actions[i % 6]);
+	msgpack_pack_uint8(&pk, 2);
+	msgpack_pack_map(&pk, 1);
+	tu_pack_str(&pk, "object");
+	snprintf(buf, sizeof buf, "%s_%u", objects[(i / 6) % 6], (unsigned)(i % 13));
+	tu_pack_str(&pk, buf);
+	msgpack_pack_uint8(&pk, 3);
+	msgpack_pack_uint8(&pk, (uint8_t)(1 + i % 5));
+	msgpack_pack_uint8(&pk, 6);
+	tu_pack_str(&pk, places[(i / 7) % 4]);
+	msgpack_pack_uint8(&pk, 7);
+	msgpack_pack_array(&pk, 2);
+	for (unsigned k = 0; k < 2; k++) {
+		msgpack_pack_map(&pk, 3);
+		msgpack_pack_uint8(&pk, 1);
+		snprintf(buf, sizeof buf, "%s_%u", objects[(i + k) % 6], (unsigned)((i * 7 + k) % 17));
+		tu_pack_str(&pk, buf);
+		msgpack_pack_uint8(&pk, 2);
+		tu_pack_str(&pk, objects[(i + k) % 6]);
+		msgpack_pack_uint8(&pk, 3);
+		tu_pack_str(&pk, k ? "on the table" : "in the gripper");
+	}
+}
+
 char *tu_tmpdir(const char *tag)
 {
 	const char *base = getenv("TMPDIR");
