@@ -6,5 +6,7 @@
 
 /* strdup that accepts NULL (returns NULL). */
 char *ev_strdup(const char *s);
+/* Remove a directory tree (a memory directory); silent when absent. */
+void ev_rmtree(const char *path);
 
 #endif

@@ -1,0 +1,256 @@
+/*
+ * cmd_import.c — `h2emv import`: turn recorded robot data (TEACh EDH
+ * episodes, the ARMAR-7 history tree) into observation JSON Lines that
+ * `h2emv ingest` takes. The mapping lives in bench/eval/import_*.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/eval/import.h"
+#include "tools/cli.h"
+
+static const char help[] =
+	"usage: h2emv import teach [PATH ...] [--episodes N] [--seed S] [--start TIME ...] [-o FILE]\n"
+	"       h2emv import armar [FILE] [--from TIME] [--to TIME] [--limit N] [-o FILE]\n"
+	"\n"
+	"Write an observation history (JSON Lines, docs/formats.md) built from real\n"
+	"robot data, to standard output or FILE. Pipe it into 'h2emv ingest'.\n"
+	"\n"
+	"teach  TEACh EDH instances (*.edhN.json; CDLA-Sharing-1.0), default\n"
+	"       " IMP_TEACH_DEFAULT_DIR "\n"
+	"       ({train,valid_seen,valid_unseen}/, 44 episodes). A PATH is a file or a\n"
+	"       directory searched recursively. Each episode is one file, and the\n"
+	"       episodes are concatenated over simulated days as the paper's\n"
+	"       generator does: a start within 2024-01-01 +-304 days, 1-2 episodes a\n"
+	"       day between 08:00 and 20:00 UTC, days skipped with probability 0.6\n"
+	"       (at most 5 in a row), >= 30 s between episodes.\n"
+	"       One observation per Driver action (Motion, ObjectInteraction, Text)\n"
+	"       and per Commander utterance; progress checks and Commander camera\n"
+	"       moves are skipped.\n"
+	"         t        episode start + time_start - the first step's time_start\n"
+	"         action   Pickup(Tomato_0), Place(Tomato_0, CounterTop_1) (held\n"
+	"                  object first), TurnLeft, StepLeft (Pan Left), Say;\n"
+	"                  status succeeded/failed from 'success'\n"
+	"         speech   {speaker: Commander|Driver, text} (corrected utterance);\n"
+	"                  persons [Commander] when the Commander speaks\n"
+	"         goal     the next successful object interaction the step leads to\n"
+	"         objects  the held object (relation 'inside' 'agent hand'), the\n"
+	"                  action's objects, and the objects the state diffs mark\n"
+	"                  visible at the end of the EDH history and of the episode;\n"
+	"                  state 'open, toggled, cooked, ...'; relations 'in/on'\n"
+	"         note     'TEACh <split>/<instance_id>' on an episode's first line\n"
+	"  -n, --episodes N   sample N files (without replacement when N <= the files,\n"
+	"                     with replacement otherwise); default: every file once\n"
+	"  -s, --seed S       the seed for sampling and dates (default 42)\n"
+	"      --start TIME   the start of each episode instead of random dates; give\n"
+	"                     it once per file, in order (UTC, 'YYYY-MM-DD HH:MM:SS')\n"
+	"  -v, --verbose      one line per episode on stderr: file, start, end, lines\n"
+	"\n"
+	"armar  The ARMAR-7 recording (KIT and Futurium Berlin, 2024-06-26 to\n"
+	"       2024-07-13; hierarchical-emv, no license: internal research only),\n"
+	"       default\n"
+	"       " IMP_ARMAR_DEFAULT_PATH "\n"
+	"       One observation per SceneGraphInstant, in time order.\n"
+	"         t        raw.timestamp (UTC)\n"
+	"         action   {name: current_action, args: current_action_parameters,\n"
+	"                  status: current_action_state}\n"
+	"         goal     current_goal split on '.'; goal_status current_goal_state\n"
+	"         speech   asr_recognition (raw, no speaker); what a Say skill said,\n"
+	"                  once, speaker 'robot'\n"
+	"         persons  human_<humanTrackingId> while looking at a tracked human;\n"
+	"                  LearnCurrentPerson's name; 'user' when a chain triggered\n"
+	"                  by user speech starts\n"
+	"         objects  {id: instance_id, type: obj_class, state}; relations as given\n"
+	"      --from TIME    only observations at or after TIME (UTC)\n"
+	"      --to TIME      only observations before TIME\n"
+	"  -l, --limit N      at most N observations\n"
+	"\n"
+	"  -o, --output FILE  write to FILE (replaced only when the import succeeds)\n"
+	"  -q, --quiet        no progress bar, no summary\n"
+	"  -h, --help         this help\n"
+	"\n"
+	"Example: h2emv import armar | h2emv ingest --create -m /tmp/armar\n";
+
+typedef struct out {
+	FILE *f;
+	int quiet;
+} out;
+
+static int emit_line(void *arg, const char *line, size_t len)
+{
+	out *o = arg;
+	if (fwrite(line, 1, len, o->f) != len || putc('\n', o->f) == EOF)
+		return H2EMV_EIO;
+	return H2EMV_OK;
+}
+
+static int print_episode(void *arg, const imp_episode *ep)
+{
+	(void)arg;
+	char a[40], b[40];
+	fprintf(stderr, "episode %zu: %s  %s .. %s  %llu lines\n", ep->index, ep->path,
+	        cli_time(a, sizeof a, ep->start), cli_time(b, sizeof b, ep->end),
+	        (unsigned long long)ep->observations);
+	return 0;
+}
+
+static void summary(const imp_stats *st, double secs)
+{
+	char a[40], b[40];
+	fprintf(stderr,
+	        "imported %llu observations from %llu episode%s (%s .. %s) in %.2f s: %llu actions, "
+	        "%llu utterances, %llu with objects, %llu with persons; %llu source records skipped",
+	        (unsigned long long)st->observations, (unsigned long long)st->episodes,
+	        st->episodes == 1 ? "" : "s", cli_time(a, sizeof a, st->first),
+	        cli_time(b, sizeof b, st->last), secs, (unsigned long long)st->actions,
+	        (unsigned long long)st->utterances, (unsigned long long)st->with_objects,
+	        (unsigned long long)st->with_persons, (unsigned long long)st->skipped);
+	if (st->reordered)
+		fprintf(stderr, ", %llu out of time order (sorted)", (unsigned long long)st->reordered);
+	fputc('\n', stderr);
+}
+
+/* Open -o FILE's temporary sibling, or stdout. */
+static int open_out(out *o, const char *file, char *tmp, size_t n)
+{
+	if (!file) {
+		o->f = stdout;
+		return 0;
+	}
+	snprintf(tmp, n, "%s.tmp.%ld", file, (long)getpid());
+	if (!(o->f = fopen(tmp, "w"))) {
+		fprintf(stderr, "h2emv import: cannot write %s: %s\n", tmp, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int close_out(out *o, const char *file, const char *tmp, int ok)
+{
+	int bad = fflush(o->f) != 0 || ferror(o->f);
+	if (file) {
+		bad |= fclose(o->f) != 0;
+		if (ok && !bad && rename(tmp, file) != 0)
+			bad = 1;
+		if (!ok || bad)
+			unlink(tmp);
+	}
+	if (ok && bad)
+		fprintf(stderr, "h2emv import: writing %s: %s\n", file ? file : "<stdout>", strerror(errno));
+	return ok && !bad;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "episodes", required_argument, NULL, 'n' }, { "seed", required_argument, NULL, 's' },
+		{ "start", required_argument, NULL, 'S' },    { "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 'T' },       { "limit", required_argument, NULL, 'l' },
+		{ "output", required_argument, NULL, 'o' },   { "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },        { "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(help, argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	const char *what = argv[1], *file = NULL;
+	int teach = !strcmp(what, "teach");
+	if (!teach && strcmp(what, "armar"))
+		return cli_usage("import", "unknown source '%s' (teach or armar)", what);
+	imp_teach_options to = IMP_TEACH_OPTIONS_INIT;
+	imp_armar_options ao = IMP_ARMAR_OPTIONS_INIT;
+	h2emv_time *starts = NULL;
+	size_t n_starts = 0;
+	int quiet = 0, verbose = 0, c;
+	uint64_t u;
+	argc--;
+	argv++;
+	while ((c = getopt_long(argc, argv, "n:s:l:o:qvh", opts, NULL)) != -1) {
+		h2emv_time t;
+		h2emv_time *ns;
+		switch (c) {
+		case 'n':
+			if (!teach || cli_u64(&u, optarg) || u == 0 || u > 1000000)
+				return cli_usage("import", "--episodes takes 1 to 1000000 (teach only)");
+			to.episodes = (uint32_t)u;
+			break;
+		case 's':
+			if (!teach || cli_u64(&to.seed, optarg))
+				return cli_usage("import", "--seed takes a number (teach only)");
+			break;
+		case 'S':
+			if (!teach || imp_parse_time(&t, optarg) || !(ns = realloc(starts, (n_starts + 1) * sizeof *ns)))
+				return cli_usage("import", "--start takes a UTC time 'YYYY-MM-DD HH:MM:SS' (teach only)");
+			starts = ns;
+			starts[n_starts++] = t;
+			break;
+		case 'F':
+		case 'T':
+			if (teach || imp_parse_time(c == 'F' ? &ao.from : &ao.to, optarg))
+				return cli_usage("import", "--from/--to take a UTC time 'YYYY-MM-DD[ HH:MM:SS]' (armar only)");
+			break;
+		case 'l':
+			if (teach || cli_u64(&ao.limit, optarg))
+				return cli_usage("import", "--limit takes a number (armar only)");
+			break;
+		case 'o': file = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'v': verbose = 1; break;
+		case 'h': fputs(help, stdout); return EXIT_OK;
+		default: return cli_usage("import", "unknown option");
+		}
+	}
+	if (!teach && argc - optind > 1)
+		return cli_usage("import", "armar takes one FILE");
+	static const char *const teach_default[] = { IMP_TEACH_DEFAULT_DIR };
+	out o = { .quiet = quiet };
+	char tmp[4096];
+	if (open_out(&o, file, tmp, sizeof tmp)) {
+		free(starts);
+		return EXIT_ERROR;
+	}
+	cli_progress progress;
+	cli_progress_begin(&progress, what, quiet);
+	imp_stats st = { 0 };
+	h2emv_error err = { 0 };
+	double t0 = now_s();
+	int rc;
+	if (teach) {
+		to.paths = optind < argc ? (const char *const *)argv + optind : teach_default;
+		to.n_paths = optind < argc ? (size_t)(argc - optind) : 1;
+		to.starts = starts;
+		to.n_starts = n_starts;
+		to.on_episode = verbose ? print_episode : NULL;
+		to.progress = cli_progress_cb;
+		to.progress_ctx = &progress;
+		rc = imp_teach(&st, &to, emit_line, &o, &err);
+	} else {
+		ao.path = optind < argc ? argv[optind] : NULL;
+		ao.progress = cli_progress_cb;
+		ao.progress_ctx = &progress;
+		rc = imp_armar(&st, &ao, emit_line, &o, &err);
+	}
+	cli_progress_end(&progress);
+	free(starts);
+	int ok = close_out(&o, file, tmp, rc == H2EMV_OK);
+	if (rc != H2EMV_OK)
+		return cli_fail("import", rc, &err);
+	if (!ok)
+		return EXIT_ERROR;
+	if (!quiet)
+		summary(&st, now_s() - t0);
+	return EXIT_OK;
+}
