@@ -3,11 +3,13 @@
  * lookup, stats and maintenance. A thin layer: validation and encoding of
  * observations live in observation.c, storage in engine/.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/mem.h"
 #include "api/observation.h"
+#include "api/policy/llm.h"
 
 int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *opts,
                    h2emv_error *err)
@@ -51,6 +53,41 @@ void h2emv_mem_close(h2emv_mem *mem)
 	eng_close(mem->env);
 	pthread_mutex_destroy(&mem->lock);
 	free(mem);
+}
+
+int h2emv_mem_set_policy(h2emv_mem *mem, const char *name, const char *config_path,
+                         h2emv_error *err)
+{
+	if (!mem || !name)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_mem_set_policy: mem and name are required");
+	h2emv_policy *p = NULL;
+	int rc;
+	if (!strcmp(name, "builtin"))
+		rc = pol_builtin_new(&p, err);
+	else if (!strcmp(name, "llm"))
+		rc = pol_llm_new(&p, config_path, err);
+	else
+		return eng_fail(err, H2EMV_EINVAL, "unknown policy '%s' (builtin or llm)", name);
+	if (rc != H2EMV_OK)
+		return rc;
+	pol_free(mem->policy);
+	mem->policy = p;
+	return H2EMV_OK;
+}
+
+void h2emv_mem_policy_stats(h2emv_policy_stats *out, h2emv_mem *mem)
+{
+	memset(out, 0, sizeof *out);
+	snprintf(out->name, sizeof out->name, "%s", mem->policy->name);
+	if (mem->policy->stats) {
+		pol_stats st;
+		mem->policy->stats(mem->policy->ctx, &st);
+		out->decisions = st.decisions;
+		out->bad_replies = st.bad_replies;
+		out->retries = st.retries;
+		out->fallbacks = st.fallbacks;
+		out->transport_errors = st.transport_errors;
+	}
 }
 
 const char *h2emv_mem_dir(const h2emv_mem *mem)

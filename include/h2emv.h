@@ -123,6 +123,37 @@ void h2emv_mem_close(h2emv_mem *mem);
 /* The directory the memory lives in. Owned by `mem`. */
 const char *h2emv_mem_dir(const h2emv_mem *mem);
 
+/* ---------------------------------------------------------------- policy -- */
+
+/* Choose who makes the memory's judgements for this handle: "builtin"
+ * (offline, deterministic; what every handle starts with) or "llm" (a
+ * language model behind an OpenAI-compatible server, or a cassette; see
+ * docs/llm.md). `config_path` is the llm policy's JSON config (NULL:
+ * defaults and the H2EMV_LLM_* environment variables); it is ignored for
+ * builtin. No request is sent here. The choice is not stored: each process
+ * chooses when it opens the memory. Call it before building or asking on
+ * this handle, never while another thread uses the handle.
+ * Returns OK, EINVAL (unknown name, or a bad config: the message names the
+ * key), EIO (unreadable config or cassette), ENOMEM. On error the handle
+ * keeps its current policy. Experimental. */
+int h2emv_mem_set_policy(h2emv_mem *mem, const char *name, const char *config_path,
+                         h2emv_error *err);
+
+/* How the policy has fared since the handle was opened (all zero for
+ * builtin): decisions asked, replies that did not parse or validate, the
+ * second tries they caused, decisions settled by the safe fallback, and
+ * decisions lost to the transport. Experimental. */
+typedef struct h2emv_policy_stats {
+	char name[16];             /* "builtin" or "llm" */
+	uint64_t decisions;
+	uint64_t bad_replies;
+	uint64_t retries;
+	uint64_t fallbacks;
+	uint64_t transport_errors;
+} h2emv_policy_stats;
+
+void h2emv_mem_policy_stats(h2emv_policy_stats *out, h2emv_mem *mem);
+
 /* ---------------------------------------------------------- observations -- */
 
 /* Size limits on one observation (a JSON line). */

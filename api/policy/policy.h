@@ -138,6 +138,17 @@ void pol_qa_action_free(pol_qa_action *a);
 
 enum pol_route { POL_ROUTE_QUESTION = 1, POL_ROUTE_FEEDBACK = 2, POL_ROUTE_REPLY = 3 };
 
+/* ------------------------------------------------------------- the stats -- */
+
+/* How a model-backed policy has fared (all zero for builtin). */
+typedef struct pol_stats {
+	uint64_t decisions;        /* decisions asked of the model */
+	uint64_t retries;          /* second tries after a reply that did not fit */
+	uint64_t bad_replies;      /* replies that did not parse or validate */
+	uint64_t fallbacks;        /* decisions settled by the safe fallback */
+	uint64_t transport_errors; /* decisions lost to the transport (after its retries) */
+} pol_stats;
+
 /* ------------------------------------------------------------- the table -- */
 
 typedef struct h2emv_policy h2emv_policy;
@@ -166,6 +177,8 @@ struct h2emv_policy {
 	 * (*reply malloc'd for POL_ROUTE_REPLY, else NULL)? */
 	int (*route)(void *ctx, const char *utterance, int *route, char **reply, pol_usage *u,
 	             h2emv_error *err);
+	/* Counters so far; NULL when the policy keeps none (builtin). */
+	void (*stats)(void *ctx, pol_stats *out);
 	/* Release ctx. */
 	void (*destroy)(void *ctx);
 };

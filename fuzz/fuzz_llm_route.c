@@ -1,0 +1,49 @@
+/*
+ * fuzz_llm_route.c — libFuzzer target for lp_route, the reply to the
+ * routing prompt. The bytes are the reply.
+ *  - A route that parses is question, feedback or reply; a reply text comes
+ *    with POL_ROUTE_REPLY only, non-empty, valid UTF-8, at most
+ *    LP_MAX_TEXT bytes.
+ *  - A reply that does not parse fails with EPARSE, ELIMIT or ENOMEM, a
+ *    non-empty UTF-8 message, route 0 and no text.
+ * Any violation traps.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/policy/llm_parse.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *reply = malloc(size + 1);
+	if (!reply)
+		return 0;
+	memcpy(reply, data, size);
+	reply[size] = '\0';
+	int route = -1;
+	char *text = NULL;
+	h2emv_error err = { 0 };
+	int rc = lp_route(reply, &route, &text, &err);
+	free(reply);
+	if (rc) {
+		size_t n = strlen(err.message);
+		if ((rc != H2EMV_EPARSE && rc != H2EMV_ELIMIT && rc != H2EMV_ENOMEM) ||
+		    err.status != rc || !n || !lp_utf8_ok(err.message, n) || route != 0 || text)
+			__builtin_trap();
+		return 0;
+	}
+	if (route != POL_ROUTE_QUESTION && route != POL_ROUTE_FEEDBACK && route != POL_ROUTE_REPLY)
+		__builtin_trap();
+	if ((route == POL_ROUTE_REPLY) != (text != NULL))
+		__builtin_trap();
+	if (text) {
+		size_t n = strlen(text);
+		if (!n || n > LP_MAX_TEXT || !lp_utf8_ok(text, n))
+			__builtin_trap();
+	}
+	free(text);
+	return 0;
+}
