@@ -35,8 +35,10 @@ int cmd_forget(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_feedback(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_questions(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
 
 /* The edit script from rule list a to b (in cmd_rules.c): ops[k] is ' ',
  * '-' or '+'; ops has room for na + nb. Returns the count, or (size_t)-1

@@ -233,6 +233,21 @@ static const char *label_query(const emv_question *q)
 	return "goal";
 }
 
+/* Does forgotten evidence (find_forgotten) come before `it` in the
+ * question's order? Then `it` cannot hold the first (or last) time: that
+ * lies in the forgotten part, and exploring `it` would only cost tokens. */
+static int behind_forgotten(const state *s, const pol_item *it)
+{
+	if (s->q.order == QO_ALL)
+		return 0;
+	for (size_t j = 0; j < s->n_forg; j++) {
+		const pol_item *p = &s->v->nodes[s->forg[j]];
+		if (s->q.order == QO_FIRST ? p->t_end < it->t_start : p->t_start > it->t_end)
+			return 1;
+	}
+	return 0;
+}
+
 /* The next exploring action, or 0 when it is time to answer. */
 static int explore(state *s, pol_qa_action *out, h2emv_error *err)
 {
@@ -251,7 +266,7 @@ static int explore(state *s, pol_qa_action *out, h2emv_error *err)
 		const pol_item *it = &v->nodes[i];
 		if (it->forgotten || it->level <= 3 || !v->has_children[i] || v->expanded[i])
 			continue;
-		if (s->in[i].smatch && could_beat(s, i))
+		if (s->in[i].smatch && could_beat(s, i) && !behind_forgotten(s, it))
 			fr[nf++] = i;
 	}
 	size_t k = q->order == QO_ALL ? 6 : 3;
@@ -287,7 +302,10 @@ static int explore(state *s, pol_qa_action *out, h2emv_error *err)
 		return 1;
 	}
 	free(fr);
-	if (s->n_prim == 0 && q->query[0] && !searched_all(v)) {
+	/* a search of everything could only find later (earlier, for "last")
+	 * matches than forgotten evidence already in view */
+	int settled = s->n_forg && q->order != QO_ALL;
+	if (s->n_prim == 0 && !settled && q->query[0] && !searched_all(v)) {
 		int closed = 0;
 		for (size_t i = 0; i < v->n && !closed; i++)
 			closed = !v->nodes[i].forgotten && v->has_children[i] && !v->expanded[i] &&

@@ -189,11 +189,10 @@ static int make_cand(cand *c, const char *tmpl, const qg_occ *f, const qg_occ *l
 	int64_t at2 = pick_time(h, e2, e2 + WINDOW, rng);
 	if (!at2)
 		at2 = pick_time(h, e2, INT64_MAX, rng);
-	int late2 = 1;
+	int late2 = 1; /* at an observation's time */
 	if (!at2) {
-		if (h->t[h->n - 1] <= l->t1)
-			return 0;
-		at2 = h->t[h->n - 1];
+		/* after the history's end: the clock is moved on to it */
+		at2 = e2 + (int64_t)(mix(rng) % (uint64_t)(12 * 3600)) * 1000000;
 		late2 = 0;
 	}
 	*c = (cand){ tmpl, f, l, at1, at2, late2 };

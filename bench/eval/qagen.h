@@ -60,7 +60,9 @@ typedef struct qg_question {
 	char *feedback;         /* "You should always remember ..." */
 	int64_t ref_t0, ref_t1; /* the ground-truth span */
 	char *kind;             /* template name: "act-when", "place-where", ... */
-	int late;               /* asked at least QG_DELAY after its event */
+	int late;               /* 1: asked at an observation's time; 0: after the
+	                           history's last observation (the evaluation moves
+	                           the memory's clock on to it) */
 } qg_question;
 
 typedef struct qg_set {
