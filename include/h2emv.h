@@ -154,6 +154,30 @@ typedef struct h2emv_policy_stats {
 
 void h2emv_mem_policy_stats(h2emv_policy_stats *out, h2emv_mem *mem);
 
+/* What h2emv_llm_ping found out about a configured model server. */
+typedef struct h2emv_llm_ping_result {
+	char model[128];          /* the model the server says answered ("" if unknown) */
+	char base_url[256];       /* where it was asked */
+	char structured[16];      /* the configured mode: none, json_schema, vllm, ollama */
+	double latency_ms;        /* the plain request, end to end */
+	double structured_ms;     /* the structured request (0 if not tried) */
+	int structured_ok;        /* 1: a reply under the schema came back valid JSON
+	                             of the schema's shape; 0: it did not; -1: mode none */
+	uint64_t prompt_tokens;   /* as the server counted them, both requests */
+	uint64_t completion_tokens;
+	char reply[128];          /* the start of the plain reply */
+} h2emv_llm_ping_result;
+
+/* Check the llm policy's server: one tiny plain request, then (unless the
+ * structured-output mode is none) one under a small JSON schema. Uses the
+ * config at `config_path` (NULL: defaults and H2EMV_LLM_* variables), with
+ * its transport (a replay cassette answers without a server).
+ * Returns OK (the plain request worked; structured_ok tells the rest), or
+ * the transport's error with the server's message: EIO (unreachable,
+ * timed out, 5xx), EINVAL (bad config, 4xx such as a wrong model or key),
+ * EPARSE (not an OpenAI-compatible reply). Experimental. */
+int h2emv_llm_ping(h2emv_llm_ping_result *out, const char *config_path, h2emv_error *err);
+
 /* ---------------------------------------------------------- observations -- */
 
 /* Size limits on one observation (a JSON line). */

@@ -21,6 +21,9 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "api/policy/llm.h"
+#include "bench/eval/eval.h"
+#include "bench/eval/sim.h"
 #include "h2emv.h"
 #include "tests/fakellm.h"
 #include "tests/testutil.h"
@@ -671,6 +674,97 @@ static void test_unknown_policy_and_bad_config_are_refused(void **state)
 	free(cfg);
 }
 
+/* The evaluation's LLM judge: the model's category, or EPARSE after two
+ * replies that name none (the evaluation then uses its own judge). */
+static void test_llm_judge_grades_and_refuses_nonsense(void **state)
+{
+	(void)state;
+	fake_llm *f;
+	assert_int_equal(fake_llm_start(&f), 0);
+	fake_resp ok = { .content = "Reasoning: the day is right, the time is missing.\n"
+		                    "Category: partially_correct_missing" };
+	fake_resp bad = { .content = "It is fine I guess." };
+	fake_llm_push(f, &ok);
+	fake_llm_push(f, &bad);
+	fake_llm_push(f, &bad);
+	char *dir = tu_tmpdir("llmjudge");
+	char *url = fake_llm_url(f);
+	char *cfg = write_config(dir, url, NULL);
+	h2emv_policy *p = NULL;
+	h2emv_error err = { 0 };
+	assert_int_equal(pol_llm_new(&p, cfg, &err), H2EMV_OK);
+	int cat = -1;
+	pol_usage u = { 0 };
+	assert_int_equal(pol_llm_judge(p, "When did you last pick up a mug?", "At 2024/03/05, 10:03:55",
+	                               0, 0, "On 2024/03/05.", &cat, &u, &err),
+	                 H2EMV_OK);
+	assert_int_equal(cat, 4);
+	char *req = fake_llm_request(f, 0);
+	assert_non_null(strstr(req, "On 2024/03/05."));
+	free(req);
+	assert_int_equal(pol_llm_judge(p, "q?", "a", 0, 0, "b", &cat, &u, &err), H2EMV_EPARSE);
+	assert_int_equal(u.calls, 3);
+	pol_free(p);
+	fake_llm_stop(f);
+	tu_rmrf(dir);
+	free(dir);
+	free(url);
+	free(cfg);
+}
+
+static int add_line(void *arg, const char *line, size_t len)
+{
+	h2emv_error e = { 0 };
+	return qg_history_add(arg, line, len, &e);
+}
+
+/* The evaluation runs through the llm policy too: every question of a
+ * simulated history asked and judged, the memory's decisions made by the
+ * (scripted) model, the LLM judge grading. */
+static void test_evaluation_through_the_llm_policy(void **state)
+{
+	(void)state;
+	fake_llm *f;
+	assert_int_equal(fake_llm_start(&f), 0);
+	int calls = 0;
+	fake_llm_set_handler(f, model, &calls);
+	char *dir = tu_tmpdir("llmeval");
+	char *url = fake_llm_url(f);
+	char *cfg = write_config(dir, url, NULL);
+	qg_history h = { 0 };
+	sim_options so = SIM_OPTIONS_INIT;
+	so.episodes = 4;
+	so.seed = 5;
+	h2emv_error err = { 0 };
+	assert_int_equal(sim_generate(&so, add_line, &h, &err), H2EMV_OK);
+	qg_set qs;
+	assert_int_equal(qg_generate(&qs, &h, 3, 1, &err), H2EMV_OK);
+	assert_true(qs.n >= 2);
+	ev_options o;
+	memset(&o, 0, sizeof o);
+	o.version = EV_OPTIONS_VERSION;
+	o.workdir = dir;
+	o.policy = "llm";
+	o.llm_config = cfg;
+	o.judge = "llm";
+	ev_result res;
+	memset(&res, 0, sizeof res);
+	if (ev_run_history(&res, ev_variant_find("A"), &h, &qs, 0, &o, &err))
+		fail_msg("eval: %s", err.message);
+	assert_int_equal(res.n, qs.n);
+	/* the scripted model names no category: the builtin judge took over */
+	assert_int_equal(res.judge_fallbacks, qs.n);
+	assert_true(calls > 20);
+	ev_result_free(&res);
+	qg_set_free(&qs);
+	qg_history_free(&h);
+	fake_llm_stop(f);
+	tu_rmrf(dir);
+	free(dir);
+	free(url);
+	free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -680,6 +774,8 @@ int main(void)
 		cmocka_unit_test(test_server_down_stops_the_build_and_loses_nothing),
 		cmocka_unit_test(test_record_then_replay_the_same_run),
 		cmocka_unit_test(test_unknown_policy_and_bad_config_are_refused),
+		cmocka_unit_test(test_llm_judge_grades_and_refuses_nonsense),
+		cmocka_unit_test(test_evaluation_through_the_llm_policy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,16 @@ h2emv_mem *cli_open(const char *dir, unsigned flags)
 		cli_fail("open", rc, &err);
 		return NULL;
 	}
+	/* the policy: h2emv --policy NAME / $H2EMV_POLICY (builtin when unset) */
+	const char *policy = getenv("H2EMV_POLICY");
+	if (policy && *policy && strcmp(policy, "builtin")) {
+		rc = h2emv_mem_set_policy(m, policy, getenv("H2EMV_LLM_CONFIG"), &err);
+		if (rc) {
+			cli_fail("policy", rc, &err);
+			h2emv_mem_close(m);
+			return NULL;
+		}
+	}
 	return m;
 }
 

@@ -49,7 +49,10 @@ static const char help[] =
 	"                       G offl. full, H offl. no learning, I offl. time-only forg.,\n"
 	"                       J offl. no forg., K flat full, L flat no forg.\n"
 	"      --policy NAME    builtin (default) or llm\n"
-	"      --llm-config F   the llm policy's config (docs/llm.md)\n"
+	"      --llm-config F   the llm policy's config (docs/llm.md; default\n"
+	"                       $H2EMV_LLM_CONFIG)\n"
+	"      --judge NAME     builtin (deterministic, the default) or llm (the model\n"
+	"                       grades; a reply that does not parse falls back to builtin)\n"
 	"      --tolerance DUR  the judge's time tolerance (default 60s)\n"
 	"\n"
 	"Output:\n"
@@ -69,7 +72,7 @@ static const char help[] =
 	"example: h2emv eval --episodes 25 --variants main -o eval-25\n";
 
 typedef struct eval_cfg {
-	const char *source, *data, *out, *policy, *llm_config;
+	const char *source, *data, *out, *policy, *llm_config, *judge;
 	const char **files;
 	size_t n_files;
 	unsigned episodes, histories, pairs;
@@ -217,6 +220,7 @@ static int run_history(const eval_cfg *c, ev_result *res, size_t k, const char *
 	o.judge_tolerance = c->tolerance;
 	o.policy = c->policy;
 	o.llm_config = c->llm_config;
+	o.judge = c->judge;
 	o.profile = !strcmp(c->source, "armar") || !strcmp(c->source, "sim-armar")
 	                    ? H2EMV_PROFILE_SKILL_STACK
 	                    : H2EMV_PROFILE_TEACH;
@@ -245,6 +249,7 @@ static int parse_args(eval_cfg *c, int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },   { "variants", required_argument, NULL, 'v' },
 		{ "policy", required_argument, NULL, 'P' }, { "llm-config", required_argument, NULL, 'L' },
 		{ "tolerance", required_argument, NULL, 'T' }, { "out", required_argument, NULL, 'o' },
+		{ "judge", required_argument, NULL, 'J' },
 		{ "keep", no_argument, NULL, 'K' },         { "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },         { 0 },
 	};
@@ -289,6 +294,7 @@ static int parse_args(eval_cfg *c, int argc, char **argv)
 			break;
 		case 'P': c->policy = optarg; break;
 		case 'L': c->llm_config = optarg; break;
+		case 'J': c->judge = optarg; break;
 		case 'T':
 			if (cli_duration(&c->tolerance, optarg))
 				return cli_usage("eval", "--tolerance takes a duration like 60s or 5m");
@@ -319,14 +325,22 @@ static int parse_args(eval_cfg *c, int argc, char **argv)
 	}
 	if (strcmp(c->policy, "builtin") && strcmp(c->policy, "llm"))
 		return cli_usage("eval", "--policy is builtin or llm");
+	if (strcmp(c->judge, "builtin") && strcmp(c->judge, "llm"))
+		return cli_usage("eval", "--judge is builtin or llm");
+	if (!c->llm_config)
+		c->llm_config = getenv("H2EMV_LLM_CONFIG");
 	return -1;
 }
 
 int cmd_eval(int argc, char **argv)
 {
-	eval_cfg c = { .source = "sim", .out = "h2emv-eval", .policy = "builtin", .episodes = 5,
+	eval_cfg c = { .source = "sim", .out = "h2emv-eval", .policy = "builtin", .judge = "builtin",
+		       .episodes = 5,
 		       .histories = 10, .pairs = 5, .seed = 1 };
 	parse_variants(&c, "all");
+	const char *env_policy = getenv("H2EMV_POLICY"); /* h2emv --policy NAME eval ... */
+	if (env_policy && *env_policy)
+		c.policy = env_policy;
 	int rc = parse_args(&c, argc, argv);
 	if (rc >= 0) {
 		free(c.files);
@@ -350,12 +364,12 @@ int cmd_eval(int argc, char **argv)
 	if (status == EXIT_OK) {
 		char title[256];
 		if (!strcmp(c.source, "armar") || !strcmp(c.source, "file"))
-			snprintf(title, sizeof title, "h2emv eval: %s, %u histor%s, %s policy", c.source,
-			         c.histories, c.histories == 1 ? "y" : "ies", c.policy);
+			snprintf(title, sizeof title, "h2emv eval: %s, %u histor%s, %s policy, %s judge",
+			         c.source, c.histories, c.histories == 1 ? "y" : "ies", c.policy, c.judge);
 		else
 			snprintf(title, sizeof title,
-			         "h2emv eval: %s, %u histories x %u episodes, %s policy", c.source,
-			         c.histories, c.episodes, c.policy);
+			         "h2emv eval: %s, %u histories x %u episodes, %s policy, %s judge",
+			         c.source, c.histories, c.episodes, c.policy, c.judge);
 		status = write_outputs(&c, res, title);
 		if (status == EXIT_OK && !c.quiet) {
 			ev_write_markdown(stdout, res, c.n_v, title);

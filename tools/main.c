@@ -2,6 +2,7 @@
  * main.c — the `h2emv` command line: git-style subcommands, one file each.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tools/cli.h"
@@ -32,19 +33,49 @@ static const cli_cmd commands[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: h2emv <command> [options] [args]\n"
+	        "usage: h2emv [--policy builtin|llm] [--llm-config FILE] <command> [options] [args]\n"
 	        "\n"
 	        "h2emv keeps a robot's lifelong episodic memory in one directory.\n"
 	        "Every command takes -m/--mem DIR (default: $H2EMV_MEM, else ./h2emv-memory)\n"
-	        "and --help.\n\ncommands:\n");
+	        "and --help. The judgements (grouping, summaries, relevance, rules, answers)\n"
+	        "are made by the builtin policy (offline, deterministic) unless --policy llm\n"
+	        "(or $H2EMV_POLICY=llm) points them at a model server: docs/llm.md.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nexit status: 0 ok, 1 check found problems, 2 error, 64 usage error.\n"
 	           "Formats: docs/formats.md.  Version " H2EMV_VERSION_STRING ".\n");
 }
 
+/* Options before the command: --policy NAME and --llm-config FILE, passed
+ * on as $H2EMV_POLICY and $H2EMV_LLM_CONFIG (which cli_open reads).
+ * Returns the number of arguments used, or -1 on a usage error. */
+static int global_options(int argc, char **argv)
+{
+	int i = 1;
+	while (i + 1 < argc && (!strcmp(argv[i], "--policy") || !strcmp(argv[i], "--llm-config"))) {
+		const char *var = !strcmp(argv[i], "--policy") ? "H2EMV_POLICY" : "H2EMV_LLM_CONFIG";
+		if (!strcmp(var, "H2EMV_POLICY") && strcmp(argv[i + 1], "builtin") &&
+		    strcmp(argv[i + 1], "llm")) {
+			fprintf(stderr, "h2emv: --policy is builtin or llm, not '%s'\n", argv[i + 1]);
+			return -1;
+		}
+		setenv(var, argv[i + 1], 1);
+		i += 2;
+	}
+	if (i < argc && (!strcmp(argv[i], "--policy") || !strcmp(argv[i], "--llm-config"))) {
+		fprintf(stderr, "h2emv: %s needs a value\n", argv[i]);
+		return -1;
+	}
+	return i - 1;
+}
+
 int main(int argc, char **argv)
 {
+	int used = global_options(argc, argv);
+	if (used < 0)
+		return EXIT_USAGE;
+	argc -= used;
+	argv += used;
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -10,6 +10,7 @@
 
 #include "bench/eval/eval.h"
 #include "bench/eval/eval_util.h"
+#include "api/policy/llm.h"
 #include "bench/eval/judge.h"
 #include "engine/engine.h"
 
@@ -78,6 +79,7 @@ typedef struct run {
 	double size_sum;        /* Σ tree size samples */
 	size_t size_n;
 	uint64_t last_size;
+	h2emv_policy *judge;    /* the LLM judge, or NULL */
 	/* feedback given so far (replayed into offline memories) */
 	char **fb;
 	size_t n_fb;
@@ -287,6 +289,22 @@ static int record(run *r, const qg_question *q, const h2emv_reply *rep, int aliv
 	}
 	a->fine = jv.fine;
 	a->broad = jv.broad;
+	if (r->judge) {
+		int cat = -1;
+		pol_usage u = { 0 };
+		rc = pol_llm_judge(r->judge, q->question, q->truth, q->ref_t0, q->ref_t1, a->answer,
+		                   &cat, &u, err);
+		res->tok_judge += u.prompt_tokens + u.completion_tokens;
+		if (rc == H2EMV_OK && cat >= 0 && cat < J_FINE_COUNT) {
+			a->fine = cat;
+			a->broad = judge_broad(cat);
+		} else if (rc == H2EMV_EPARSE) {
+			res->judge_fallbacks++;
+		} else if (rc != H2EMV_OK) {
+			res->n++;
+			return rc;
+		}
+	}
 	res->n++;
 	if (r->o->log)
 		fprintf(r->o->log, "%s\th%zu\tp%u\tr%d\t%s\t%s\t%s\t%s\n", r->v->id, hist, q->pair,
@@ -357,7 +375,9 @@ int ev_run_history(ev_result *res, const ev_variant *v, const qg_history *h, con
 	double t0 = now_s();
 	res->v = v;
 	int rc = H2EMV_OK;
-	if (v->construction != EV_OFFLINE)
+	if (o->judge && !strcmp(o->judge, "llm"))
+		rc = pol_llm_new(&r.judge, o->llm_config, err);
+	if (rc == H2EMV_OK && v->construction != EV_OFFLINE)
 		rc = mem_new(&r, err);
 	for (size_t i = 0; rc == H2EMV_OK && i < qs->n; i++) {
 		rc = ask(&r, &qs->q[i], history_index, err);
@@ -374,6 +394,7 @@ int ev_run_history(ev_result *res, const ev_variant *v, const qg_history *h, con
 		res->histories++;
 	}
 	mem_drop(&r);
+	pol_free(r.judge);
 	for (size_t i = 0; i < r.n_fb; i++)
 		free(r.fb[i]);
 	free(r.fb);

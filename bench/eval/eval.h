@@ -57,6 +57,8 @@ typedef struct ev_result {
 	uint64_t tok_forget;     /* C_f: relevance estimates, all histories */
 	uint64_t tok_build;      /* online construction (not reported by the paper) */
 	uint64_t tok_learn;      /* rule learning from the feedback */
+	uint64_t tok_judge;      /* the LLM judge, when used */
+	size_t judge_fallbacks;  /* LLM judge replies that fell back to the builtin judge */
 	double seconds;
 } ev_result;
 
@@ -75,6 +77,10 @@ typedef struct ev_options {
 	/* the policy of every memory: NULL/"builtin", or "llm" with llm_config */
 	const char *policy;
 	const char *llm_config;
+	/* the judge: NULL/"builtin" (bench/eval/judge.h), or "llm" (the llm
+	 * policy's judge with llm_config; a reply that does not parse falls
+	 * back to the builtin judge) */
+	const char *judge;
 } ev_options;
 
 #define EV_OPTIONS_VERSION 1
