@@ -44,7 +44,9 @@ static char *all_text(const char *body)
 	char *out = calloc(1, 1);
 	json_array_foreach(json_object_get(j, "messages"), i, m) {
 		const char *c = json_string_value(json_object_get(m, "content"));
-		size_t n = c ? strlen(c) : 0;
+		/* the prompts' worked examples are for a real model, not for this script */
+		const char *ex = c ? strstr(c, "\n\nExample") : NULL;
+		size_t n = ex ? (size_t)(ex - c) : c ? strlen(c) : 0;
 		out = realloc(out, cap + n + 2);
 		memcpy(out + len, c ? c : "", n);
 		len += n;
@@ -340,40 +342,6 @@ static h2emv_mem *open_llm(const char *dir, const char *config)
 	return m;
 }
 
-static void obs(h2emv_mem *m, const char *f, ...) __attribute__((format(printf, 2, 3)));
-static void obs(h2emv_mem *m, const char *f, ...)
-{
-	char line[2048];
-	va_list ap;
-	va_start(ap, f);
-	vsnprintf(line, sizeof line, f, ap);
-	va_end(ap);
-	h2emv_error err = { 0 };
-	if (h2emv_ingest(m, line, strlen(line), NULL, &err))
-		fail_msg("%s: %s", line, err.message);
-}
-
-static void transport(h2emv_mem *m, int64_t t, const char *obj, const char *dest)
-{
-	obs(m, "{\"t\":%lld,\"action\":{\"name\":\"Pickup\",\"args\":{\"object\":\"%s_0\"},\"status\":"
-	       "\"succeeded\"},\"location\":\"kitchen\",\"objects\":[{\"id\":\"%s_0\",\"type\":\"%s\"}]}",
-	    (long long)t, obj, obj, obj);
-	obs(m, "{\"t\":%lld,\"action\":{\"name\":\"Place\",\"args\":{\"object\":\"%s_0\",\"target\":"
-	       "\"%s_0\"},\"status\":\"succeeded\"},\"location\":\"kitchen\",\"objects\":[{\"id\":\"%s_0\","
-	       "\"type\":\"%s\"}],\"relations\":[{\"from\":\"%s_0\",\"to\":\"%s_0\",\"type\":\"on\"}]}",
-	    (long long)(t + 10 * US), obj, dest, obj, obj, obj, dest);
-}
-
-static void chores(h2emv_mem *m, int day)
-{
-	int64_t t = T0 + day * DAY + 9 * 3600 * US;
-	transport(m, t, "cup", day % 2 ? "sink" : "table");
-	transport(m, t + 60 * US, "plate", "shelf");
-	obs(m, "{\"t\":%lld,\"action\":{\"name\":\"WaterPlant\",\"args\":{\"plant\":\"plant_0\"},"
-	       "\"status\":\"succeeded\"},\"location\":\"living room\"}",
-	    (long long)(t + 9 * 3600 * US));
-}
-
 static int build(h2emv_mem *m, h2emv_error *err)
 {
 	return h2emv_build(NULL, m, NULL, err);
@@ -386,15 +354,6 @@ static void build_ok(h2emv_mem *m)
 		fail_msg("build: %s", err.message);
 }
 
-static h2emv_reply *say(h2emv_mem *m, const char *text)
-{
-	h2emv_reply *r = NULL;
-	h2emv_error err = { 0 };
-	if (h2emv_say(&r, m, text, &err))
-		fail_msg("say '%s': %s", text, err.message);
-	return r;
-}
-
 static void check_tree(h2emv_mem *m)
 {
 	uint64_t n = 99;
@@ -402,42 +361,70 @@ static void check_tree(h2emv_mem *m)
 	assert_int_equal(n, 0);
 }
 
+/* A fake server, a directory and a config pointing at the server. */
+typedef struct fx {
+	fake_llm *f;
+	char *dir, *url, *cfg;
+} fx;
+
+static void fx_start(fx *x)
+{
+	memset(x, 0, sizeof *x);
+	assert_int_equal(fake_llm_start(&x->f), 0);
+}
+
+static void fx_config(fx *x, const char *tag)
+{
+	x->dir = tu_tmpdir(tag);
+	x->url = fake_llm_url(x->f);
+	x->cfg = write_config(x->dir, x->url, NULL);
+}
+
+static void fx_stop(fx *x)
+{
+	fake_llm_stop(x->f);
+	tu_rmrf(x->dir);
+	free(x->dir);
+	free(x->url);
+	free(x->cfg);
+}
+
 /* ------------------------------------------------------------- tests -- */
 
 static void knife_story(int feedback, char **second, int *second_forgotten, h2emv_tokens *tok)
 {
-	fake_llm *f;
-	assert_int_equal(fake_llm_start(&f), 0);
+	fx x;
+	fx_start(&x);
+	fake_llm *f = x.f;
 	int calls = 0;
 	fake_llm_set_handler(f, model, &calls);
-	char *dir = tu_tmpdir("llmpol");
-	char *url = fake_llm_url(f);
-	char *cfg = write_config(dir, url, NULL);
+	fx_config(&x, "llmpol");
+	const char *dir = x.dir, *cfg = x.cfg;
 	h2emv_mem *m = open_llm(dir, cfg);
-	chores(m, 0);
-	transport(m, T0 + 19 * 3600 * US, "knife", "countertop");
+	tu_chores(m, T0, 0);
+	tu_transport(m, T0 + 19 * 3600 * US, "knife", "countertop");
 	build_ok(m);
 	for (int day = 1; day <= 2; day++)
-		chores(m, day);
+		tu_chores(m, T0, day);
 	build_ok(m);
-	h2emv_reply *r = say(m, "Where did you put the knife the first time?");
+	h2emv_reply *r = tu_say(m, "Where did you put the knife the first time?");
 	assert_int_equal(r->route, H2EMV_ROUTE_QUESTION);
 	assert_true(r->answer->forgotten);
 	h2emv_reply_free(r);
 	if (feedback) {
-		r = say(m, "You should always remember the location to where you transport a knife.");
+		r = tu_say(m, "You should always remember the location to where you transport a knife.");
 		assert_int_equal(r->route, H2EMV_ROUTE_FEEDBACK);
 		assert_non_null(strstr(r->rules->items[r->rules->n - 1], "knife"));
 		h2emv_reply_free(r);
 	}
 	for (int day = 3; day <= 6; day++) {
-		chores(m, day);
+		tu_chores(m, T0, day);
 		if (day == 4)
-			transport(m, T0 + day * DAY + 19 * 3600 * US, "knife", "sink");
+			tu_transport(m, T0 + day * DAY + 19 * 3600 * US, "knife", "sink");
 		build_ok(m);
 	}
 	check_tree(m);
-	r = say(m, "Where did you put the knife the last time?");
+	r = tu_say(m, "Where did you put the knife the last time?");
 	*second = strdup(r->text);
 	*second_forgotten = r->answer ? r->answer->forgotten : -1;
 	*tok = r->tokens;
@@ -450,11 +437,7 @@ static void knife_story(int feedback, char **second, int *second_forgotten, h2em
 	assert_int_equal(st.bad_replies, 0);
 	assert_true(calls > 10);
 	h2emv_mem_close(m);
-	fake_llm_stop(f);
-	tu_rmrf(dir);
-	free(dir);
-	free(url);
-	free(cfg);
+	fx_stop(&x);
 }
 
 static void test_figure_2b_through_the_llm_policy(void **state)
@@ -487,18 +470,18 @@ static char *nonsense(void *arg, const char *body)
 static void test_nonsense_falls_back_and_the_tree_stays_valid(void **state)
 {
 	(void)state;
-	fake_llm *f;
-	assert_int_equal(fake_llm_start(&f), 0);
+	fx x;
+	fx_start(&x);
+	fake_llm *f = x.f;
 	fake_llm_set_handler(f, nonsense, NULL);
-	char *dir = tu_tmpdir("llmbad");
-	char *url = fake_llm_url(f);
-	char *cfg = write_config(dir, url, NULL);
+	fx_config(&x, "llmbad");
+	const char *dir = x.dir, *cfg = x.cfg;
 	h2emv_mem *m = open_llm(dir, cfg);
 	for (int day = 0; day < 4; day++)
-		chores(m, day);
+		tu_chores(m, T0, day);
 	build_ok(m);
 	check_tree(m);
-	h2emv_reply *r = say(m, "Where did you put the cup the last time?");
+	h2emv_reply *r = tu_say(m, "Where did you put the cup the last time?");
 	assert_non_null(r->text);
 	h2emv_reply_free(r);
 	h2emv_policy_stats st;
@@ -508,11 +491,7 @@ static void test_nonsense_falls_back_and_the_tree_stays_valid(void **state)
 	assert_int_equal(st.retries, st.fallbacks);
 	assert_int_equal(st.transport_errors, 0);
 	h2emv_mem_close(m);
-	fake_llm_stop(f);
-	tu_rmrf(dir);
-	free(dir);
-	free(url);
-	free(cfg);
+	fx_stop(&x);
 }
 
 /* A bad reply, then a good one: the decision is the good one, one retry,
@@ -520,8 +499,9 @@ static void test_nonsense_falls_back_and_the_tree_stays_valid(void **state)
 static void test_a_bad_reply_is_asked_again_with_the_error(void **state)
 {
 	(void)state;
-	fake_llm *f;
-	assert_int_equal(fake_llm_start(&f), 0);
+	fx x;
+	fx_start(&x);
+	fake_llm *f = x.f;
 	fake_resp bad = { .content = "Reasoning: hmm.\nRoute: maybe", .prompt_tokens = 100,
 		          .completion_tokens = 7 };
 	fake_resp good = { .content = "Reasoning: a question.\nRoute: question",
@@ -530,11 +510,10 @@ static void test_a_bad_reply_is_asked_again_with_the_error(void **state)
 	fake_llm_push(f, &good);
 	int calls = 0;
 	fake_llm_set_handler(f, model, &calls);
-	char *dir = tu_tmpdir("llmretry");
-	char *url = fake_llm_url(f);
-	char *cfg = write_config(dir, url, NULL);
+	fx_config(&x, "llmretry");
+	const char *dir = x.dir, *cfg = x.cfg;
 	h2emv_mem *m = open_llm(dir, cfg);
-	h2emv_reply *r = say(m, "When did you last see the keys?");
+	h2emv_reply *r = tu_say(m, "When did you last see the keys?");
 	assert_int_equal(r->route, H2EMV_ROUTE_QUESTION);
 	/* the server's token counts of both exchanges are in the reply */
 	assert_true(r->tokens.prompt >= 220 && r->tokens.completion >= 16);
@@ -548,11 +527,7 @@ static void test_a_bad_reply_is_asked_again_with_the_error(void **state)
 	assert_int_equal(st.bad_replies, 1);
 	assert_int_equal(st.fallbacks, 0);
 	h2emv_mem_close(m);
-	fake_llm_stop(f);
-	tu_rmrf(dir);
-	free(dir);
-	free(url);
-	free(cfg);
+	fx_stop(&x);
 }
 
 /* The server is down: the build stops with an error, nothing is lost, and
@@ -560,15 +535,16 @@ static void test_a_bad_reply_is_asked_again_with_the_error(void **state)
 static void test_server_down_stops_the_build_and_loses_nothing(void **state)
 {
 	(void)state;
-	fake_llm *f;
-	assert_int_equal(fake_llm_start(&f), 0);
+	fx x;
+	fx_start(&x);
+	fake_llm *f = x.f;
 	char *url = fake_llm_url(f);
 	fake_llm_stop(f); /* nobody listens on that port now */
 	char *dir = tu_tmpdir("llmdown");
 	char *cfg = write_config(dir, url, NULL);
 	h2emv_mem *m = open_llm(dir, cfg);
 	for (int day = 0; day < 3; day++)
-		chores(m, day);
+		tu_chores(m, T0, day);
 	h2emv_error err = { 0 };
 	assert_int_equal(build(m, &err), H2EMV_EIO);
 	assert_non_null(strstr(err.message, "127.0.0.1"));
@@ -623,10 +599,10 @@ static void test_record_then_replay_the_same_run(void **state)
 		assert_int_equal(mkdir(sub, 0700), 0);
 		char *cfg = write_config(sub, url, extra);
 		h2emv_mem *m = open_llm(sub, cfg);
-		chores(m, 0);
-		transport(m, T0 + 19 * 3600 * US, "knife", "countertop");
+		tu_chores(m, T0, 0);
+		tu_transport(m, T0 + 19 * 3600 * US, "knife", "countertop");
 		build_ok(m);
-		h2emv_reply *r = say(m, "Where did you put the knife the last time?");
+		h2emv_reply *r = tu_say(m, "Where did you put the knife the last time?");
 		answers[pass] = strdup(r->text);
 		h2emv_reply_free(r);
 		h2emv_mem_close(m);
@@ -679,17 +655,17 @@ static void test_unknown_policy_and_bad_config_are_refused(void **state)
 static void test_llm_judge_grades_and_refuses_nonsense(void **state)
 {
 	(void)state;
-	fake_llm *f;
-	assert_int_equal(fake_llm_start(&f), 0);
+	fx x;
+	fx_start(&x);
+	fake_llm *f = x.f;
 	fake_resp ok = { .content = "Reasoning: the day is right, the time is missing.\n"
 		                    "Category: partially_correct_missing" };
 	fake_resp bad = { .content = "It is fine I guess." };
 	fake_llm_push(f, &ok);
 	fake_llm_push(f, &bad);
 	fake_llm_push(f, &bad);
-	char *dir = tu_tmpdir("llmjudge");
-	char *url = fake_llm_url(f);
-	char *cfg = write_config(dir, url, NULL);
+	fx_config(&x, "llmjudge");
+	const char *cfg = x.cfg;
 	h2emv_policy *p = NULL;
 	h2emv_error err = { 0 };
 	assert_int_equal(pol_llm_new(&p, cfg, &err), H2EMV_OK);
@@ -705,11 +681,7 @@ static void test_llm_judge_grades_and_refuses_nonsense(void **state)
 	assert_int_equal(pol_llm_judge(p, "q?", "a", 0, 0, "b", &cat, &u, &err), H2EMV_EPARSE);
 	assert_int_equal(u.calls, 3);
 	pol_free(p);
-	fake_llm_stop(f);
-	tu_rmrf(dir);
-	free(dir);
-	free(url);
-	free(cfg);
+	fx_stop(&x);
 }
 
 static int add_line(void *arg, const char *line, size_t len)
@@ -724,13 +696,13 @@ static int add_line(void *arg, const char *line, size_t len)
 static void test_evaluation_through_the_llm_policy(void **state)
 {
 	(void)state;
-	fake_llm *f;
-	assert_int_equal(fake_llm_start(&f), 0);
+	fx x;
+	fx_start(&x);
+	fake_llm *f = x.f;
 	int calls = 0;
 	fake_llm_set_handler(f, model, &calls);
-	char *dir = tu_tmpdir("llmeval");
-	char *url = fake_llm_url(f);
-	char *cfg = write_config(dir, url, NULL);
+	fx_config(&x, "llmeval");
+	const char *dir = x.dir, *cfg = x.cfg;
 	qg_history h = { 0 };
 	sim_options so = SIM_OPTIONS_INIT;
 	so.episodes = 4;
@@ -758,11 +730,7 @@ static void test_evaluation_through_the_llm_policy(void **state)
 	ev_result_free(&res);
 	qg_set_free(&qs);
 	qg_history_free(&h);
-	fake_llm_stop(f);
-	tu_rmrf(dir);
-	free(dir);
-	free(url);
-	free(cfg);
+	fx_stop(&x);
 }
 
 int main(void)

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "h2emv.h"
-#include "testutil.h"
+#include "tests/testutil.h"
 
 #define US 1000000ll
 #define DAY (86400ll * US)
@@ -37,45 +37,11 @@ static h2emv_mem *open_mem(const char *dir, h2emv_profile profile)
 	return m;
 }
 
-static void obs(h2emv_mem *m, const char *fmt, ...)
-{
-	char line[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	h2emv_error err = { 0 };
-	if (h2emv_ingest(m, line, strlen(line), NULL, &err))
-		fail_msg("%s: %s", line, err.message);
-}
-
 static void build(h2emv_mem *m)
 {
 	h2emv_error err = { 0 };
 	if (h2emv_build(NULL, m, NULL, &err))
 		fail_msg("build: %s", err.message);
-}
-
-static void transport(h2emv_mem *m, int64_t t, const char *obj, const char *dest)
-{
-	obs(m, "{\"t\":%lld,\"action\":{\"name\":\"Pickup\",\"args\":{\"object\":\"%s_0\"},\"status\":"
-	       "\"succeeded\"},\"location\":\"kitchen\",\"objects\":[{\"id\":\"%s_0\",\"type\":\"%s\"}]}",
-	    (long long)t, obj, obj, obj);
-	obs(m, "{\"t\":%lld,\"action\":{\"name\":\"Place\",\"args\":{\"object\":\"%s_0\",\"target\":"
-	       "\"%s_0\"},\"status\":\"succeeded\"},\"location\":\"kitchen\",\"objects\":[{\"id\":\"%s_0\","
-	       "\"type\":\"%s\"}],\"relations\":[{\"from\":\"%s_0\",\"to\":\"%s_0\",\"type\":\"on\"}]}",
-	    (long long)(t + 10 * US), obj, dest, obj, obj, obj, dest);
-}
-
-/* Days of unrelated chores keep the clock moving. */
-static void chores(h2emv_mem *m, int day)
-{
-	int64_t t = T0 + day * DAY + 9 * 3600 * US;
-	transport(m, t, "cup", day % 2 ? "sink" : "table");
-	transport(m, t + 60 * US, "plate", "shelf");
-	obs(m, "{\"t\":%lld,\"action\":{\"name\":\"WaterPlant\",\"args\":{\"plant\":\"plant_0\"},"
-	       "\"status\":\"succeeded\"},\"location\":\"living room\"}",
-	    (long long)(t + 9 * 3600 * US));
 }
 
 static void print_violation(void *ctx, const h2emv_violation *v)
@@ -84,33 +50,24 @@ static void print_violation(void *ctx, const h2emv_violation *v)
 	print_error("violation %s: %s\n", v->rule, v->message);
 }
 
-static h2emv_reply *say(h2emv_mem *m, const char *text)
-{
-	h2emv_reply *r = NULL;
-	h2emv_error err = { 0 };
-	if (h2emv_say(&r, m, text, &err))
-		fail_msg("say '%s': %s", text, err.message);
-	return r;
-}
-
 static void knife_story(int give_feedback, const char **second_answer, int *second_forgotten)
 {
 	char *dir = tu_tmpdir("scenario");
 	h2emv_mem *m = open_mem(dir, H2EMV_PROFILE_TEACH);
-	chores(m, 0);
-	transport(m, T0 + 19 * 3600 * US, "knife", "countertop");
+	tu_chores(m, T0, 0);
+	tu_transport(m, T0 + 19 * 3600 * US, "knife", "countertop");
 	build(m);
 	for (int day = 1; day <= 2; day++)
-		chores(m, day);
+		tu_chores(m, T0, day);
 	build(m);
-	h2emv_reply *r = say(m, "Where did you put the knife the first time?");
+	h2emv_reply *r = tu_say(m, "Where did you put the knife the first time?");
 	assert_int_equal(r->route, H2EMV_ROUTE_QUESTION);
 	assert_non_null(r->answer);
 	assert_true(r->answer->forgotten);
 	assert_null(strstr(r->text, "countertop"));
 	h2emv_reply_free(r);
 	if (give_feedback) {
-		r = say(m, "You should always remember the location to where you transport a knife.");
+		r = tu_say(m, "You should always remember the location to where you transport a knife.");
 		assert_int_equal(r->route, H2EMV_ROUTE_FEEDBACK);
 		assert_non_null(r->rules);
 		assert_true(r->rules->n >= 2);
@@ -118,15 +75,15 @@ static void knife_story(int give_feedback, const char **second_answer, int *seco
 		h2emv_reply_free(r);
 	}
 	for (int day = 3; day <= 6; day++) {
-		chores(m, day);
+		tu_chores(m, T0, day);
 		if (day == 4)
-			transport(m, T0 + day * DAY + 19 * 3600 * US, "knife", "sink");
+			tu_transport(m, T0 + day * DAY + 19 * 3600 * US, "knife", "sink");
 		build(m);
 	}
 	uint64_t n = 9;
 	assert_int_equal(h2emv_check(&n, m, print_violation, NULL, NULL, NULL, NULL), H2EMV_OK);
 	assert_int_equal(n, 0);
-	r = say(m, "Where did you put the knife the last time?");
+	r = tu_say(m, "Where did you put the knife the last time?");
 	assert_int_equal(r->route, H2EMV_ROUTE_QUESTION);
 	*second_answer = strdup(r->text);
 	*second_forgotten = r->answer->forgotten;
@@ -160,11 +117,11 @@ static void test_figure_2b_without_feedback_the_robot_forgets_again(void **state
 
 static void meet(h2emv_mem *m, int64_t t, const char *who)
 {
-	obs(m, "{\"t\":%lld,\"action\":{\"name\":\"LookAtHumanFace\",\"status\":\"running\"},"
+	tu_ingestf(m, "{\"t\":%lld,\"action\":{\"name\":\"LookAtHumanFace\",\"status\":\"running\"},"
 	       "\"goal\":\"Introduction.LookAtHumanFace\",\"location\":\"lab\",\"persons\":[\"%s\"],"
 	       "\"speech\":{\"speaker\":\"%s\",\"text\":\"Hello ARMAR, I am %s.\"}}",
 	    (long long)t, who, who, who);
-	obs(m, "{\"t\":%lld,\"action\":{\"name\":\"Say\",\"args\":{\"text\":\"Nice to meet you\"},"
+	tu_ingestf(m, "{\"t\":%lld,\"action\":{\"name\":\"Say\",\"args\":{\"text\":\"Nice to meet you\"},"
 	       "\"status\":\"succeeded\"},\"goal\":\"Introduction.Say\",\"location\":\"lab\","
 	       "\"persons\":[\"%s\"]}",
 	    (long long)(t + 8 * US), who);
@@ -173,15 +130,15 @@ static void meet(h2emv_mem *m, int64_t t, const char *who)
 static void dishwasher(h2emv_mem *m, int day)
 {
 	int64_t t = T0 + day * DAY + 9 * 3600 * US;
-	obs(m, "{\"t\":%lld,\"action\":{\"name\":\"ReachTcpPose\",\"args\":{\"hand\":\"right\"},"
+	tu_ingestf(m, "{\"t\":%lld,\"action\":{\"name\":\"ReachTcpPose\",\"args\":{\"hand\":\"right\"},"
 	       "\"status\":\"running\"},\"goal\":\"LoadDishwasher.ReachTcpPose\",\"location\":\"kitchen\","
 	       "\"objects\":[{\"id\":\"plate_0\",\"type\":\"plate\"}]}",
 	    (long long)t);
-	obs(m, "{\"t\":%lld,\"action\":{\"name\":\"ShapeHand\",\"args\":{\"shape\":\"open\"},"
+	tu_ingestf(m, "{\"t\":%lld,\"action\":{\"name\":\"ShapeHand\",\"args\":{\"shape\":\"open\"},"
 	       "\"status\":\"succeeded\"},\"goal\":\"LoadDishwasher.ReachTcpPose.ShapeHand\","
 	       "\"location\":\"kitchen\"}",
 	    (long long)(t + 5 * US));
-	obs(m, "{\"t\":%lld,\"action\":{\"name\":\"Idle\",\"status\":\"running\"},\"goal\":\"Idle\"}",
+	tu_ingestf(m, "{\"t\":%lld,\"action\":{\"name\":\"Idle\",\"status\":\"running\"},\"goal\":\"Idle\"}",
 	    (long long)(t + 8 * 3600 * US));
 }
 
@@ -196,10 +153,10 @@ static void test_armar_meetings_keep_their_times_after_feedback(void **state)
 	for (int day = 1; day <= 2; day++)
 		dishwasher(m, day);
 	build(m);
-	h2emv_reply *r = say(m, "When did you meet Leonard?");
+	h2emv_reply *r = tu_say(m, "When did you meet Leonard?");
 	assert_true(r->answer && r->answer->forgotten);
 	h2emv_reply_free(r);
-	r = say(m, "Always remember the exact time when you meet someone.");
+	r = tu_say(m, "Always remember the exact time when you meet someone.");
 	assert_int_equal(r->route, H2EMV_ROUTE_FEEDBACK);
 	h2emv_reply_free(r);
 	dishwasher(m, 3);
@@ -207,7 +164,7 @@ static void test_armar_meetings_keep_their_times_after_feedback(void **state)
 	for (int day = 4; day <= 6; day++)
 		dishwasher(m, day);
 	build(m);
-	r = say(m, "When did you meet Fabian?");
+	r = tu_say(m, "When did you meet Fabian?");
 	assert_non_null(r->answer);
 	assert_false(r->answer->forgotten);
 	/* the meeting lasted from 18:05:07 to 18:05:15: either end is its time */

@@ -1,4 +1,5 @@
 /* testutil.c — helpers shared by the tests. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,4 +101,56 @@ char *tu_read_file(const char *path, size_t *len)
 			*len = (size_t)n;
 	}
 	return p;
+}
+
+void tu_ingestf(h2emv_mem *m, const char *fmt, ...)
+{
+	char line[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	h2emv_error err = { 0 };
+	if (h2emv_ingest(m, line, strlen(line), NULL, &err)) {
+		fprintf(stderr, "ingest refused %s: %s\n", line, err.message);
+		abort();
+	}
+}
+
+void tu_transport(h2emv_mem *m, int64_t t, const char *obj, const char *dest)
+{
+	tu_ingestf(m,
+	           "{\"t\":%lld,\"action\":{\"name\":\"Pickup\",\"args\":{\"object\":\"%s_0\"},"
+	           "\"status\":\"succeeded\"},\"location\":\"kitchen\",\"objects\":[{\"id\":\"%s_0\","
+	           "\"type\":\"%s\"}]}",
+	           (long long)t, obj, obj, obj);
+	tu_ingestf(m,
+	           "{\"t\":%lld,\"action\":{\"name\":\"Place\",\"args\":{\"object\":\"%s_0\","
+	           "\"target\":\"%s_0\"},\"status\":\"succeeded\"},\"location\":\"kitchen\","
+	           "\"objects\":[{\"id\":\"%s_0\",\"type\":\"%s\"}],\"relations\":[{\"from\":"
+	           "\"%s_0\",\"to\":\"%s_0\",\"type\":\"on\"}]}",
+	           (long long)(t + 10000000), obj, dest, obj, obj, obj, dest);
+}
+
+void tu_chores(h2emv_mem *m, int64_t t0, int day)
+{
+	const int64_t us = 1000000;
+	int64_t t = t0 + day * 86400 * us + 9 * 3600 * us;
+	tu_transport(m, t, "cup", day % 2 ? "sink" : "table");
+	tu_transport(m, t + 60 * us, "plate", "shelf");
+	tu_ingestf(m,
+	           "{\"t\":%lld,\"action\":{\"name\":\"WaterPlant\",\"args\":{\"plant\":"
+	           "\"plant_0\"},\"status\":\"succeeded\"},\"location\":\"living room\"}",
+	           (long long)(t + 9 * 3600 * us));
+}
+
+h2emv_reply *tu_say(h2emv_mem *m, const char *text)
+{
+	h2emv_reply *r = NULL;
+	h2emv_error err = { 0 };
+	if (h2emv_say(&r, m, text, &err)) {
+		fprintf(stderr, "say '%s': %s\n", text, err.message);
+		abort();
+	}
+	return r;
 }

@@ -23,4 +23,16 @@ void tu_pack_str(msgpack_packer *pk, const char *s);
  * many alike, as a robot's log is (what a dictionary learns from). */
 void tu_obs_body(eng_buf *out, uint64_t i);
 
+/* Ingest one observation written with printf's format; aborts the test
+ * program (naming the line and the error) if it is refused. */
+void tu_ingestf(h2emv_mem *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The paper's Figure 2(b) material: picking up `obj`_0 at t and placing it
+ * on `dest`_0 ten seconds later, in the kitchen. */
+void tu_transport(h2emv_mem *m, int64_t t, const char *obj, const char *dest);
+/* A day of unrelated chores from 09:00 (cup, plate, the plant at 18:00) on
+ * day `day` after t0 (midnight UTC), to keep the clock moving. */
+void tu_chores(h2emv_mem *m, int64_t t0, int day);
+/* h2emv_say; aborts if it fails. Free the reply with h2emv_reply_free. */
+h2emv_reply *tu_say(h2emv_mem *m, const char *text);
+
 #endif

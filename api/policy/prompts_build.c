@@ -38,13 +38,27 @@ static const char ASK_GROUP[] =
 	"handful of items with a single subtask. Write every summary as one short sentence "
 	"in the first person, as the robot.";
 
-static const char FORMAT_GROUP[] = "Answer like this:\nReasoning: ...\nJSON: ...";
+/* The answer format with one worked example (ours, not the paper's). */
+static const char FORMAT_GROUP[] =
+	"Answer like this:\nReasoning: ...\nJSON: ...\n\n"
+	"Example. Previous actions:\n"
+	"# (2 - 1) I rinsed the mug at the sink.\n"
+	"- 2: 2024/03/05 10:01:10 - 10:01:30: I picked up the mug from the shelf.\n"
+	"- 1: 10:01:40 - 10:02:05: I rinsed the mug under the faucet.\n"
+	"Current:\n"
+	"- 0: 10:02:20 - 10:02:40: I put the mug into the coffee machine and switched it on.\n"
+	"Answer:\n"
+	"Reasoning: Rinsing is done; starting the coffee machine is the next step.\n"
+	"JSON: {\"0\": \"I put the mug into the coffee machine and started it.\"}";
 
 static const char ROLE_SUMMARY[] =
 	"You are the memory of a humanoid robot and write short summaries of what it did, "
 	"in its own voice.";
 
-static const char FORMAT_SUMMARY[] = "Answer like this:\nSummary: ...";
+static const char FORMAT_SUMMARY[] =
+	"Answer like this:\nSummary: ...\n\n"
+	"Example: for the items \"I picked up the knife.\" and \"I sliced the bread on the "
+	"counter.\" the answer is\nSummary: I sliced the bread with the knife on the counter.";
 
 static const char ASK_SUMMARY[] =
 	"Sum these items up in one concise sentence in the first person, as the robot.";

@@ -20,7 +20,10 @@ static const char ASK_RELEVANCE[] =
 	"number keeps it that many lifetimes longer; \"inf\" keeps it for good.";
 
 static const char FORMAT_RELEVANCE[] =
-	"Answer like this:\nReasoning: ...\nRelevance: <number or inf>";
+	"Answer like this:\nReasoning: ...\nRelevance: <number or inf>\n\n"
+	"Example: with the rule \"Always remember where the keys are put\" and the item \"I "
+	"put the keys on the hall shelf.\" the answer is\n"
+	"Reasoning: The rule asks to keep where the keys were put.\nRelevance: inf";
 
 static const char ROLE_LEARN[] =
 	"You keep the history of what a robot experienced. Room is limited, so old items are "
@@ -32,7 +35,11 @@ static const char ROLE_LEARN[] =
 	"is not about exactly as it is: it may still matter in another situation.";
 
 static const char ASK_LEARN[] =
-	"Write the new set of rules as a numbered list, one rule per line.";
+	"Write the new set of rules as a numbered list, one rule per line.\n\n"
+	"Example: the rules \"1. Forget what no rule asks to keep.\" and the feedback \"You "
+	"should always remember when you meet Anna\" become\n"
+	"1. Forget what no rule asks to keep.\n"
+	"2. Remember the time of every meeting with Anna.";
 
 static const char ROLE_ROUTE[] =
 	"You are the dialog manager of a robot that remembers its past. Decide what the "
@@ -43,7 +50,10 @@ static const char ROLE_ROUTE[] =
 
 static const char FORMAT_ROUTE[] =
 	"Answer like this:\nReasoning: ...\nRoute: question, feedback or other\n"
-	"Reply: <what to say back, only for other>";
+	"Reply: <what to say back, only for other>\n\n"
+	"Example: for \"Good morning, ARMAR!\" the answer is\n"
+	"Reasoning: A greeting, nothing to look up or learn.\nRoute: other\n"
+	"Reply: Good morning!";
 
 /* Move the text of `b` into a new user message. */
 static int add_user(pr_prompt *out, pr_str *b, h2emv_error *err)

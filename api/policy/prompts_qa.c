@@ -28,7 +28,11 @@ static const char LAST_QA[] =
 static const char FORMAT_QA[] =
 	"Answer like this:\nReasoning: ...\nAction: one of expand([12, 15]), "
 	"expand_range(\"2024/09/23 10:00\", \"2024/09/23 11:00\"), search(\"knife\"), "
-	"answer(\"...\", [12])";
+	"answer(\"...\", [12])"
+	"\n\nExample: when node [42] reads \"Goal: Place(knife, sink)\" and the question is "
+	"where the knife was put the last time, the answer is\n"
+	"Reasoning: Node 42 is the last time the knife was put somewhere.\n"
+	"Action: answer(\"At the sink.\", [42])";
 
 static int add_user(pr_prompt *out, pr_str *b, h2emv_error *err)
 {
