@@ -81,6 +81,31 @@ static int phrase(phrased *p, const char *tmpl, const qg_occ *o, int round)
 		snprintf(p->truth, sizeof p->truth, "At %s", tb);
 		snprintf(p->fb, sizeof p->fb, "You should always remember when you %s %s %s.", v,
 		         article(b), b);
+	} else if (!strcmp(tmpl, "act-objects")) {
+		char v[128];
+		verb_of(v, sizeof v, o->a);
+		if (!o->list[0])
+			return 0;
+		snprintf(p->q, sizeof p->q, "What objects did you see the %s time you did %s %s %s?",
+		         F, v, article(b), b);
+		snprintf(p->truth, sizeof p->truth, "%s", o->list);
+		snprintf(p->fb, sizeof p->fb,
+		         "You should always remember which objects you see when you %s %s %s.", v,
+		         article(b), b);
+	} else if (!strcmp(tmpl, "place-to")) {
+		snprintf(p->q, sizeof p->q, "To where did you %s transport %s %s?", F, article(a), a);
+		snprintf(p->truth, sizeof p->truth, "At the %s", b);
+		snprintf(p->fb, sizeof p->fb, "You should always remember to where you transport %s %s.",
+		         article(a), a);
+	} else if (!strcmp(tmpl, "transport-steps")) {
+		if (!o->list[0])
+			return 0;
+		snprintf(p->q, sizeof p->q,
+		         "What steps did you perform the %s time you transported %s %s?", F, article(a),
+		         a);
+		snprintf(p->truth, sizeof p->truth, "%s", o->list);
+		snprintf(p->fb, sizeof p->fb,
+		         "You should always remember the steps when you transport %s %s.", article(a), a);
 	} else if (!strcmp(tmpl, "place-where")) {
 		snprintf(p->q, sizeof p->q, "Where did you %s place %s %s?", F, article(a), a);
 		snprintf(p->truth, sizeof p->truth, "At the %s", b);
@@ -199,9 +224,9 @@ static int make_cand(cand *c, const char *tmpl, const qg_occ *f, const qg_occ *l
 	return 1;
 }
 
-static const char *const TEMPLATES[] = { "act-when", "place-where", "transport-which",
-	                                 "task-day", "task-step", "go-when", "person-when",
-	                                 "valuable-where" };
+static const char *const TEMPLATES[] = { "act-when", "act-objects", "place-where", "place-to",
+	                                 "transport-which", "transport-steps", "task-day",
+	                                 "task-step", "go-when", "person-when", "valuable-where" };
 #define N_TEMPLATES (sizeof TEMPLATES / sizeof TEMPLATES[0])
 
 static int add_question(qg_set *out, const cand *c, unsigned pair, int round)
@@ -239,7 +264,7 @@ static int q_cmp(const void *a, const void *b)
 static int collect(cand **cs, size_t *nc, const qg_scan *s, const qg_history *h, uint64_t *rng)
 {
 	const qg_occ **idx = malloc((s->n + 1) * sizeof *idx);
-	*cs = malloc((2 * s->n + 1) * sizeof **cs);
+	*cs = malloc((4 * s->n + 1) * sizeof **cs);
 	if (!idx || !*cs) {
 		free(idx);
 		return -1;
@@ -257,8 +282,18 @@ static int collect(cand **cs, size_t *nc, const qg_scan *s, const qg_history *h,
 			const qg_occ *f = idx[i], *l = idx[j - 1];
 			if (make_cand(&(*cs)[*nc], f->tmpl, f, l, h, rng))
 				(*nc)++;
+			/* other questions about the same occurrences */
 			if (!strcmp(f->tmpl, "task-day") && f->b[0] && l->b[0] &&
 			    make_cand(&(*cs)[*nc], "task-step", f, l, h, rng))
+				(*nc)++;
+			if (!strcmp(f->tmpl, "act-when") && f->list[0] && l->list[0] &&
+			    make_cand(&(*cs)[*nc], "act-objects", f, l, h, rng))
+				(*nc)++;
+			if (!strcmp(f->tmpl, "place-where") &&
+			    make_cand(&(*cs)[*nc], "place-to", f, l, h, rng))
+				(*nc)++;
+			if (!strcmp(f->tmpl, "place-where") && f->list[0] && l->list[0] &&
+			    make_cand(&(*cs)[*nc], "transport-steps", f, l, h, rng))
 				(*nc)++;
 		}
 		i = j;

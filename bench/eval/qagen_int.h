@@ -14,6 +14,8 @@ typedef struct qg_occ {
 	char tmpl[24];
 	char key[160];
 	char a[128], b[160];
+	char list[320];  /* act-when: the object classes in view; place-where:
+	                    the transport's steps ("" when unknown) */
 	int64_t t0, t1;
 } qg_occ;
 

@@ -293,10 +293,34 @@ static const char *object_place(json_t *o, json_t *rels, json_t *loc)
 	return json_string_value(loc);
 }
 
+/* The object classes in view, humanised, once each: "mug, coffee machine". */
+static void seen_list(char *out, size_t cap, json_t *objects)
+{
+	size_t o = 0, i, k = 0;
+	json_t *ob;
+	out[0] = 0;
+	json_array_foreach(objects, i, ob) {
+		const char *ty = json_string_value(json_object_get(ob, "type"));
+		char h[64];
+		if (!ty || k >= 12)
+			continue;
+		qg_human(h, sizeof h, ty);
+		/* once each: look for ", h," in ", out," */
+		char probe[72];
+		snprintf(probe, sizeof probe, ", %s,", h);
+		char have[340];
+		snprintf(have, sizeof have, ", %s,", out);
+		if (strstr(have, probe) || o + strlen(h) + 3 >= cap)
+			continue;
+		o += (size_t)snprintf(out + o, cap - o, "%s%s", o ? ", " : "", h);
+		k++;
+	}
+}
+
 /* --------------------------------------------------------- occurrences -- */
 
 static int occ_add(qg_scan *s, const char *tmpl, const char *key, int64_t t0, int64_t t1,
-                   const char *a, const char *b, int64_t merge_gap)
+                   const char *a, const char *b, int64_t merge_gap, const char *list)
 {
 	/* Merge with the kind's latest occurrence when it continues it. */
 	for (size_t i = s->n; i-- > 0 && i + 64 > s->n;) {
@@ -324,6 +348,7 @@ static int occ_add(qg_scan *s, const char *tmpl, const char *key, int64_t t0, in
 	snprintf(o->key, sizeof o->key, "%s", key);
 	snprintf(o->a, sizeof o->a, "%s", a ? a : "");
 	snprintf(o->b, sizeof o->b, "%s", b ? b : "");
+	snprintf(o->list, sizeof o->list, "%s", list ? list : "");
 	o->t0 = t0;
 	o->t1 = t1;
 	s->n++;
@@ -363,7 +388,7 @@ static int scan_action(qg_scan *s, json_t *j, int64_t t, int64_t te, const char 
 			return 0;
 		id_class(pcls, sizeof pcls, place);
 		snprintf(key, sizeof key, "%s", pcls);
-		return occ_add(s, "go-when", key, t, te, pcls, NULL, MIN2);
+		return occ_add(s, "go-when", key, t, te, pcls, NULL, MIN2, NULL);
 	}
 	if (!obj)
 		return 0;
@@ -380,11 +405,19 @@ static int scan_action(qg_scan *s, json_t *j, int64_t t, int64_t te, const char 
 		arg_class(pcls, sizeof pcls, place, objects);
 	}
 	snprintf(key, sizeof key, "%s|%s", name, cls);
-	if (occ_add(s, "act-when", key, t, te, name, cls, MIN2))
+	char seen[320];
+	seen_list(seen, sizeof seen, objects);
+	if (occ_add(s, "act-when", key, t, te, name, cls, MIN2, seen))
 		return -1;
 	if (place_act && place && pcls[0]) {
-		if (occ_add(s, "place-where", cls, t, te, cls, pcls, MIN2) ||
-		    occ_add(s, "transport-which", pcls, t, te, cls, pcls, MIN2))
+		char steps[320] = "", h1[64], h2[64];
+		if (!strcmp(s->held, cls)) {
+			qg_human(h1, sizeof h1, cls);
+			qg_human(h2, sizeof h2, pcls);
+			snprintf(steps, sizeof steps, "Pick up the %s, Place the %s at the %s", h1, h1, h2);
+		}
+		if (occ_add(s, "place-where", cls, t, te, cls, pcls, MIN2, steps) ||
+		    occ_add(s, "transport-which", pcls, t, te, cls, pcls, MIN2, NULL))
 			return -1;
 		s->held[0] = 0;
 	}
@@ -400,7 +433,7 @@ static int scan_people_things(qg_scan *s, json_t *j, int64_t t, int64_t te)
 	json_array_foreach(json_object_get(j, "persons"), i, p) {
 		const char *n = json_is_string(p) ? json_string_value(p)
 		                                   : json_string_value(json_object_get(p, "name"));
-		if (n && *n && !generic_person(n) && occ_add(s, "person-when", n, t, te, n, NULL, MIN30))
+		if (n && *n && !generic_person(n) && occ_add(s, "person-when", n, t, te, n, NULL, MIN30, NULL))
 			return -1;
 	}
 	json_t *o;
@@ -414,7 +447,7 @@ static int scan_people_things(qg_scan *s, json_t *j, int64_t t, int64_t te)
 			continue;
 		char pcls[64];
 		id_class(pcls, sizeof pcls, where);
-		if (occ_add(s, "valuable-where", ty, t, te, ty, pcls, MIN30))
+		if (occ_add(s, "valuable-where", ty, t, te, ty, pcls, MIN30, NULL))
 			return -1;
 	}
 	return 0;
@@ -425,7 +458,7 @@ static int task_close(qg_scan *s)
 {
 	if (!s->task[0])
 		return 0;
-	int rc = occ_add(s, "task-day", s->task, s->task_t0, s->task_t1, s->task, s->task_first, 0);
+	int rc = occ_add(s, "task-day", s->task, s->task_t0, s->task_t1, s->task, s->task_first, 0, NULL);
 	s->task[0] = 0;
 	s->task_first[0] = 0;
 	return rc;
