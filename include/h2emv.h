@@ -162,7 +162,9 @@ typedef struct h2emv_llm_ping_result {
 	double latency_ms;        /* the plain request, end to end */
 	double structured_ms;     /* the structured request (0 if not tried) */
 	int structured_ok;        /* 1: a reply under the schema came back valid JSON
-	                             of the schema's shape; 0: it did not; -1: mode none */
+	                             of the schema's shape; 0: it did not (then
+	                             err->message says why and err->status stays
+	                             H2EMV_OK); -1: mode none */
 	uint64_t prompt_tokens;   /* as the server counted them, both requests */
 	uint64_t completion_tokens;
 	char reply[128];          /* the start of the plain reply */

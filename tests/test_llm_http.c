@@ -756,9 +756,12 @@ static void test_structured_output_members_by_mode(void **state)
 	assert_null(json_object_get(o, "response_format"));
 	json_decref(o);
 
-	o = sent_body(&x, LLM_SO_OLLAMA, SCHEMA, LLM_D_QA);
+	o = sent_body(&x, LLM_SO_OLLAMA, SCHEMA, LLM_D_QA); /* both members */
 	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "format"), "type")),
 	                    "object");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "response_format"),
+	                                                      "type")),
+	                    "json_schema");
 	json_decref(o);
 
 	o = sent_body(&x, LLM_SO_OLLAMA, NULL, LLM_D_QA); /* no schema: plain */

@@ -35,6 +35,7 @@ int cmd_forget(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_feedback(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_llm(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_questions(int argc, char **argv);

@@ -24,6 +24,7 @@ static const cli_cmd commands[] = {
 	{ "compact", cmd_compact, "rewrite the file so freed space returns to the disk" },
 	{ "feedback", cmd_feedback, "teach the memory what matters: a new rules version" },
 	{ "rules", cmd_rules, "the relevance rules: list, history, diff, revert" },
+	{ "llm", cmd_llm, "check the llm policy's model server (llm ping)" },
 	{ "sim", cmd_sim, "write a simulated household history (JSON Lines)" },
 	{ "import", cmd_import, "TEACh episodes or the ARMAR-7 stream as observation JSON Lines" },
 	{ "questions", cmd_questions, "question pairs from a history, by the paper's recipe" },

@@ -69,7 +69,9 @@ enum llm_structured {
 	                           "json_schema": {"name", "schema", "strict": true}}
 	                           (llama.cpp server, OpenAI) */
 	LLM_SO_VLLM = 2,        /* "structured_outputs": {"json": schema} (vLLM >= 0.12) */
-	LLM_SO_OLLAMA = 3       /* "format": schema (Ollama's OpenAI endpoint) */
+	LLM_SO_OLLAMA = 3       /* Ollama: "format": schema (its native member) and
+	                           response_format as json_schema (what its OpenAI-
+	                           compatible endpoint reads) */
 };
 
 /* Where replies come from. */

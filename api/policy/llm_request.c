@@ -88,6 +88,15 @@ static int add_structured(json_t *root, const llm_config *cfg, const llm_request
 {
 	json_t *m;
 	switch (cfg->structured) {
+	case LLM_SO_OLLAMA:
+		/* Ollama's native "format" (honoured by /api/chat and by proxies that
+		 * pass it on), and response_format, which its OpenAI-compatible
+		 * endpoint reads: each server uses the one it knows */
+		if (json_object_set(root, "format", schema)) {
+			json_decref(schema);
+			return -1;
+		}
+		/* fall through */
 	case LLM_SO_JSON_SCHEMA: {
 		json_t *js = json_object();
 		m = json_object();
@@ -108,8 +117,6 @@ static int add_structured(json_t *root, const llm_config *cfg, const llm_request
 			return -1;
 		}
 		return json_object_set_new(root, "structured_outputs", m);
-	case LLM_SO_OLLAMA:
-		return json_object_set_new(root, "format", schema);
 	default:
 		json_decref(schema);
 		return 0;
