@@ -129,7 +129,17 @@ int cmd_build(int argc, char **argv)
 			sleep((unsigned)interval);
 	} while (follow && rc == H2EMV_OK && !interrupted);
 	cli_progress_end(&p);
+	h2emv_policy_stats ps;
+	h2emv_mem_policy_stats(&ps, m);
 	h2emv_mem_close(m);
+	/* a model's replies that did not fit: said even when the build failed */
+	if (!quiet && !json && ps.decisions)
+		fprintf(stderr,
+		        "%s policy: %llu decisions; %llu replies did not fit (%llu asked again, "
+		        "%llu settled by the fallback); %llu lost to the transport\n",
+		        ps.name, (unsigned long long)ps.decisions, (unsigned long long)ps.bad_replies,
+		        (unsigned long long)ps.retries, (unsigned long long)ps.fallbacks,
+		        (unsigned long long)ps.transport_errors);
 	if (rc)
 		return cli_fail("build", rc, &err);
 	if (!quiet)
