@@ -575,6 +575,19 @@ int bt_push(builder *b, tnode *goal, h2emv_error *err)
 	for (size_t i = 0; rc == H2EMV_OK && i < cur.n; i++)
 		if (!cur.v[i]->parent)
 			rc = tree_insert(b->t.root, cur.v[i], b->t.root->n_kids);
+	if (rc != H2EMV_OK) {
+		/* the build stops and drops its tree: free what hangs nowhere (a
+		 * node in both lists is freed once, from cur) */
+		for (size_t i = 0; i < next.n; i++) {
+			int dup = 0;
+			for (size_t j = 0; j < cur.n && !dup; j++)
+				dup = cur.v[j] == next.v[i];
+			if (!dup)
+				tree_free_detached(next.v[i]);
+		}
+		for (size_t i = 0; i < cur.n; i++)
+			tree_free_detached(cur.v[i]);
+	}
 	free(cur.v);
 	free(next.v);
 	return rc;

@@ -371,6 +371,12 @@ static void free_all(tnode *n)
 	node_free(n);
 }
 
+void tree_free_detached(tnode *n)
+{
+	if (n && !n->parent)
+		free_all(n);
+}
+
 void tree_free(tree *t)
 {
 	if (t->root)

@@ -54,6 +54,9 @@ int tree_load(tree *t, eng_env *env, h2emv_error *err);
 int tree_commit(tree *t, eng_env *env, const eng_kv_ent *kv, size_t n_kv, uint64_t *seq,
                 h2emv_error *err);
 void tree_free(tree *t);
+/* Free `n` and its subtree if it hangs nowhere (no parent); for the error
+ * paths of work that detached it (the tree is dropped after an error). */
+void tree_free_detached(tnode *n);
 
 /* A new node (not yet in the tree) with a fresh id, empty summary. */
 tnode *tree_node_new(tree *t, int level, int kind);
