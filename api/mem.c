@@ -32,6 +32,7 @@ int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *o
 	if (!m)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	pthread_mutex_init(&m->lock, NULL);
+	pthread_mutex_init(&m->spare_lock, NULL);
 	int rc = eng_open(&m->env, dir, &eo, err);
 	if (rc == H2EMV_OK)
 		rc = config_load(m, err);
@@ -50,7 +51,9 @@ void h2emv_mem_close(h2emv_mem *mem)
 	if (!mem)
 		return;
 	pol_free(mem->policy);
+	snap_spare_free(mem->spare);
 	eng_close(mem->env);
+	pthread_mutex_destroy(&mem->spare_lock);
 	pthread_mutex_destroy(&mem->lock);
 	free(mem);
 }

@@ -14,7 +14,13 @@ struct h2emv_mem {
 	h2emv_policy *policy;    /* builtin unless replaced */
 	pthread_mutex_t lock;    /* guards cfg */
 	h2emv_config cfg;        /* loaded at open, defaults filled in */
+	/* memory closed snapshots leave for the next (api/snap.c), bounded */
+	pthread_mutex_t spare_lock;
+	struct snap_spare *spare;
 };
+
+/* Free what closed snapshots left (at h2emv_mem_close). */
+void snap_spare_free(struct snap_spare *sp);
 
 /* A node as handed out by a snapshot: the decoded engine node. */
 struct h2emv_node {

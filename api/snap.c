@@ -3,17 +3,26 @@
  * read view and a cache of the nodes it decoded, so every node pointer it
  * hands out lives exactly as long as the snapshot.
  */
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/mem.h"
 
+/* The node cache: open addressing keyed by (id, version). A slot is in use
+ * when its `gen` is the table's current generation, so a table handed on
+ * to the next snapshot is emptied by bumping the generation, not by
+ * clearing it. `tag` spares a look at the node itself for most slots that
+ * hold another one. */
 typedef struct slot {
+	uint32_t gen;
+	uint32_t tag;
 	h2emv_node *node;
 } slot;
 
-/* Nodes decoded for a snapshot come from chunks freed together at close. */
+/* Nodes decoded for a snapshot come from chunks released together at
+ * close. */
 typedef struct chunk {
 	struct chunk *next;
 	size_t used, cap;
@@ -23,13 +32,131 @@ typedef struct chunk {
 struct h2emv_snap {
 	h2emv_mem *mem;
 	eng_read *r;
+	eng_node_cursor *nodes; /* opened at the first prefetch */
 	h2emv_snap_info info;
 	slot *slots;
 	size_t cap, n;
+	uint32_t gen;
 	chunk *chunks;
+	chunk *spare;           /* taken from the handle's pool at open */
 };
 
 #define CHUNK_BYTES (64u << 10)
+
+/* ----------------------------------------------------- memory reuse -- */
+
+/* What closed snapshots leave on their memory handle for the next one:
+ * arena chunks (up to SPARE_CHUNKS of them) and a node table (up to
+ * SPARE_SLOTS slots). Freeing a snapshot's few MiB hands them back to the
+ * system (malloc trims the heap) and the next snapshot would take a page
+ * fault per 4 KiB to get them again: on a full read that costs more than
+ * the reading. A snapshot takes the whole pool when it opens and gives
+ * back what it used when it closes, each under the handle's spare_lock, so
+ * the reading itself never locks; snapshots open at the same time simply
+ * allocate. Bounded (10 MiB a handle) and freed by h2emv_mem_close. */
+#define SPARE_CHUNKS 128u          /* 8 MiB of CHUNK_BYTES chunks */
+#define SPARE_SLOTS (128u << 10)   /* a 2 MiB table */
+
+struct snap_spare {
+	chunk *chunks;
+	size_t n_chunks;
+	slot *slots;
+	size_t cap;
+	uint32_t gen;
+};
+
+static void free_chunks(chunk *c)
+{
+	while (c) {
+		chunk *n = c->next;
+		free(c);
+		c = n;
+	}
+}
+
+void snap_spare_free(struct snap_spare *sp)
+{
+	if (!sp)
+		return;
+	free_chunks(sp->chunks);
+	free(sp->slots);
+	free(sp);
+}
+
+static chunk *chunk_new(h2emv_snap *s, size_t cap)
+{
+	if (cap == CHUNK_BYTES && s->spare) {
+		chunk *c = s->spare;
+		s->spare = c->next;
+		return c;
+	}
+	chunk *c = malloc(sizeof *c + cap);
+	if (c)
+		c->cap = cap;
+	return c;
+}
+
+/* Take the handle's spare chunks and table; 1 when a table came with them. */
+static int spare_take(h2emv_snap *s)
+{
+	h2emv_mem *m = s->mem;
+	pthread_mutex_lock(&m->spare_lock);
+	struct snap_spare *sp = m->spare;
+	int got = 0;
+	if (sp) {
+		s->spare = sp->chunks;
+		sp->chunks = NULL;
+		sp->n_chunks = 0;
+		if (sp->slots) {
+			s->slots = sp->slots;
+			s->cap = sp->cap;
+			s->gen = sp->gen + 1;
+			sp->slots = NULL;
+			sp->cap = 0;
+			got = 1;
+		}
+	}
+	pthread_mutex_unlock(&m->spare_lock);
+	if (got && s->gen == 0) { /* wrapped: old stamps could match again */
+		memset(s->slots, 0, s->cap * sizeof *s->slots);
+		s->gen = 1;
+	}
+	return got;
+}
+
+/* Give back what the closing snapshot `s` used, within the bounds above. */
+static void spare_keep(h2emv_snap *s)
+{
+	h2emv_mem *m = s->mem;
+	pthread_mutex_lock(&m->spare_lock);
+	struct snap_spare *sp = m->spare;
+	if (!sp)
+		sp = m->spare = calloc(1, sizeof *sp);
+	chunk *lists[2] = { s->chunks, s->spare };
+	s->chunks = s->spare = NULL;
+	for (int l = 0; l < 2; l++)
+		while (lists[l]) {
+			chunk *c = lists[l];
+			lists[l] = c->next;
+			if (sp && c->cap == CHUNK_BYTES && sp->n_chunks < SPARE_CHUNKS) {
+				c->next = sp->chunks;
+				sp->chunks = c;
+				sp->n_chunks++;
+			} else {
+				free(c);
+			}
+		}
+	if (sp && s->slots && s->cap <= SPARE_SLOTS && s->cap >= sp->cap) {
+		free(sp->slots);
+		sp->slots = s->slots;
+		sp->cap = s->cap;
+		sp->gen = s->gen;
+		s->slots = NULL;
+	}
+	pthread_mutex_unlock(&m->spare_lock);
+	free(s->slots);
+	s->slots = NULL;
+}
 
 static void *arena_alloc(void *ctx, size_t n)
 {
@@ -38,53 +165,91 @@ static void *arena_alloc(void *ctx, size_t n)
 	chunk *c = s->chunks;
 	if (!c || c->cap - c->used < n) {
 		size_t cap = n > CHUNK_BYTES ? n : CHUNK_BYTES;
-		c = malloc(sizeof *c + cap);
+		c = chunk_new(s, cap);
 		if (!c)
 			return NULL;
 		c->used = 0;
-		c->cap = cap;
-		c->next = s->chunks;
-		s->chunks = c;
+		if (cap > CHUNK_BYTES && s->chunks) {
+			/* a big one is full at once: keep filling the current chunk */
+			c->next = s->chunks->next;
+			s->chunks->next = c;
+		} else {
+			c->next = s->chunks;
+			s->chunks = c;
+		}
 	}
 	void *p = (char *)c->data + c->used;
 	c->used += n;
 	return p;
 }
 
+/* ------------------------------------------------------- node cache -- */
+
+/* Four consecutive ids (siblings usually are) share a hashed group of
+ * four slots, one cache line: a walk touches a quarter of the lines a
+ * plain hash would. */
 static size_t hash_ref(uint64_t id, uint32_t v)
 {
-	uint64_t h = id * 0x9E3779B97F4A7C15ull ^ ((uint64_t)v * 0xC2B2AE3D27D4EB4Full);
-	return (size_t)(h ^ (h >> 31));
+	uint64_t h = (id >> 2) * 0x9E3779B97F4A7C15ull ^ ((uint64_t)v * 0xC2B2AE3D27D4EB4Full);
+	h ^= h >> 31;
+	return (size_t)(h << 2 | (id & 3));
 }
 
-static h2emv_node **cache_find(h2emv_snap *s, h2emv_ref ref)
+static uint32_t tag_ref(uint64_t id, uint32_t v)
 {
-	size_t j = hash_ref(ref.id, ref.version) & (s->cap - 1);
-	while (s->slots[j].node) {
-		const eng_node *e = &s->slots[j].node->e;
-		if (e->id == ref.id && e->version == ref.version)
-			break;
-		j = (j + 1) & (s->cap - 1);
+	return (uint32_t)id ^ (uint32_t)(id >> 32) ^ v * 0x9E3779B1u;
+}
+
+/* The slot of `ref`: in use if the node is cached, else where it goes. */
+static slot *cache_find(h2emv_snap *s, uint64_t id, uint32_t version)
+{
+	size_t mask = s->cap - 1, j = hash_ref(id, version) & mask;
+	uint32_t tag = tag_ref(id, version);
+	for (slot *sl = &s->slots[j]; sl->gen == s->gen; sl = &s->slots[j]) {
+		if (sl->tag == tag && sl->node->e.id == id && sl->node->e.version == version)
+			return sl;
+		j = (j + 1) & mask;
 	}
-	return &s->slots[j].node;
+	return &s->slots[j];
 }
 
-static int cache_grow(h2emv_snap *s)
+static h2emv_node *cache_get(h2emv_snap *s, uint64_t id, uint32_t version)
 {
-	size_t cap = s->cap ? s->cap * 2 : 256;
+	slot *sl = cache_find(s, id, version);
+	return sl->gen == s->gen ? sl->node : NULL;
+}
+
+static void cache_put(h2emv_snap *s, slot *sl, h2emv_node *node)
+{
+	sl->gen = s->gen;
+	sl->tag = tag_ref(node->e.id, node->e.version);
+	sl->node = node;
+	s->n++;
+}
+
+/* Make room for `more` nodes at a load of at most one half. */
+static int cache_reserve(h2emv_snap *s, size_t more)
+{
+	if ((s->n + more) * 2 <= s->cap)
+		return H2EMV_OK;
+	size_t cap = s->cap ? s->cap : 256;
+	while ((s->n + more) * 2 > cap)
+		cap *= 2;
 	slot *old = s->slots;
 	size_t ocap = s->cap;
+	uint32_t ogen = s->gen;
 	s->slots = calloc(cap, sizeof *s->slots);
 	if (!s->slots) {
 		s->slots = old;
 		return H2EMV_ENOMEM;
 	}
 	s->cap = cap;
+	s->gen = 1;
+	s->n = 0;
 	for (size_t i = 0; i < ocap; i++)
-		if (old[i].node) {
-			h2emv_ref r = { old[i].node->e.id, old[i].node->e.version };
-			*cache_find(s, r) = old[i].node;
-		}
+		if (old[i].gen == ogen)
+			cache_put(s, cache_find(s, old[i].node->e.id, old[i].node->e.version),
+			          old[i].node);
 	free(old);
 	return H2EMV_OK;
 }
@@ -120,11 +285,13 @@ int h2emv_snap_open(h2emv_snap **out, h2emv_mem *mem, uint64_t seq, h2emv_error 
 	if (!out || !mem)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_snap_open: bad arguments");
 	h2emv_snap *s = calloc(1, sizeof *s);
-	if (!s || cache_grow(s)) {
-		free(s);
+	if (!s)
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	s->mem = mem;
+	if (!spare_take(s) && cache_reserve(s, 1)) {
+		h2emv_snap_close(s);
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	}
-	s->mem = mem;
 	int rc = eng_read_begin(&s->r, mem->env, err);
 	eng_snap es;
 	if (rc == H2EMV_OK)
@@ -142,12 +309,9 @@ void h2emv_snap_close(h2emv_snap *snap)
 {
 	if (!snap)
 		return;
-	while (snap->chunks) {
-		chunk *c = snap->chunks;
-		snap->chunks = c->next;
-		free(c);
-	}
-	free(snap->slots);
+	/* the nodes' payloads point into the read view: end it last */
+	spare_keep(snap);
+	eng_node_cursor_close(snap->nodes);
 	eng_read_end(snap->r);
 	free(snap);
 }
@@ -195,19 +359,18 @@ int h2emv_snap_node(const h2emv_node **out, h2emv_snap *snap, h2emv_ref ref, h2e
 {
 	if (!out || !snap)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_snap_node: bad arguments");
-	if ((snap->n + 1) * 2 > snap->cap && cache_grow(snap))
+	if (cache_reserve(snap, 1))
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
-	h2emv_node **slotp = cache_find(snap, ref);
-	if (!*slotp) {
+	slot *sl = cache_find(snap, ref.id, ref.version);
+	if (sl->gen != snap->gen) {
 		eng_node *n;
 		eng_ref er = { ref.id, ref.version };
 		int rc = eng_node_get_with(&n, snap->r, er, arena_alloc, snap, err);
 		if (rc)
 			return rc;
-		*slotp = (h2emv_node *)n;
-		snap->n++;
+		cache_put(snap, sl, (h2emv_node *)n);
 	}
-	*out = *slotp;
+	*out = sl->node;
 	return H2EMV_OK;
 }
 
@@ -223,36 +386,82 @@ int h2emv_snap_root(const h2emv_node **out, h2emv_snap *snap, h2emv_error *err)
 
 #define PREFETCH 64
 
+/* A node's children as this snapshot has read them, so a walk finds child
+ * i without hashing. Hung on the node's `aux`; `owner` tells a parent read
+ * by another snapshot, whose nodes must not be handed out here. */
+typedef struct kids {
+	h2emv_snap *owner;
+	h2emv_node *node[];
+} kids;
+
+/* The children cache of `parent` if it belongs to `snap`: one is made the
+ * first time (NULL if out of memory or `parent` is not this snapshot's). */
+static kids *kids_of(h2emv_snap *snap, const h2emv_node *parent)
+{
+	kids *k = parent->e.aux;
+	if (k || cache_get(snap, parent->e.id, parent->e.version) != parent)
+		return k && k->owner == snap ? k : NULL;
+	size_t n = parent->e.n_children;
+	k = arena_alloc(snap, sizeof *k + n * sizeof k->node[0]);
+	if (!k)
+		return NULL;
+	k->owner = snap;
+	memset(k->node, 0, n * sizeof k->node[0]);
+	/* the snapshot owns the node: filling in its cache is not a change a
+	 * reader can see */
+	((h2emv_node *)parent)->e.aux = k;
+	return k;
+}
+
 /* Read child i and the uncached siblings after it in one cursor pass: a
  * walker asking for child i asks for i + 1 next. */
-static int prefetch(h2emv_snap *snap, const h2emv_node *parent, size_t i, h2emv_error *err)
+static int prefetch(h2emv_snap *snap, const h2emv_node *parent, kids *kc, size_t i,
+                    h2emv_error *err)
 {
 	eng_ref refs[PREFETCH];
 	eng_node *got[PREFETCH];
-	size_t n = 0;
-	for (size_t j = i; j < parent->e.n_children && n < PREFETCH; j++) {
-		h2emv_ref r = { parent->e.children[j].id, parent->e.children[j].version };
-		if (*cache_find(snap, r))
+	size_t at[PREFETCH];
+	slot *where[PREFETCH];
+	size_t n = 0, nc = parent->e.n_children;
+	/* no growth below, so the slots found stay put */
+	if (cache_reserve(snap, (nc - i < PREFETCH ? nc - i : PREFETCH) + 1))
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	/* the slots are all over the table: ask for them together */
+	for (size_t j = i; j < nc && j < i + PREFETCH; j++) {
+		const eng_ref *r = &parent->e.children[j];
+		__builtin_prefetch(&snap->slots[hash_ref(r->id, r->version) & (snap->cap - 1)]);
+	}
+	for (size_t j = i; j < nc && n < PREFETCH; j++) {
+		if (kc && kc->node[j])
 			continue;
-		refs[n].id = r.id;
-		refs[n].version = r.version;
+		const eng_ref *r = &parent->e.children[j];
+		slot *sl = cache_find(snap, r->id, r->version);
+		if (sl->gen == snap->gen) {
+			if (kc)
+				kc->node[j] = sl->node;
+			continue;
+		}
+		refs[n] = *r;
+		at[n] = j;
+		where[n] = sl;
 		n++;
 	}
-	if ((snap->n + n + 1) * 2 > snap->cap) {
-		while ((snap->n + n + 1) * 2 > snap->cap)
-			if (cache_grow(snap))
-				return eng_fail(err, H2EMV_ENOMEM, "out of memory");
-	}
-	int rc = eng_nodes_get_many(got, snap->r, refs, n, arena_alloc, snap, err);
+	int rc = snap->nodes ? H2EMV_OK : eng_node_cursor_open(&snap->nodes, snap->r, err);
+	if (rc)
+		return rc;
+	rc = eng_nodes_get_many(got, snap->r, snap->nodes, refs, n, arena_alloc, snap, err);
 	if (rc)
 		return rc;
 	for (size_t k = 0; k < n; k++) {
-		h2emv_ref r = { refs[k].id, refs[k].version };
-		h2emv_node **slotp = cache_find(snap, r);
-		if (!*slotp) {
-			*slotp = (h2emv_node *)got[k];
-			snap->n++;
-		}
+		slot *sl = where[k];
+		/* taken since by a sibling that hashed alike, or by the same ref
+		 * listed twice: look again */
+		if (sl->gen == snap->gen)
+			sl = cache_find(snap, refs[k].id, refs[k].version);
+		if (sl->gen != snap->gen)
+			cache_put(snap, sl, (h2emv_node *)got[k]);
+		if (kc)
+			kc->node[at[k]] = sl->node;
 	}
 	return H2EMV_OK;
 }
@@ -260,14 +469,28 @@ static int prefetch(h2emv_snap *snap, const h2emv_node *parent, size_t i, h2emv_
 int h2emv_node_child(const h2emv_node **out, h2emv_snap *snap, const h2emv_node *parent,
                      size_t i, h2emv_error *err)
 {
+	if (!out || !snap)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_node_child: bad arguments");
 	if (!parent || i >= parent->e.n_children)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_node_child: index %zu out of range", i);
+	kids *kc = kids_of(snap, parent);
+	if (kc && kc->node[i]) {
+		*out = kc->node[i];
+		return H2EMV_OK;
+	}
 	h2emv_ref r = { parent->e.children[i].id, parent->e.children[i].version };
 	/* a failed prefetch (a damaged sibling, say) is not this child's
 	 * problem: fall back to reading it alone */
-	if (!*cache_find(snap, r) && parent->e.n_children > 1)
-		prefetch(snap, parent, i, NULL);
-	return h2emv_snap_node(out, snap, r, err);
+	if (parent->e.n_children > 1 || kc)
+		prefetch(snap, parent, kc, i, NULL);
+	if (kc && kc->node[i]) {
+		*out = kc->node[i];
+		return H2EMV_OK;
+	}
+	int rc = h2emv_snap_node(out, snap, r, err);
+	if (rc == H2EMV_OK && kc)
+		kc->node[i] = (h2emv_node *)*out;
+	return rc;
 }
 
 h2emv_ref h2emv_node_ref(const h2emv_node *node)

@@ -116,6 +116,7 @@ typedef struct eng_node {
 	size_t payload_len;
 	eng_ref *children;
 	uint32_t n_children;
+	void *aux;             /* the reader's own (api/snap.c); decoding sets NULL */
 } eng_node;
 
 #define NODE_MAX_CHILDREN 65536u
@@ -127,10 +128,15 @@ int node_encode(eng_buf *out, const eng_node *n, h2emv_error *err);
 /* Decode and validate a node body. *out is one malloc'd block. */
 int node_decode(eng_node **out, const void *body, size_t len, h2emv_error *err);
 /* The same, allocating the block with `alloc` (an arena, say); nothing is
- * allocated when decoding fails. */
+ * allocated when decoding fails. With NODE_BORROW_PAYLOAD the payload is not
+ * copied: node->payload points into `body`, which must then stay valid and
+ * unchanged for as long as the node is used (a raw record in an LMDB page
+ * is, until its read transaction ends). The summary and the children are
+ * always decoded into the block (the summary must be NUL-terminated). */
 typedef void *(*node_alloc_fn)(void *ctx, size_t n);
-int node_decode_with(eng_node **out, const void *body, size_t len, node_alloc_fn alloc,
-                     void *actx, h2emv_error *err);
+#define NODE_BORROW_PAYLOAD 1u
+int node_decode_with(eng_node **out, const void *body, size_t len, unsigned flags,
+                     node_alloc_fn alloc, void *actx, h2emv_error *err);
 
 /* A placeholder version of `src`: the same id, version `src->version + 1`,
  * kind FORGOTTEN, the same time range and expiry, the first line of the
@@ -192,12 +198,21 @@ int eng_next_node_id(uint64_t *out, eng_read *r, h2emv_error *err);
 
 /* Node version (id, version): decoded, one malloc'd block. */
 int eng_node_get(eng_node **out, eng_read *r, eng_ref ref, h2emv_error *err);
+/* A cursor over the node versions of read view `r`, kept across
+ * eng_nodes_get_many calls so that a walk reading sibling after sibling
+ * steps forward instead of searching. Close it before eng_read_end(r). */
+typedef struct eng_node_cursor eng_node_cursor;
+int eng_node_cursor_open(eng_node_cursor **out, eng_read *r, h2emv_error *err);
+void eng_node_cursor_close(eng_node_cursor *nc); /* NULL is fine */
+
 /* Several node versions (a parent's children) in one cursor pass, each
  * allocated with `alloc` (which must be an arena: on failure, nodes already
- * decoded are left to it). */
-int eng_nodes_get_many(eng_node **out, eng_read *r, const eng_ref *refs, size_t n,
-                       node_alloc_fn alloc, void *actx, h2emv_error *err);
-/* The same, allocated with `alloc`. */
+ * decoded are left to it). `nc` is a cursor of `r`, or NULL for a cursor of
+ * this call's own. A node's payload may point into the read view
+ * (NODE_BORROW_PAYLOAD): the nodes are valid until eng_read_end(r). */
+int eng_nodes_get_many(eng_node **out, eng_read *r, eng_node_cursor *nc, const eng_ref *refs,
+                       size_t n, node_alloc_fn alloc, void *actx, h2emv_error *err);
+/* One node, allocated with `alloc`; valid until eng_read_end(r), as above. */
 int eng_node_get_with(eng_node **out, eng_read *r, eng_ref ref, node_alloc_fn alloc,
                       void *actx, h2emv_error *err);
 

@@ -993,6 +993,83 @@ static void test_commit_refuses_a_node_it_could_not_read_back(void **state)
 	}
 }
 
+/* Snapshots reuse the memory closed ones leave on the handle: many open,
+ * walk, close cycles, interleaved and from several threads, always read
+ * the same tree, and a node of one snapshot passed to another snapshot's
+ * h2emv_node_child is looked up there, not trusted. */
+typedef struct cycler {
+	fixture *f;
+	const eng_buf *want;
+	int bad;
+} cycler;
+
+static void *cycle_main(void *arg)
+{
+	cycler *c = arg;
+	for (int i = 0; i < 20; i++) {
+		h2emv_snap *s = NULL;
+		eng_buf t = { 0 };
+		if (h2emv_snap_open(&s, c->f->mem, 0, NULL) != H2EMV_OK) {
+			c->bad++;
+			continue;
+		}
+		walk_snap(&t, s);
+		c->bad += t.len != c->want->len || memcmp(t.data, c->want->data, t.len) != 0;
+		h2emv_snap_close(s);
+		eng_buf_free(&t);
+	}
+	return NULL;
+}
+
+static void test_snapshot_memory_is_reused_safely(void **state)
+{
+	fixture *f = *state;
+	model_init(&f->m, 6, 4, 5);
+	uint64_t seq;
+	assert_int_equal(model_commit(&f->m, f->env, NULL, -1, &seq, NULL), H2EMV_OK);
+	h2emv_snap *a = NULL, *b = NULL;
+	assert_int_equal(h2emv_snap_open(&a, f->mem, 0, NULL), H2EMV_OK);
+	eng_buf want = { 0 };
+	walk_snap(&want, a);
+	/* a root read by snapshot a, its children asked of snapshot b */
+	const h2emv_node *root_a;
+	assert_int_equal(h2emv_snap_root(&root_a, a, NULL), H2EMV_OK);
+	size_t plen = 0;
+	const void *payload = h2emv_node_payload(root_a, &plen);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(h2emv_snap_open(&b, f->mem, 0, NULL), H2EMV_OK);
+		const h2emv_node *c = NULL;
+		assert_int_equal(h2emv_node_child(&c, b, root_a, 0, NULL), H2EMV_OK);
+		assert_true(h2emv_node_ref(c).id == h2emv_node_child_ref(root_a, 0).id);
+		eng_buf t = { 0 };
+		walk_snap(&t, b);
+		assert_int_equal(t.len, want.len);
+		assert_memory_equal(t.data, want.data, t.len);
+		eng_buf_free(&t);
+		h2emv_snap_close(b); /* gives its memory back while a is still open */
+	}
+	/* a's own nodes and payload are still what they were */
+	if (payload && plen)
+		assert_memory_equal(h2emv_node_payload(root_a, NULL), payload, plen);
+	eng_buf t = { 0 };
+	walk_snap(&t, a);
+	assert_memory_equal(t.data, want.data, t.len);
+	eng_buf_free(&t);
+	/* opened on one thread, closed on another, and four threads cycling */
+	pthread_t th[4];
+	cycler cy[4];
+	for (int i = 0; i < 4; i++) {
+		cy[i] = (cycler){ f, &want, 0 };
+		assert_int_equal(pthread_create(&th[i], NULL, cycle_main, &cy[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		assert_int_equal(cy[i].bad, 0);
+	}
+	h2emv_snap_close(a);
+	eng_buf_free(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1007,6 +1084,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pin_refuses_missing_snapshots_and_bad_names, fx_setup,
 		                                fx_teardown),
 		cmocka_unit_test_setup_teardown(test_snapshot_list_is_oldest_first, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot_memory_is_reused_safely, fx_setup,
+		                                fx_teardown),
 		cmocka_unit_test_setup_teardown(test_commit_refuses_a_node_it_could_not_read_back, fx_setup,
 		                                fx_teardown),
 		cmocka_unit_test_setup_teardown(test_second_handle_in_this_process_cannot_break_an_open_snapshot,
