@@ -249,7 +249,8 @@ typedef struct h2emv_snap_info {
 int h2emv_snap_open(h2emv_snap **out, h2emv_mem *mem, uint64_t seq, h2emv_error *err);
 
 /* Close the snapshot; every node pointer obtained from it becomes invalid.
- * NULL is fine. */
+ * NULL is fine. The memory it used (up to 10 MiB) stays with `mem` for the
+ * next snapshot to open, and is freed by h2emv_mem_close. */
 void h2emv_snap_close(h2emv_snap *snap);
 
 /* The snapshot's record. Never fails. */
