@@ -38,25 +38,13 @@ typedef struct fx {
 	h2emv_error err;
 } fx;
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	char *s = NULL;
-	va_list ap;
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	assert_non_null(s);
-	return s;
-}
 
 /* (Re)write the config: the server, short timeouts, and `extra` members
  * (",\"structured_output\": \"json_schema\"", ...). */
 static void fx_config(fx *x, const char *extra)
 {
 	free(x->cfg);
-	x->cfg = fmt("%s/llm.json", x->dir);
+	x->cfg = tu_fmt("%s/llm.json", x->dir);
 	FILE *f = fopen(x->cfg, "w");
 	assert_non_null(f);
 	fprintf(f,
@@ -332,8 +320,8 @@ static void test_recorded_ping_replays_without_a_server(void **state)
 	(void)state;
 	fx x;
 	fx_start(&x, NULL);
-	char *cassette = fmt("%s/ping.jsonl", x.dir);
-	char *extra = fmt(", \"structured_output\": \"json_schema\", \"transport\": \"record\", "
+	char *cassette = tu_fmt("%s/ping.jsonl", x.dir);
+	char *extra = tu_fmt(", \"structured_output\": \"json_schema\", \"transport\": \"record\", "
 	                  "\"cassette\": \"%s\"",
 	                  cassette);
 	fx_config(&x, extra);
@@ -348,7 +336,7 @@ static void test_recorded_ping_replays_without_a_server(void **state)
 
 	fake_llm_stop(x.srv);
 	x.srv = NULL;
-	extra = fmt(", \"structured_output\": \"json_schema\", \"transport\": \"replay\", "
+	extra = tu_fmt(", \"structured_output\": \"json_schema\", \"transport\": \"replay\", "
 	            "\"cassette\": \"%s\"",
 	            cassette);
 	fx_config(&x, extra);
@@ -360,15 +348,15 @@ static void test_recorded_ping_replays_without_a_server(void **state)
 	assert_int_equal(x.r.prompt_tokens, 20);
 	assert_int_equal(x.r.completion_tokens, 5);
 	assert_string_equal(x.r.model, "test-model"); /* replay reports the model asked for */
-	char *where = fmt("cassette:%s", cassette);
+	char *where = tu_fmt("cassette:%s", cassette);
 	assert_string_equal(x.r.base_url, where);
 	free(where);
 
 	/* a cassette without the ping is a clear miss */
-	char *other = fmt("%s/empty.jsonl", x.dir);
+	char *other = tu_fmt("%s/empty.jsonl", x.dir);
 	FILE *f = fopen(other, "w");
 	fclose(f);
-	extra = fmt(", \"transport\": \"replay\", \"cassette\": \"%s\"", other);
+	extra = tu_fmt(", \"transport\": \"replay\", \"cassette\": \"%s\"", other);
 	fx_config(&x, extra);
 	free(extra);
 	assert_int_equal(fx_ping(&x), H2EMV_ENOTFOUND);
@@ -390,7 +378,7 @@ static void test_cli_ping_prints_the_server_model_and_structured_result(void **s
 	fake_llm_push(x.srv, &(fake_resp){ .content = "{\"ok\": true}" });
 	char *out;
 	assert_int_equal(run(&out, "%s llm ping --llm-config %s 2>&1", H2EMV_CLI, x.cfg), 0);
-	char *server = fmt("server  %s\n", x.url);
+	char *server = tu_fmt("server  %s\n", x.url);
 	assert_contains(out, server);
 	assert_contains(out, "model   fake-model\n");
 	assert_contains(out, "latency ");

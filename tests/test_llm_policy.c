@@ -58,17 +58,6 @@ static char *all_text(const char *body)
 	return out;
 }
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	char *s = NULL;
-	va_list ap;
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
 
 /* What a careful model keeps in a summary: the things handled, and, when
  * a rule asks for it, where the knife went. `section` is the items' text. */
@@ -133,11 +122,11 @@ static char *reply_group(const char *t)
 		char *prev = section(t, "Previous actions:", "Decide how");
 		sum = summarise(t, prev);
 		free(prev);
-		r = fmt("Reasoning: it goes on.\nJSON: {\"%u-0\": \"%s\"}", hi, sum);
+		r = tu_fmt("Reasoning: it goes on.\nJSON: {\"%u-0\": \"%s\"}", hi, sum);
 	} else {
 		sum = summarise(t, cur);
-		r = n == 1 ? fmt("Reasoning: a new step.\nJSON: {\"0\": \"%s\"}", sum)
-		           : fmt("Reasoning: a new step.\nJSON: {\"%u-0\": \"%s\"}", n - 1, sum);
+		r = n == 1 ? tu_fmt("Reasoning: a new step.\nJSON: {\"0\": \"%s\"}", sum)
+		           : tu_fmt("Reasoning: a new step.\nJSON: {\"%u-0\": \"%s\"}", n - 1, sum);
 	}
 	free(sum);
 	free(cur);
@@ -148,7 +137,7 @@ static char *reply_summary(const char *t)
 {
 	char *items = section(t, "\n- ", NULL);
 	char *sum = summarise(t, items);
-	char *r = fmt("Summary: %s", sum);
+	char *r = tu_fmt("Summary: %s", sum);
 	free(sum);
 	free(items);
 	return r;
@@ -266,18 +255,18 @@ static char *reply_qa(const char *t)
 			pick = (long)i;
 	}
 	if (o)
-		return fmt("Reasoning: look inside.\nAction: expand([%s])", ids);
+		return tu_fmt("Reasoning: look inside.\nAction: expand([%s])", ids);
 	if (pick >= 0) {
 		const char *place = mentions(&v[pick], "sink") ? "sink"
 		                    : mentions(&v[pick], "countertop") ? "countertop"
 		                                                         : NULL;
 		if (place)
-			return fmt("Reasoning: found it.\nAction: answer(\"At the %s.\", [%llu])", place,
+			return tu_fmt("Reasoning: found it.\nAction: answer(\"At the %s.\", [%llu])", place,
 			           v[pick].id);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (v[i].forgotten)
-			return fmt("Reasoning: that time is gone.\nAction: answer(\"I have forgotten "
+			return tu_fmt("Reasoning: that time is gone.\nAction: answer(\"I have forgotten "
 			           "that.\", [%llu])",
 			           v[i].id);
 	if (!prev || !strstr(prev, "search"))
@@ -316,7 +305,7 @@ static char *model(void *arg, const char *body)
 
 static char *write_config(const char *dir, const char *url, const char *extra)
 {
-	char *path = fmt("%s/llm.json", dir);
+	char *path = tu_fmt("%s/llm.json", dir);
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	fprintf(f,
@@ -334,7 +323,7 @@ static h2emv_mem *open_llm(const char *dir, const char *config)
 	o.flags = H2EMV_OPEN_CREATE | H2EMV_OPEN_NOSYNC;
 	h2emv_mem *m = NULL;
 	h2emv_error err = { 0 };
-	char *mdir = fmt("%s/mem", dir);
+	char *mdir = tu_fmt("%s/mem", dir);
 	assert_int_equal(h2emv_mem_open(&m, mdir, &o, &err), H2EMV_OK);
 	free(mdir);
 	if (h2emv_mem_set_policy(m, "llm", config, &err))
@@ -581,7 +570,7 @@ static void test_record_then_replay_the_same_run(void **state)
 	(void)state;
 	char *answers[2];
 	char *dir = tu_tmpdir("llmcas");
-	char *cas = fmt("%s/run.cassette", dir);
+	char *cas = tu_fmt("%s/run.cassette", dir);
 	for (int pass = 0; pass < 2; pass++) {
 		fake_llm *f = NULL;
 		char *url;
@@ -593,9 +582,9 @@ static void test_record_then_replay_the_same_run(void **state)
 		} else {
 			url = strdup("http://127.0.0.1:9");
 		}
-		char *extra = fmt(", \"transport\": \"%s\", \"cassette\": \"%s\"",
+		char *extra = tu_fmt(", \"transport\": \"%s\", \"cassette\": \"%s\"",
 		                  pass == 0 ? "record" : "replay", cas);
-		char *sub = fmt("%s/p%d", dir, pass);
+		char *sub = tu_fmt("%s/p%d", dir, pass);
 		assert_int_equal(mkdir(sub, 0700), 0);
 		char *cfg = write_config(sub, url, extra);
 		h2emv_mem *m = open_llm(sub, cfg);
@@ -630,11 +619,11 @@ static void test_unknown_policy_and_bad_config_are_refused(void **state)
 	o.flags = H2EMV_OPEN_CREATE;
 	h2emv_mem *m = NULL;
 	h2emv_error err = { 0 };
-	char *mdir = fmt("%s/mem", dir);
+	char *mdir = tu_fmt("%s/mem", dir);
 	assert_int_equal(h2emv_mem_open(&m, mdir, &o, &err), H2EMV_OK);
 	assert_int_equal(h2emv_mem_set_policy(m, "oracle", NULL, &err), H2EMV_EINVAL);
 	assert_non_null(strstr(err.message, "oracle"));
-	char *cfg = fmt("%s/bad.json", dir);
+	char *cfg = tu_fmt("%s/bad.json", dir);
 	FILE *f = fopen(cfg, "w");
 	fputs("{\"model\": \"m\", \"temprature\": 0.2}", f);
 	fclose(f);

@@ -103,6 +103,19 @@ char *tu_read_file(const char *path, size_t *len)
 	return p;
 }
 
+char *tu_fmt(const char *fmt, ...)
+{
+	char *s = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s)
+		abort();
+	return s;
+}
+
 void tu_ingestf(h2emv_mem *m, const char *fmt, ...)
 {
 	char line[4096];

@@ -23,6 +23,8 @@ void tu_pack_str(msgpack_packer *pk, const char *s);
  * many alike, as a robot's log is (what a dictionary learns from). */
 void tu_obs_body(eng_buf *out, uint64_t i);
 
+/* printf into a malloc'd string; aborts when out of memory. */
+char *tu_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Ingest one observation written with printf's format; aborts the test
  * program (naming the line and the error) if it is refused. */
 void tu_ingestf(h2emv_mem *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
