@@ -39,7 +39,7 @@ static const char help[] =
 	"      --data PATH      the TEACh EDH directory or the ARMAR-7 tree file\n"
 	"                       (default $H2EMV_TEACH_DIR / $H2EMV_ARMAR_TREE, else\n"
 	"                       " IMP_TEACH_DEFAULT_DIR "\n"
-	"                       and the ARMAR tree next to it)\n"
+	"                       and " IMP_ARMAR_DEFAULT_PATH ")\n"
 	"      --seed S         seed of histories and questions (default 1)\n"
 	"\n"
 	"Variants (the paper's appendix table; default all 13):\n"
