@@ -2,6 +2,7 @@
  * cli.c — helpers shared by the subcommands (see cli.h).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,29 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'h2emv %s --help'.\n", cmd);
 	return EXIT_USAGE;
+}
+
+int cli_basic_opts(int argc, char **argv, const char *cmd, const char *help, const char **mem,
+                   int *json)
+{
+	static const struct option opts[] = {
+		{ "mem", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, "m:h", opts, NULL)) != -1) {
+		if (c == 'm')
+			*mem = optarg;
+		else if (c == 'j' && json)
+			*json = 1;
+		else if (c == 'h')
+			return fputs(help, stdout), EXIT_OK;
+		else
+			return cli_usage(cmd, "unknown option");
+	}
+	return -1;
 }
 
 h2emv_mem *cli_open(const char *dir, unsigned flags)

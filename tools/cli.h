@@ -46,6 +46,13 @@ int cmd_eval(int argc, char **argv);
  * when out of memory. */
 size_t cli_rules_diff(char *ops, char *const *a, size_t na, char *const *b, size_t nb);
 
+/* The options most subcommands share: -m/--mem DIR, --json (only when
+ * `json` is not NULL) and -h/--help. Returns -1 to go on (optind at the
+ * first operand), else the exit status: EXIT_OK after printing `help`, or
+ * EXIT_USAGE after a usage error naming `cmd`. */
+int cli_basic_opts(int argc, char **argv, const char *cmd, const char *help, const char **mem,
+                   int *json);
+
 /* The memory directory: --mem/-m, else $H2EMV_MEM, else ./h2emv-memory. */
 const char *cli_mem_dir(const char *opt);
 

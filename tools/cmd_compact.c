@@ -19,19 +19,10 @@ static const char help[] =
 
 int cmd_compact(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mem", required_argument, NULL, 'm' }, { "help", no_argument, NULL, 'h' }, { 0 },
-	};
 	const char *mem = NULL;
-	int c;
-	while ((c = getopt_long(argc, argv, "m:h", opts, NULL)) != -1) {
-		if (c == 'm')
-			mem = optarg;
-		else if (c == 'h')
-			return fputs(help, stdout), EXIT_OK;
-		else
-			return cli_usage("compact", "unknown option");
-	}
+	int st = cli_basic_opts(argc, argv, "compact", help, &mem, NULL);
+	if (st >= 0)
+		return st;
 	h2emv_mem *m = cli_open(cli_mem_dir(mem), 0);
 	if (!m)
 		return EXIT_ERROR;

@@ -18,19 +18,10 @@ static const char help[] =
 
 int cmd_init(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mem", required_argument, NULL, 'm' }, { "help", no_argument, NULL, 'h' }, { 0 },
-	};
 	const char *mem = NULL;
-	int c;
-	while ((c = getopt_long(argc, argv, "m:h", opts, NULL)) != -1) {
-		if (c == 'm')
-			mem = optarg;
-		else if (c == 'h')
-			return fputs(help, stdout), EXIT_OK;
-		else
-			return cli_usage("init", "unknown option");
-	}
+	int done = cli_basic_opts(argc, argv, "init", help, &mem, NULL);
+	if (done >= 0)
+		return done;
 	if (optind < argc)
 		mem = argv[optind++];
 	if (optind < argc)

@@ -250,24 +250,11 @@ static int version_arg(uint32_t *out, const char *s, uint32_t cur)
 
 int cmd_rules(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mem", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *mem = NULL;
-	int json = 0, c;
-	while ((c = getopt_long(argc, argv, "m:h", opts, NULL)) != -1) {
-		if (c == 'm')
-			mem = optarg;
-		else if (c == 'j')
-			json = 1;
-		else if (c == 'h')
-			return fputs(help, stdout), EXIT_OK;
-		else
-			return cli_usage("rules", "unknown option");
-	}
+	int json = 0;
+	int st = cli_basic_opts(argc, argv, "rules", help, &mem, &json);
+	if (st >= 0)
+		return st;
 	const char *verb = optind < argc ? argv[optind++] : "list";
 	int nargs = argc - optind;
 	if (!strcmp(verb, "list") || !strcmp(verb, "history")) {

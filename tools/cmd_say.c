@@ -88,25 +88,12 @@ static void print_text(const h2emv_reply *r)
 
 int cmd_say(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mem", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *mem = NULL;
-	int json = 0, c;
+	int json = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:h", opts, NULL)) != -1) {
-		if (c == 'm')
-			mem = optarg;
-		else if (c == 'j')
-			json = 1;
-		else if (c == 'h')
-			return fputs(help, stdout), EXIT_OK;
-		else
-			return cli_usage("say", "unknown option");
-	}
+	int st = cli_basic_opts(argc, argv, "say", help, &mem, &json);
+	if (st >= 0)
+		return st;
 	if (optind >= argc)
 		return cli_usage("say", "what do you want to say?");
 	size_t n = 1;

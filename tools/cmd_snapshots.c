@@ -77,24 +77,11 @@ static int list(h2emv_mem *m, int json)
 
 int cmd_snapshots(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mem", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *mem = NULL;
-	int json = 0, c;
-	while ((c = getopt_long(argc, argv, "m:h", opts, NULL)) != -1) {
-		if (c == 'm')
-			mem = optarg;
-		else if (c == 'j')
-			json = 1;
-		else if (c == 'h')
-			return fputs(help, stdout), EXIT_OK;
-		else
-			return cli_usage("snapshots", "unknown option");
-	}
+	int json = 0;
+	int st = cli_basic_opts(argc, argv, "snapshots", help, &mem, &json);
+	if (st >= 0)
+		return st;
 	const char *verb = optind < argc ? argv[optind++] : "list";
 	int is_pin = !strcmp(verb, "pin"), is_unpin = !strcmp(verb, "unpin");
 	if (!is_pin && !is_unpin && strcmp(verb, "list"))

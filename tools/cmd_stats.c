@@ -20,24 +20,11 @@ static const char help[] =
 
 int cmd_stats(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mem", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *mem = NULL;
-	int json = 0, c;
-	while ((c = getopt_long(argc, argv, "m:h", opts, NULL)) != -1) {
-		if (c == 'm')
-			mem = optarg;
-		else if (c == 'j')
-			json = 1;
-		else if (c == 'h')
-			return fputs(help, stdout), EXIT_OK;
-		else
-			return cli_usage("stats", "unknown option");
-	}
+	int json = 0;
+	int st = cli_basic_opts(argc, argv, "stats", help, &mem, &json);
+	if (st >= 0)
+		return st;
 	h2emv_mem *m = cli_open(cli_mem_dir(mem), H2EMV_OPEN_READONLY);
 	if (!m)
 		return EXIT_ERROR;
