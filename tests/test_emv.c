@@ -224,14 +224,8 @@ static int fx_setup(void **state)
 	fx *f = calloc(1, sizeof *f);
 	if (!f)
 		return -1;
-	f->dir = tu_tmpdir("emv");
-	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
-	o.flags = H2EMV_OPEN_CREATE | H2EMV_OPEN_NOSYNC;
-	h2emv_error e = { 0 };
-	if (h2emv_mem_open(&f->mem, f->dir, &o, &e) != H2EMV_OK) {
-		fprintf(stderr, "open %s: %s\n", f->dir, e.message);
+	if (!(f->mem = tu_mem_tmp("emv", &f->dir)))
 		return -1;
-	}
 	f->t.next_id = 1;
 	*state = f;
 	return 0;

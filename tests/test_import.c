@@ -80,13 +80,10 @@ static h2emv_time line_time(const char *line)
 /* Every line goes into a fresh memory; all must be accepted. */
 static void ingest_all(const lines *l)
 {
-	char *dir = tu_tmpdir("import");
-	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
-	o.flags = H2EMV_OPEN_CREATE | H2EMV_OPEN_NOSYNC;
-	h2emv_mem *m = NULL;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("import", &dir);
+	assert_non_null(m);
 	h2emv_error err = { 0 };
-	if (h2emv_mem_open(&m, dir, &o, &err))
-		fail_msg("open: %s", err.message);
 	for (size_t i = 0; i < l->n; i += 500) {
 		size_t k = l->n - i < 500 ? l->n - i : 500;
 		size_t *lens = calloc(k, sizeof *lens);

@@ -156,12 +156,10 @@ static void test_every_line_validates(void **state)
 static void test_memory_ingests_a_history(void **state)
 {
 	hist *h = generate(SIM_STYLE_MIXED, 5, 3);
-	char *dir = tu_tmpdir("sim");
-	h2emv_open_options oo = H2EMV_OPEN_OPTIONS_INIT;
-	oo.flags = H2EMV_OPEN_CREATE | H2EMV_OPEN_NOSYNC;
-	h2emv_mem *mem = NULL;
+	char *dir;
+	h2emv_mem *mem = tu_mem_tmp("sim", &dir);
+	assert_non_null(mem);
 	h2emv_error err = { 0 };
-	assert_int_equal(h2emv_mem_open(&mem, dir, &oo, &err), H2EMV_OK);
 	const char **lines = malloc(h->n_lines * sizeof *lines);
 	assert_non_null(lines);
 	for (size_t k = 0; k < h->n_lines; k++)

@@ -73,6 +73,20 @@ char *tu_tmpdir(const char *tag)
 	return p;
 }
 
+h2emv_mem *tu_mem_tmp(const char *tag, char **dir_out)
+{
+	*dir_out = tu_tmpdir(tag);
+	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
+	o.flags = H2EMV_OPEN_CREATE | H2EMV_OPEN_NOSYNC;
+	h2emv_error e = { 0 };
+	h2emv_mem *m = NULL;
+	if (h2emv_mem_open(&m, *dir_out, &o, &e) != H2EMV_OK) {
+		fprintf(stderr, "open %s: %s\n", *dir_out, e.message);
+		return NULL;
+	}
+	return m;
+}
+
 void tu_rmrf(const char *path)
 {
 	char cmd[4200];

@@ -11,6 +11,9 @@
 /* Make a fresh empty directory under $TMPDIR (or /tmp); returns a malloc'd
  * path. Aborts the test program if it cannot. */
 char *tu_tmpdir(const char *tag);
+/* A fresh memory in a new temporary directory (*dir_out, malloc'd),
+ * opened with CREATE | NOSYNC; NULL (after saying why) if it cannot be. */
+h2emv_mem *tu_mem_tmp(const char *tag, char **dir_out);
 /* Remove a directory tree (best effort). */
 void tu_rmrf(const char *path);
 /* Read a whole file; malloc'd, NUL-terminated; NULL on failure. */
