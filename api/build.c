@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "api/build.h"
+#include "api/profile.h"
 #include "api/observation.h"
 
 #define DEFAULT_COMMIT_EVERY 1000
@@ -53,6 +54,8 @@ int builder_open(builder *b, h2emv_mem *mem, h2emv_error *err)
 		rc = tree_load(&b->t, mem->env, err);
 	if (rc == H2EMV_OK)
 		rc = rules_current_list(&b->rules, &b->rules_version, mem, err);
+	if (rc == H2EMV_OK)
+		rc = profile_load(&b->prof, mem->env, err);
 	if (rc == H2EMV_OK && !(b->relcache = calloc(RELCACHE_SLOTS, sizeof *b->relcache)))
 		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	if (rc) {
@@ -68,6 +71,8 @@ void builder_close(builder *b)
 {
 	tree_free(&b->t);
 	pol_rule_list_free(&b->rules);
+	profile_free(b->prof);
+	b->prof = NULL;
 	free(b->relcache);
 	b->relcache = NULL;
 	if (b->lockfd >= 0)

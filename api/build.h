@@ -48,6 +48,7 @@ typedef struct builder {
 	relcache_ent *relcache;   /* in-memory front of the `relcache` db */
 	relcache_ent pending[PENDING_MAX]; /* estimates to store with the next commit */
 	size_t n_pending;
+	struct robot_profile *prof; /* the memory's robot profile (NULL: generic) */
 } builder;
 
 /* Start: take the memory's builder lock (EBUSY if another builder holds

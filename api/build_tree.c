@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "api/build.h"
+#include "api/facts.h"
 
 #define NIGHT_GAP (6ll * 3600 * 1000000)
 #define DAY_MERGE (48ll * 3600 * 1000000)
@@ -316,6 +317,8 @@ static int place_children(level_ctx *x, h2emv_error *err)
 		}
 		if (!count)
 			continue;
+		if (facts_aggregate(p))
+			return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 		tree_fit_range(p);
 		int64_t life = life_of(b, p);
 		p->expiry = b->cfg.forgetting == H2EMV_FORGET_NONE ? H2EMV_TIME_NEVER
@@ -368,7 +371,7 @@ static int summarize_node(builder *b, tnode *p, h2emv_error *err)
 	                                   b->cfg.rules_in_summaries ? &rules : NULL, &s, &u, err);
 	tokens_add(&b->tok_build, &u);
 	b->policy_calls++;
-	if (rc == H2EMV_OK && tree_set_summary(p, s, strlen(s)))
+	if (rc == H2EMV_OK && (tree_set_summary(p, s, strlen(s)) || facts_aggregate(p)))
 		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	free(s);
 	free(items);

@@ -22,6 +22,7 @@
 #include <xxhash.h>
 
 #include "api/build.h"
+#include "api/facts.h"
 
 #define MERGED_SUMMARY_MAX 400
 
@@ -108,6 +109,7 @@ static int make_placeholder(builder *b, tnode *n)
 	line[first] = 0;
 	int rc = tree_set_summary(n, line, first);
 	free(line);
+	facts_drop(n);
 	if (rc == H2EMV_OK)
 		rc = tree_set_payload(n, NULL, 0);
 	n->kind = H2EMV_KIND_FORGOTTEN;

@@ -189,8 +189,10 @@ static void read_action(scene *s, const msgpack_object *a)
 		return;
 	if ((v = field(a, OBS_ACT_NAME)))
 		s->action = get_str(s, v);
-	if ((v = field(a, OBS_ACT_ARGS)))
+	if ((v = field(a, OBS_ACT_ARGS))) {
 		s->args = render_args(s, v);
+		s->args_obj = v;
+	}
 	if ((v = field(a, OBS_ACT_STATUS)) && v->type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
 	    v->via.u64 <= 5)
 		s->action_status = (int)v->via.u64;

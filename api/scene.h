@@ -27,6 +27,8 @@ typedef struct scene {
 	int64_t t, t_end;       /* t_end = t when absent */
 	const char *action;     /* NULL: none */
 	char *args;             /* rendered "object=knife_0, target=countertop_0" or "a, b"; may be NULL */
+	const msgpack_object *args_obj; /* the arguments as stored (points into the zone and
+	                                   the body: valid while both are); may be NULL */
 	int action_status;      /* 0 none, 1..5 (preparing..aborted) */
 	const char **goal;      /* the goal stack, outermost first */
 	size_t n_goal;

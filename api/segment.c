@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "api/build.h"
+#include "api/facts.h"
 
 #define GOAL_GAP_FACTOR 15
 #define GOAL_MAX_ACTIONS 12
@@ -28,34 +29,61 @@
 
 /* ------------------------------------------------------------ payloads -- */
 
-/* goal: [open, depth]; event: [open, event key] — tiny msgpack arrays. */
+/* Events and goals carry [open, aux, facts] (api/facts.h): aux is the
+ * event key of the last scene, or the goal's depth. */
 static int set_goal_payload(tnode *g, int open, int depth)
 {
-	uint8_t p[3] = { 0x92, (uint8_t)(open ? 1 : 0), (uint8_t)(depth & 0x7f) };
-	return tree_set_payload(g, p, 3);
+	return facts_set_head(g, open, (uint64_t)(depth & 0x7f));
 }
 
 static int goal_open(const tnode *g)
 {
-	return g->kind == H2EMV_KIND_GOAL && g->payload_len == 3 && g->payload[0] == 0x92 &&
-	       g->payload[1] == 1;
+	int open;
+	uint64_t aux;
+	return g->kind == H2EMV_KIND_GOAL && facts_payload_head(g->payload, g->payload_len, &open,
+	                                                        &aux) && open;
 }
 
 static int set_event_payload(tnode *e, int open, uint64_t key)
 {
-	uint8_t p[11] = { 0x92, (uint8_t)(open ? 1 : 0), 0xcf };
-	be64(p + 3, key);
-	return tree_set_payload(e, p, 11);
+	return facts_set_head(e, open, key);
 }
 
 static int event_open(const tnode *e)
 {
-	return e->kind == H2EMV_KIND_EVENT && e->payload_len == 11 && e->payload[1] == 1;
+	int open;
+	uint64_t aux;
+	return e->kind == H2EMV_KIND_EVENT && facts_payload_head(e->payload, e->payload_len, &open,
+	                                                         &aux) && open;
 }
 
 static uint64_t event_key(const tnode *e)
 {
-	return e->payload_len == 11 ? get_be64(e->payload + 3) : 0;
+	int open;
+	uint64_t aux;
+	return facts_payload_head(e->payload, e->payload_len, &open, &aux) ? aux : 0;
+}
+
+/* Fold a scene's facts into its event and every open goal. */
+static int add_facts(builder *b, const scene *s, int cont)
+{
+	facts sf = { 0 };
+	int rc = facts_from_scene(&sf, s, b->prof);
+	facts *f;
+	if (rc == H2EMV_OK && b->event) {
+		if (!(f = facts_of(b->event)) || facts_merge(f, &sf, cont, FACTS_EVENT_MAX))
+			rc = H2EMV_ENOMEM;
+		else
+			facts_touch(b->event);
+	}
+	for (int d = 0; rc == H2EMV_OK && d < b->n_goals; d++) {
+		if (!(f = facts_of(b->goals[d])) || facts_merge(f, &sf, cont, FACTS_GOAL_MAX))
+			rc = H2EMV_ENOMEM;
+		else
+			facts_touch(b->goals[d]);
+	}
+	facts_free(&sf);
+	return rc;
 }
 
 /* ------------------------------------------------------------- resuming -- */
@@ -439,6 +467,7 @@ int seg_add(builder *b, const scene *in, const void *body, size_t blen, h2emv_er
 	if (rc)
 		return rc;
 	tnode *g = b->goals[b->n_goals - 1];
+	int cont = !(new_event || !b->event || b->event->parent != g);
 	if (new_event || !b->event || b->event->parent != g) {
 		if ((rc = close_event(b)))
 			return rc;
@@ -455,6 +484,8 @@ int seg_add(builder *b, const scene *in, const void *body, size_t blen, h2emv_er
 	                       set_event_payload(b->event, 1, key)))
 		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	eng_buf_free(&text);
+	if (rc == H2EMV_OK && (rc = add_facts(b, s, cont)))
+		rc = eng_fail(err, rc, "out of memory folding a scene's facts");
 	if (rc)
 		return rc;
 	extend(b, b->event, b->last_t);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "api/facts.h"
 #include "api/tree.h"
 
 static char empty_summary[1];
@@ -44,6 +45,7 @@ void tree_mark_unknown(tnode *n)
 
 static void node_free(tnode *n)
 {
+	facts_drop(n);
 	if (n->summary != empty_summary)
 		free(n->summary);
 	free(n->payload);
@@ -290,7 +292,7 @@ static int collect(flat *f, tree *t, tnode *n, h2emv_error *err)
 		if (rc)
 			return rc;
 	}
-	if (tree_retire(t, n))
+	if (facts_flush(n) || tree_retire(t, n))
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	size_t slen = strlen(n->summary);
 	eng_node *e = calloc(1, sizeof *e + n->n_kids * sizeof(eng_ref));

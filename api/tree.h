@@ -30,6 +30,9 @@ struct tnode {
 	tnode **kids;
 	uint32_t n_kids, cap_kids;
 	tnode *parent;
+	struct facts *fx;     /* typed facts, decoded from the payload on first use
+	                         (api/facts.h); NULL until then */
+	uint8_t fx_dirty;     /* fx changed: re-encode the payload before commit */
 };
 
 typedef struct tree {

@@ -1,0 +1,837 @@
+/*
+ * facts.c — typed facts (facts.h): extracted from observations through the
+ * robot profile, merged up the tree, stored as msgpack in node payloads,
+ * rendered as clauses. docs/formats.md "Typed facts" has the byte layout.
+ */
+#include <msgpack.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <xxhash.h>
+
+#include "api/facts.h"
+#include "api/lex.h"
+#include "api/profile.h"
+#include "api/scene.h"
+
+#define SCENE_SEEN_MAX 24
+#define FACT_STR_MAX 600
+
+/* ---------------------------------------------------------------- basics -- */
+
+static void fact_free(fact *f)
+{
+	for (int i = 0; i < FS_N; i++)
+		free(f->s[i]);
+	memset(f, 0, sizeof *f);
+}
+
+void facts_clear(facts *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		fact_free(&f->v[i]);
+	f->n = 0;
+	f->trimmed = 0;
+}
+
+void facts_free(facts *f)
+{
+	if (!f)
+		return;
+	facts_clear(f);
+	free(f->v);
+	memset(f, 0, sizeof *f);
+}
+
+static uint64_t fact_key(const fact *f)
+{
+	uint64_t h = (uint64_t)f->type << 8 | f->status;
+	for (int i = 0; i < FS_N; i++)
+		h = f->s[i] ? XXH3_64bits_withSeed(f->s[i], strlen(f->s[i]), h ^ (uint64_t)(i + 1))
+		            : h * 0x9E3779B97F4A7C15ull + (uint64_t)i;
+	return h;
+}
+
+static fact *push(facts *f)
+{
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 16;
+		fact *v = realloc(f->v, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		f->v = v;
+		f->cap = cap;
+	}
+	fact *x = &f->v[f->n++];
+	memset(x, 0, sizeof *x);
+	return x;
+}
+
+/* A copy of s[0, n), trimmed of spaces and stray quotes, markup removed
+ * ("<phoneme ...>Stark</phoneme>" -> "Stark"), at most FACT_STR_MAX bytes. */
+static char *clean(const char *s, size_t n)
+{
+	char *o = malloc(n + 1);
+	if (!o)
+		return NULL;
+	size_t j = 0;
+	int in_tag = 0;
+	for (size_t i = 0; i < n && j < FACT_STR_MAX; i++) {
+		char c = s[i];
+		if (c == '<') {
+			in_tag = 1;
+			continue;
+		}
+		if (in_tag) {
+			in_tag = c != '>';
+			continue;
+		}
+		if (c == '\n' || c == '\r' || c == '\t')
+			c = ' ';
+		if (c == ' ' && (j == 0 || o[j - 1] == ' '))
+			continue;
+		o[j++] = c;
+	}
+	while (j && (o[j - 1] == ' ' || o[j - 1] == '"'))
+		j--;
+	size_t st = 0;
+	while (st < j && (o[st] == '"' || o[st] == ' '))
+		st++;
+	memmove(o, o + st, j - st);
+	o[j - st] = 0;
+	if (!o[0]) {
+		free(o);
+		return NULL;
+	}
+	return o;
+}
+
+static int set(fact *f, int slot, const char *s, size_t n)
+{
+	if (f->s[slot] || !s || !n)
+		return 0;
+	f->s[slot] = clean(s, n);
+	return 0;
+}
+
+static int sets(fact *f, int slot, const char *s)
+{
+	return s ? set(f, slot, s, strlen(s)) : 0;
+}
+
+/* ------------------------------------------------------------ extraction -- */
+
+typedef struct xctx {
+	const scene *sc;
+	const robot_profile *prof;
+	const prof_skill *sk;
+	fact *act;
+	int pos;            /* positional argument index */
+} xctx;
+
+static int names_seen_object(const scene *s, const char *p, size_t n)
+{
+	for (size_t i = 0; i < s->n_objects; i++)
+		if (strlen(s->objects[i].id) == n && !memcmp(s->objects[i].id, p, n))
+			return 1;
+	return 0;
+}
+
+static int role_slot(int role)
+{
+	switch (role) {
+	case R_OBJECT: return FS_OBJ;
+	case R_SOURCE: return FS_SRC;
+	case R_DEST: return FS_DST;
+	case R_PLACE: return FS_PLACE;
+	case R_WHO: return FS_WHO;
+	case R_INSTR: return FS_INSTR;
+	case R_TEXT: return FS_TEXT;
+	default: return -1;
+	}
+}
+
+/* A positional argument's role by its place and the verb. */
+static int positional_role(int cls, int pos)
+{
+	if (cls == LC_SAY)
+		return pos == 0 ? R_TEXT : R_NONE;
+	if (cls == LC_GO)
+		return pos == 0 ? R_DEST : R_NONE;
+	if (cls == LC_MEET || cls == LC_FOLLOW)
+		return pos == 0 ? R_WHO : R_DEST;
+	return pos == 0 ? R_OBJECT : pos == 1 ? R_DEST : R_NONE;
+}
+
+static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t klen, int depth)
+{
+	if (depth > 4)
+		return;
+	switch (o->type) {
+	case MSGPACK_OBJECT_MAP:
+		for (uint32_t i = 0; i < o->via.map.size; i++) {
+			const msgpack_object_kv *kv = &o->via.map.ptr[i];
+			if (kv->key.type != MSGPACK_OBJECT_STR)
+				continue;
+			walk_args(x, &kv->val, kv->key.via.str.ptr, kv->key.via.str.size, depth + 1);
+		}
+		return;
+	case MSGPACK_OBJECT_ARRAY:
+		for (uint32_t i = 0; i < o->via.array.size && i < 8; i++)
+			walk_args(x, &o->via.array.ptr[i], key, klen, depth + 1);
+		return;
+	case MSGPACK_OBJECT_STR: {
+		const char *p = o->via.str.ptr;
+		size_t n = o->via.str.size;
+		if (!n || n > 4096)
+			return;
+		int role;
+		if (key) {
+			role = profile_role(x->prof, x->sk, key, klen);
+			if (role == R_NONE && names_seen_object(x->sc, p, n))
+				role = R_OBJECT;
+		} else {
+			role = positional_role(x->act->cls, x->pos++);
+		}
+		int slot = role_slot(role);
+		/* "<Resolved according to 'locationName'>" and the like say nothing */
+		if (slot >= 0 && p[0] != '<')
+			set(x->act, slot, p, n);
+		return;
+	}
+	default:
+		return;
+	}
+}
+
+/* Words of a skill name that only say it is a skill about something. */
+static int generic_name_word(const char *w)
+{
+	static const char *const g[] = { "named", "name", "object", "objects", "within", "reach",
+		                             "location", "named", "relative", "pose", "with", "to",
+		                             "from", "at", "the", "a", "an", "and", "of", "for", "on",
+		                             "in", "into", "over", "up", "down", "skill", "task",
+		                             "action", "predefined", "known", "custom", "target",
+		                             "mp", "tcp", "human", "person", "hand", "now",
+		                             "can", "you", "what", "current", NULL };
+	for (const char *const *p = g; *p; p++)
+		if (!strcmp(*p, w))
+			return 1;
+	return 0;
+}
+
+static int extract_action(facts *out, const scene *s, const robot_profile *prof)
+{
+	const prof_skill *sk = profile_skill(prof, s->action);
+	if (sk && sk->ignore)
+		return H2EMV_OK;
+	fact *f = push(out);
+	if (!f)
+		return H2EMV_ENOMEM;
+	f->type = FT_ACT;
+	switch (s->action_status) {
+	case 1: case 2: f->status = FST_ONGOING; break;
+	case 3: f->status = FST_DONE; break;
+	case 4: f->status = FST_FAILED; break;
+	case 5: f->status = FST_ABORTED; break;
+	default: f->status = FST_NONE;
+	}
+	sets(f, FS_NAME, s->action);
+	/* the verb: the profile's, else the first word of the name the lexicon
+	 * knows, else the name's first word */
+	lex_word w[12];
+	size_t k = lex_split(s->action, strlen(s->action), w, 12);
+	if (k > 12)
+		k = 12;
+	size_t vi = k;
+	int cls = LC_NONE;
+	const char *lemma = NULL;
+	if (sk && sk->verb) {
+		char st[LEX_WORD_MAX];
+		lex_stem(sk->verb, strlen(sk->verb), st);
+		lex_lemma(st, &cls);
+		sets(f, FS_VERB, sk->verb);
+	} else {
+		for (size_t i = 0; i < k && !lemma; i++)
+			if ((lemma = lex_lemma(w[i].stem, &cls)))
+				vi = i;
+		if (lemma)
+			sets(f, FS_VERB, lemma);
+		else if (k)
+			sets(f, FS_VERB, w[0].w), vi = 0;
+	}
+	f->cls = (uint8_t)cls;
+	xctx x = { s, prof, sk, f, 0 };
+	if (s->args_obj)
+		walk_args(&x, s->args_obj, NULL, 0, 0);
+	if (!f->s[FS_OBJ] && sk && sk->object)
+		sets(f, FS_OBJ, sk->object);
+	if (!f->s[FS_OBJ] && !(sk && sk->verb)) {
+		/* "LoadDishwasher": what the name says after its verb */
+		char buf[160];
+		size_t len = 0;
+		for (size_t i = vi + 1; i < k; i++) {
+			if (generic_name_word(w[i].w) || lex_lemma(w[i].stem, NULL))
+				continue;
+			size_t wl = strlen(w[i].w);
+			if (len + wl + 2 > sizeof buf)
+				break;
+			if (len)
+				buf[len++] = ' ';
+			memcpy(buf + len, w[i].w, wl);
+			len += wl;
+		}
+		if (len)
+			set(f, FS_OBJ, buf, len);
+	}
+	if (!f->s[FS_PLACE] && s->location)
+		sets(f, FS_PLACE, s->location);
+	return H2EMV_OK;
+}
+
+static const char *where_is(const scene *s, const char *id)
+{
+	for (size_t i = 0; i < s->n_rels; i++) {
+		const scene_rel *r = &s->rels[i];
+		if (!r->from || !r->to || !r->type || strcmp(r->from, id))
+			continue;
+		if (!strcasecmp(r->type, "in") || !strcasecmp(r->type, "on") ||
+		    !strcasecmp(r->type, "inside") || !strcasecmp(r->type, "at") ||
+		    !strcasecmp(r->type, "ontop") || !strcasecmp(r->type, "on_top_of") ||
+		    !strcasecmp(r->type, "onTop"))
+			return r->to;
+	}
+	return NULL;
+}
+
+int facts_from_scene(facts *out, const scene *s, const robot_profile *prof)
+{
+	int rc = s->action ? extract_action(out, s, prof) : H2EMV_OK;
+	fact *f;
+	if (rc == H2EMV_OK && s->location && *s->location) {
+		if (!(f = push(out)))
+			return H2EMV_ENOMEM;
+		f->type = FT_PLACE;
+		sets(f, FS_PLACE, s->location);
+	}
+	for (size_t i = 0; rc == H2EMV_OK && i < s->n_persons; i++) {
+		if (profile_is_self(prof, s->persons[i]))
+			continue;
+		if (!(f = push(out)))
+			return H2EMV_ENOMEM;
+		f->type = FT_PERSON;
+		sets(f, FS_NAME, s->persons[i]);
+	}
+	for (size_t i = 0; rc == H2EMV_OK && i < s->n_speech; i++) {
+		const scene_utt *u = &s->speech[i];
+		if (!(f = push(out)))
+			return H2EMV_ENOMEM;
+		f->type = FT_SPEECH;
+		sets(f, FS_NAME, u->speaker);
+		sets(f, FS_TEXT, u->text);
+		if (u->speaker && !profile_is_self(prof, u->speaker) && strcasecmp(u->speaker, "user")) {
+			if (!(f = push(out)))
+				return H2EMV_ENOMEM;
+			f->type = FT_PERSON;
+			sets(f, FS_NAME, u->speaker);
+		}
+	}
+	for (size_t i = 0; rc == H2EMV_OK && i < s->n_objects && i < SCENE_SEEN_MAX; i++) {
+		const scene_obj *o = &s->objects[i];
+		if (!(f = push(out)))
+			return H2EMV_ENOMEM;
+		f->type = FT_SEEN;
+		sets(f, FS_NAME, o->type ? o->type : o->id);
+		sets(f, FS_STATE, o->state);
+		sets(f, FS_PLACE, where_is(s, o->id));
+	}
+	/* drop facts whose strings could not be copied, set times and keys */
+	size_t j = 0;
+	for (size_t i = 0; i < out->n; i++) {
+		fact *x = &out->v[i];
+		int ok = x->type == FT_ACT ? x->s[FS_NAME] != NULL
+		         : x->type == FT_PLACE ? x->s[FS_PLACE] != NULL
+		         : x->type == FT_SPEECH ? x->s[FS_TEXT] != NULL
+		                                : x->s[FS_NAME] != NULL;
+		if (!ok) {
+			fact_free(x);
+			continue;
+		}
+		if (!x->count) {
+			x->count = 1;
+			x->t0 = x->t1 = s->t;
+			x->t2 = s->t_end;
+			x->key = fact_key(x);
+		}
+		out->v[j++] = *x;
+	}
+	out->n = j;
+	return rc;
+}
+
+/* --------------------------------------------------------------- merging -- */
+
+static int priority(const fact *f)
+{
+	int p;
+	switch (f->type) {
+	case FT_ACT: p = f->status == FST_FAILED || f->status == FST_ABORTED ? 100 : 70; break;
+	case FT_PERSON: p = 90; break;
+	case FT_SPEECH: p = 80; break;
+	case FT_PLACE: p = 60; break;
+	default: p = 40;
+	}
+	uint32_t c = f->count;
+	while (c > 1 && p < 100 + 30) {
+		p++;
+		c >>= 1;
+	}
+	return p;
+}
+
+typedef struct rank {
+	int prio;
+	int64_t t;
+	size_t i;
+} rank;
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const rank *x = a, *y = b;
+	if (x->prio != y->prio)
+		return x->prio > y->prio ? -1 : 1;
+	if (x->t != y->t)
+		return x->t > y->t ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+void facts_trim(facts *f, size_t cap)
+{
+	if (f->n <= cap)
+		return;
+	rank *r = malloc(f->n * sizeof *r);
+	uint8_t *keep = calloc(f->n, 1);
+	if (!r || !keep) {
+		/* no memory to rank: keep the newest */
+		for (size_t i = 0; i + cap < f->n; i++)
+			fact_free(&f->v[i]);
+		memmove(f->v, f->v + (f->n - cap), cap * sizeof *f->v);
+		f->n = cap;
+	} else {
+		for (size_t i = 0; i < f->n; i++)
+			r[i] = (rank){ priority(&f->v[i]), f->v[i].t1, i };
+		qsort(r, f->n, sizeof *r, cmp_rank);
+		for (size_t i = 0; i < cap; i++)
+			keep[r[i].i] = 1;
+		size_t j = 0;
+		for (size_t i = 0; i < f->n; i++) {
+			if (keep[i])
+				f->v[j++] = f->v[i];
+			else
+				fact_free(&f->v[i]);
+		}
+		f->n = j;
+	}
+	f->trimmed = 1;
+	free(r);
+	free(keep);
+}
+
+static int copy_fact(fact *dst, const fact *src)
+{
+	*dst = *src;
+	for (int i = 0; i < FS_N; i++) {
+		dst->s[i] = NULL;
+		if (src->s[i] && !(dst->s[i] = strdup(src->s[i]))) {
+			fact_free(dst);
+			return H2EMV_ENOMEM;
+		}
+	}
+	return H2EMV_OK;
+}
+
+int facts_merge(facts *dst, const facts *add, int cont, size_t cap)
+{
+	for (size_t i = 0; i < add->n; i++) {
+		const fact *a = &add->v[i];
+		fact *hit = NULL;
+		for (size_t j = dst->n; j-- > 0;)
+			if (dst->v[j].key == a->key) {
+				hit = &dst->v[j];
+				break;
+			}
+		if (hit) {
+			if (a->t0 < hit->t0)
+				hit->t0 = a->t0;
+			if (cont && !(a->count > 1)) {
+				if (a->t2 > hit->t2)
+					hit->t2 = a->t2;
+			} else {
+				hit->count += a->count;
+				if (a->t1 >= hit->t1) {
+					hit->t1 = a->t1;
+					if (a->t2 > hit->t2 || a->t1 > hit->t2)
+						hit->t2 = a->t2;
+				}
+			}
+			continue;
+		}
+		fact *x = push(dst);
+		if (!x || copy_fact(x, a)) {
+			if (x)
+				dst->n--;
+			return H2EMV_ENOMEM;
+		}
+	}
+	if (add->trimmed)
+		dst->trimmed = 1;
+	facts_trim(dst, cap);
+	return H2EMV_OK;
+}
+
+/* ------------------------------------------------------------- payloads -- */
+
+/* Bytes of the payload head written by older builds: goal [open, depth] as
+ * 3 bytes, event [open, 0xcf key] as 11; both are valid msgpack arrays of
+ * two, the same head as now. */
+int facts_payload_head(const void *p, size_t n, int *open, uint64_t *aux)
+{
+	const uint8_t *b = p;
+	if (n < 3 || (b[0] != 0x92 && b[0] != 0x93))
+		return 0;
+	*open = b[1] == 1;
+	if (b[2] <= 0x7f) {
+		*aux = b[2];
+		return 1;
+	}
+	if (b[2] == 0xcf && n >= 11) {
+		uint64_t v = 0;
+		for (int i = 0; i < 8; i++)
+			v = v << 8 | b[3 + i];
+		*aux = v;
+		return 1;
+	}
+	return 0;
+}
+
+static size_t head_len(const uint8_t *b, size_t n)
+{
+	if (n >= 3 && b[2] <= 0x7f)
+		return 3;
+	if (n >= 11 && b[2] == 0xcf)
+		return 11;
+	return 0;
+}
+
+static int get_int(const msgpack_object *o, int64_t *v)
+{
+	if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER && o->via.u64 <= INT64_MAX)
+		*v = (int64_t)o->via.u64;
+	else if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+		*v = o->via.i64;
+	else
+		return 0;
+	return 1;
+}
+
+static int decode_fact(fact *f, const msgpack_object *o)
+{
+	memset(f, 0, sizeof *f);
+	if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size != 7 + FS_N)
+		return H2EMV_ECORRUPT;
+	const msgpack_object *a = o->via.array.ptr;
+	int64_t v[7];
+	for (int i = 0; i < 7; i++)
+		if (!get_int(&a[i], &v[i]))
+			return H2EMV_ECORRUPT;
+	if (v[0] < FT_ACT || v[0] > FT_PLACE || v[1] < 0 || v[1] > 5 || v[2] < 0 ||
+	    v[2] >= LC_COUNT_ || v[3] < 1 || v[3] > UINT32_MAX)
+		return H2EMV_ECORRUPT;
+	f->type = (uint8_t)v[0];
+	f->status = (uint8_t)v[1];
+	f->cls = (uint8_t)v[2];
+	f->count = (uint32_t)v[3];
+	f->t0 = v[4];
+	f->t1 = v[5];
+	f->t2 = v[6];
+	for (int i = 0; i < FS_N; i++) {
+		const msgpack_object *s = &a[7 + i];
+		if (s->type == MSGPACK_OBJECT_NIL)
+			continue;
+		if (s->type != MSGPACK_OBJECT_STR || s->via.str.size > 65536 ||
+		    memchr(s->via.str.ptr, 0, s->via.str.size)) {
+			fact_free(f);
+			return H2EMV_ECORRUPT;
+		}
+		if (!(f->s[i] = strndup(s->via.str.ptr, s->via.str.size))) {
+			fact_free(f);
+			return H2EMV_ENOMEM;
+		}
+	}
+	f->key = fact_key(f);
+	return H2EMV_OK;
+}
+
+int facts_payload_decode(facts *out, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	if (!p || n < 3 || b[0] != 0x93)
+		return H2EMV_OK; /* no facts */
+	size_t h = head_len(b, n);
+	if (!h)
+		return H2EMV_ECORRUPT;
+	int rc = mp_prescan(b + h, n - h, MP_MAX_DEPTH, NULL);
+	if (rc)
+		return H2EMV_ECORRUPT;
+	msgpack_zone z;
+	if (!msgpack_zone_init(&z, 2048))
+		return H2EMV_ENOMEM;
+	msgpack_object root;
+	size_t off = 0;
+	rc = msgpack_unpack((const char *)b + h, n - h, &off, &z, &root) == MSGPACK_UNPACK_SUCCESS &&
+	             off == n - h && (root.type == MSGPACK_OBJECT_ARRAY)
+	         ? H2EMV_OK
+	         : H2EMV_ECORRUPT;
+	for (uint32_t i = 0; rc == H2EMV_OK && i < root.via.array.size; i++) {
+		fact *f = push(out);
+		if (!f) {
+			rc = H2EMV_ENOMEM;
+			break;
+		}
+		if ((rc = decode_fact(f, &root.via.array.ptr[i])))
+			out->n--;
+	}
+	msgpack_zone_destroy(&z);
+	return rc;
+}
+
+static int sb_write(void *data, const char *buf, size_t len)
+{
+	return eng_buf_append(data, buf, len) ? -1 : 0;
+}
+
+int facts_payload_encode(eng_buf *out, int open, uint64_t aux, const facts *f)
+{
+	out->len = 0;
+	/* the head keeps the byte shapes of older builds */
+	uint8_t h[11] = { f && f->n ? 0x93 : 0x92, (uint8_t)(open ? 1 : 0) };
+	size_t hl;
+	if (aux <= 0x7f) {
+		h[2] = (uint8_t)aux;
+		hl = 3;
+	} else {
+		h[2] = 0xcf;
+		for (int i = 0; i < 8; i++)
+			h[3 + i] = (uint8_t)(aux >> (56 - 8 * i));
+		hl = 11;
+	}
+	if (eng_buf_append(out, h, hl))
+		return H2EMV_ENOMEM;
+	if (!f || !f->n)
+		return H2EMV_OK;
+	msgpack_packer pk;
+	msgpack_packer_init(&pk, out, sb_write);
+	int bad = msgpack_pack_array(&pk, f->n);
+	for (size_t i = 0; !bad && i < f->n; i++) {
+		const fact *x = &f->v[i];
+		bad |= msgpack_pack_array(&pk, 7 + FS_N);
+		bad |= msgpack_pack_uint8(&pk, x->type);
+		bad |= msgpack_pack_uint8(&pk, x->status);
+		bad |= msgpack_pack_uint8(&pk, x->cls);
+		bad |= msgpack_pack_uint32(&pk, x->count);
+		bad |= msgpack_pack_int64(&pk, x->t0);
+		bad |= msgpack_pack_int64(&pk, x->t1);
+		bad |= msgpack_pack_int64(&pk, x->t2);
+		for (int s = 0; s < FS_N; s++) {
+			if (!x->s[s]) {
+				bad |= msgpack_pack_nil(&pk);
+			} else {
+				size_t l = strlen(x->s[s]);
+				bad |= msgpack_pack_str(&pk, l);
+				bad |= msgpack_pack_str_body(&pk, x->s[s], l);
+			}
+		}
+	}
+	return bad ? H2EMV_ENOMEM : H2EMV_OK;
+}
+
+/* ------------------------------------------------------ facts on nodes -- */
+
+facts *facts_of(tnode *n)
+{
+	if (n->fx)
+		return n->fx;
+	facts *f = calloc(1, sizeof *f);
+	if (!f)
+		return NULL;
+	if (n->kind != H2EMV_KIND_SCENE && n->payload_len &&
+	    facts_payload_decode(f, n->payload, n->payload_len) == H2EMV_ENOMEM) {
+		facts_free(f);
+		free(f);
+		return NULL;
+	}
+	/* a damaged facts list reads as none: the tree stays usable */
+	n->fx = f;
+	return f;
+}
+
+void facts_touch(tnode *n)
+{
+	n->fx_dirty = 1;
+	tree_touch(n);
+}
+
+/* Encode [open, aux, facts] into the node's payload. */
+static int write_payload(tnode *n, int open, uint64_t aux, const facts *f)
+{
+	eng_buf b = { 0 };
+	int rc = facts_payload_encode(&b, open, aux, f);
+	if (rc == H2EMV_OK)
+		rc = tree_set_payload(n, b.data, b.len);
+	eng_buf_free(&b);
+	return rc;
+}
+
+int facts_set_head(tnode *n, int open, uint64_t aux)
+{
+	/* the facts are decoded first so that they survive; the payload gets
+	 * only the head now and the facts at the next commit (facts_flush) */
+	facts *f = facts_of(n);
+	if (!f)
+		return H2EMV_ENOMEM;
+	int rc = write_payload(n, open, aux, NULL);
+	if (rc == H2EMV_OK && f->n)
+		n->fx_dirty = 1;
+	return rc;
+}
+
+int facts_flush(tnode *n)
+{
+	if (!n->fx_dirty || !n->fx)
+		return H2EMV_OK;
+	int open = 0;
+	uint64_t aux = 0;
+	if (n->payload_len)
+		facts_payload_head(n->payload, n->payload_len, &open, &aux);
+	int rc = write_payload(n, open, aux, n->fx);
+	if (rc == H2EMV_OK)
+		n->fx_dirty = 0;
+	return rc;
+}
+
+int facts_aggregate(tnode *p)
+{
+	facts *f = facts_of(p);
+	if (!f)
+		return H2EMV_ENOMEM;
+	facts_clear(f);
+	for (uint32_t i = 0; i < p->n_kids; i++) {
+		tnode *k = p->kids[i];
+		if (k->kind == H2EMV_KIND_FORGOTTEN || k->kind == H2EMV_KIND_SCENE)
+			continue;
+		facts *kf = facts_of(k);
+		if (!kf)
+			return H2EMV_ENOMEM;
+		if (facts_merge(f, kf, 0, FACTS_SUMMARY_MAX))
+			return H2EMV_ENOMEM;
+	}
+	facts_touch(p);
+	return H2EMV_OK;
+}
+
+void facts_drop(tnode *n)
+{
+	if (n->fx) {
+		facts_free(n->fx);
+		free(n->fx);
+		n->fx = NULL;
+	}
+	n->fx_dirty = 0;
+}
+
+/* ------------------------------------------------------------- display -- */
+
+static void add(eng_buf *b, const char *s)
+{
+	eng_buf_append(b, s, strlen(s));
+}
+
+static void add_name(eng_buf *b, const char *id)
+{
+	char d[160];
+	if (lex_display(d, sizeof d, id, strlen(id)))
+		add(b, d);
+	else
+		add(b, id);
+}
+
+int facts_render_one(eng_buf *b, const fact *f)
+{
+	size_t before = b->len;
+	switch (f->type) {
+	case FT_ACT:
+		add(b, f->s[FS_NAME]);
+		if (f->s[FS_OBJ]) {
+			add(b, " ");
+			add_name(b, f->s[FS_OBJ]);
+		}
+		if (f->s[FS_SRC]) {
+			add(b, " from ");
+			add_name(b, f->s[FS_SRC]);
+		}
+		if (f->s[FS_DST]) {
+			add(b, " to ");
+			add_name(b, f->s[FS_DST]);
+		}
+		if (f->s[FS_WHO]) {
+			add(b, " with ");
+			add(b, f->s[FS_WHO]);
+		}
+		if (f->s[FS_TEXT]) {
+			add(b, " \"");
+			add(b, f->s[FS_TEXT]);
+			add(b, "\"");
+		}
+		if (f->status == FST_FAILED)
+			add(b, " (failed)");
+		else if (f->status == FST_ABORTED)
+			add(b, " (aborted)");
+		break;
+	case FT_PERSON:
+		add(b, "met ");
+		add(b, f->s[FS_NAME]);
+		break;
+	case FT_SPEECH:
+		if (f->s[FS_NAME]) {
+			add(b, f->s[FS_NAME]);
+			add(b, ": ");
+		}
+		add(b, "\"");
+		add(b, f->s[FS_TEXT]);
+		add(b, "\"");
+		break;
+	case FT_SEEN:
+		add(b, "saw ");
+		add_name(b, f->s[FS_NAME]);
+		if (f->s[FS_STATE]) {
+			add(b, " (");
+			add(b, f->s[FS_STATE]);
+			add(b, ")");
+		}
+		if (f->s[FS_PLACE]) {
+			add(b, " at ");
+			add_name(b, f->s[FS_PLACE]);
+		}
+		break;
+	case FT_PLACE:
+		add(b, "at ");
+		add(b, f->s[FS_PLACE]);
+		break;
+	}
+	if (f->count > 1) {
+		char c[32];
+		snprintf(c, sizeof c, " (%ux)", f->count);
+		add(b, c);
+	}
+	return b->len > before ? H2EMV_OK : H2EMV_ENOMEM;
+}
