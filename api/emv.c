@@ -16,6 +16,7 @@
 
 #include "api/emv.h"
 #include "api/mem.h"
+#include "api/recall.h"
 #include "api/policy/builtin.h"
 
 #define QUESTION_MAX 8192
@@ -315,12 +316,14 @@ static int run(h2emv_answer **out, ask *a, int trace, h2emv_error *err)
 
 /* ---------------------------------------------------------- the snapshot -- */
 
-/* The snapshot to answer from: a given seq, the newest with t_now <= at,
- * or the newest. */
-static int pick_snapshot(uint64_t *seq, h2emv_mem *mem, const h2emv_ask_options *o,
-                         h2emv_error *err)
+/* The snapshot to answer from: a given seq; for a time, the newest whose
+ * clock is not after it (*seq), and the first whose clock has reached it
+ * (*covering, 0 if none: the newest) — the typed-facts answer reads the
+ * latter and ignores facts after the time; or the newest. */
+static int pick_snapshot(uint64_t *seq, uint64_t *covering, h2emv_mem *mem,
+                         const h2emv_ask_options *o, h2emv_error *err)
 {
-	*seq = o ? o->snapshot : 0;
+	*seq = *covering = o ? o->snapshot : 0;
 	if (!o || o->snapshot || !o->at)
 		return H2EMV_OK;
 	h2emv_snap_info *list;
@@ -328,12 +331,19 @@ static int pick_snapshot(uint64_t *seq, h2emv_mem *mem, const h2emv_ask_options 
 	int rc = h2emv_snap_list(&list, &n, mem, err);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (list[i].t_now <= o->at && list[i].seq > *seq)
 			*seq = list[i].seq;
+		if (list[i].t_now >= o->at && (!*covering || list[i].seq < *covering))
+			*covering = list[i].seq;
+	}
 	free(list);
+	if (!*seq && *covering) /* only the typed-facts answer can use it */
+		*seq = UINT64_MAX;
 	char when[40];
-	if (!*seq)
+	if (!*seq && !*covering && n)
+		*covering = 0;
+	else if (!n)
 		return eng_fail(err, H2EMV_ENOTFOUND, "no snapshot is as old as %s UTC",
 		                emv_fmt_datetime(when, sizeof when, o->at));
 	return H2EMV_OK;
@@ -363,16 +373,36 @@ int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,
 	a.max_rounds = mem->cfg.qa_max_rounds ? mem->cfg.qa_max_rounds : 10;
 	a.max_tokens = mem->cfg.qa_max_tokens ? mem->cfg.qa_max_tokens : 20000;
 	pthread_mutex_unlock(&mem->lock);
-	uint64_t seq;
-	int rc = pick_snapshot(&seq, mem, opts, err);
-	if (rc == H2EMV_OK)
-		rc = h2emv_snap_open(&a.snap, mem, seq, err);
+	uint64_t seq, covering;
+	int rc = pick_snapshot(&seq, &covering, mem, opts, err);
 	if (rc)
 		return rc;
 	h2emv_snap_info info;
+	const h2emv_node *root = NULL;
+	h2emv_policy *pol = mem->policy;
+	if (!pol || !pol->qa_step || !strcmp(pol->name, "builtin")) {
+		/* the builtin policy answers from typed facts in one pass */
+		rc = h2emv_snap_open(&a.snap, mem, covering, err);
+		if (rc)
+			return rc;
+		h2emv_snap_get_info(&info, a.snap);
+		int64_t now = opts && opts->at ? opts->at : info.t_now;
+		rc = recall_answer(out, mem, a.snap, question, now, a.max_tokens,
+		                   opts && opts->trace, err);
+		if (rc != RECALL_NO_FACTS)
+			goto done;
+		h2emv_snap_close(a.snap); /* a tree without typed facts: read its texts */
+		a.snap = NULL;
+	}
+	char when[40];
+	if (seq == UINT64_MAX)
+		return eng_fail(err, H2EMV_ENOTFOUND, "no snapshot is as old as %s UTC",
+		                emv_fmt_datetime(when, sizeof when, opts->at));
+	rc = h2emv_snap_open(&a.snap, mem, seq, err);
+	if (rc)
+		return rc;
 	h2emv_snap_get_info(&info, a.snap);
 	a.now = info.t_now;
-	const h2emv_node *root = NULL;
 	if (info.root.id == 0) {
 		rc = finish(out, &a, NULL, 0, opts && opts->trace, err); /* an empty tree */
 	} else {
@@ -385,6 +415,7 @@ int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,
 		if (rc == H2EMV_OK)
 			rc = run(out, &a, opts && opts->trace, err);
 	}
+done:
 	emv_ex_free(&a.x);
 	pr_str_free(&a.hist);
 	free(a.items);

@@ -1,0 +1,899 @@
+/*
+ * recall.c — answering a question from typed facts (recall.h): retrieval
+ * over one snapshot, restricted to the question's time scope, ranked by how
+ * well a fact's words and verb match the question's; then the answer by
+ * the role the question asks for.
+ *
+ * Goals (L3) are where facts are read: a goal's facts gather all of its
+ * scenes'. Summaries above are opened only when their aggregated facts name
+ * something asked for (or were trimmed); a summary whose children were
+ * partly forgotten offers its own aggregated facts as coarser evidence.
+ * Cost is counted the way an agent reading these facts would pay: a few
+ * tokens per node looked at, and the rendered text of every matching fact.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "api/emv.h"
+#include "api/facts.h"
+#include "api/mem.h"
+#include "api/profile.h"
+#include "api/recall.h"
+#include "api/scene.h"
+
+#define NOT_FOUND "I could not find that in my memory."
+#define FORGOTTEN "I have forgotten that."
+#define NODE_TOKENS 3
+#define MAX_DEPTH 64
+#define LIST_MAX 10
+
+typedef struct cand {
+	const fact *f;
+	h2emv_ref ref;
+	double score;
+	int coarse;
+} cand;
+
+typedef struct rctx {
+	const rquestion *q;
+	h2emv_snap *snap;
+	const robot_profile *prof;
+	int64_t now;
+	facts **sets;           /* decoded fact sets, owned */
+	size_t n_sets, cap_sets;
+	cand *c;
+	size_t n, cap;
+	uint64_t tokens, budget;
+	int cut;                /* the budget stopped the walk */
+	int forgot;             /* a forgotten placeholder in scope matched */
+	uint64_t fact_nodes;    /* nodes read that carry typed facts */
+	h2emv_ref forgot_ref;
+	pr_str trace;
+	int want_trace;
+	int oom;
+} rctx;
+
+/* ------------------------------------------------------------- matching -- */
+
+static int word_in(const char *s, const rq_term *t)
+{
+	if (!s)
+		return 0;
+	lex_word w[24];
+	size_t k = lex_split(s, strlen(s), w, 24);
+	if (k > 24)
+		k = 24;
+	for (size_t i = 0; i < k; i++)
+		if (!strcmp(w[i].stem, t->stem) || !strcmp(w[i].w, t->word))
+			return 1;
+	/* "coffeemachine" or "soymilk" written as one word */
+	if (strlen(t->word) >= 5) {
+		char low[256];
+		size_t j = 0;
+		for (const char *p = s; *p && j + 1 < sizeof low; p++)
+			if (*p != ' ' && *p != '_' && *p != '-')
+				low[j++] = (char)((*p >= 'A' && *p <= 'Z') ? *p + 32 : *p);
+		low[j] = 0;
+		if (strstr(low, t->word))
+			return 1;
+	}
+	return 0;
+}
+
+/* Which facts a question's kind and verb look at. */
+static int type_ok(const rquestion *q, const fact *f)
+{
+	int vc = q->verb >= 0 ? q->term[q->verb].cls : LC_NONE;
+	switch (q->kind) {
+	case RQ_WHO:
+		return f->type == FT_PERSON || f->type == FT_SPEECH ||
+		       (f->type == FT_ACT && f->s[FS_WHO]);
+	case RQ_SAID:
+		return f->type == FT_SPEECH || (f->type == FT_ACT && f->s[FS_TEXT]);
+	case RQ_SEEN:
+		return f->type == FT_SEEN;
+	default:
+		if (vc == LC_SEE)
+			return f->type == FT_SEEN || f->type == FT_ACT;
+		if (vc == LC_SAY)
+			return f->type == FT_SPEECH || f->type == FT_ACT;
+		if (vc == LC_MEET)
+			return f->type == FT_PERSON || f->type == FT_ACT;
+		if (q->kind == RQ_WHERE || q->kind == RQ_FROM)
+			return f->type == FT_ACT || f->type == FT_SEEN;
+		return f->type == FT_ACT || (vc == LC_NONE && f->type == FT_SEEN);
+	}
+}
+
+/* How well fact f answers q; 0 = not at all. */
+static double score(const rquestion *q, const fact *f)
+{
+	if (!type_ok(q, f))
+		return 0;
+	if (q->status == RS_FAILED && q->kind != RQ_COUNT && q->kind != RQ_YESNO &&
+	    f->type == FT_ACT && f->status != FST_FAILED && f->status != FST_ABORTED)
+		return 0;
+	if (q->status == RS_FAILED && f->type != FT_ACT)
+		return 0;
+	double s = 0;
+	size_t content = 0, hits = 0;
+	for (size_t i = 0; i < q->n_term; i++) {
+		const rq_term *t = &q->term[i];
+		if ((int)i == q->verb)
+			continue;
+		/* the speaker of "what did Anna say" is matched below */
+		if ((int)i == q->person && q->kind == RQ_SAID)
+			continue;
+		content++;
+		double h = 0;
+		static const int strong[] = { FS_OBJ, FS_DST, FS_SRC, FS_PLACE, FS_WHO };
+		for (size_t j = 0; j < sizeof strong / sizeof *strong && h == 0; j++)
+			if (word_in(f->s[strong[j]], t))
+				h = 2;
+		if (h == 0 && word_in(f->s[FS_NAME], t))
+			h = f->type == FT_ACT ? 1.5 : 2;
+		if (h == 0 && (word_in(f->s[FS_TEXT], t) || word_in(f->s[FS_STATE], t)))
+			h = 1;
+		if (h == 0 && word_in(f->s[FS_VERB], t))
+			h = 1;
+		if (h > 0)
+			hits++;
+		s += h;
+	}
+	if (content && hits * 2 < content)
+		return 0;
+	if (content && !hits)
+		return 0;
+	if (q->verb >= 0) {
+		const rq_term *v = &q->term[q->verb];
+		double vs = 0;
+		if (f->type == FT_ACT) {
+			if (f->s[FS_VERB] && v->lemma && !strcasecmp(f->s[FS_VERB], v->lemma))
+				vs = 3;
+			else if (lex_class_near(v->cls, f->cls))
+				vs = 2;
+			else if (word_in(f->s[FS_NAME], v))
+				vs = 2;
+		} else if ((v->cls == LC_SEE && f->type == FT_SEEN) ||
+		           (v->cls == LC_SAY && f->type == FT_SPEECH) ||
+		           (v->cls == LC_MEET && f->type == FT_PERSON)) {
+			vs = 2;
+		}
+		if (vs == 0 && f->type == FT_ACT && q->kind != RQ_WHO && q->kind != RQ_SAID)
+			return 0;
+		s += vs;
+	}
+	if (q->kind == RQ_SAID) {
+		if (q->self_speaker) {
+			if (f->type == FT_SPEECH && f->s[FS_NAME] && !profile_is_self(NULL, f->s[FS_NAME]))
+				return 0;
+		} else if (q->person >= 0) {
+			if (!word_in(f->s[f->type == FT_SPEECH ? FS_NAME : FS_WHO], &q->term[q->person]))
+				return 0;
+			s += 2;
+		}
+	}
+	if (f->type == FT_ACT && (f->status == FST_FAILED || f->status == FST_ABORTED) &&
+	    q->status != RS_FAILED && (q->kind == RQ_WHERE || q->kind == RQ_FROM ||
+	                               q->kind == RQ_WHICH))
+		s *= 0.3; /* a failed attempt is not where a thing went */
+	return s + 0.1; /* something of the right kind in scope */
+}
+
+/* ------------------------------------------------------------ the walk -- */
+
+static int in_scope(const rctx *x, int64_t t0, int64_t t1)
+{
+	if (t0 > x->now)
+		return 0;
+	if (!x->q->t1)
+		return 1;
+	return t0 < x->q->t1 && t1 >= x->q->t0;
+}
+
+static int add_cand(rctx *x, const fact *f, h2emv_ref ref, double sc, int coarse)
+{
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 64;
+		cand *c = realloc(x->c, cap * sizeof *c);
+		if (!c)
+			return H2EMV_ENOMEM;
+		x->c = c;
+		x->cap = cap;
+	}
+	x->c[x->n++] = (cand){ f, ref, sc, coarse };
+	eng_buf b = { 0 };
+	facts_render_one(&b, f);
+	x->tokens += b.len / 4 + 4;
+	eng_buf_free(&b);
+	return H2EMV_OK;
+}
+
+static facts *keep_set(rctx *x, facts *f)
+{
+	if (x->n_sets == x->cap_sets) {
+		size_t cap = x->cap_sets ? x->cap_sets * 2 : 32;
+		facts **v = realloc(x->sets, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		x->sets = v;
+		x->cap_sets = cap;
+	}
+	x->sets[x->n_sets++] = f;
+	return f;
+}
+
+/* The facts of a snapshot node (a scene's from its observation). */
+static facts *node_facts(rctx *x, const h2emv_node *n)
+{
+	facts *f = calloc(1, sizeof *f);
+	if (!f)
+		return NULL;
+	size_t len;
+	const void *p = h2emv_node_payload(n, &len);
+	int rc = H2EMV_OK;
+	if (h2emv_node_kind(n) == H2EMV_KIND_SCENE) {
+		scene s;
+		if (p && len && scene_decode(&s, p, len, NULL) == H2EMV_OK) {
+			rc = facts_from_scene(f, &s, x->prof);
+			scene_free(&s);
+		}
+	} else if (p && len) {
+		rc = facts_payload_decode(f, p, len);
+		if (rc == H2EMV_ECORRUPT)
+			rc = H2EMV_OK; /* damaged facts read as none */
+	}
+	if (rc || !keep_set(x, f)) {
+		facts_free(f);
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* Does any fact of `f` in scope match the question? */
+static int content_terms(const rquestion *q);
+
+static int wanted(const rctx *x, double s)
+{
+	return s > 0.1 || (s > 0 && content_terms(x->q) == 0 && x->q->verb < 0);
+}
+
+static int any_match(rctx *x, const facts *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (in_scope(x, f->v[i].t0, f->v[i].t2) && wanted(x, score(x->q, &f->v[i])))
+			return 1;
+	return 0;
+}
+
+static int content_terms(const rquestion *q)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < q->n_term; i++)
+		n += (int)i != q->verb;
+	return (int)n;
+}
+
+static int gist_matches(rctx *x, const h2emv_node *n)
+{
+	const char *s = h2emv_node_summary(n, NULL);
+	if (!s || !*s)
+		return 0;
+	int any = 0;
+	for (size_t i = 0; i < x->q->n_term; i++)
+		if ((int)i != x->q->verb && word_in(s, &x->q->term[i]))
+			any = 1;
+	return any || content_terms(x->q) == 0;
+}
+
+static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err);
+
+static int take_facts(rctx *x, const h2emv_node *n, int coarse)
+{
+	facts *f = node_facts(x, n);
+	if (!f)
+		return H2EMV_ENOMEM;
+	for (size_t i = 0; i < f->n; i++) {
+		const fact *v = &f->v[i];
+		if (!in_scope(x, v->t0, v->t2))
+			continue;
+		double s = score(x->q, v);
+		if (wanted(x, s))
+			if (add_cand(x, v, h2emv_node_ref(n), s, coarse))
+				return H2EMV_ENOMEM;
+	}
+	return H2EMV_OK;
+}
+
+static int walk_kids(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
+{
+	size_t k = h2emv_node_child_count(n);
+	for (size_t i = 0; i < k; i++) {
+		const h2emv_node *c;
+		int rc = h2emv_node_child(&c, x->snap, n, i, err);
+		if (rc == H2EMV_ENOTFOUND)
+			continue;
+		if (rc || (rc = walk(x, c, depth + 1, err)))
+			return rc;
+	}
+	return H2EMV_OK;
+}
+
+static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
+{
+	if (depth > MAX_DEPTH)
+		return H2EMV_OK;
+	int kind = h2emv_node_kind(n);
+	int64_t t0 = h2emv_node_start(n), t1 = h2emv_node_end(n);
+	if (kind != H2EMV_KIND_ROOT && !in_scope(x, t0, t1))
+		return H2EMV_OK;
+	if (x->tokens >= x->budget) {
+		x->cut = 1;
+		return H2EMV_OK;
+	}
+	x->tokens += NODE_TOKENS;
+	if (kind == H2EMV_KIND_FORGOTTEN) {
+		if (!x->forgot && gist_matches(x, n)) {
+			x->forgot = 1;
+			x->forgot_ref = h2emv_node_ref(n);
+		}
+		return H2EMV_OK;
+	}
+	if (kind == H2EMV_KIND_ROOT)
+		return walk_kids(x, n, depth, err);
+	if (kind == H2EMV_KIND_GOAL || kind == H2EMV_KIND_EVENT || kind == H2EMV_KIND_SCENE) {
+		size_t len = 0;
+		h2emv_node_payload(n, &len);
+		const uint8_t *p = h2emv_node_payload(n, &len);
+		int has_facts = kind == H2EMV_KIND_SCENE || (p && len > 0 && p[0] == 0x93);
+		x->fact_nodes += has_facts;
+		if (has_facts)
+			return take_facts(x, n, 0) ? eng_fail(err, H2EMV_ENOMEM, "out of memory") : 0;
+		/* a tree built before typed facts: read the scenes below */
+		return walk_kids(x, n, depth, err);
+	}
+	/* a summary: open it when its aggregated facts name what is asked */
+	facts *f = node_facts(x, n);
+	if (!f)
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	x->fact_nodes += f->n > 0;
+	int open = !f->n || f->trimmed || any_match(x, f);
+	size_t k = h2emv_node_child_count(n);
+	int forgotten_kid = 0;
+	for (size_t i = 0; i < k; i++) {
+		const h2emv_node *c;
+		int rc = h2emv_node_child(&c, x->snap, n, i, err);
+		if (rc == H2EMV_ENOTFOUND)
+			continue;
+		if (rc)
+			return rc;
+		if (h2emv_node_kind(c) == H2EMV_KIND_FORGOTTEN) {
+			forgotten_kid = 1;
+			if (!open && (rc = walk(x, c, depth + 1, err)))
+				return rc;
+		}
+	}
+	if (!open)
+		return H2EMV_OK;
+	/* what a summary says of children now forgotten: coarse evidence */
+	size_t before = x->n;
+	if (forgotten_kid && f->n && take_facts(x, n, 1))
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	if (x->n > before && !x->forgot) {
+		x->forgot = 1;
+		x->forgot_ref = h2emv_node_ref(n);
+	}
+	return walk_kids(x, n, depth, err);
+}
+
+/* ------------------------------------------------------------ answering -- */
+
+static char *fmt_dt(char *buf, size_t cap, int64_t t)
+{
+	return emv_fmt_datetime(buf, cap, t);
+}
+
+static const char *weekday_name(int64_t t)
+{
+	static const char *const d[] = { "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday",
+		                             "Friday", "Saturday" };
+	time_t s = (time_t)(t / 1000000);
+	struct tm tm;
+	gmtime_r(&s, &tm);
+	return d[tm.tm_wday];
+}
+
+static void add_display(pr_str *b, const char *id)
+{
+	char d[200];
+	if (lex_display(d, sizeof d, id, strlen(id)))
+		pr_str_adds(b, d);
+	else
+		pr_str_adds(b, id);
+}
+
+static int cmp_time_asc(const void *a, const void *b)
+{
+	const cand *x = a, *y = b;
+	return (x->f->t0 > y->f->t0) - (x->f->t0 < y->f->t0);
+}
+
+/* The candidates worth answering from: the best score (fine evidence
+ * before coarse), and all within 75% of it; sorted by time. Returns how
+ * many, moved to the front. */
+static size_t shortlist(rctx *x)
+{
+	double best = 0;
+	int fine = 0;
+	for (size_t i = 0; i < x->n; i++)
+		fine |= !x->c[i].coarse;
+	for (size_t i = 0; i < x->n; i++)
+		if ((!fine || !x->c[i].coarse) && x->c[i].score > best)
+			best = x->c[i].score;
+	size_t k = 0;
+	for (size_t i = 0; i < x->n; i++)
+		if ((!fine || !x->c[i].coarse) && x->c[i].score >= best * 0.75) {
+			cand t = x->c[k];
+			x->c[k++] = x->c[i];
+			x->c[i] = t;
+		}
+	qsort(x->c, k, sizeof *x->c, cmp_time_asc);
+	return k;
+}
+
+/* The one candidate the order asks for among the first k. */
+static const cand *pick(rctx *x, size_t k)
+{
+	if (!k)
+		return NULL;
+	if (x->q->order == RO_FIRST)
+		return &x->c[0];
+	if (x->q->order == RO_NTH) {
+		size_t seen = 0;
+		for (size_t i = 0; i < k; i++) {
+			seen += x->c[i].f->count;
+			if (seen >= (size_t)x->q->nth)
+				return &x->c[i];
+		}
+		return NULL;
+	}
+	const cand *b = &x->c[0];
+	for (size_t i = 1; i < k; i++)
+		if (x->c[i].f->t1 >= b->f->t1)
+			b = &x->c[i];
+	return b;
+}
+
+/* The time of the occurrence the order asks for. */
+static int64_t when_of(const rctx *x, const fact *f)
+{
+	return x->q->order == RO_FIRST ? f->t0 : f->t1;
+}
+
+static int add_evidence(h2emv_answer *a, h2emv_ref r)
+{
+	for (size_t i = 0; i < a->n_evidence; i++)
+		if (a->evidence[i].id == r.id)
+			return 0;
+	h2emv_ref *e = realloc(a->evidence, (a->n_evidence + 1) * sizeof *e);
+	if (!e)
+		return -1;
+	a->evidence = e;
+	a->evidence[a->n_evidence++] = r;
+	return 0;
+}
+
+static void say_where(pr_str *b, const rctx *x, const fact *f)
+{
+	const char *w = NULL;
+	if (f->type == FT_ACT) {
+		if (x->q->kind == RQ_FROM)
+			w = f->s[FS_SRC] ? f->s[FS_SRC] : f->s[FS_PLACE];
+		else
+			w = f->s[FS_DST] ? f->s[FS_DST] : f->s[FS_PLACE];
+		if (!w && f->cls == LC_GO)
+			w = f->s[FS_OBJ];
+		if (!w)
+			w = f->s[FS_SRC];
+	} else {
+		w = f->s[FS_PLACE];
+	}
+	if (!w)
+		return;
+	pr_str_adds(b, x->q->kind == RQ_FROM ? "From the " : "At the ");
+	add_display(b, w);
+	if (f->s[FS_WHO] && f->type == FT_ACT && x->q->kind != RQ_FROM) {
+		pr_str_adds(b, ", to ");
+		pr_str_adds(b, f->s[FS_WHO]);
+	}
+	char dt[40];
+	pr_str_adds(b, " (");
+	pr_str_adds(b, fmt_dt(dt, sizeof dt, when_of(x, f)));
+	pr_str_adds(b, ").");
+}
+
+static void list_add(pr_str *b, size_t *n, const char *s)
+{
+	if (*n)
+		pr_str_adds(b, ", ");
+	pr_str_adds(b, s);
+	(*n)++;
+}
+
+/* Names already listed: NUL-separated. */
+static int listed(const pr_str *seen, const char *s)
+{
+	for (const char *p = seen->s; p && p < seen->s + seen->len; p += strlen(p) + 1)
+		if (!strcasecmp(p, s))
+			return 1;
+	return 0;
+}
+
+static void remember(pr_str *seen, const char *s)
+{
+	pr_str_add(seen, s, strlen(s) + 1);
+}
+
+static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
+{
+	const rquestion *q = x->q;
+	int fine = 0;
+	for (size_t i = 0; i < x->n; i++)
+		fine |= !x->c[i].coarse;
+	size_t k = shortlist(x);
+	char dt[40], dd[40];
+	if (k && !fine) {
+		/* only a summary's gist of forgotten children: the details are gone,
+		 * but it can say when */
+		const cand *c = pick(x, k);
+		if (!c)
+			c = &x->c[0];
+		pr_str_addf(b, "I have forgotten that (it was on %s).",
+		            emv_fmt_date(dt, sizeof dt, when_of(x, c->f)));
+		a->forgotten = 1;
+		add_evidence(a, c->ref);
+		return;
+	}
+	if (!k) {
+		pr_str_adds(b, x->forgot ? FORGOTTEN : NOT_FOUND);
+		a->forgotten = x->forgot;
+		if (x->forgot)
+			add_evidence(a, x->forgot_ref);
+		return;
+	}
+	const cand *c = pick(x, k);
+	switch (q->kind) {
+	case RQ_WHEN:
+	case RQ_DURATION:
+		if (!c)
+			break;
+		if (q->kind == RQ_DURATION) {
+			int64_t d = (c->f->t2 - c->f->t1) / 1000000;
+			pr_str_addf(b, "About %lld minutes and %lld seconds (%s).", (long long)(d / 60),
+			            (long long)(d % 60), fmt_dt(dt, sizeof dt, c->f->t1));
+		} else {
+			pr_str_addf(b, "At %s", fmt_dt(dt, sizeof dt, when_of(x, c->f)));
+			if (q->order != RO_FIRST && c->f->t2 > c->f->t1 + 60000000)
+				pr_str_addf(b, " (until %s)", fmt_dt(dd, sizeof dd, c->f->t2) + 12);
+			pr_str_addf(b, ", a %s.", weekday_name(when_of(x, c->f)));
+		}
+		add_evidence(a, c->ref);
+		break;
+	case RQ_DAY: {
+		if (!q->plural && c) {
+			pr_str_addf(b, "On %s (%s).", emv_fmt_date(dt, sizeof dt, when_of(x, c->f)),
+			            weekday_name(when_of(x, c->f)));
+			add_evidence(a, c->ref);
+			break;
+		}
+		pr_str seen = { 0 };
+		size_t n = 0;
+		pr_str_adds(b, "On ");
+		for (size_t i = 0; i < k && n < LIST_MAX; i++) {
+			int64_t ts[2] = { x->c[i].f->t0, x->c[i].f->t1 };
+			for (int j = 0; j < 2; j++) {
+				emv_fmt_date(dt, sizeof dt, ts[j]);
+				if (listed(&seen, dt))
+					continue;
+				remember(&seen, dt);
+				list_add(b, &n, dt);
+				add_evidence(a, x->c[i].ref);
+			}
+		}
+		pr_str_adds(b, ".");
+		pr_str_free(&seen);
+		break;
+	}
+	case RQ_WHERE:
+	case RQ_FROM: {
+		/* the newest (or first) candidate that names a place; one that
+		 * says where the thing went beats one that says where it was */
+		const cand *best = NULL;
+		int best_rank = 0;
+		for (size_t i = 0; i < k; i++) {
+			const fact *f = x->c[i].f;
+			int rank = f->type != FT_ACT ? (f->s[FS_PLACE] ? 1 : 0)
+			           : q->kind == RQ_FROM ? (f->s[FS_SRC] ? 3 : f->s[FS_PLACE] ? 1 : 0)
+			           : f->s[FS_DST] || (f->cls == LC_GO && f->s[FS_OBJ]) ? 3
+			           : f->s[FS_PLACE] ? 2 : f->s[FS_SRC] ? 1 : 0;
+			if (!rank)
+				continue;
+			if (!best || rank > best_rank ||
+			    (rank == best_rank &&
+			     (q->order == RO_FIRST ? f->t0 < best->f->t0 : f->t1 >= best->f->t1))) {
+				best = &x->c[i];
+				best_rank = rank;
+			}
+		}
+		if (best) {
+			say_where(b, x, best->f);
+			add_evidence(a, best->ref);
+		}
+		break;
+	}
+	case RQ_WHO: {
+		pr_str seen = { 0 };
+		size_t n = 0;
+		for (size_t i = 0; i < k; i++) {
+			const cand *ci = q->plural ? &x->c[i] : c;
+			const fact *f = ci->f;
+			const char *who = f->type == FT_PERSON ? f->s[FS_NAME]
+			                  : f->type == FT_SPEECH ? f->s[FS_NAME] : f->s[FS_WHO];
+			if (!who || profile_is_self(x->prof, who) || listed(&seen, who))
+				continue;
+			remember(&seen, who);
+			if (n < LIST_MAX)
+				list_add(b, &n, who);
+			add_evidence(a, ci->ref);
+			if (!q->plural)
+				break;
+		}
+		if (n)
+			pr_str_adds(b, ".");
+		pr_str_free(&seen);
+		break;
+	}
+	case RQ_SAID:
+		if (!c)
+			break;
+		if (c->f->type == FT_SPEECH && c->f->s[FS_NAME] &&
+		    !profile_is_self(x->prof, c->f->s[FS_NAME]))
+			pr_str_addf(b, "%s said: \"%s\"", c->f->s[FS_NAME], c->f->s[FS_TEXT]);
+		else
+			pr_str_addf(b, "I said: \"%s\"", c->f->s[FS_TEXT]);
+		pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, when_of(x, c->f)));
+		add_evidence(a, c->ref);
+		break;
+	case RQ_SEEN: {
+		pr_str seen = { 0 };
+		size_t n = 0;
+		pr_str_adds(b, "I saw ");
+		for (size_t i = k; i-- > 0 && n < LIST_MAX;) {
+			const fact *f = x->c[i].f;
+			char d[200];
+			lex_display(d, sizeof d, f->s[FS_NAME], strlen(f->s[FS_NAME]));
+			if (!*d || listed(&seen, d))
+				continue;
+			remember(&seen, d);
+			list_add(b, &n, d);
+			add_evidence(a, x->c[i].ref);
+		}
+		pr_str_adds(b, ".");
+		pr_str_free(&seen);
+		break;
+	}
+	case RQ_WHICH:
+		if (!c)
+			break;
+		if (c->f->type == FT_ACT && c->f->s[FS_OBJ]) {
+			pr_str_adds(b, "The ");
+			add_display(b, c->f->s[FS_OBJ]);
+		} else if (c->f->type == FT_SEEN) {
+			pr_str_adds(b, "The ");
+			add_display(b, c->f->s[FS_NAME]);
+		} else {
+			eng_buf r = { 0 };
+			facts_render_one(&r, c->f);
+			pr_str_add(b, (const char *)r.data, r.len);
+			eng_buf_free(&r);
+		}
+		pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, when_of(x, c->f)));
+		add_evidence(a, c->ref);
+		break;
+	case RQ_COUNT: {
+		/* occurrences: final outcomes when there are any, else starts */
+		uint64_t done = 0, failed = 0, other = 0;
+		for (size_t i = 0; i < k; i++) {
+			const fact *f = x->c[i].f;
+			if (f->status == FST_DONE)
+				done += f->count;
+			else if (f->status == FST_FAILED || f->status == FST_ABORTED)
+				failed += f->count;
+			else
+				other += f->count;
+			add_evidence(a, x->c[i].ref);
+		}
+		uint64_t total = q->status == RS_DONE     ? done
+		                 : q->status == RS_FAILED ? failed
+		                 : done + failed           ? done + failed
+		                                           : other;
+		if (q->status == RS_DONE && !done && !failed)
+			total = other;
+		pr_str_addf(b, "%llu time%s", (unsigned long long)total, total == 1 ? "" : "s");
+		if (!q->status && failed && done)
+			pr_str_addf(b, " (%llu succeeded, %llu failed)", (unsigned long long)done,
+			            (unsigned long long)failed);
+		size_t n = 0;
+		for (size_t i = 0; i < k && n < LIST_MAX; i++) {
+			const fact *f = x->c[i].f;
+			if (q->status == RS_DONE && f->status != FST_DONE && (done || failed))
+				continue;
+			if (q->status == RS_FAILED && f->status != FST_FAILED && f->status != FST_ABORTED)
+				continue;
+			if (!q->status && (done || failed) && f->status != FST_DONE &&
+			    f->status != FST_FAILED && f->status != FST_ABORTED)
+				continue;
+			pr_str_adds(b, n++ ? ", " : ": at ");
+			pr_str_adds(b, fmt_dt(dt, sizeof dt, f->t0));
+		}
+		pr_str_adds(b, ".");
+		break;
+	}
+	case RQ_YESNO: {
+		const cand *hit = NULL;
+		for (size_t i = 0; i < k; i++) {
+			const fact *f = x->c[i].f;
+			if (q->status == RS_DONE && f->type == FT_ACT && f->status != FST_DONE &&
+			    f->status != FST_NONE)
+				continue;
+			if (q->status == RS_FAILED && f->type == FT_ACT && f->status != FST_FAILED &&
+			    f->status != FST_ABORTED)
+				continue;
+			if (!hit || f->t1 >= hit->f->t1)
+				hit = &x->c[i];
+		}
+		if (!hit) {
+			pr_str_adds(b, q->status == RS_DONE ? "No, it did not succeed." : "No.");
+			break;
+		}
+		eng_buf r = { 0 };
+		facts_render_one(&r, hit->f);
+		pr_str_adds(b, "Yes: ");
+		pr_str_add(b, (const char *)r.data, r.len);
+		eng_buf_free(&r);
+		pr_str_addf(b, " at %s.", fmt_dt(dt, sizeof dt, hit->f->t1));
+		add_evidence(a, hit->ref);
+		break;
+	}
+	case RQ_FAILED:
+	case RQ_DO:
+	default: {
+		pr_str seen = { 0 };
+		size_t n = 0;
+		for (size_t i = 0; i < k && n < LIST_MAX; i++) {
+			const fact *f = x->c[i].f;
+			if (q->kind == RQ_DO && f->type != FT_ACT)
+				continue;
+			eng_buf r = { 0 };
+			facts_render_one(&r, f);
+			if (!r.data) {
+				eng_buf_free(&r);
+				continue;
+			}
+			eng_buf_append(&r, "", 1);
+			if (!listed(&seen, (const char *)r.data)) {
+				remember(&seen, (const char *)r.data);
+				pr_str_adds(b, n++ ? "; " : "");
+				pr_str_addf(b, "%s at %s", (const char *)r.data, fmt_dt(dt, sizeof dt, f->t0));
+				add_evidence(a, x->c[i].ref);
+			}
+			eng_buf_free(&r);
+		}
+		if (n)
+			pr_str_adds(b, ".");
+		pr_str_free(&seen);
+		break;
+	}
+	}
+	if (!b->len) {
+		pr_str_adds(b, x->forgot ? FORGOTTEN : NOT_FOUND);
+		a->forgotten = x->forgot;
+	}
+}
+
+/* --------------------------------------------------------------- entry -- */
+
+static void trace_question(rctx *x)
+{
+	static const char *const kinds[] = { "what did you do", "when", "what day", "where",
+		                                 "where from", "who", "what was said", "what was seen",
+		                                 "which", "how many", "did you", "what failed",
+		                                 "how long" };
+	const rquestion *q = x->q;
+	pr_str_addf(&x->trace, "question: kind %s, order %s", kinds[q->kind],
+	            q->order == RO_FIRST ? "first" : q->order == RO_NTH ? "n-th" : "last");
+	if (q->t1) {
+		char a[40], b[40];
+		pr_str_addf(&x->trace, ", between %s and %s", emv_fmt_datetime(a, sizeof a, q->t0),
+		            emv_fmt_datetime(b, sizeof b, q->t1));
+	}
+	pr_str_adds(&x->trace, ", words:");
+	for (size_t i = 0; i < q->n_term; i++)
+		pr_str_addf(&x->trace, " %s%s%s", q->term[i].stem,
+		            (int)i == q->verb ? "(verb)" : "", (int)i == q->person ? "(name)" : "");
+	pr_str_adds(&x->trace, "\n");
+}
+
+int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const char *question,
+                  int64_t now, uint64_t max_tokens, int trace, h2emv_error *err)
+{
+	rquestion q;
+	rq_parse(&q, question, now);
+	robot_profile *prof = NULL;
+	int rc = profile_load(&prof, mem->env, err);
+	if (rc)
+		return rc;
+	rctx x = { 0 };
+	x.q = &q;
+	x.snap = snap;
+	x.prof = prof;
+	x.now = now;
+	x.budget = max_tokens ? max_tokens : 20000;
+	x.tokens = strlen(question) / 4 + 8;
+	x.want_trace = trace;
+	h2emv_snap_info info;
+	h2emv_snap_get_info(&info, snap);
+	if (trace)
+		trace_question(&x);
+	const h2emv_node *root = NULL;
+	if (info.root.id) {
+		rc = h2emv_snap_root(&root, snap, err);
+		if (rc == H2EMV_OK)
+			rc = walk(&x, root, 0, err);
+	}
+	h2emv_answer *a = NULL;
+	pr_str b = { 0 };
+	if (rc == H2EMV_OK && !x.fact_nodes && !x.n)
+		rc = RECALL_NO_FACTS; /* a tree built before typed facts */
+	if (rc == H2EMV_OK && !(a = calloc(1, sizeof *a)))
+		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	if (rc == H2EMV_OK) {
+		answer_text(&x, &b, a);
+		if (x.tokens > x.budget)
+			x.tokens = x.budget;
+		a->snapshot = info.seq;
+		a->rounds = 1;
+		a->tokens.prompt = x.tokens;
+		a->tokens.completion = b.len / 4 + 1;
+		if (a->tokens.prompt + a->tokens.completion > x.budget)
+			a->tokens.prompt = x.budget - a->tokens.completion;
+		a->tokens.calls = 1;
+		if (trace) {
+			pr_str_addf(&x.trace, "read %zu matching facts%s; answer \"%s\"\n", x.n,
+			            x.cut ? " (stopped at the token budget)" : "", b.s ? b.s : "");
+			a->trace = pr_str_take(&x.trace);
+		}
+		a->text = pr_str_take(&b);
+		if (!a->text || b.oom || x.trace.oom || (trace && !a->trace)) {
+			h2emv_answer_free(a);
+			a = NULL;
+			rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+		}
+	}
+	pr_str_free(&b);
+	pr_str_free(&x.trace);
+	for (size_t i = 0; i < x.n_sets; i++) {
+		facts_free(x.sets[i]);
+		free(x.sets[i]);
+	}
+	free(x.sets);
+	free(x.c);
+	profile_free(prof);
+	*out = a;
+	return rc;
+}

@@ -1,0 +1,65 @@
+/*
+ * recall.h — the builtin policy's question answering over typed facts
+ * (DESIGN §6 "Builtin question answering, in one table").
+ *
+ * A question is read into its kind (when, where, who, what was said, what
+ * was seen, which object, how many, on what day, did you, what failed,
+ * what did you do), its time scope (first, last, the n-th; a date, a
+ * weekday, yesterday, this morning, N days ago, at/around a clock time —
+ * relative to the asking time) and its target words (Snowball stems, verbs
+ * through the robot-verb lexicon, capitalised names). Retrieval walks the
+ * snapshot's tree top-down, skipping subtrees outside the scope or whose
+ * aggregated facts name nothing asked for, and reads goal-level facts; the
+ * answer is the role the kind asks for, taken from the best facts.
+ */
+#ifndef H2EMV_RECALL_H
+#define H2EMV_RECALL_H
+
+#include <stdint.h>
+
+#include "api/lex.h"
+#include "h2emv.h"
+
+enum rq_kind {
+	RQ_DO = 0, RQ_WHEN, RQ_DAY, RQ_WHERE, RQ_FROM, RQ_WHO, RQ_SAID, RQ_SEEN, RQ_WHICH, RQ_COUNT,
+	RQ_YESNO, RQ_FAILED, RQ_DURATION
+};
+enum rq_order { RO_LAST = 0, RO_FIRST, RO_NTH, RO_ALL };
+enum rq_status { RS_ANY = 0, RS_DONE, RS_FAILED };
+
+#define RQ_TERMS 12
+
+typedef struct rq_term {
+	char stem[LEX_WORD_MAX];
+	char word[LEX_WORD_MAX];
+	int cls;           /* lex_class when the word is a verb */
+	const char *lemma;
+	uint8_t cap;       /* written with a capital: maybe a name */
+} rq_term;
+
+typedef struct rquestion {
+	int kind, order, nth, status;
+	int plural;           /* "which days", "what objects": all of them */
+	int self_speaker;     /* "what did you say" */
+	int64_t t0, t1;       /* the time scope; t1 = 0: none */
+	rq_term term[RQ_TERMS];
+	size_t n_term;
+	int verb;             /* index of the main verb term, -1 none */
+	int person;           /* index of a person's name, -1 none */
+} rquestion;
+
+/* Read a question; `now` resolves relative times. Never fails. */
+void rq_parse(rquestion *q, const char *text, int64_t now);
+
+/* recall_answer's return when the snapshot's tree holds no typed facts
+ * (built by an older h2emv, or written by hand): the caller may answer by
+ * reading node texts instead (emv.c). */
+#define RECALL_NO_FACTS 1
+
+/* Answer `question` from `snap` as of `now` (facts after `now` are not
+ * seen). Fills *out (text, evidence, forgotten, tokens within the budget
+ * `max_tokens`). Returns OK, ENOMEM, ECORRUPT, EIO. */
+int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const char *question,
+                  int64_t now, uint64_t max_tokens, int trace, h2emv_error *err);
+
+#endif

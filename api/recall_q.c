@@ -1,0 +1,491 @@
+/*
+ * recall_q.c — reading a question (recall.h): its kind, its time scope and
+ * its target words. Everything is by words and their stems, so "drive",
+ * "drove" and "navigate" are one verb, and a date can be written
+ * "2024-07-12", "July 12th", "12 July", "on Thursday" or "two days ago".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api/emv.h"
+#include "api/recall.h"
+
+#define DAY_US (86400LL * 1000000)
+#define HOUR_US (3600LL * 1000000)
+
+#define MAXW 64
+
+static int is(const lex_word *w, size_t k, size_t i, const char *s)
+{
+	return i < k && !strcmp(w[i].w, s);
+}
+
+static int month_of(const char *s)
+{
+	static const char *const m[] = { "jan", "feb", "mar", "apr", "may", "jun",
+		                             "jul", "aug", "sep", "oct", "nov", "dec" };
+	static const char *const full[] = { "january", "february", "march", "april", "may", "june",
+		                                "july", "august", "september", "october", "november",
+		                                "december" };
+	for (int i = 0; i < 12; i++)
+		if (!strcmp(s, m[i]) || !strcmp(s, full[i]) || (i == 8 && !strcmp(s, "sept")))
+			return i + 1;
+	return 0;
+}
+
+static int weekday_of(const char *s)
+{
+	static const char *const d[] = { "sunday", "monday", "tuesday", "wednesday", "thursday",
+		                             "friday", "saturday" };
+	for (int i = 0; i < 7; i++)
+		if (!strcmp(s, d[i]))
+			return i;
+	return -1;
+}
+
+static int number_word(const char *s)
+{
+	static const char *const n[] = { "zero", "one", "two", "three", "four", "five", "six",
+		                             "seven", "eight", "nine", "ten", "eleven", "twelve" };
+	for (int i = 0; i < 13; i++)
+		if (!strcmp(s, n[i]))
+			return i;
+	if (s[0] >= '0' && s[0] <= '9' && strlen(s) <= 4)
+		return atoi(s);
+	return -1;
+}
+
+static int ordinal(const char *s)
+{
+	static const char *const o[] = { "", "first", "second", "third", "fourth", "fifth",
+		                             "sixth", "seventh", "eighth", "ninth", "tenth" };
+	for (int i = 1; i <= 10; i++)
+		if (!strcmp(s, o[i]))
+			return i;
+	return 0;
+}
+
+static int64_t day_of(int64_t t)
+{
+	int64_t d = t / DAY_US;
+	if (t < 0 && t % DAY_US)
+		d--;
+	return d * DAY_US;
+}
+
+static void civil(int64_t t, int *y, int *m, int *d, int *wday)
+{
+	time_t s = (time_t)(t / 1000000);
+	struct tm tm;
+	gmtime_r(&s, &tm);
+	*y = tm.tm_year + 1900;
+	*m = tm.tm_mon + 1;
+	*d = tm.tm_mday;
+	*wday = tm.tm_wday;
+}
+
+/* ------------------------------------------------------------- the scope -- */
+
+typedef struct scope {
+	int64_t day;           /* start of a named day, or INT64_MIN */
+	int64_t span;          /* its length (a day, a week, a month) */
+	int hour0, hour1;      /* a part of the day in hours [hour0, hour1), or -1 */
+	int clock;             /* a clock time in minutes, or -1 */
+	int around;            /* the clock time is approximate */
+	int before, after;     /* "before"/"after" the clock time */
+} scope;
+
+/* Read times of day: "at 11:24", "around 3 pm", "at 3pm", "before noon". */
+static int read_clock(const lex_word *w, size_t k, size_t i, int *minutes, size_t *used)
+{
+	if (i >= k)
+		return 0;
+	if (!strcmp(w[i].w, "noon")) {
+		*minutes = 12 * 60;
+		*used = 1;
+		return 1;
+	}
+	if (!strcmp(w[i].w, "midnight")) {
+		*minutes = 0;
+		*used = 1;
+		return 1;
+	}
+	if (!w[i].digit)
+		return 0;
+	int h = atoi(w[i].w), m = 0;
+	size_t j = i + 1;
+	if (j < k && w[j].digit && strlen(w[j].w) == 2 && h < 24) {
+		m = atoi(w[j].w);
+		j++;
+	}
+	if (h > 24 || m > 59)
+		return 0;
+	int ampm = 0;
+	if (is(w, k, j, "pm") || is(w, k, j, "p")) {
+		if (h < 12)
+			h += 12;
+		ampm = 1;
+		j += is(w, k, j + 1, "m") ? 2 : 1;
+	} else if (is(w, k, j, "am") || is(w, k, j, "a")) {
+		if (h == 12)
+			h = 0;
+		ampm = 1;
+		j += is(w, k, j + 1, "m") ? 2 : 1;
+	} else if (is(w, k, j, "o") || is(w, k, j, "oclock")) {
+		j++;
+	}
+	/* a lone number is a clock time only with a colon-minute or am/pm */
+	if (j == i + 1 && !ampm)
+		return 0;
+	*minutes = h * 60 + m;
+	*used = j - i;
+	return 1;
+}
+
+static void read_scope(const lex_word *w, size_t k, int64_t now, scope *sc, uint8_t *used)
+{
+	int ny, nm, nd, nwd;
+	civil(now, &ny, &nm, &nd, &nwd);
+	int64_t today = day_of(now);
+	for (size_t i = 0; i < k; i++) {
+		const char *s = w[i].w;
+		int mon, wd, n;
+		size_t u = 0;
+		if (!strcmp(s, "today") || (!strcmp(s, "tonight"))) {
+			sc->day = today, sc->span = DAY_US, used[i] = 1;
+		} else if (!strcmp(s, "yesterday")) {
+			sc->day = today - DAY_US, sc->span = DAY_US, used[i] = 1;
+		} else if ((!strcmp(s, "this") || !strcmp(s, "last") || !strcmp(s, "past")) &&
+		           i + 1 < k && (!strcmp(w[i + 1].w, "week") || !strcmp(w[i + 1].w, "month"))) {
+			int64_t span = !strcmp(w[i + 1].w, "week") ? 7 * DAY_US : 30 * DAY_US;
+			sc->day = !strcmp(s, "this") ? today - 6 * DAY_US : today - 2 * span + DAY_US;
+			sc->span = !strcmp(s, "this") ? 7 * DAY_US : span;
+			if (!strcmp(s, "this") && !strcmp(w[i + 1].w, "month"))
+				sc->day = today - (nd - 1) * DAY_US, sc->span = nd * DAY_US;
+			used[i] = used[i + 1] = 1;
+		} else if (!strcmp(s, "last") && i + 1 < k && !strcmp(w[i + 1].w, "night")) {
+			sc->day = today - DAY_US, sc->span = DAY_US, sc->hour0 = 18, sc->hour1 = 24;
+			used[i] = used[i + 1] = 1;
+		} else if ((n = number_word(s)) > 0 && i + 2 < k &&
+		           (!strcmp(w[i + 1].w, "days") || !strcmp(w[i + 1].w, "day")) &&
+		           !strcmp(w[i + 2].w, "ago")) {
+			sc->day = today - n * DAY_US, sc->span = DAY_US;
+			used[i] = used[i + 1] = used[i + 2] = 1;
+		} else if ((n = number_word(s)) > 0 && i + 2 < k &&
+		           (!strcmp(w[i + 1].w, "weeks") || !strcmp(w[i + 1].w, "week")) &&
+		           !strcmp(w[i + 2].w, "ago")) {
+			sc->day = today - (n * 7 + 3) * DAY_US, sc->span = 7 * DAY_US;
+			used[i] = used[i + 1] = used[i + 2] = 1;
+		} else if ((wd = weekday_of(s)) >= 0) {
+			int back = (nwd - wd + 7) % 7;
+			if (i > 0 && !strcmp(w[i - 1].w, "last") && back == 0)
+				back = 7;
+			if (i > 0 && !strcmp(w[i - 1].w, "last"))
+				used[i - 1] = 1;
+			sc->day = today - back * DAY_US, sc->span = DAY_US, used[i] = 1;
+		} else if (w[i].digit && strlen(s) == 4 && i + 2 < k && w[i + 1].digit &&
+		           w[i + 2].digit) {
+			/* 2024-07-12 or 2024/07/12 */
+			int y = atoi(s), m = atoi(w[i + 1].w), d = atoi(w[i + 2].w);
+			if (m >= 1 && m <= 12 && d >= 1 && d <= 31) {
+				sc->day = emv_day_start(y, m, d), sc->span = DAY_US;
+				used[i] = used[i + 1] = used[i + 2] = 1;
+			}
+		} else if ((mon = month_of(s))) {
+			int d = 0, y = 0;
+			size_t j = i + 1;
+			if (j < k && w[j].digit && atoi(w[j].w) >= 1 && atoi(w[j].w) <= 31) {
+				d = atoi(w[j].w), used[j] = 1, j++;
+				if (is(w, k, j, "st") || is(w, k, j, "nd") || is(w, k, j, "rd") ||
+				    is(w, k, j, "th"))
+					used[j] = 1, j++;
+			} else if (i >= 1 && w[i - 1].digit && atoi(w[i - 1].w) >= 1 &&
+			           atoi(w[i - 1].w) <= 31) {
+				d = atoi(w[i - 1].w), used[i - 1] = 1;
+			} else if (i >= 2 && (is(w, k, i - 1, "th") || is(w, k, i - 1, "st") ||
+			                      is(w, k, i - 1, "nd") || is(w, k, i - 1, "rd")) &&
+			           w[i - 2].digit) {
+				d = atoi(w[i - 2].w), used[i - 1] = used[i - 2] = 1;
+			}
+			if (j < k && w[j].digit && strlen(w[j].w) == 4)
+				y = atoi(w[j].w), used[j] = 1;
+			if (!strcmp(s, "may") && !d)
+				continue; /* "may" the verb */
+			used[i] = 1;
+			if (!y) {
+				y = ny;
+				if (mon > nm || (mon == nm && d > nd))
+					y--;
+			}
+			if (d) {
+				sc->day = emv_day_start(y, mon, d), sc->span = DAY_US;
+			} else {
+				sc->day = emv_day_start(y, mon, 1);
+				int ny2 = mon == 12 ? y + 1 : y, nm2 = mon == 12 ? 1 : mon + 1;
+				sc->span = emv_day_start(ny2, nm2, 1) - sc->day;
+			}
+		} else if (!strcmp(s, "morning")) {
+			sc->hour0 = 5, sc->hour1 = 12, used[i] = 1;
+		} else if (!strcmp(s, "afternoon")) {
+			sc->hour0 = 12, sc->hour1 = 18, used[i] = 1;
+		} else if (!strcmp(s, "evening")) {
+			sc->hour0 = 17, sc->hour1 = 24, used[i] = 1;
+		} else if (!strcmp(s, "night")) {
+			sc->hour0 = 18, sc->hour1 = 24, used[i] = 1;
+		} else if ((!strcmp(s, "at") || !strcmp(s, "around") || !strcmp(s, "about") ||
+		            !strcmp(s, "before") || !strcmp(s, "after") || !strcmp(s, "by") ||
+		            !strcmp(s, "shortly") || !strcmp(s, "roughly")) &&
+		           read_clock(w, k, i + 1 + (is(w, k, i + 1, "after") || is(w, k, i + 1, "before")),
+		                      &n, &u)) {
+			size_t skip = is(w, k, i + 1, "after") || is(w, k, i + 1, "before");
+			const char *rel = skip ? w[i + 1].w : s;
+			sc->clock = n;
+			sc->around = strcmp(s, "at") != 0;
+			sc->before = !strcmp(rel, "before");
+			sc->after = !strcmp(rel, "after");
+			for (size_t j = i; j < i + 1 + skip + u; j++)
+				used[j] = 1;
+		}
+	}
+}
+
+/* The scope as a time range. */
+static void scope_range(const scope *sc, int64_t now, int64_t *t0, int64_t *t1)
+{
+	*t0 = 0;
+	*t1 = 0;
+	int64_t day = sc->day;
+	int64_t span = sc->span;
+	if (day == INT64_MIN && (sc->hour0 >= 0 || sc->clock >= 0)) {
+		/* a time of day without a day: the latest such time before now */
+		day = day_of(now);
+		span = DAY_US;
+		int64_t start = sc->clock >= 0 ? (int64_t)sc->clock * 60000000 - HOUR_US
+		                               : (int64_t)sc->hour0 * HOUR_US;
+		if (day + start > now)
+			day -= DAY_US;
+	}
+	if (day == INT64_MIN)
+		return;
+	*t0 = day;
+	*t1 = day + span;
+	if (sc->hour0 >= 0 && span == DAY_US) {
+		*t0 = day + (int64_t)sc->hour0 * HOUR_US;
+		*t1 = day + (int64_t)sc->hour1 * HOUR_US;
+	}
+	if (sc->clock >= 0 && span == DAY_US) {
+		int64_t c = day + (int64_t)sc->clock * 60000000;
+		if (sc->before) {
+			*t0 = sc->hour0 >= 0 ? *t0 : day;
+			*t1 = c;
+		} else if (sc->after) {
+			*t0 = c;
+			*t1 = sc->around ? c + 2 * HOUR_US : day + DAY_US;
+			if (sc->around)
+				*t1 = c + HOUR_US;
+		} else {
+			int64_t w = sc->around ? HOUR_US : 20 * 60000000LL;
+			*t0 = c - w;
+			*t1 = c + w;
+		}
+	}
+}
+
+/* -------------------------------------------------------------- the kind -- */
+
+static int has(const lex_word *w, size_t k, const char *s)
+{
+	for (size_t i = 0; i < k; i++)
+		if (!strcmp(w[i].w, s))
+			return 1;
+	return 0;
+}
+
+static int starts(const lex_word *w, size_t k, const char *a, const char *b)
+{
+	for (size_t i = 0; i + 1 < k && i < 4; i++)
+		if (!strcmp(w[i].w, a) && (!b || !strcmp(w[i + 1].w, b)))
+			return 1;
+	return 0;
+}
+
+static int first_is(const lex_word *w, size_t k, const char *a)
+{
+	return k && !strcmp(w[0].w, a);
+}
+
+static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
+{
+	int said = has(w, k, "say") || has(w, k, "said") || has(w, k, "tell") ||
+	           has(w, k, "told") || has(w, k, "ask") || has(w, k, "asked") ||
+	           has(w, k, "mention") || has(w, k, "mentioned") || has(w, k, "talk") ||
+	           has(w, k, "speak") || has(w, k, "spoke") || has(w, k, "says");
+	int seen = has(w, k, "see") || has(w, k, "saw") || has(w, k, "seen") ||
+	           has(w, k, "notice") || has(w, k, "noticed") || has(w, k, "detect") ||
+	           has(w, k, "detected") || has(w, k, "spot") || has(w, k, "spotted") ||
+	           has(w, k, "observe") || has(w, k, "observed") || has(w, k, "recognize") ||
+	           has(w, k, "recognized");
+	q->kind = RQ_DO;
+	if (starts(w, k, "how", "many") || starts(w, k, "how", "often") ||
+	    starts(w, k, "number", "of") || starts(w, k, "how", "frequently"))
+		q->kind = RQ_COUNT;
+	else if (starts(w, k, "how", "long"))
+		q->kind = RQ_DURATION;
+	else if (starts(w, k, "what", "day") || starts(w, k, "which", "day") ||
+	         starts(w, k, "which", "days") || starts(w, k, "what", "days") ||
+	         starts(w, k, "what", "date") || starts(w, k, "which", "date") ||
+	         starts(w, k, "which", "dates") || starts(w, k, "on", "what") ||
+	         starts(w, k, "on", "which"))
+		q->kind = RQ_DAY, q->plural = has(w, k, "days") || has(w, k, "dates");
+	else if (first_is(w, k, "when") || starts(w, k, "what", "time") ||
+	         starts(w, k, "which", "time") || starts(w, k, "at", "what"))
+		q->kind = RQ_WHEN;
+	else if (first_is(w, k, "where") || starts(w, k, "which", "place") ||
+	         starts(w, k, "what", "place") || starts(w, k, "which", "location") ||
+	         starts(w, k, "what", "location") || starts(w, k, "which", "room") ||
+	         starts(w, k, "to", "where") || starts(w, k, "from", "where"))
+		q->kind = (has(w, k, "from") && !has(w, k, "to")) ? RQ_FROM : RQ_WHERE;
+	else if (first_is(w, k, "who") || first_is(w, k, "whom") || starts(w, k, "which", "person") ||
+	         starts(w, k, "what", "person") || starts(w, k, "which", "people") ||
+	         starts(w, k, "to", "whom") || starts(w, k, "whose", NULL))
+		q->kind = RQ_WHO;
+	else if ((first_is(w, k, "what") || first_is(w, k, "which")) && said)
+		q->kind = RQ_SAID;
+	else if ((first_is(w, k, "what") || first_is(w, k, "which")) && seen)
+		q->kind = RQ_SEEN, q->plural = 1;
+	else if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "wrong") ||
+	         has(w, k, "problem") || has(w, k, "problems") || has(w, k, "unsuccessful"))
+		q->kind = first_is(w, k, "did") || first_is(w, k, "have") || first_is(w, k, "was") ||
+		                  first_is(w, k, "were") || first_is(w, k, "has")
+		              ? RQ_YESNO
+		              : RQ_FAILED;
+	else if (first_is(w, k, "did") || first_is(w, k, "have") || first_is(w, k, "has") ||
+	         first_is(w, k, "were") || first_is(w, k, "was") || first_is(w, k, "do") ||
+	         first_is(w, k, "is") || first_is(w, k, "are") || first_is(w, k, "had"))
+		q->kind = RQ_YESNO;
+	else if (starts(w, k, "which", NULL) || starts(w, k, "what", "object") ||
+	         starts(w, k, "what", "objects") || starts(w, k, "what", "item") ||
+	         starts(w, k, "what", "thing") || starts(w, k, "what", "things"))
+		q->kind = RQ_WHICH;
+	else if (first_is(w, k, "what") && !has(w, k, "do") && !has(w, k, "doing") &&
+	         !has(w, k, "did") && !has(w, k, "happen") && !has(w, k, "happened"))
+		q->kind = RQ_WHICH;
+	else if (first_is(w, k, "what") && has(w, k, "did") && !has(w, k, "do") &&
+	         !has(w, k, "happen"))
+		q->kind = RQ_WHICH; /* "what did you grasp" */
+	if (q->kind == RQ_SEEN && (has(w, k, "objects") || has(w, k, "things")))
+		q->plural = 1;
+	if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "unsuccessful") ||
+	    has(w, k, "problem") || has(w, k, "problems") || has(w, k, "wrong") ||
+	    has(w, k, "couldn"))
+		q->status = RS_FAILED;
+	else if (has(w, k, "successfully") || has(w, k, "manage") || has(w, k, "managed") ||
+	         has(w, k, "succeed") || has(w, k, "succeeded"))
+		q->status = RS_DONE;
+	/* "what did you say", "what did you tell" */
+	for (size_t i = 0; i + 2 < k; i++)
+		if (!strcmp(w[i].w, "did") && !strcmp(w[i + 1].w, "you") &&
+		    (!strcmp(w[i + 2].w, "say") || !strcmp(w[i + 2].w, "tell") ||
+		     !strcmp(w[i + 2].w, "answer") || !strcmp(w[i + 2].w, "reply")))
+			q->self_speaker = 1;
+	/* order */
+	for (size_t i = 0; i < k; i++) {
+		const char *s = w[i].w;
+		int o;
+		if (!strcmp(s, "last") || !strcmp(s, "latest") || !strcmp(s, "recently") ||
+		    !strcmp(s, "recent")) {
+			if (!used[i])
+				q->order = RO_LAST;
+		} else if (!strcmp(s, "first") || !strcmp(s, "earliest") || !strcmp(s, "initially")) {
+			q->order = RO_FIRST;
+		} else if ((o = ordinal(s)) > 1 && i + 1 < k &&
+		           (!strcmp(w[i + 1].w, "time") || !strcmp(w[i + 1].w, "occasion"))) {
+			q->order = RO_NTH, q->nth = o;
+		} else if (!strcmp(s, "ever") || !strcmp(s, "all") || !strcmp(s, "every")) {
+			if (q->kind == RQ_DAY || q->kind == RQ_WHO || q->kind == RQ_SEEN)
+				q->plural = 1;
+		}
+	}
+	if (q->kind == RQ_WHO && !has(w, k, "last") && !has(w, k, "first"))
+		q->plural = 1;
+}
+
+/* ------------------------------------------------------------ the words -- */
+
+/* Words that shape the question but name nothing. */
+static int frame_word(const char *w)
+{
+	static const char *const f[] = { "how", "many", "often", "long", "number", "what",
+		                             "which", "who", "whom", "whose", "where", "when", "did",
+		                             "do", "does", "done", "doing", "happen", "happened",
+		                             "you", "your", "yourself", "times", "time", "day", "days",
+		                             "date", "dates", "ago", "o", "m", "pm", "am", "th", "st",
+		                             "nd", "rd", "object", "objects", "thing", "things", "item",
+		                             "items", "person", "people", "place", "location", "go",
+		                             "went", "ever", "frequently", "occasion", "tell", "me",
+		                             NULL };
+	for (const char *const *p = f; *p; p++)
+		if (!strcmp(*p, w))
+			return 1;
+	return 0;
+}
+
+void rq_parse(rquestion *q, const char *text, int64_t now)
+{
+	memset(q, 0, sizeof *q);
+	q->verb = q->person = -1;
+	lex_word w[MAXW];
+	size_t k = lex_split(text, strlen(text), w, MAXW);
+	if (k > MAXW)
+		k = MAXW;
+	uint8_t used[MAXW] = { 0 };
+	scope sc = { INT64_MIN, 0, -1, -1, -1, 0, 0, 0 };
+	read_scope(w, k, now, &sc, used);
+	scope_range(&sc, now, &q->t0, &q->t1);
+	read_kind(q, w, k, used);
+	/* "go": kept as a verb when it is the question's only verb ("where did
+	 * you go") */
+	for (size_t i = 0; i < k && q->n_term < RQ_TERMS; i++) {
+		if (used[i] || w[i].digit)
+			continue;
+		int cls = LC_NONE;
+		const char *lemma = lex_lemma(w[i].stem, &cls);
+		int stop = lex_stop(w[i].stem) || frame_word(w[i].w);
+		int keep_verb = lemma && (cls == LC_GO || cls == LC_SAY || cls == LC_SEE ||
+		                          cls == LC_MEET) && q->verb < 0;
+		if (stop && !keep_verb && !(w[i].cap && i > 0))
+			continue;
+		rq_term *t = &q->term[q->n_term];
+		memcpy(t->stem, w[i].stem, LEX_WORD_MAX);
+		memcpy(t->word, w[i].w, LEX_WORD_MAX);
+		t->cap = w[i].cap;
+		t->lemma = lemma;
+		t->cls = cls;
+		/* "last" / "first" already read; words like "put" are verbs */
+		if (lemma && q->verb < 0 && !w[i].cap)
+			q->verb = (int)q->n_term;
+		else if (w[i].cap && q->person < 0 && !lemma)
+			q->person = (int)q->n_term;
+		q->n_term++;
+	}
+	/* the words "say/see/meet" that chose the kind are no targets */
+	if (q->verb >= 0) {
+		int c = q->term[q->verb].cls;
+		if ((q->kind == RQ_SAID && c == LC_SAY) || (q->kind == RQ_SEEN && c == LC_SEE) ||
+		    (q->kind == RQ_WHO && c == LC_MEET && q->n_term == 1)) {
+			memmove(&q->term[q->verb], &q->term[q->verb + 1],
+			        (q->n_term - (size_t)q->verb - 1) * sizeof *q->term);
+			q->n_term--;
+			if (q->person > q->verb)
+				q->person--;
+			q->verb = -1;
+			for (size_t i = 0; i < q->n_term; i++)
+				if (q->term[i].lemma && !q->term[i].cap) {
+					q->verb = (int)i;
+					break;
+				}
+		}
+	}
+}
