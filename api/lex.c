@@ -181,7 +181,7 @@ static const lex_ent verb_src[] = {
 	{ "ask", "ask", LC_SAY }, { "answer", "say", LC_SAY }, { "reply", "say", LC_SAY },
 	{ "respond", "say", LC_SAY }, { "explain", "say", LC_SAY }, { "mention", "say", LC_SAY },
 	{ "utter", "say", LC_SAY }, { "chat", "say", LC_SAY }, { "remind", "say", LC_SAY },
-	{ "inform", "say", LC_SAY }, { "request", "ask", LC_SAY }, { "speech", "say", LC_SAY },
+	{ "inform", "say", LC_SAY }, { "hear", "say", LC_SAY }, { "heard", "say", LC_SAY }, { "request", "ask", LC_SAY }, { "speech", "say", LC_SAY },
 	{ "see", "see", LC_SEE }, { "saw", "see", LC_SEE }, { "seen", "see", LC_SEE },
 	{ "notice", "see", LC_SEE }, { "detect", "see", LC_SEE }, { "spot", "see", LC_SEE },
 	{ "observe", "see", LC_SEE }, { "recognize", "see", LC_SEE },

@@ -172,9 +172,17 @@ static double score(const rquestion *q, const fact *f)
 			if (f->type == FT_SPEECH && f->s[FS_NAME] && !profile_is_self(NULL, f->s[FS_NAME]))
 				return 0;
 		} else if (q->person >= 0) {
-			if (!word_in(f->s[f->type == FT_SPEECH ? FS_NAME : FS_WHO], &q->term[q->person]))
+			const char *who = f->s[f->type == FT_SPEECH ? FS_NAME : FS_WHO];
+			const rq_term *p = &q->term[q->person];
+			/* speech without a speaker is what the robot heard someone say */
+			int anyone = !strcmp(p->word, "user") || !strcmp(p->word, "human") ||
+			             !strcmp(p->word, "someone") || !strcmp(p->word, "somebody") ||
+			             !strcmp(p->word, "person") || !strcmp(p->word, "people");
+			if (!(who ? word_in(who, p) : (anyone && f->type == FT_SPEECH)))
 				return 0;
 			s += 2;
+		} else if (f->type == FT_ACT || (f->s[FS_NAME] && profile_is_self(NULL, f->s[FS_NAME]))) {
+			s *= 0.5; /* "what was said": others' words first */
 		}
 	}
 	if (f->type == FT_ACT && (f->status == FST_FAILED || f->status == FST_ABORTED) &&
@@ -779,6 +787,12 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 			const fact *f = x->c[i].f;
 			if (q->kind == RQ_DO && f->type != FT_ACT)
 				continue;
+			/* one line per skill: its first occurrence in the span */
+			if (q->kind == RQ_DO && f->s[FS_NAME]) {
+				if (listed(&seen, f->s[FS_NAME]))
+					continue;
+				remember(&seen, f->s[FS_NAME]);
+			}
 			eng_buf r = { 0 };
 			facts_render_one(&r, f);
 			if (!r.data) {

@@ -321,7 +321,8 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	int said = has(w, k, "say") || has(w, k, "said") || has(w, k, "tell") ||
 	           has(w, k, "told") || has(w, k, "ask") || has(w, k, "asked") ||
 	           has(w, k, "mention") || has(w, k, "mentioned") || has(w, k, "talk") ||
-	           has(w, k, "speak") || has(w, k, "spoke") || has(w, k, "says");
+	           has(w, k, "speak") || has(w, k, "spoke") || has(w, k, "says") ||
+	           has(w, k, "hear") || has(w, k, "heard");
 	int seen = has(w, k, "see") || has(w, k, "saw") || has(w, k, "seen") ||
 	           has(w, k, "notice") || has(w, k, "noticed") || has(w, k, "detect") ||
 	           has(w, k, "detected") || has(w, k, "spot") || has(w, k, "spotted") ||
@@ -469,6 +470,21 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		else if (w[i].cap && q->person < 0 && !lemma)
 			q->person = (int)q->n_term;
 		q->n_term++;
+	}
+	/* "what did the user / the nurse / Anna say": the speaker */
+	if (q->kind == RQ_SAID && !q->self_speaker) {
+		for (size_t i = 0; i + 2 < k; i++) {
+			if (strcmp(w[i].w, "did") && strcmp(w[i].w, "does") && strcmp(w[i].w, "has"))
+				continue;
+			size_t j = i + 1;
+			if (j < k && (!strcmp(w[j].w, "the") || !strcmp(w[j].w, "a") ||
+			              !strcmp(w[j].w, "my") || !strcmp(w[j].w, "your")))
+				j++;
+			for (size_t t = 0; j < k && t < q->n_term; t++)
+				if (!strcmp(q->term[t].word, w[j].w) && !q->term[t].lemma)
+					q->person = (int)t;
+			break;
+		}
 	}
 	/* the words "say/see/meet" that chose the kind are no targets */
 	if (q->verb >= 0) {
