@@ -344,6 +344,7 @@ int facts_from_scene(facts *out, const scene *s, const robot_profile *prof)
 		sets(f, FS_NAME, o->type ? o->type : o->id);
 		sets(f, FS_STATE, o->state);
 		sets(f, FS_PLACE, where_is(s, o->id));
+		sets(f, FS_PLACE, s->location); /* else where the robot was */
 	}
 	/* drop facts whose strings could not be copied, set times and keys */
 	size_t j = 0;
@@ -719,32 +720,6 @@ int facts_flush(tnode *n)
 	return rc;
 }
 
-/* A summary keeps what happened, with whom and when, not the details:
- * where things went, where they were, their states. */
-static int gist_of(facts *out, const facts *in)
-{
-	for (size_t i = 0; i < in->n; i++) {
-		fact *x = push(out);
-		if (!x || copy_fact(x, &in->v[i])) {
-			if (x)
-				out->n--;
-			return H2EMV_ENOMEM;
-		}
-		static const int detail[] = { FS_SRC, FS_DST, FS_PLACE, FS_STATE, FS_INSTR };
-		for (size_t d = 0; d < sizeof detail / sizeof *detail; d++) {
-			free(x->s[detail[d]]);
-			x->s[detail[d]] = NULL;
-		}
-		if (x->type == FT_PLACE) {
-			fact_free(x);
-			out->n--;
-			continue;
-		}
-		x->key = fact_key(x);
-	}
-	return H2EMV_OK;
-}
-
 int facts_aggregate(tnode *p)
 {
 	facts *f = facts_of(p);
@@ -755,14 +730,10 @@ int facts_aggregate(tnode *p)
 		tnode *k = p->kids[i];
 		if (k->kind == H2EMV_KIND_FORGOTTEN || k->kind == H2EMV_KIND_SCENE)
 			continue;
-		facts *kf = facts_of(k), g = { 0 };
-		if (!kf)
-			return H2EMV_ENOMEM;
-		int rc = k->kind == H2EMV_KIND_SUMMARY ? facts_merge(f, kf, 0, FACTS_SUMMARY_MAX)
-		         : gist_of(&g, kf) ? H2EMV_ENOMEM
-		                           : facts_merge(f, &g, 0, FACTS_SUMMARY_MAX);
-		facts_free(&g);
-		if (rc)
+		/* aggregates guide the search down; they never answer a detail on
+		 * their own (recall.c treats them as the gist of what was forgotten) */
+		facts *kf = facts_of(k);
+		if (!kf || facts_merge(f, kf, 0, FACTS_SUMMARY_MAX))
 			return H2EMV_ENOMEM;
 	}
 	facts_touch(p);

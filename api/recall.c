@@ -163,7 +163,10 @@ static double score(const rquestion *q, const fact *f)
 		           (v->cls == LC_MEET && f->type == FT_PERSON)) {
 			vs = 2;
 		}
-		if (vs == 0 && f->type == FT_ACT && q->kind != RQ_WHO && q->kind != RQ_SAID)
+		/* another verb: only when every other word of the question matches
+		 * ("go to the charger" for DockCharger) */
+		if (vs == 0 && f->type == FT_ACT && q->kind != RQ_WHO && q->kind != RQ_SAID &&
+		    !(content && hits == content))
 			return 0;
 		s += vs;
 	}
