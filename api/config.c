@@ -2,13 +2,16 @@
  * config.c — the memory model's configuration, stored in `meta` as a small
  * msgpack array so every process opening the memory builds it the same way.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "api/mem.h"
 
 #define H 3600000000ll
 #define CONFIG_KEY "config"
-#define CONFIG_FIELDS 14
+#define CONFIG_FIELDS 15
+/* Version 1 stored the first 14 fields (no max_clock_jump). */
+#define CONFIG_FIELDS_V1 14
 
 void config_defaults(h2emv_config *c)
 {
@@ -33,6 +36,8 @@ void config_defaults(h2emv_config *c)
 		c->qa_max_rounds = 10;
 	if (!c->qa_max_tokens)
 		c->qa_max_tokens = 20000;
+	if (!c->max_clock_jump)
+		c->max_clock_jump = 30 * 24 * H;
 }
 
 static void put_u64(eng_buf *b, uint64_t v)
@@ -51,23 +56,28 @@ static int encode(eng_buf *b, const h2emv_config *c)
 		(uint64_t)c->life_event, (uint64_t)c->life_goal, (uint64_t)c->life_summary,
 		(uint64_t)c->event_gap, (uint64_t)c->rules_in_summaries, (uint64_t)c->rules_in_relevance,
 		(uint64_t)c->flat, c->context_window, c->qa_max_rounds, c->qa_max_tokens,
+		(uint64_t)c->max_clock_jump,
 	};
 	for (int i = 0; i < CONFIG_FIELDS; i++)
 		put_u64(b, f[i]);
 	return b->data ? H2EMV_OK : H2EMV_ENOMEM;
 }
 
+/* Either layout: version 1 (14 fields) or version 2 (15). */
 static int decode(h2emv_config *c, const uint8_t *p, size_t n)
 {
-	if (n != 1 + 9u * CONFIG_FIELDS || p[0] != (0x90 | CONFIG_FIELDS))
+	int nf = n ? p[0] & 0x0f : 0;
+	if ((nf != CONFIG_FIELDS && nf != CONFIG_FIELDS_V1) || n != 1 + 9u * (size_t)nf ||
+	    p[0] != (0x90 | nf))
 		return H2EMV_ECORRUPT;
-	uint64_t f[CONFIG_FIELDS];
-	for (int i = 0; i < CONFIG_FIELDS; i++) {
+	uint64_t f[CONFIG_FIELDS] = { 0 };
+	for (int i = 0; i < nf; i++) {
 		if (p[1 + 9 * i] != 0xcf)
 			return H2EMV_ECORRUPT;
 		f[i] = get_be64(p + 2 + 9 * i);
 	}
-	if (f[0] != H2EMV_CONFIG_VERSION || f[1] < 1 || f[1] > 2 || f[2] < 1 || f[2] > 3)
+	if (f[0] != (nf == CONFIG_FIELDS ? 2u : 1u) || f[1] < 1 || f[1] > 2 || f[2] < 1 ||
+	    f[2] > 3 || f[14] > INT64_MAX)
 		return H2EMV_ECORRUPT;
 	memset(c, 0, sizeof *c);
 	c->version = (unsigned)f[0];
@@ -84,6 +94,7 @@ static int decode(h2emv_config *c, const uint8_t *p, size_t n)
 	c->context_window = (unsigned)f[11];
 	c->qa_max_rounds = (unsigned)f[12];
 	c->qa_max_tokens = f[13];
+	c->max_clock_jump = (h2emv_time)f[14]; /* 0 (version 1): the default */
 	return H2EMV_OK;
 }
 
@@ -125,12 +136,21 @@ int h2emv_config_get(h2emv_config *out, h2emv_mem *mem, h2emv_error *err)
 
 int h2emv_config_set(h2emv_mem *mem, const h2emv_config *cfg, h2emv_error *err)
 {
-	if (!mem || !cfg || cfg->version != H2EMV_CONFIG_VERSION)
+	if (!mem || !cfg || cfg->version < 1 || cfg->version > H2EMV_CONFIG_VERSION)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_config_set: bad arguments or version");
-	h2emv_config c = *cfg;
+	h2emv_config c;
+	if (cfg->version == 1) { /* the caller's struct ends before max_clock_jump */
+		memcpy(&c, cfg, offsetof(h2emv_config, max_clock_jump));
+		pthread_mutex_lock(&mem->lock);
+		c.max_clock_jump = mem->cfg.max_clock_jump;
+		pthread_mutex_unlock(&mem->lock);
+	} else {
+		c = *cfg;
+	}
 	config_defaults(&c);
 	if (c.profile > H2EMV_PROFILE_SKILL_STACK || c.forgetting > H2EMV_FORGET_NONE ||
-	    c.life_scene < 0 || c.life_event < 0 || c.life_goal < 0 || c.life_summary < 0)
+	    c.life_scene < 0 || c.life_event < 0 || c.life_goal < 0 || c.life_summary < 0 ||
+	    c.max_clock_jump < 0)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_config_set: a value is out of range");
 	h2emv_stats st;
 	int rc = eng_stats(&st, mem->env, err);

@@ -1,7 +1,7 @@
 /*
- * mem.c — the public memory handle: open/close, ingest, observation
- * lookup, stats and maintenance. A thin layer: validation and encoding of
- * observations live in observation.c, storage in engine/.
+ * mem.c — the public memory handle: open/close, observation lookup, stats
+ * and maintenance. A thin layer: ingest lives in obs_ingest.c, validation
+ * and encoding of observations in observation.c, storage in engine/.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +33,8 @@ int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *o
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_mutex_init(&m->spare_lock, NULL);
+	pthread_mutex_init(&m->ingest_lock, NULL);
+	m->clock = -1;
 	int rc = eng_open(&m->env, dir, &eo, err);
 	if (rc == H2EMV_OK)
 		rc = config_load(m, err);
@@ -54,6 +56,7 @@ void h2emv_mem_close(h2emv_mem *mem)
 	snap_spare_free(mem->spare);
 	eng_close(mem->env);
 	pthread_mutex_destroy(&mem->spare_lock);
+	pthread_mutex_destroy(&mem->ingest_lock);
 	pthread_mutex_destroy(&mem->lock);
 	free(mem);
 }
@@ -106,33 +109,6 @@ int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error 
 	int rc = obs_from_json(&body, json, len, line, err);
 	eng_buf_free(&body);
 	return rc;
-}
-
-int h2emv_ingest_batch(h2emv_mem *mem, const char *const *json, const size_t *len, size_t n,
-                       uint64_t *first_seq_out, h2emv_error *err)
-{
-	if (!mem || (n && (!json || !len)))
-		return eng_fail(err, H2EMV_EINVAL, "h2emv_ingest_batch: bad arguments");
-	if (n == 0)
-		return eng_fail(err, H2EMV_EINVAL, "h2emv_ingest_batch: empty batch");
-	eng_buf *bodies = calloc(n, sizeof *bodies);
-	if (!bodies)
-		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
-	int rc = H2EMV_OK;
-	for (size_t i = 0; i < n && rc == H2EMV_OK; i++)
-		rc = obs_from_json(&bodies[i], json[i], len[i], i + 1, err);
-	if (rc == H2EMV_OK)
-		rc = eng_obs_append(mem->env, bodies, n, first_seq_out, err);
-	for (size_t i = 0; i < n; i++)
-		eng_buf_free(&bodies[i]);
-	free(bodies);
-	return rc;
-}
-
-int h2emv_ingest(h2emv_mem *mem, const char *json, size_t len, uint64_t *seq_out,
-                 h2emv_error *err)
-{
-	return h2emv_ingest_batch(mem, &json, &len, 1, seq_out, err);
 }
 
 int h2emv_obs_get_json(char **out, size_t *len_out, h2emv_mem *mem, uint64_t seq,

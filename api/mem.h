@@ -17,6 +17,13 @@ struct h2emv_mem {
 	/* memory closed snapshots leave for the next (api/snap.c), bounded */
 	pthread_mutex_t spare_lock;
 	struct snap_spare *spare;
+	/* the memory's clock for ingest (api/obs_ingest.c), guarded by
+	 * ingest_lock: the newest observation time, up to date with the log
+	 * as of seq clock_seq */
+	pthread_mutex_t ingest_lock;
+	int clock_known;         /* 0 until the first ingest reads the log */
+	uint64_t clock_seq;
+	int64_t clock;           /* -1: the log is empty */
 };
 
 /* Free what closed snapshots left (at h2emv_mem_close). */

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "api/lex.h"
+#include "api/mem.h"
 #include "api/profile.h"
 
 #define PROFILE_KEY "robot_profile"
@@ -363,4 +364,56 @@ int profile_is_self(const robot_profile *p, const char *name)
 			return 1;
 	return !strcasecmp(name, "robot") || !strcasecmp(name, "i") || !strcasecmp(name, "me") ||
 	       !strcasecmp(name, "self") || !strcasecmp(name, "assistant");
+}
+
+/* ------------------------------------------------------------ public API -- */
+
+int h2emv_profile_set(h2emv_mem *mem, const char *json, size_t len, h2emv_error *err)
+{
+	if (err)
+		memset(err, 0, sizeof *err);
+	if (!mem || !json)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_profile_set: mem and json are required");
+	robot_profile *p;
+	int rc = profile_parse(&p, json, len, err);
+	if (rc)
+		return rc;
+	int seg = p->segmentation;
+	profile_free(p);
+	h2emv_config c;
+	if ((rc = h2emv_config_get(&c, mem, err)))
+		return rc;
+	if ((int)c.profile != seg) {
+		c.profile = (h2emv_profile)seg;
+		if ((rc = h2emv_config_set(mem, &c, err)))
+			return rc == H2EMV_EINVAL
+			           ? eng_fail(err, H2EMV_EINVAL,
+			                      "the memory already has a tree segmented the other way; "
+			                      "a profile with segmentation \"%s\" needs a new memory",
+			                      seg == H2EMV_PROFILE_SKILL_STACK ? "skill-stack" : "action-list")
+			           : rc;
+	}
+	return eng_kv_put(mem->env, ENG_KV_META, PROFILE_KEY, strlen(PROFILE_KEY), json, len, err);
+}
+
+int h2emv_profile_get(char **out, h2emv_mem *mem, h2emv_error *err)
+{
+	if (err)
+		memset(err, 0, sizeof *err);
+	if (!out || !mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_profile_get: out and mem are required");
+	*out = NULL;
+	robot_profile *p;
+	int rc = profile_load(&p, mem->env, err);
+	if (rc == H2EMV_OK && p) {
+		*out = p->json;
+		p->json = NULL;
+	}
+	profile_free(p);
+	return rc;
+}
+
+const char *h2emv_profile_builtin(const char *name)
+{
+	return name ? profile_builtin(name) : NULL;
 }

@@ -193,22 +193,82 @@ int h2emv_llm_ping(h2emv_llm_ping_result *out, const char *config_path, h2emv_er
  * Returns H2EMV_OK, EPARSE, ELIMIT, ENOMEM, EINVAL. Thread-safe. */
 int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error *err);
 
+/* Clock discipline. The memory's clock is the newest time (t, or t_end
+ * when later) among the stored observations; the builder forgets relative
+ * to it, so one observation stamped far in the future (a robot whose clock
+ * is not yet synchronised) would make the memory forget its whole history.
+ * Ingest therefore rejects, with H2EMV_EPARSE naming the line and the
+ * field ("t" or "t_end"), an observation whose time is more than the
+ * configured jump (h2emv_config.max_clock_jump, default 30 days) ahead of
+ *  - the memory's clock, as moved by the items before it in the same call
+ *    (a rejected item moves nothing), and
+ *  - the wall clock of this computer (so an empty memory, which has no
+ *    clock yet, still refuses year 9999; histories from the past, replayed
+ *    or simulated, are never ahead of it).
+ * An item earlier than the memory's clock is stored and counted as out of
+ * order (h2emv_ingest_result.out_of_order): the builder places it at the
+ * clock's time, since ranges in the tree never go backwards.
+ * The clock is cached on the handle. The first ingest reads it from the
+ * newest snapshot (the builder's clock) and the observations stored after
+ * that snapshot's build cursor (the newest 256 of them); each stored batch
+ * moves it; what other handles or processes append is read at the next
+ * call (again up to 256 records). Past those 256 the clock may lag the
+ * log, which makes the check stricter, never looser. */
+
 /* Store one observation durably. When this returns H2EMV_OK the observation
  * is on disk (fsync'd unless H2EMV_OPEN_NOSYNC) and *seq_out (may be NULL)
- * holds its sequence number (1, 2, ...). Nothing is stored on error.
- * Returns H2EMV_OK, EPARSE, ELIMIT, ENOMEM, EIO, ENOSPC, EREADONLY, and
- * EBUSY when the map must grow while snapshots stay open in this process
- * for more than 10 s. The call that crosses the dictionary threshold
- * (dict_train_after) also trains the dictionary: ~50 ms, once. */
+ * holds its sequence number (1, 2, ...). Nothing is stored on error. The
+ * clock discipline above applies (with no override; see h2emv_ingest_opts).
+ * Returns H2EMV_OK, EPARSE (malformed, or too far ahead of the clock),
+ * ELIMIT, ENOMEM, EIO, ENOSPC, EREADONLY, ECORRUPT (the log cannot be read
+ * for the clock), and EBUSY when the map must grow while snapshots stay
+ * open in this process for more than 10 s. The call that crosses the
+ * dictionary threshold (dict_train_after) also trains the dictionary:
+ * ~50 ms, once. */
 int h2emv_ingest(h2emv_mem *mem, const char *json, size_t len, uint64_t *seq_out,
                  h2emv_error *err);
 
 /* Store `n` observations in one durable transaction (one fsync for all).
- * All or nothing: if any item fails validation, nothing is stored and
- * err->line is the 1-based index of the first bad item. *first_seq_out (may be
- * NULL) gets the sequence number of the first one; the rest follow in order. */
+ * All or nothing: if any item fails validation or the clock discipline,
+ * nothing is stored and err->line is the 1-based index of the first bad
+ * item. *first_seq_out (may be NULL) gets the sequence number of the first
+ * one; the rest follow in order. h2emv_ingest_opts with NULL options. */
 int h2emv_ingest_batch(h2emv_mem *mem, const char *const *json, const size_t *len,
                        size_t n, uint64_t *first_seq_out, h2emv_error *err);
+
+/* Accept times however far ahead of the memory's clock and the wall clock
+ * (the robot really was switched off that long, or its history is meant to
+ * lie in the future). The items still move the clock. */
+#define H2EMV_INGEST_ALLOW_CLOCK_JUMP 0x1u
+
+typedef struct h2emv_ingest_options {
+	unsigned version;       /* H2EMV_INGEST_OPTIONS_VERSION */
+	unsigned flags;         /* H2EMV_INGEST_* */
+	const uint64_t *lines;  /* n input line numbers, one per item, used for
+	                           err->line and messages; NULL = 1, 2, ... n */
+	h2emv_time now;         /* the wall clock for the check; 0 = the real clock */
+} h2emv_ingest_options;
+
+#define H2EMV_INGEST_OPTIONS_VERSION 1
+#define H2EMV_INGEST_OPTIONS_INIT { H2EMV_INGEST_OPTIONS_VERSION, 0, NULL, 0 }
+
+typedef struct h2emv_ingest_result {
+	uint64_t first_seq;     /* seq of the first item stored (0 on error) */
+	size_t failed;          /* on an error about one item (EPARSE, ELIMIT): its
+	                           0-based index; otherwise n */
+	uint64_t out_of_order;  /* items stored with t earlier than the memory's clock */
+	h2emv_time clock;       /* the memory's clock after the call; -1 while the
+	                           log is empty */
+} h2emv_ingest_result; /* on error, only `failed` is meaningful */
+
+/* h2emv_ingest_batch with options and a result: the clock override, the
+ * input's line numbers for messages, and the out-of-order count. `opts` and
+ * `out` may be NULL; *out is filled on error too (see `failed`). Returns
+ * what h2emv_ingest returns. Thread-safe: calls on one handle are
+ * serialised from the clock check to the commit. */
+int h2emv_ingest_opts(h2emv_ingest_result *out, h2emv_mem *mem, const char *const *json,
+                      const size_t *len, size_t n, const h2emv_ingest_options *opts,
+                      h2emv_error *err);
 
 /* The stored observation `seq` as canonical JSON (one line, no newline),
  * NUL-terminated. *out is the caller's, release it with h2emv_free.
@@ -451,16 +511,42 @@ typedef struct h2emv_config {
 	unsigned context_window;     /* edge items shown to grouping; default 8 */
 	unsigned qa_max_rounds;      /* question answering budget; default 10 */
 	uint64_t qa_max_tokens;      /* default 20000 */
+	/* Clock discipline at ingest (see h2emv_ingest): reject a time more
+	 * than this ahead of the memory's clock or the wall clock (µs; 0 =
+	 * default 30 days; H2EMV_TIME_NEVER = no limit). Since version 2. */
+	h2emv_time max_clock_jump;
 } h2emv_config;
 
-#define H2EMV_CONFIG_VERSION 1
-#define H2EMV_CONFIG_INIT { H2EMV_CONFIG_VERSION, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0 }
+/* Version 1 lacks max_clock_jump; h2emv_config_set still takes it (and then
+ * keeps the stored max_clock_jump). */
+#define H2EMV_CONFIG_VERSION 2
+#define H2EMV_CONFIG_INIT { H2EMV_CONFIG_VERSION, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0 }
 
 /* The memory's configuration (defaults filled in). */
 int h2emv_config_get(h2emv_config *out, h2emv_mem *mem, h2emv_error *err);
 /* Store a configuration. Zero fields take defaults. Changing the profile of
  * a memory that already has a tree is refused (EINVAL). */
 int h2emv_config_set(h2emv_mem *mem, const h2emv_config *cfg, h2emv_error *err);
+
+/* Robot profiles (docs/profiles.md): a JSON text mapping a robot's skill
+ * names and parameter keys to the roles of typed facts (object, source,
+ * destination, place, person, instrument, utterance) and saying how its
+ * stream segments ("action-list" or "skill-stack").
+ *
+ * h2emv_profile_set validates `json` and stores it in the memory; the
+ * builder and the builtin question answering read it from then on. Before
+ * the first build it also sets the configuration's segmentation profile;
+ * after, a profile that segments otherwise is refused (EINVAL). Returns OK,
+ * EPARSE (the message names the field), ELIMIT (over 1 MiB), EINVAL,
+ * EREADONLY, EIO, ENOSPC.
+ * h2emv_profile_get: *out is the stored JSON (malloc'd, the caller frees
+ * it with h2emv_free), or NULL when the memory has none (the generic
+ * mapping of common key names applies). Returns OK, ENOMEM, EIO.
+ * h2emv_profile_builtin: the text of a profile shipped with h2emv
+ * ("armar7", "teach"), or NULL. Thread-safe. */
+int h2emv_profile_set(h2emv_mem *mem, const char *json, size_t len, h2emv_error *err);
+int h2emv_profile_get(char **out, h2emv_mem *mem, h2emv_error *err);
+const char *h2emv_profile_builtin(const char *name);
 
 /* Tokens spent by the policy, as the llm policy counts them (for builtin, an
  * estimate of the same prompts). */

@@ -24,6 +24,7 @@ int cmd_ask(int argc, char **argv);
 int cmd_say(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 int cmd_snapshots(int argc, char **argv);
 int cmd_check(int argc, char **argv);

@@ -28,6 +28,12 @@ static const char help[] =
 	"      --flat B                goals straight under the root, no summaries (1/0)\n"
 	"      --qa-rounds N           question answering: rounds (default 10)\n"
 	"      --qa-tokens N           question answering: token budget (default 20000)\n"
+	"      --max-clock-jump AGE    ingest refuses a time more than AGE ahead of the\n"
+	"                              memory's clock (its newest observation) or of\n"
+	"                              this computer's clock (default 30d; 'off': no\n"
+	"                              limit). Keep it above the longest time the robot\n"
+	"                              is switched off, or pass ingest --allow-clock-jump\n"
+	"                              after such a pause\n"
 	"  -h, --help                  this help\n"
 	"\n"
 	"AGE is a number with s, m, h, d or w: 90m, 12h, 3d.\n";
@@ -57,6 +63,10 @@ static void show(const h2emv_config *c)
 	printf("flat                %d\n", c->flat);
 	printf("qa-rounds           %u\n", c->qa_max_rounds);
 	printf("qa-tokens           %llu\n", (unsigned long long)c->qa_max_tokens);
+	if (c->max_clock_jump == H2EMV_TIME_NEVER)
+		printf("max-clock-jump      off\n");
+	else
+		printf("max-clock-jump      %llds\n", (long long)(c->max_clock_jump / 1000000));
 }
 
 static int flag(int *out, const char *s)
@@ -72,7 +82,7 @@ static int flag(int *out, const char *s)
 
 int cmd_config(int argc, char **argv)
 {
-	enum { P = 256, F, LS, LE, LG, LSU, EG, RS, RR, FL, QR, QT };
+	enum { P = 256, F, LS, LE, LG, LSU, EG, RS, RR, FL, QR, QT, MJ };
 	static const struct option opts[] = {
 		{ "mem", required_argument, NULL, 'm' },
 		{ "profile", required_argument, NULL, P },
@@ -87,6 +97,7 @@ int cmd_config(int argc, char **argv)
 		{ "flat", required_argument, NULL, FL },
 		{ "qa-rounds", required_argument, NULL, QR },
 		{ "qa-tokens", required_argument, NULL, QT },
+		{ "max-clock-jump", required_argument, NULL, MJ },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -148,6 +159,12 @@ int cmd_config(int argc, char **argv)
 		case QT:
 			bad = cli_u64(&u, v) || u == 0;
 			cfg.qa_max_tokens = u;
+			break;
+		case MJ:
+			if (!strcmp(v, "off") || !strcmp(v, "none"))
+				cfg.max_clock_jump = H2EMV_TIME_NEVER;
+			else
+				bad = cli_duration(&cfg.max_clock_jump, v) || cfg.max_clock_jump <= 0;
 			break;
 		}
 		if (bad) {

@@ -71,10 +71,13 @@ static const char help[] =
 	"  -l, --limit N      at most N observations\n"
 	"\n"
 	"  -o, --output FILE  write to FILE (replaced only when the import succeeds)\n"
+	"  -m, --mem DIR      record the source's robot profile (armar7 or teach; see\n"
+	"                     h2emv profile) in memory DIR, created if missing, so its\n"
+	"                     first build needs no configuration\n"
 	"  -q, --quiet        no progress bar, no summary\n"
 	"  -h, --help         this help\n"
 	"\n"
-	"Example: h2emv import armar | h2emv ingest --create -m /tmp/armar\n";
+	"Example: h2emv import armar -m /tmp/armar | h2emv ingest -m /tmp/armar\n";
 
 typedef struct out {
 	FILE *f;
@@ -152,6 +155,23 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Record the source's shipped robot profile in memory `dir`. */
+static int record_profile(const char *dir, const char *name)
+{
+	h2emv_mem *m = cli_open(dir, H2EMV_OPEN_CREATE);
+	if (!m)
+		return -1;
+	h2emv_error err = { 0 };
+	const char *p = h2emv_profile_builtin(name);
+	int rc = p ? h2emv_profile_set(m, p, strlen(p), &err) : H2EMV_ENOTFOUND;
+	h2emv_mem_close(m);
+	if (rc) {
+		cli_fail("import", rc, &err);
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -159,6 +179,7 @@ int cmd_import(int argc, char **argv)
 		{ "start", required_argument, NULL, 'S' },    { "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 'T' },       { "limit", required_argument, NULL, 'l' },
 		{ "output", required_argument, NULL, 'o' },   { "quiet", no_argument, NULL, 'q' },
+		{ "mem", required_argument, NULL, 'm' },
 		{ "verbose", no_argument, NULL, 'v' },        { "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -166,7 +187,7 @@ int cmd_import(int argc, char **argv)
 		fputs(help, argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
-	const char *what = argv[1], *file = NULL;
+	const char *what = argv[1], *file = NULL, *mem_dir = NULL;
 	int teach = !strcmp(what, "teach");
 	if (!teach && strcmp(what, "armar"))
 		return cli_usage("import", "unknown source '%s' (teach or armar)", what);
@@ -178,7 +199,7 @@ int cmd_import(int argc, char **argv)
 	uint64_t u;
 	argc--;
 	argv++;
-	while ((c = getopt_long(argc, argv, "n:s:l:o:qvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:s:l:o:m:qvh", opts, NULL)) != -1) {
 		h2emv_time t;
 		h2emv_time *ns;
 		switch (c) {
@@ -207,6 +228,7 @@ int cmd_import(int argc, char **argv)
 				return cli_usage("import", "--limit takes a number (armar only)");
 			break;
 		case 'o': file = optarg; break;
+		case 'm': mem_dir = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'v': verbose = 1; break;
 		case 'h': fputs(help, stdout); return EXIT_OK;
@@ -216,6 +238,10 @@ int cmd_import(int argc, char **argv)
 	if (!teach && argc - optind > 1)
 		return cli_usage("import", "armar takes one FILE");
 	static const char *const teach_default[] = { IMP_TEACH_DEFAULT_DIR };
+	if (mem_dir && record_profile(mem_dir, teach ? "teach" : "armar7")) {
+		free(starts);
+		return EXIT_ERROR;
+	}
 	out o = { .quiet = quiet };
 	char tmp[4096];
 	if (open_out(&o, file, tmp, sizeof tmp)) {

@@ -1,8 +1,8 @@
 /*
  * cmd_ingest.c — `h2emv ingest`: append observations given as JSON Lines
- * (from files or stdin) to the memory's log. Lines are validated strictly;
- * good lines are stored in durable batches, so everything acknowledged
- * before a bad line or a crash is kept.
+ * (from files or stdin) to the memory's log. Lines are validated strictly
+ * and held to the memory's clock; good lines are stored in durable batches,
+ * so everything acknowledged before a bad line or a crash is kept.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,13 +25,26 @@ static const char help[] =
 	"bad line or otherwise, every line before it is on disk. On a stream (a pipe\n"
 	"from the robot) a batch is stored as soon as no more input is waiting.\n"
 	"\n"
+	"Clock discipline: a line whose t (or t_end) is more than the memory's\n"
+	"max-clock-jump (default 30d; see h2emv config) ahead of the memory's clock\n"
+	"(the newest time stored, or of the lines before it) or of this computer's\n"
+	"clock is a bad line, named with its line and field: a robot whose clock is\n"
+	"not yet synchronised must not make the memory forget its history. Lines\n"
+	"earlier than the memory's clock are stored and counted as out of order\n"
+	"(the tree places them at the clock's time).\n"
+	"\n"
 	"  -m, --mem DIR      the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
 	"      --create       create the memory if it does not exist\n"
 	"  -b, --batch N      lines per durable batch (default 1000)\n"
 	"  -k, --skip-bad     report bad lines on stderr and go on (exit 1 at the end)\n"
-	"  -n, --dry-run      validate only; store nothing\n"
+	"  -n, --dry-run      validate the format only (not the times against the\n"
+	"                     clock); store nothing\n"
+	"      --allow-clock-jump\n"
+	"                     accept times however far ahead (the robot really was\n"
+	"                     off longer than max-clock-jump); they move the clock\n"
 	"  -q, --quiet        no progress bar, no summary\n"
-	"      --json         print the summary as JSON on stdout\n"
+	"      --json         print the summary as JSON on stdout (stored, bad, blank,\n"
+	"                     first_seq, last_seq, out_of_order, dry_run)\n"
 	"  -h, --help         this help\n"
 	"\n"
 	"exit status: 0 all lines stored; 1 bad lines were skipped (--skip-bad);\n"
@@ -47,8 +60,8 @@ typedef struct batch {
 typedef struct ingest {
 	h2emv_mem *mem;
 	batch b;
-	int skip_bad, dry_run, quiet, json;
-	uint64_t stored, bad, blank, first_seq, last_seq;
+	int skip_bad, dry_run, quiet, json, allow_jump;
+	uint64_t stored, bad, blank, first_seq, last_seq, out_of_order;
 	cli_progress progress;
 } ingest;
 
@@ -108,49 +121,68 @@ static void drop_lines(batch *b)
 	b->n = 0;
 }
 
-/* Store lines [from, to) of the batch durably. */
-static int store(ingest *g, size_t from, size_t to, h2emv_error *err)
+/* Store lines [from, to) of the batch durably (validate them only, with
+ * --dry-run). On an error about one line, *failed is its index in [from,
+ * to) counted from `from`. */
+static int store(ingest *g, size_t from, size_t to, h2emv_error *err, size_t *failed)
 {
-	if (from == to || g->dry_run) {
-		g->stored += to - from;
+	*failed = to - from;
+	if (from == to)
+		return H2EMV_OK;
+	if (g->dry_run) {
+		for (size_t i = from; i < to; i++) {
+			int rc = h2emv_obs_validate(g->b.lines[i], g->b.lens[i], g->b.lineno[i], err);
+			if (rc) {
+				*failed = i - from;
+				return rc;
+			}
+			g->stored++;
+		}
 		return H2EMV_OK;
 	}
-	uint64_t first = 0;
-	int rc = h2emv_ingest_batch(g->mem, (const char *const *)g->b.lines + from, g->b.lens + from,
-	                            to - from, &first, err);
+	h2emv_ingest_options o = H2EMV_INGEST_OPTIONS_INIT;
+	o.flags = g->allow_jump ? H2EMV_INGEST_ALLOW_CLOCK_JUMP : 0;
+	o.lines = g->b.lineno + from; /* messages name the file's line numbers */
+	h2emv_ingest_result res;
+	int rc = h2emv_ingest_opts(&res, g->mem, (const char *const *)g->b.lines + from,
+	                           g->b.lens + from, to - from, &o, err);
 	if (rc == H2EMV_OK) {
 		if (!g->first_seq)
-			g->first_seq = first;
-		g->last_seq = first + (to - from) - 1;
+			g->first_seq = res.first_seq;
+		g->last_seq = res.first_seq + (to - from) - 1;
 		g->stored += to - from;
+		g->out_of_order += res.out_of_order;
+	} else {
+		*failed = res.failed;
 	}
 	return rc;
 }
 
-/* Store the queued lines. Lines are validated once, inside the ingest call;
- * when one is bad, the lines before it are stored, the bad one is reported
- * with its own line number, and the rest follow only with --skip-bad. */
+/* Store the queued lines. Lines are validated and held to the clock once,
+ * inside the ingest call; when one is bad, the lines before it are stored,
+ * the bad one is reported, and the rest follow only with --skip-bad (judged
+ * against a clock the bad line did not move). */
 static int flush(ingest *g, const char *name)
 {
 	size_t start = 0;
 	int rc = EXIT_OK;
 	while (start < g->b.n) {
-		h2emv_error err = { 0 };
-		int src = store(g, start, g->b.n, &err);
+		h2emv_error err = { 0 }, err2 = { 0 };
+		size_t failed;
+		int src = store(g, start, g->b.n, &err, &failed);
 		if (src == H2EMV_OK)
 			break;
-		size_t bad = start + (size_t)err.line - 1;
-		if ((src != H2EMV_EPARSE && src != H2EMV_ELIMIT) || err.line == 0 || bad >= g->b.n) {
+		size_t bad = start + failed;
+		if ((src != H2EMV_EPARSE && src != H2EMV_ELIMIT) || bad >= g->b.n) {
 			rc = cli_fail("ingest", src, &err);
 			break;
 		}
-		if ((src = store(g, start, bad, &err)) != H2EMV_OK) {
-			rc = cli_fail("ingest", src, &err);
+		int bad_status = src;
+		if ((src = store(g, start, bad, &err2, &failed)) != H2EMV_OK) {
+			rc = cli_fail("ingest", src, &err2);
 			break;
 		}
-		/* validate again alone, for a message with the file's line number */
-		int vrc = h2emv_obs_validate(g->b.lines[bad], g->b.lens[bad], g->b.lineno[bad], &err);
-		report_bad(g, name, g->b.lineno[bad], &err, vrc);
+		report_bad(g, name, g->b.lineno[bad], &err, bad_status);
 		if (!g->skip_bad) {
 			rc = EXIT_ERROR;
 			break;
@@ -245,10 +277,11 @@ static void summary(const ingest *g)
 {
 	if (g->json) {
 		printf("{\"stored\":%llu,\"bad\":%llu,\"blank\":%llu,\"first_seq\":%llu,"
-		       "\"last_seq\":%llu,\"dry_run\":%s}\n",
+		       "\"last_seq\":%llu,\"out_of_order\":%llu,\"dry_run\":%s}\n",
 		       (unsigned long long)g->stored, (unsigned long long)g->bad,
 		       (unsigned long long)g->blank, (unsigned long long)g->first_seq,
-		       (unsigned long long)g->last_seq, g->dry_run ? "true" : "false");
+		       (unsigned long long)g->last_seq, (unsigned long long)g->out_of_order,
+		       g->dry_run ? "true" : "false");
 		return;
 	}
 	if (g->quiet)
@@ -268,6 +301,11 @@ static void summary(const ingest *g)
 		        !g->bad ? "" : g->skip_bad ? " skipped" : ": stopped at the first");
 	else
 		fprintf(stderr, "stored no observations; %llu bad lines\n", (unsigned long long)g->bad);
+	if (g->out_of_order)
+		fprintf(stderr,
+		        "%llu of them out of order (earlier than the memory's clock; the tree "
+		        "places them at the clock's time)\n",
+		        (unsigned long long)g->out_of_order);
 }
 
 int cmd_ingest(int argc, char **argv)
@@ -277,6 +315,7 @@ int cmd_ingest(int argc, char **argv)
 		{ "skip-bad", no_argument, NULL, 'k' },  { "dry-run", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },     { "json", no_argument, NULL, 'j' },
 		{ "create", no_argument, NULL, 'c' },    { "help", no_argument, NULL, 'h' },
+		{ "allow-clock-jump", no_argument, NULL, 'J' },
 		{ 0 },
 	};
 	ingest g = { 0 };
@@ -296,6 +335,7 @@ int cmd_ingest(int argc, char **argv)
 		case 'q': g.quiet = 1; break;
 		case 'j': g.json = 1; break;
 		case 'c': flags |= H2EMV_OPEN_CREATE; break;
+		case 'J': g.allow_jump = 1; break;
 		case 'h': fputs(help, stdout); return EXIT_OK;
 		default: return cli_usage("ingest", "unknown option");
 		}

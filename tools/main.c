@@ -11,6 +11,7 @@ static const cli_cmd commands[] = {
 	{ "demo", cmd_demo, "a household week, end to end, in a fresh directory" },
 	{ "init", cmd_init, "create a new, empty memory directory" },
 	{ "config", cmd_config, "show or change profile, forgetting, lifetimes, budgets" },
+	{ "profile", cmd_profile, "show or set the robot profile (what skills and parameters mean)" },
 	{ "ingest", cmd_ingest, "append observations (JSON Lines) to the memory's log" },
 	{ "build", cmd_build, "fold waiting observations into the tree (--follow: keep going)" },
 	{ "ask", cmd_ask, "answer a question about the past (--at TIME, --trace)" },

@@ -1,0 +1,194 @@
+/*
+ * test_recall.c — the builtin question answering over typed facts, on a
+ * history in another vocabulary than the simulator's (a hospital ward
+ * robot), with and without a robot profile; question reading (kinds, time
+ * scopes, paraphrased verbs).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "api/recall.h"
+#include "h2emv.h"
+#include "tests/testutil.h"
+
+static const char *const ward[] = {
+	"{\"t\":\"2026-03-02T08:00:00Z\",\"action\":{\"name\":\"DockCharger\",\"status\":\"succeeded\"},"
+	"\"location\":\"charging bay\"}",
+	"{\"t\":\"2026-03-02T08:30:00Z\",\"action\":{\"name\":\"FetchLinen\",\"args\":{\"item\":\"towels\","
+	"\"from\":\"laundry room\"},\"status\":\"succeeded\"},\"location\":\"laundry room\"}",
+	"{\"t\":\"2026-03-02T08:45:00Z\",\"action\":{\"name\":\"DeliverItem\",\"args\":{\"item\":\"towels\","
+	"\"to\":\"room 12\",\"patient\":\"Mr. Novak\"},\"status\":\"succeeded\"},\"location\":\"ward B\","
+	"\"persons\":[\"Mr. Novak\"],\"speech\":[{\"speaker\":\"Mr. Novak\",\"text\":\"Could you bring me "
+	"some water later?\"}]}",
+	"{\"t\":\"2026-03-02T09:10:00Z\",\"action\":\"DeliverMedication(aspirin, room 14)\","
+	"\"location\":\"ward B\",\"persons\":[{\"name\":\"Nurse Kim\"}],\"speech\":[{\"speaker\":"
+	"\"Nurse Kim\",\"text\":\"Please leave the aspirin on the bedside table.\"}]}",
+	"{\"t\":\"2026-03-02T09:40:00Z\",\"action\":{\"name\":\"EscortPatient\",\"args\":{\"patient\":"
+	"\"Mrs. Okafor\",\"destination\":\"radiology\"},\"status\":\"failed\"},\"location\":\"corridor\"}",
+	"{\"t\":\"2026-03-03T10:00:00Z\",\"action\":{\"name\":\"ScanRoom\",\"args\":{\"room\":\"room 12\"},"
+	"\"status\":\"succeeded\"},\"objects\":[{\"id\":\"wheelchair_1\",\"type\":\"wheelchair\"}],"
+	"\"location\":\"room 12\"}",
+	"{\"t\":\"2026-03-03T11:00:00Z\",\"action\":{\"name\":\"DeliverItem\",\"args\":{\"item\":"
+	"\"water bottle\",\"to\":\"room 12\",\"patient\":\"Mr. Novak\"},\"status\":\"succeeded\"},"
+	"\"location\":\"ward B\",\"persons\":[\"Mr. Novak\"]}",
+	"{\"t\":\"2026-03-03T12:00:00Z\",\"action\":{\"name\":\"Tidy\",\"args\":{\"thing\":\"gloves\","
+	"\"spot\":\"supply closet\"},\"status\":\"succeeded\"},\"location\":\"ward B\"}",
+	"{\"t\":\"2026-03-03T13:00:00Z\",\"action\":{\"name\":\"DockCharger\",\"status\":\"succeeded\"},"
+	"\"location\":\"charging bay\"}",
+};
+
+#define AT (1772614800LL * 1000000) /* 2026-03-04 09:00 UTC */
+
+static h2emv_mem *ward_memory(char **dir, const char *profile)
+{
+	h2emv_mem *m = tu_mem_tmp("recall", dir);
+	h2emv_error err = { 0 };
+	if (profile)
+		assert_int_equal(h2emv_profile_set(m, profile, strlen(profile), &err), H2EMV_OK);
+	h2emv_config c;
+	assert_int_equal(h2emv_config_get(&c, m, &err), H2EMV_OK);
+	c.forgetting = H2EMV_FORGET_NONE;
+	assert_int_equal(h2emv_config_set(m, &c, &err), H2EMV_OK);
+	for (size_t i = 0; i < sizeof ward / sizeof *ward; i++)
+		assert_int_equal(h2emv_ingest(m, ward[i], strlen(ward[i]), NULL, &err), H2EMV_OK);
+	if (h2emv_build(NULL, m, NULL, &err))
+		fail_msg("build: %s", err.message);
+	return m;
+}
+
+static char *answer(h2emv_mem *m, const char *q)
+{
+	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
+	h2emv_error err = { 0 };
+	o.at = AT;
+	h2emv_answer *a = NULL;
+	if (h2emv_ask(&a, m, q, &o, &err))
+		fail_msg("ask '%s': %s", q, err.message);
+	assert_true(a->tokens.prompt + a->tokens.completion <= 20000);
+	char *t = strdup(a->text);
+	h2emv_answer_free(a);
+	return t;
+}
+
+static void expect(h2emv_mem *m, const char *q, const char *want)
+{
+	char *t = answer(m, q);
+	if (!strstr(t, want))
+		fail_msg("'%s' answered '%s', expected it to say '%s'", q, t, want);
+	free(t);
+}
+
+static void test_paraphrased_questions_on_an_unknown_robot(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = ward_memory(&dir, NULL);
+	expect(m, "Where did you bring the towels?", "room 12");
+	expect(m, "Where did you drop off the aspirin?", "room 14");
+	expect(m, "Which item did you fetch from the laundry room?", "towels");
+	expect(m, "What did Nurse Kim say?", "bedside table");
+	expect(m, "Who asked you for water?", "Mr. Novak");
+	expect(m, "When did you last go to the charger?", "2026/03/03, 13:00:00");
+	expect(m, "When did you first dock?", "2026/03/02, 08:00:00");
+	expect(m, "How many times did you deliver something to room 12?", "2 times");
+	expect(m, "Did you manage to escort Mrs. Okafor?", "No");
+	expect(m, "What failed on Monday?", "Okafor");
+	expect(m, "What did you see in room 12?", "wheelchair");
+	expect(m, "Who did you meet yesterday?", "Mr. Novak");
+	expect(m, "On which day did you give water to Mr. Novak?", "2026/03/03");
+	expect(m, "What did you do on March 3?", "water bottle");
+	expect(m, "Where did you put the giraffe?", "could not find");
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static void test_a_profile_names_the_roles_of_a_robots_parameters(void **state)
+{
+	(void)state;
+	/* without a profile "spot" means nothing; with it, the place */
+	static const char prof[] =
+		"{\"profile\":1,\"name\":\"ward\",\"segmentation\":\"action-list\","
+		"\"skills\":{\"Tidy\":{\"verb\":\"stow\",\"roles\":{\"spot\":\"destination\"}}}}";
+	char *dir;
+	h2emv_mem *m = ward_memory(&dir, prof);
+	expect(m, "Where did you stow the gloves?", "supply closet");
+	char *text = NULL;
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_profile_get(&text, m, &err), H2EMV_OK);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\"ward\""));
+	h2emv_free(text);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static void test_a_bad_profile_names_the_field(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("recall", &dir);
+	static const char bad[] = "{\"profile\":1,\"skills\":{\"Go\":{\"roles\":{\"to\":\"nowhere\"}}}}";
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_profile_set(m, bad, strlen(bad), &err), H2EMV_EPARSE);
+	assert_non_null(strstr(err.message, "skills.Go.roles.to"));
+	assert_non_null(h2emv_profile_builtin("armar7"));
+	assert_non_null(h2emv_profile_builtin("teach"));
+	assert_null(h2emv_profile_builtin("nope"));
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static void test_question_kinds_and_scopes(void **state)
+{
+	(void)state;
+	int64_t now = 1783321200LL * 1000000; /* 2026-07-06 07:00 UTC, a Monday */
+	rquestion q;
+	rq_parse(&q, "How often did you drive to the kitchen?", now);
+	assert_int_equal(q.kind, RQ_COUNT);
+	assert_true(q.verb >= 0);
+	assert_string_equal(q.term[q.verb].lemma, "go");
+	rq_parse(&q, "When did you first grab the milk?", now);
+	assert_int_equal(q.kind, RQ_WHEN);
+	assert_int_equal(q.order, RO_FIRST);
+	assert_string_equal(q.term[q.verb].lemma, "grasp");
+	rq_parse(&q, "Who did you meet on Thursday?", now);
+	assert_int_equal(q.kind, RQ_WHO);
+	assert_int_equal(q.t1 - q.t0, 86400LL * 1000000);
+	assert_int_equal(q.t0, now - 7 * 3600LL * 1000000 - 4 * 86400LL * 1000000);
+	rq_parse(&q, "What did Anna say yesterday?", now);
+	assert_int_equal(q.kind, RQ_SAID);
+	assert_true(q.person >= 0);
+	assert_string_equal(q.term[q.person].word, "anna");
+	rq_parse(&q, "On which days did you see the soy milk?", now);
+	assert_int_equal(q.kind, RQ_DAY);
+	assert_true(q.plural);
+	rq_parse(&q, "Where did you stow the keys on July 4th?", now);
+	assert_int_equal(q.kind, RQ_WHERE);
+	assert_int_equal(q.t1 - q.t0, 86400LL * 1000000);
+	rq_parse(&q, "What did you do two days ago in the morning?", now);
+	assert_int_equal(q.kind, RQ_DO);
+	assert_int_equal(q.t1 - q.t0, 7 * 3600LL * 1000000);
+	rq_parse(&q, "Did you manage to load the dishwasher?", now);
+	assert_int_equal(q.kind, RQ_YESNO);
+	assert_int_equal(q.status, RS_DONE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_paraphrased_questions_on_an_unknown_robot),
+		cmocka_unit_test(test_a_profile_names_the_roles_of_a_robots_parameters),
+		cmocka_unit_test(test_a_bad_profile_names_the_field),
+		cmocka_unit_test(test_question_kinds_and_scopes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
