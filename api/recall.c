@@ -453,7 +453,8 @@ static size_t shortlist(rctx *x)
 			x->c[k++] = x->c[i];
 			x->c[i] = t;
 		}
-	qsort(x->c, k, sizeof *x->c, cmp_time_asc);
+	if (k)
+		qsort(x->c, k, sizeof *x->c, cmp_time_asc);
 	return k;
 }
 
