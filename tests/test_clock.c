@@ -5,7 +5,8 @@
  * line moves nothing (the tree after a build is unchanged, the lines after
  * it are judged against the old clock); out-of-order times are counted;
  * the jump is configured in the memory (and old stored configs still
- * read); `h2emv ingest` and `h2emv config` through the binary.
+ * read); `h2emv ingest` (with --dry-run checking the format, not the
+ * clock) and `h2emv config` through the binary.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -664,6 +665,28 @@ static void test_cli_config_sets_max_clock_jump(void **state)
 	free(dir);
 }
 
+/* --dry-run opens no memory: it checks each line's format (it used to
+ * check nothing) and, as its help says, not the times against the clock. */
+static void test_cli_dry_run_checks_the_format_not_the_clock(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir("clock-cli"), *out;
+	char in[4200];
+	snprintf(in, sizeof in, "%s/in.jsonl", dir);
+	write_lines(in, T0, 2, "{\"t\":\"9999-12-31T23:59:59Z\"}\n{\"t\":\"yesterday\"}\n");
+	int rc = run(&out, "%s ingest --dry-run -m %s/none %s 2>&1", H2EMV_CLI, dir, in);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "line 4, column 6: field 't'"));
+	assert_null(strstr(out, "line 3"));
+	free(out);
+	rc = run(&out, "%s ingest --dry-run --skip-bad --json %s 2>&1", H2EMV_CLI, in);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(out, "\"stored\":3,\"bad\":1,"));
+	free(out);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 static void test_another_process_moves_the_clock(void **state)
 {
 	(void)state;
@@ -698,6 +721,7 @@ int main(void)
 		cmocka_unit_test(test_a_stored_version_1_config_still_reads),
 		cmocka_unit_test(test_cli_ingest_refuses_a_jump_and_allows_it_on_request),
 		cmocka_unit_test(test_cli_config_sets_max_clock_jump),
+		cmocka_unit_test(test_cli_dry_run_checks_the_format_not_the_clock),
 		cmocka_unit_test(test_another_process_moves_the_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

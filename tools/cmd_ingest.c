@@ -129,15 +129,15 @@ static int store(ingest *g, size_t from, size_t to, h2emv_error *err, size_t *fa
 	*failed = to - from;
 	if (from == to)
 		return H2EMV_OK;
-	if (g->dry_run) {
+	if (g->dry_run) { /* counted only when all are good, as a stored batch is */
 		for (size_t i = from; i < to; i++) {
 			int rc = h2emv_obs_validate(g->b.lines[i], g->b.lens[i], g->b.lineno[i], err);
 			if (rc) {
 				*failed = i - from;
 				return rc;
 			}
-			g->stored++;
 		}
+		g->stored += to - from;
 		return H2EMV_OK;
 	}
 	h2emv_ingest_options o = H2EMV_INGEST_OPTIONS_INIT;
