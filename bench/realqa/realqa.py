@@ -1,0 +1,402 @@
+#!/usr/bin/env python3
+"""realqa: questions about real robot histories, with ground truth computed
+from the raw data by this script, asked of `h2emv ask` in three modes.
+
+usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default]
+                 [--sources armar,teach,hospital,hospital-noprofile]
+                 [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
+                 [--list] [--json] [-v]
+
+Sources: armar (the real ARMAR-7 stream), teach (seven real TEACh EDH
+episodes), hospital (an off-domain ward robot history written by
+hospital.py, with its robot profile), hospital-noprofile (the same history
+without a profile).  Modes: none (forgetting none), feedback (default
+configuration, relevance rules said to the robot before ingest), default.
+
+Per question results go to OUT/results.jsonl; the tables go to stdout (one
+JSON object with --json).  The exit status is 0 whenever the run completed:
+the scores are data, not failures.  See docs/realqa.md.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
+
+import armar     # noqa: E402
+import grade     # noqa: E402
+import hospital  # noqa: E402
+import teach     # noqa: E402
+from common import KINDS, parse_time  # noqa: E402
+
+SOURCES = ["armar", "teach", "hospital", "hospital-noprofile"]
+MODES = ["none", "feedback", "default"]
+# The overall score is over these; hospital-noprofile repeats hospital's
+# questions and is reported on its own line.
+MAIN_SOURCES = ["armar", "teach", "hospital"]
+
+RULES = {
+    "armar": [
+        "You should always remember what you said to people and who you met.",
+        "Always remember where you brought things, where you fetched them "
+        "from and which objects you grasped.",
+        "Please always remember when something failed.",
+    ],
+    "teach": [
+        "Always remember where you put things.",
+        "You should always remember what the Commander told you.",
+        "Always remember which objects you sliced, cooked or switched on.",
+    ],
+    "hospital": [
+        "Always remember which medication you delivered to which patient and "
+        "room.",
+        "You should always remember who you met and what they said.",
+        "Always remember every task that failed, and where you took "
+        "patients.",
+    ],
+}
+RULES["hospital-noprofile"] = RULES["hospital"]
+
+BUILD_EVERY = 200
+
+
+class Run:
+    def __init__(self, args):
+        self.args = args
+        self.h2emv = os.path.abspath(args.h2emv)
+        self.notes = []
+        self.verbose = args.verbose
+
+    def log(self, *a):
+        if self.verbose:
+            print(*a, file=sys.stderr, flush=True)
+
+    def cli(self, *argv, check=True, timeout=300):
+        cmd = [self.h2emv] + [str(a) for a in argv]
+        p = subprocess.run(cmd, capture_output=True, text=True,
+                           timeout=timeout)
+        if check and p.returncode != 0:
+            raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd[:3]),
+                                                    p.returncode,
+                                                    p.stderr.strip()[:500]))
+        return p
+
+    def note(self, text):
+        if text not in self.notes:
+            self.notes.append(text)
+            print("realqa: note: " + text, file=sys.stderr, flush=True)
+
+    # -- histories ----------------------------------------------------
+    def histories(self, sources, work):
+        """source -> (JSON Lines file, questions)."""
+        data = self.args.data
+        out = {}
+        if "armar" in sources:
+            f = os.path.join(work, "armar.jsonl")
+            self.cli("import", "armar", os.path.join(data, armar.PATH),
+                     "-q", "-o", f)
+            out["armar"] = (f, armar.questions(data)[0])
+        if "teach" in sources:
+            f = os.path.join(work, "teach.jsonl")
+            self.cli("import", "teach", *teach.import_args(data), "-q", "-o", f)
+            out["teach"] = (f, teach.questions(data)[0])
+        if "hospital" in sources or "hospital-noprofile" in sources:
+            f = os.path.join(work, "hospital.jsonl")
+            hospital.write(f)
+            qs = hospital.questions(f)[0]
+            if "hospital" in sources:
+                out["hospital"] = (f, qs)
+            if "hospital-noprofile" in sources:
+                q2 = []
+                for q in qs:
+                    q = dict(q)
+                    q["source"] = "hospital-noprofile"
+                    q["id"] = q["id"].replace("hospital-",
+                                              "hospital-noprofile-")
+                    q2.append(q)
+                out["hospital-noprofile"] = (f, q2)
+        return out
+
+    # -- one memory -----------------------------------------------------
+    def prepare(self, source, mode, history, work):
+        mem = os.path.join(work, "mem", "%s-%s" % (source, mode))
+        shutil.rmtree(mem, ignore_errors=True)
+        os.makedirs(os.path.dirname(mem), exist_ok=True)
+        self.cli("init", "-m", mem)
+        if source == "hospital":
+            p = self.cli("config", "-m", mem, "--robot-profile",
+                         hospital.PROFILE, check=False)
+            if p.returncode != 0:
+                self.note("hospital: 'h2emv config --robot-profile' failed "
+                          "(%s); ran without a profile" %
+                          (p.stderr.strip().splitlines() or ["?"])[0])
+        if mode == "none":
+            self.cli("config", "-m", mem, "--forgetting", "none")
+        if mode == "feedback":
+            for rule in RULES[source]:
+                p = self.cli("say", "-m", mem, "--json", rule, check=False)
+                route = None
+                try:
+                    route = json.loads(p.stdout).get("route")
+                except ValueError:
+                    pass
+                if p.returncode != 0 or route != "feedback":
+                    self.note("%s: the rule %r was not taken as feedback "
+                              "(exit %d, route %s)" % (source, rule,
+                                                       p.returncode, route))
+        self.cli("ingest", "-q", "-m", mem, history)
+        t0 = time.time()
+        if self.args.one_build:
+            self.cli("build", "-q", "-m", mem, "-c", BUILD_EVERY)
+        else:
+            # One snapshot every BUILD_EVERY observations, also where the
+            # builder commits only at its read chunks.
+            for _ in range(100000):
+                p = self.cli("build", "--json", "-m", mem, "-c",
+                             BUILD_EVERY, "-n", BUILD_EVERY)
+                if json.loads(p.stdout).get("folded", 0) == 0:
+                    break
+        snaps = []
+        p = self.cli("snapshots", "-m", mem, "--json")
+        for ln in p.stdout.splitlines():
+            if ln.strip():
+                s = json.loads(ln)
+                snaps.append(s["t_now"] / 1e6)
+        self.log("%s/%s: built in %.1f s, %d snapshots" %
+                 (source, mode, time.time() - t0, len(snaps)))
+        return mem, sorted(snaps)
+
+    def ask(self, mem, q):
+        try:
+            p = self.cli("ask", "-m", mem, "--at", q["at"], "--json",
+                         "--", q["question"], check=False, timeout=120)
+        except subprocess.TimeoutExpired:
+            return {"error": "timeout"}
+        if p.returncode != 0:
+            return {"error": "exit %d: %s" % (p.returncode,
+                                              p.stderr.strip()[:300])}
+        try:
+            return json.loads(p.stdout)
+        except ValueError:
+            return {"error": "not JSON: %s" % p.stdout[:300]}
+
+    def run_one(self, source, mode, history, qs, work):
+        mem, snaps = self.prepare(source, mode, history, work)
+        out = []
+        for q in qs:
+            at = parse_time(q["at"])
+            older = [s for s in snaps if s <= at]
+            lag = (not older) or (q["need"] is not None and
+                                  older[-1] < q["need"])
+            raw = self.ask(mem, q)
+            ans = raw.get("answer", "")
+            ok, why = grade.grade(q["expect"], ans, at) if "error" not in raw \
+                else (False, raw["error"])
+            r = {"source": source, "mode": mode, "id": q["id"],
+                 "kind": q["kind"], "question": q["question"], "at": q["at"],
+                 "expected": q["truth"], "got": ans, "ok": ok}
+            if why:
+                r["why"] = why
+            if lag:
+                r["lag"] = True
+            if raw.get("snapshot") is not None:
+                r["snapshot"] = raw["snapshot"]
+            if raw.get("forgotten"):
+                r["forgotten"] = True
+            if "error" in raw:
+                r["error"] = raw["error"]
+            if isinstance(raw.get("tokens"), dict):
+                r["tokens"] = raw["tokens"].get("prompt", 0) + \
+                    raw["tokens"].get("completion", 0)
+            if self.verbose:
+                self.log("%s %-8s %-5s %s  [at %s]\n    expected: %s\n    raw: %s"
+                         % ("ok " if ok else "BAD", mode, q["kind"],
+                            q["question"], q["at"], q["truth"],
+                            json.dumps(raw, ensure_ascii=False)))
+            out.append(r)
+        if not self.args.keep:
+            shutil.rmtree(mem, ignore_errors=True)
+        return out
+
+
+def table(results, modes, sources):
+    def acc(rs):
+        n = len(rs)
+        k = sum(1 for r in rs if r["ok"])
+        return {"n": n, "ok": k, "acc": round(100.0 * k / n, 1) if n else None}
+
+    main = [r for r in results if r["source"] in MAIN_SOURCES]
+    by_kind = {k: {m: acc([r for r in main if r["kind"] == k and
+                           r["mode"] == m]) for m in modes}
+               for k in KINDS}
+    by_source = {s: {m: acc([r for r in results if r["source"] == s and
+                             r["mode"] == m]) for m in modes}
+                 for s in sources}
+    overall = {m: acc([r for r in main if r["mode"] == m]) for m in modes}
+    lag = {m: sum(1 for r in results if r["mode"] == m and r.get("lag"))
+           for m in modes}
+    errors = {m: sum(1 for r in results if r["mode"] == m and r.get("error"))
+              for m in modes}
+    return {"by_kind": by_kind, "by_source": by_source, "overall": overall,
+            "lagging_snapshot": lag, "errors": errors}
+
+
+def print_table(t, modes, sources, counts, notes, secs):
+    def cell(a):
+        return "%5.1f%%" % a["acc"] if a["n"] else "     -"
+
+    w = 20
+    head = "%-*s %4s" % (w, "", "n") + "".join(" %9s" % m for m in modes)
+    print("realqa: %s; %.0f s" % (", ".join("%s %d" % (s, counts[s])
+                                             for s in sources), secs))
+    print()
+    print(head.replace(" " * 4, "kind", 1) if False else "%-*s" % (w, "kind") + head[w:])
+    for k, row in t["by_kind"].items():
+        n = row[modes[0]]["n"]
+        if n:
+            print("%-*s %4d" % (w, k, n) + "".join(" %9s" % cell(row[m])
+                                                   for m in modes))
+    print()
+    print("%-*s" % (w, "source"))
+    for s, row in t["by_source"].items():
+        print("%-*s %4d" % (w, s, row[modes[0]]["n"]) +
+              "".join(" %9s" % cell(row[m]) for m in modes))
+    print()
+    ov = t["overall"]
+    print("%-*s %4d" % (w, "overall (" + "+".join(
+        s for s in MAIN_SOURCES if s in sources) + ")", ov[modes[0]]["n"]) +
+        "".join(" %9s" % cell(ov[m]) for m in modes))
+    if any(t["lagging_snapshot"].values()):
+        print("%-*s %4s" % (w, "asked before a snapshot knew", "") +
+              "".join(" %9d" % t["lagging_snapshot"][m] for m in modes))
+    if any(t["errors"].values()):
+        print("%-*s %4s" % (w, "errors", "") +
+              "".join(" %9d" % t["errors"][m] for m in modes))
+    for n in notes:
+        print("note: " + n)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        description="Real-data question set for h2emv (docs/realqa.md).")
+    ap.add_argument("--h2emv", default=os.path.join(ROOT, "build", "h2emv"),
+                    help="the h2emv binary (default: build/h2emv)")
+    ap.add_argument("--data", default=os.environ.get("H2EMV_DATA") or
+                    os.path.join(ROOT, "..", "shared", "data", "external"),
+                    help="the external data folder (default: $H2EMV_DATA, "
+                         "else ../shared/data/external from the repository)")
+    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--sources", default=",".join(SOURCES))
+    ap.add_argument("--out", default=os.path.join(ROOT, "build-realqa"),
+                    help="where results.jsonl goes (default: build-realqa/)")
+    ap.add_argument("--work", help="where the memories are built (default: "
+                                   "a temporary folder, removed after)")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the memories (under --work)")
+    ap.add_argument("--jobs", type=int, default=2,
+                    help="memories built and asked at once (default 2)")
+    ap.add_argument("--one-build", action="store_true",
+                    help="one 'h2emv build -c 200' instead of a build per "
+                         "200 observations")
+    ap.add_argument("--list", action="store_true",
+                    help="print the questions and their truth; ask nothing")
+    ap.add_argument("--json", action="store_true",
+                    help="print one JSON object instead of the tables")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="each question's raw answer object on stderr")
+    args = ap.parse_args(argv)
+
+    modes = [m for m in args.modes.split(",") if m]
+    sources = [s for s in args.sources.split(",") if s]
+    for m in modes:
+        if m not in MODES:
+            ap.error("unknown mode %r (%s)" % (m, ", ".join(MODES)))
+    for s in sources:
+        if s not in SOURCES:
+            ap.error("unknown source %r (%s)" % (s, ", ".join(SOURCES)))
+    args.data = os.path.abspath(args.data)
+    if not os.path.isdir(args.data):
+        ap.error("no data folder %s (set --data or H2EMV_DATA)" % args.data)
+    if not args.list and not os.access(args.h2emv, os.X_OK):
+        ap.error("no h2emv binary at %s (--h2emv)" % args.h2emv)
+
+    run = Run(args)
+    t_start = time.time()
+    work = args.work or tempfile.mkdtemp(prefix="realqa-")
+    os.makedirs(work, exist_ok=True)
+    try:
+        if args.list:
+            # Questions only: the histories are built without h2emv.
+            qs = []
+            if "armar" in sources:
+                qs += armar.questions(args.data)[0]
+            if "teach" in sources:
+                qs += teach.questions(args.data)[0]
+            if "hospital" in sources or "hospital-noprofile" in sources:
+                f = os.path.join(work, "hospital.jsonl")
+                hospital.write(f)
+                qs += hospital.questions(f)[0]
+            for q in qs:
+                print(json.dumps({k: q[k] for k in ("id", "kind", "at",
+                                                    "question", "truth")},
+                                 ensure_ascii=False) if args.json else
+                      "%-14s %-6s %s  %s\n%22s=> %s" % (
+                          q["id"], q["kind"], q["at"], q["question"], "",
+                          q["truth"]))
+            return 0
+
+        hist = run.histories(sources, work)
+        jobs = [(s, m) for s in sources for m in modes]
+        results = []
+        with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as ex:
+            futs = {ex.submit(run.run_one, s, m, hist[s][0], hist[s][1],
+                              work): (s, m) for (s, m) in jobs}
+            for f in concurrent.futures.as_completed(futs):
+                s, m = futs[f]
+                try:
+                    results += f.result()
+                except Exception as e:  # a broken run is reported, not fatal
+                    run.note("%s/%s did not run: %s" % (s, m, e))
+                    for q in hist[s][1]:
+                        results.append({"source": s, "mode": m, "id": q["id"],
+                                        "kind": q["kind"],
+                                        "question": q["question"],
+                                        "at": q["at"], "expected": q["truth"],
+                                        "got": "", "ok": False,
+                                        "error": "run failed: %s" % e})
+    finally:
+        if not args.work and not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+    order = {(s, m): i for i, (s, m) in enumerate(jobs)}
+    results.sort(key=lambda r: (order[(r["source"], r["mode"])], r["id"]))
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "results.jsonl"), "w",
+              encoding="utf-8") as f:
+        for r in results:
+            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    t = table(results, modes, sources)
+    counts = {s: len(hist[s][1]) for s in sources}
+    secs = time.time() - t_start
+    if args.json:
+        t.update({"questions": counts, "modes": modes, "notes": run.notes,
+                  "seconds": round(secs, 1),
+                  "results": os.path.join(args.out, "results.jsonl")})
+        print(json.dumps(t, indent=1))
+    else:
+        print_table(t, modes, sources, counts, run.notes, secs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
