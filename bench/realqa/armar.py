@@ -289,11 +289,13 @@ def questions(data_dir):
     # ---- see ----------------------------------------------------------
     d0, d1 = day_span("2024-06-27")
     seen = sorted({c for (t, c) in A.seen if d0 <= t < d1})
+    everything = sorted({c for (t, c) in A.seen})
     Q.words("see", "What objects did you see on Thursday?",
             "2024-07-13T14:00:00Z",
             [variants_obj(c) for c in seen],
             max(t for (t, c) in A.seen if d0 <= t < d1), ", ".join(seen),
-            k=(len(seen) + 1) // 2)
+            k=(len(seen) + 1) // 2,
+            others=[variants_obj(c) for c in everything if c not in seen])
 
     # The LookAhead scenes of Saturday 13:12-13:13.
     la = [e for e in A.find(name="LookAhead", day="2024-07-13")]
@@ -304,7 +306,8 @@ def questions(data_dir):
             [variants_obj(c) for c in seen],
             max(t for (t, c) in A.seen if any(e.t0 - 1 <= t <= e.t1 + 1
                                                for e in la)),
-            ", ".join(seen), k=(len(seen) + 1) // 2)
+            ", ".join(seen), k=(len(seen) + 1) // 2,
+            others=[variants_obj(c) for c in everything if c not in seen])
 
     # ---- which --------------------------------------------------------
     g = A.find(name="GraspNamedObjectWithinReach", day="2024-06-27")

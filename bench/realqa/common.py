@@ -90,7 +90,9 @@ class QuestionSet:
                                       span +- 60 s
       day    dates:  ['2024-07-12', ...]
       words  all:    [[any-of], [any-of], ...]  every group must match (or at
-                     least `k` groups), none of `none` may appear
+                     least `k` groups), none of `none` may appear, and fewer
+                     `others` groups (things seen elsewhere) than matched
+                     groups may appear
       count  n:      the number
       yesno  yes:    True / False
 
@@ -131,7 +133,8 @@ class QuestionSet:
         self._add(kind, q, at, {"type": "day", "dates": sorted(set(dates))},
                   truth or " or ".join(sorted(set(dates))), need)
 
-    def words(self, kind, q, at, groups, need, truth, none=(), k=None):
+    def words(self, kind, q, at, groups, need, truth, none=(), k=None,
+              others=()):
         groups = [[w.lower() for w in g] for g in groups if g]
         assert groups, q
         e = {"type": "words", "all": groups}
@@ -139,6 +142,8 @@ class QuestionSet:
             e["k"] = k
         if none:
             e["none"] = [w.lower() for w in none]
+        if others:
+            e["others"] = [[w.lower() for w in g] for g in others if g]
         self._add(kind, q, at, e, truth, need)
 
     def count(self, kind, q, at, n, need, truth=None):

@@ -11,7 +11,8 @@
   words  every group (or at least k groups) has one of its words or phrases,
          matched on word boundaries, case-insensitive, '-', '_' and '/' read
          as spaces, apostrophes dropped; 'stem*' matches a prefix.  None of
-         the `none` words may appear.
+         the `none` words may appear.  For "what did you see": the answer
+         must name fewer things seen elsewhere (`others`) than right ones.
   count  the first number in the answer (digits, number words, once, twice),
          dates and times left out, equals the expected one.
   yesno  the answer's first word is yes or no, as expected.
@@ -197,8 +198,14 @@ def grade(expect, answer, at):
                 return False, "names %r" % w
         hit = sum(1 for g in expect["all"] if any(_has(n, w) for w in g))
         need = expect.get("k", len(expect["all"]))
-        return hit >= need, "" if hit >= need else "%d of %d key words" % (
-            hit, need)
+        if hit < need:
+            return False, "%d of %d key words" % (hit, need)
+        wrong = sum(1 for g in expect.get("others", [])
+                    if any(_has(n, w) for w in g))
+        if wrong >= hit:
+            return False, "names %d things seen elsewhere, %d right" % (
+                wrong, hit)
+        return True, ""
     if typ == "count":
         got = first_number(answer, at)
         return got == expect["n"], "" if got == expect["n"] else "number %s" % got
@@ -237,6 +244,10 @@ def _selftest():
     assert grade({"type": "words", "all": [["navigat*"]]}, "Navigation failed", at)[0]
     assert grade({"type": "words", "all": [["nurses station"]]}, "At the nurse's station.", at)[0]
     assert not grade({"type": "words", "all": [["room 1"]]}, "room 12", at)[0]
+    see = {"type": "words", "all": [["walker"], ["crutches"], ["water jug"]], "k": 2,
+           "others": [["television"], ["oxygen tank"]]}
+    assert grade(see, "A walker, crutches and a television.", at)[0]
+    assert not grade(see, "A walker, a television, crutches, an oxygen tank.", at)[0]
     c = {"type": "count", "n": 2}
     for a in ["2 times.", "Twice.", "Two times, on 2024/07/13 at 13:40 and 14:13."]:
         assert grade(c, a, at)[0], a

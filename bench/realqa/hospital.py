@@ -540,8 +540,8 @@ def questions(path):
     Q.words("where", "Where did you stow the syringes?", sat,
             [[e.args["to"]]], e.t1, e.args["to"])
     e = one(H.find("GuideVisitor", ok=True, day=THU, visitor="Hannah Weiss"))
-    Q.words("where", "Where did you bring the woman from the pharmacy on "
-            "Thursday?", sat, [[e.args["to"]]], e.t1, e.args["to"])
+    Q.words("where", "Where did you bring Hannah Weiss after greeting her "
+            "on Thursday?", sat, [[e.args["to"]]], e.t1, e.args["to"])
 
     # ---- when ---------------------------------------------------------
     e = one(H.find("DeliverMedication", ok=True, medication="morphine"))
@@ -600,16 +600,22 @@ def questions(path):
             [["keep an eye", "blood pressure"]], t, text)
 
     # ---- see ----------------------------------------------------------
+    everything = sorted({o["type"] for x in H.obs for o in x.get("objects")
+                         or []})
+
+    def others(seen):
+        return [variants(s) for s in everything if s not in seen]
+
     e = one(H.find("ScanRoom", ok=True, day=TUE, room="room 7"))
     seen = sorted({o["type"] for o in e.last.get("objects") or []})
     Q.words("see", "What did you see when you scanned room 7 on Tuesday?",
             sat, [variants(s) for s in seen], e.t1, ", ".join(seen),
-            k=(len(seen) + 1) // 2)
+            k=(len(seen) + 1) // 2, others=others(seen))
     e = one(H.find("ScanRoom", ok=True, day=THU, room="room 14"))
     seen = sorted({o["type"] for o in e.last.get("objects") or []})
     Q.words("see", "Which objects were in room 14 when you looked in on "
             "Thursday morning?", sat, [variants(s) for s in seen], e.t1,
-            ", ".join(seen), k=(len(seen) + 1) // 2)
+            ", ".join(seen), k=(len(seen) + 1) // 2, others=others(seen))
 
     # ---- which --------------------------------------------------------
     e = one(H.find("DeliverMedication", ok=True, day=FRI, room="room 9"))
@@ -624,8 +630,8 @@ def questions(path):
     Q.count("count", "How many medication deliveries did you complete on "
             "Tuesday?", sat, len(es), es[-1].t1)
     es = H.find("EscortPatient", ok=True)
-    Q.count("count", "How many times did you accompany a patient somewhere "
-            "this week?", sat, len(es), es[-1].t1)
+    Q.count("count", "How many times did you successfully take a patient "
+            "somewhere this week?", sat, len(es), es[-1].t1)
     es = [e for e in H.find(ok=True, day=THU) if e.args.get("to") == "lab"]
     Q.count("count", "How often did you go to the lab on Thursday?", sat,
             len(es), es[-1].t1)

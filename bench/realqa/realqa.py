@@ -98,24 +98,25 @@ class Run:
 
     # -- histories ----------------------------------------------------
     def histories(self, sources, work):
-        """source -> (JSON Lines file, questions)."""
+        """source -> (JSON Lines file, questions, import arguments)."""
         data = self.args.data
         out = {}
         if "armar" in sources:
             f = os.path.join(work, "armar.jsonl")
-            self.cli("import", "armar", os.path.join(data, armar.PATH),
-                     "-q", "-o", f)
-            out["armar"] = (f, armar.questions(data)[0])
+            imp = ["armar", os.path.join(data, armar.PATH)]
+            self.cli("import", *imp, "-q", "-o", f)
+            out["armar"] = (f, armar.questions(data)[0], imp)
         if "teach" in sources:
             f = os.path.join(work, "teach.jsonl")
-            self.cli("import", "teach", *teach.import_args(data), "-q", "-o", f)
-            out["teach"] = (f, teach.questions(data)[0])
+            imp = ["teach"] + teach.import_args(data)
+            self.cli("import", *imp, "-q", "-o", f)
+            out["teach"] = (f, teach.questions(data)[0], imp)
         if "hospital" in sources or "hospital-noprofile" in sources:
             f = os.path.join(work, "hospital.jsonl")
             hospital.write(f)
             qs = hospital.questions(f)[0]
             if "hospital" in sources:
-                out["hospital"] = (f, qs)
+                out["hospital"] = (f, qs, None)
             if "hospital-noprofile" in sources:
                 q2 = []
                 for q in qs:
@@ -124,22 +125,50 @@ class Run:
                     q["id"] = q["id"].replace("hospital-",
                                               "hospital-noprofile-")
                     q2.append(q)
-                out["hospital-noprofile"] = (f, q2)
+                out["hospital-noprofile"] = (f, q2, None)
         return out
 
+    def import_records_profile(self):
+        """Does `h2emv import -m DIR` record the source's profile?"""
+        if not hasattr(self, "_imp_m"):
+            p = self.cli("import", "--help", check=False)
+            self._imp_m = "--mem" in p.stdout + p.stderr
+            if not self._imp_m:
+                self.note("'h2emv import' has no -m/--mem: the ARMAR-7 and "
+                          "TEACh memories get no robot profile from it")
+        return self._imp_m
+
+    def set_profile(self, mem, path):
+        """The hospital profile: `config --robot-profile FILE`, else
+        `profile set FILE`."""
+        p = self.cli("config", "-m", mem, "--robot-profile", path, check=False)
+        if p.returncode == 0:
+            return
+        q = self.cli("profile", "-m", mem, "set", path, check=False)
+        if q.returncode == 0:
+            self.note("hospital: profile loaded with 'h2emv profile set' "
+                      "('config --robot-profile': %s)" %
+                      (p.stderr.strip().splitlines() or ["?"])[0])
+            return
+        self.note("hospital: the profile could not be loaded "
+                  "('config --robot-profile': %s; 'profile set': %s); ran "
+                  "without it" % ((p.stderr.strip().splitlines() or ["?"])[0],
+                                  (q.stderr.strip().splitlines() or ["?"])[0]))
+
     # -- one memory -----------------------------------------------------
-    def prepare(self, source, mode, history, work):
+    def prepare(self, source, mode, history, imp, work):
         mem = os.path.join(work, "mem", "%s-%s" % (source, mode))
         shutil.rmtree(mem, ignore_errors=True)
         os.makedirs(os.path.dirname(mem), exist_ok=True)
         self.cli("init", "-m", mem)
+        if imp and self.import_records_profile():
+            # the product path: the importer records its robot profile in
+            # the memory it is told about (the lines are the same)
+            history = os.path.join(os.path.dirname(mem),
+                                   "%s-%s.jsonl" % (source, mode))
+            self.cli("import", *imp, "-q", "-m", mem, "-o", history)
         if source == "hospital":
-            p = self.cli("config", "-m", mem, "--robot-profile",
-                         hospital.PROFILE, check=False)
-            if p.returncode != 0:
-                self.note("hospital: 'h2emv config --robot-profile' failed "
-                          "(%s); ran without a profile" %
-                          (p.stderr.strip().splitlines() or ["?"])[0])
+            self.set_profile(mem, hospital.PROFILE)
         if mode == "none":
             self.cli("config", "-m", mem, "--forgetting", "none")
         if mode == "feedback":
@@ -190,8 +219,8 @@ class Run:
         except ValueError:
             return {"error": "not JSON: %s" % p.stdout[:300]}
 
-    def run_one(self, source, mode, history, qs, work):
-        mem, snaps = self.prepare(source, mode, history, work)
+    def run_one(self, source, mode, history, qs, imp, work):
+        mem, snaps = self.prepare(source, mode, history, imp, work)
         out = []
         for q in qs:
             at = parse_time(q["at"])
@@ -360,7 +389,7 @@ def main(argv=None):
         results = []
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as ex:
             futs = {ex.submit(run.run_one, s, m, hist[s][0], hist[s][1],
-                              work): (s, m) for (s, m) in jobs}
+                              hist[s][2], work): (s, m) for (s, m) in jobs}
             for f in concurrent.futures.as_completed(futs):
                 s, m = futs[f]
                 try:
