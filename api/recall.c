@@ -195,6 +195,21 @@ static double score(const rquestion *q, const fact *f)
 	return s + 0.1; /* something of the right kind in scope */
 }
 
+int recall_rule_keeps(const char *rule, const facts *f)
+{
+	if (!rule || !f || !f->n)
+		return 0;
+	rquestion q;
+	rq_parse(&q, rule, 0);
+	if (!q.n_term)
+		return 0;
+	q.kind = q.kind == RQ_WHO || q.kind == RQ_SAID || q.kind == RQ_SEEN ? q.kind : RQ_DO;
+	for (size_t i = 0; i < f->n; i++)
+		if (score(&q, &f->v[i]) > 0.1)
+			return 1;
+	return 0;
+}
+
 /* ------------------------------------------------------------ the walk -- */
 
 static int in_scope(const rctx *x, int64_t t0, int64_t t1)

@@ -51,6 +51,13 @@ typedef struct rquestion {
 /* Read a question; `now` resolves relative times. Never fails. */
 void rq_parse(rquestion *q, const char *text, int64_t now);
 
+/* Does relevance rule `rule` ("Always remember where you grasp the milk")
+ * name one of the facts `f`? The rule is read like a question (verbs
+ * through the lexicon, stems), so it keeps what it names in any robot's
+ * words. */
+struct facts;
+int recall_rule_keeps(const char *rule, const struct facts *f);
+
 /* recall_answer's return when the snapshot's tree holds no typed facts
  * (built by an older h2emv, or written by hand): the caller may answer by
  * reading node texts instead (emv.c). */

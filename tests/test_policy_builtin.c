@@ -80,7 +80,7 @@ static h2emv_policy *policy(void)
 
 static pol_item item(uint64_t id, int level, int64_t t0, int64_t t1, const char *text)
 {
-	pol_item it = { id, level, t0, t1, text, text, 0 };
+	pol_item it = { id, level, t0, t1, text, text, 0, NULL };
 	return it;
 }
 

@@ -334,8 +334,8 @@ static void test_summary_prompt_asks_for_timing_only_above_goals(void **state)
 static void test_relevance_prompt_shows_rules_item_parent_and_now(void **state)
 {
 	(void)state;
-	pol_item it = { 7, 4, T0, T0 + 3 * 3600 * SEC, "I did Transport (knife_0).", NULL, 0 };
-	pol_item par = { 3, 5, T0, T0 + 5 * 3600 * SEC, "I worked in the kitchen.", NULL, 0 };
+	pol_item it = { 7, 4, T0, T0 + 3 * 3600 * SEC, "I did Transport (knife_0).", NULL, 0, NULL };
+	pol_item par = { 3, 5, T0, T0 + 5 * 3600 * SEC, "I worked in the kitchen.", NULL, 0, NULL };
 	pol_rules r = { RULES, 2 };
 	pol_relevance_req req = { &it, &par, T0 + 86400 * SEC, &r };
 	pr_prompt p;
@@ -395,9 +395,9 @@ static void test_qa_prompt_renders_view_and_orders_answer_on_last_round(void **s
 {
 	(void)state;
 	pol_item nodes[3] = {
-		{ 11, 5, T0, T0 + 2 * 3600 * SEC, "I cooked breakfast.", NULL, 0 },
-		{ 12, 4, T0, T0 + 600 * SEC, "", NULL, 1 },
-		{ 13, 4, T0 + 3600 * SEC, T0 + 7200 * SEC, "I did Transport (knife_0).", NULL, 0 },
+		{ 11, 5, T0, T0 + 2 * 3600 * SEC, "I cooked breakfast.", NULL, 0, NULL },
+		{ 12, 4, T0, T0 + 600 * SEC, "", NULL, 1, NULL },
+		{ 13, 4, T0 + 3600 * SEC, T0 + 7200 * SEC, "I did Transport (knife_0).", NULL, 0, NULL },
 	};
 	int depth[3] = { 0, 1, 1 }, expanded[3] = { 1, 0, 0 }, kids[3] = { 1, 0, 1 };
 	pol_qa_view v = { "Where is the knife?", T0 + 86400 * SEC, nodes, depth, expanded, kids,

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "api/policy/builtin.h"
+#include "api/recall.h"
 #include "engine/engine.h"
 
 static int clause_matches(const bi_clause *c, const bi_digest *d)
@@ -72,6 +73,9 @@ static int any_rule_keeps(const pol_rules *rules, const pol_item *item)
 			keep = -1;
 		for (size_t c = 0; !keep && r.keep && c < r.n; c++)
 			keep = clause_matches(&r.c[c], &d);
+		/* the typed facts, in any robot's words */
+		if (!keep && r.keep && item->facts)
+			keep = recall_rule_keeps(rules->items[i], item->facts);
 		bi_rule_free(&r);
 	}
 	bi_digest_free(&d);

@@ -45,6 +45,7 @@ typedef struct pol_item {
 	const char *content;  /* words to match against (objects, actions, places,
 	                         people, speech), may be NULL */
 	int forgotten;        /* a placeholder: shown to grouping, hidden from QA */
+	const struct facts *facts; /* its typed facts (api/facts.h), or NULL */
 } pol_item;
 
 /* ------------------------------------------------------ group + summarize -- */
