@@ -1,8 +1,9 @@
 /*
- * test_import.c — the importers (bench/eval/import.h): TEACh EDH episodes
+ * test_import.c — the importers (tools/import/import.h): TEACh EDH episodes
  * and the ARMAR-7 history tree become observations that `h2emv_ingest`
  * accepts, in time order, with dates fixed by the seed; damaged input is a
- * clear error naming the file and the field.
+ * clear error naming the file and the field; with no path, the data comes
+ * from $H2EMV_DATA or the import says what to set.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,14 +12,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "bench/eval/import.h"
 #include "h2emv.h"
 #include "testutil.h"
+#include "tools/import/import.h"
 
 #define TEACH_DIR H2EMV_TEST_DATA "/teach"
 #define EP_SEEN TEACH_DIR "/valid_seen/0ad40b7b0e0cc45d_3a73.edh2.json"
@@ -26,6 +29,28 @@
 #define US 1000000ll
 #define HOUR (3600ll * US)
 #define DAY (24 * HOUR)
+
+/* The external data folder: $H2EMV_DATA, else ../shared/data/external
+ * beside the source tree (tests/CMakeLists.txt). */
+#ifndef H2EMV_EXTERNAL_DATA
+#define H2EMV_EXTERNAL_DATA "../shared/data/external"
+#endif
+static const char *external_data(void)
+{
+	const char *d = getenv("H2EMV_DATA");
+	return d && *d ? d : H2EMV_EXTERNAL_DATA;
+}
+
+/* Missing external data: a loud skip, or a failure when the run requires
+ * the data (H2EMV_REQUIRE_DATA=1, as CI sets it). */
+#define MISSING_DATA(what, path)                                                               \
+	do {                                                                                       \
+		const char *req_ = getenv("H2EMV_REQUIRE_DATA");                                       \
+		if (req_ && !strcmp(req_, "1"))                                                        \
+			fail_msg("%s not found at %s (H2EMV_REQUIRE_DATA=1; set H2EMV_DATA)", what, path); \
+		fprintf(stderr, "SKIPPED: %s not found at %s (set H2EMV_DATA)\n", what, path);         \
+		skip();                                                                                \
+	} while (0)
 
 /* ------------------------------------------------------------- helpers -- */
 
@@ -527,9 +552,11 @@ static void test_armar_tree_maps_fields_in_time_order(void **state)
 static void test_armar_recording_imports_and_ingests(void **state)
 {
 	(void)state;
-	const char *path = getenv("H2EMV_ARMAR_TREE") ? getenv("H2EMV_ARMAR_TREE") : IMP_ARMAR_DEFAULT_PATH;
+	char def[4096];
+	snprintf(def, sizeof def, "%s/%s", external_data(), IMP_ARMAR_SUBPATH);
+	const char *path = getenv("H2EMV_ARMAR_TREE") ? getenv("H2EMV_ARMAR_TREE") : def;
 	if (access(path, R_OK) != 0)
-		skip(); /* the shared recording is not in this checkout */
+		MISSING_DATA("the ARMAR-7 recording", path);
 	lines l = { 0 };
 	imp_stats st;
 	h2emv_error err;
@@ -566,6 +593,66 @@ static void test_armar_recording_imports_and_ingests(void **state)
 	lines_free(&l);
 }
 
+static void test_default_path_comes_from_h2emv_data(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir("import-default");
+	char *old = getenv("H2EMV_DATA") ? strdup(getenv("H2EMV_DATA")) : NULL;
+	char buf[4096];
+	lines l = { 0 };
+	imp_stats st;
+	h2emv_error err;
+
+	/* unset: no built-in default; the error names the variable */
+	unsetenv("H2EMV_DATA");
+	assert_null(imp_default_path(buf, sizeof buf, IMP_TEACH_SUBDIR));
+	assert_int_equal(armar(&l, &st, NULL, &err), H2EMV_EINVAL);
+	assert_non_null(strstr(err.message, "H2EMV_DATA"));
+	setenv("H2EMV_DATA", "", 1);
+	assert_null(imp_default_path(buf, sizeof buf, IMP_TEACH_SUBDIR));
+
+	/* set: the tree is found under it */
+	setenv("H2EMV_DATA", dir, 1);
+	assert_non_null(imp_default_path(buf, sizeof buf, IMP_ARMAR_SUBPATH));
+	assert_non_null(strstr(buf, dir));
+	assert_null(imp_default_path(buf, 8, IMP_ARMAR_SUBPATH)); /* does not fit */
+	char *sub = tu_fmt("%s/hierarchical-emv", dir);
+	assert_int_equal(mkdir(sub, 0777), 0);
+	free(sub);
+	sub = tu_fmt("%s/hierarchical-emv/armarx_lt_mem", dir);
+	assert_int_equal(mkdir(sub, 0777), 0);
+	char *p = write_tmp(sub, "2024-07-a7a-summary.tree.json", NULL,
+	                    SCENE("[]", "[]", RAW("2024-07-12T10:00:01", "Wave", "Running", "Wave", "{}")));
+	if (armar(&l, &st, NULL, &err))
+		fail_msg("%s", err.message);
+	assert_int_equal(l.n, 1);
+	lines_free(&l);
+	free(p);
+	free(sub);
+
+	/* the command line: no PATH and no H2EMV_DATA is a usage error naming both */
+	char *cmd = tu_fmt("env -u H2EMV_DATA %s import teach -q >/dev/null 2>%s/err", H2EMV_CLI, dir);
+	int rc = system(cmd);
+	assert_true(WIFEXITED(rc));
+	assert_int_equal(WEXITSTATUS(rc), 64); /* EXIT_USAGE */
+	free(cmd);
+	char *errf = tu_fmt("%s/err", dir);
+	char *msg = tu_read_file(errf, NULL);
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, "H2EMV_DATA"));
+	assert_non_null(strstr(msg, "pass PATH"));
+	free(msg);
+	free(errf);
+
+	if (old)
+		setenv("H2EMV_DATA", old, 1);
+	else
+		unsetenv("H2EMV_DATA");
+	free(old);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 static void test_parse_time_accepts_the_documented_forms(void **state)
 {
 	(void)state;
@@ -593,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_emit_error_stops_the_import),
 		cmocka_unit_test(test_armar_tree_maps_fields_in_time_order),
 		cmocka_unit_test(test_armar_recording_imports_and_ingests),
+		cmocka_unit_test(test_default_path_comes_from_h2emv_data),
 		cmocka_unit_test(test_parse_time_accepts_the_documented_forms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

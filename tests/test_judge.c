@@ -4,8 +4,10 @@
  * tolerances, day-only answers, lists that are equal / subsets / supersets /
  * cross, names written the many ways robots write them, answers that give
  * none, hostile input, the API's argument checks; and the agreement with
- * the upstream human and few-shot labels (judge_labels/), skipped when
- * that data is absent. All cases here are hand-written.
+ * the upstream human and few-shot labels (judge_labels/), read from the
+ * external data folder ($H2EMV_DATA, else ../shared/data/external beside
+ * the source tree): skipped loudly when that data is absent, a failure
+ * when H2EMV_REQUIRE_DATA=1. All cases here are hand-written.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -674,10 +676,34 @@ static void test_hostile_input_is_judged_safely(void **state)
 
 /* ------------------------------------------- agreement with upstream labels -- */
 
-/* Where the labels are; $H2EMV_JUDGE_LABELS overrides. */
-#ifndef H2EMV_JUDGE_LABELS
-#define H2EMV_JUDGE_LABELS "/work/shared/data/external/hierarchical-emv/judge_labels"
+/* The external data folder: $H2EMV_DATA, else ../shared/data/external
+ * beside the source tree (tests/CMakeLists.txt). */
+#ifndef H2EMV_EXTERNAL_DATA
+#define H2EMV_EXTERNAL_DATA "../shared/data/external"
 #endif
+
+/* `sub` under the external data folder, unless the variable `env` names
+ * the place itself. Into buf; returns it. */
+static const char *data_path(char *buf, size_t n, const char *env, const char *sub)
+{
+	const char *own = getenv(env), *root = getenv("H2EMV_DATA");
+	if (own && *own)
+		snprintf(buf, n, "%s", own);
+	else
+		snprintf(buf, n, "%s/%s", root && *root ? root : H2EMV_EXTERNAL_DATA, sub);
+	return buf;
+}
+
+/* Missing external data: a loud skip, or a failure when the run requires
+ * the data (H2EMV_REQUIRE_DATA=1, as CI sets it). */
+static void missing_data(const char *what, const char *path)
+{
+	const char *req = getenv("H2EMV_REQUIRE_DATA");
+	if (req && !strcmp(req, "1"))
+		fail_msg("%s not found under %s (H2EMV_REQUIRE_DATA=1; set H2EMV_DATA)", what, path);
+	fprintf(stderr, "SKIPPED: %s not found under %s (set H2EMV_DATA)\n", what, path);
+	skip();
+}
 
 static int64_t month_time(const char *s)
 {
@@ -739,8 +765,9 @@ static void test_agreement_with_upstream_labels(void **state)
 		"categorization_agreement_val", "h2emv_manual_eval" };
 	tally all = { 0 }, manual = { 0 };
 	int found = 0;
-	const char *root = getenv("H2EMV_JUDGE_LABELS") ? getenv("H2EMV_JUDGE_LABELS") :
-	                                                    H2EMV_JUDGE_LABELS;
+	char rootbuf[1024];
+	const char *root = data_path(rootbuf, sizeof rootbuf, "H2EMV_JUDGE_LABELS",
+	                             "hierarchical-emv/judge_labels");
 	for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
 		char dir[1024];
 		snprintf(dir, sizeof dir, "%s/%s", root, dirs[d]);
@@ -759,10 +786,8 @@ static void test_agreement_with_upstream_labels(void **state)
 		}
 		closedir(dp);
 	}
-	if (!found) {
-		fprintf(stderr, "judge labels not found under %s: skipped\n", root);
-		skip();
-	}
+	if (!found)
+		missing_data("the judge labels", root);
 	static const char *const bn[] = { "correct", "partially_correct", "wrong" };
 	fprintf(stderr, "agreement with %d upstream labels: fine %.1f%%, broad %.1f%%\n", all.n,
 	        100.0 * all.fine / all.n, 100.0 * all.broad / all.n);
@@ -784,11 +809,6 @@ static void test_agreement_with_upstream_labels(void **state)
 }
 
 /* ------------------------------------- the upstream TEACh question sets -- */
-
-/* Where the question sets are; $H2EMV_TEACH_QA overrides. */
-#ifndef H2EMV_TEACH_QA
-#define H2EMV_TEACH_QA "/work/shared/data/external/hierarchical-emv/teach/interactive-v2"
-#endif
 
 /* A time as h2emv writes it: "At 2023/05/04, 19:08:25." */
 static void say_time(char *buf, size_t cap, int64_t t)
@@ -820,7 +840,9 @@ static void test_upstream_questions_judge_their_own_answers(void **state)
 {
 	(void)state;
 	static const char *const files[] = { "val-unseen-5.json", "val-unseen-25.json" };
-	const char *dir = getenv("H2EMV_TEACH_QA") ? getenv("H2EMV_TEACH_QA") : H2EMV_TEACH_QA;
+	char dirbuf[1024];
+	const char *dir = data_path(dirbuf, sizeof dirbuf, "H2EMV_TEACH_QA",
+	                            "hierarchical-emv/teach/interactive-v2");
 	size_t n = 0;
 	for (size_t f = 0; f < 2; f++) {
 		char path[1024];
@@ -856,10 +878,8 @@ static void test_upstream_questions_judge_their_own_answers(void **state)
 		}
 		json_decref(root);
 	}
-	if (!n) {
-		fprintf(stderr, "TEACh question sets not found under %s: skipped\n", dir);
-		skip();
-	}
+	if (!n)
+		missing_data("the TEACh question sets", dir);
 	fprintf(stderr, "%zu upstream questions judged their own answers correct\n", n);
 }
 

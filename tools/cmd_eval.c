@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "bench/eval/eval.h"
-#include "bench/eval/import.h"
 #include "bench/eval/qagen.h"
 #include "bench/eval/report.h"
 #include "bench/eval/sim.h"
 #include "tools/cli.h"
+#include "tools/import/import.h"
 
 static const char help[] =
 	"usage: h2emv eval [options]\n"
@@ -38,8 +38,9 @@ static const char help[] =
 	"  -p, --pairs N        question pairs per history (default 5; armar 10)\n"
 	"      --data PATH      the TEACh EDH directory or the ARMAR-7 tree file\n"
 	"                       (default $H2EMV_TEACH_DIR / $H2EMV_ARMAR_TREE, else\n"
-	"                       " IMP_TEACH_DEFAULT_DIR "\n"
-	"                       and " IMP_ARMAR_DEFAULT_PATH ")\n"
+	"                       $" IMP_DATA_ENV "/" IMP_TEACH_SUBDIR " and\n"
+	"                       $" IMP_DATA_ENV "/" IMP_ARMAR_SUBPATH ";\n"
+	"                       no built-in default: one of them must be given)\n"
 	"      --seed S         seed of histories and questions (default 1)\n"
 	"\n"
 	"Variants (the paper's appendix table; default all 13):\n"
@@ -124,8 +125,7 @@ static int make_history(qg_history *h, const eval_cfg *c, size_t k, h2emv_error 
 	}
 	if (!strcmp(c->source, "teach")) {
 		imp_teach_options to = IMP_TEACH_OPTIONS_INIT;
-		const char *dir = c->data ? c->data : getenv("H2EMV_TEACH_DIR");
-		const char *paths[1] = { dir ? dir : IMP_TEACH_DEFAULT_DIR };
+		const char *paths[1] = { c->data }; /* resolved by find_data */
 		to.paths = paths;
 		to.n_paths = 1;
 		to.episodes = c->episodes;
@@ -134,7 +134,7 @@ static int make_history(qg_history *h, const eval_cfg *c, size_t k, h2emv_error 
 		return imp_teach(&st, &to, emit_line, h, err);
 	}
 	imp_armar_options ao = IMP_ARMAR_OPTIONS_INIT;
-	ao.path = c->data ? c->data : getenv("H2EMV_ARMAR_TREE");
+	ao.path = c->data;
 	imp_stats st;
 	return imp_armar(&st, &ao, emit_line, h, err);
 }
@@ -240,6 +240,28 @@ static int run_history(const eval_cfg *c, ev_result *res, size_t k, const char *
 	return wr ? EXIT_ERROR : EXIT_OK;
 }
 
+/* The real data of --source teach|armar: --data, else the source's own
+ * variable, else under $H2EMV_DATA. 0, or a usage error naming them. */
+static int find_data(eval_cfg *c)
+{
+	static char def[4096];
+	int teach = !strcmp(c->source, "teach");
+	if (!teach && strcmp(c->source, "armar"))
+		return 0;
+	const char *env = getenv(teach ? "H2EMV_TEACH_DIR" : "H2EMV_ARMAR_TREE");
+	if (!c->data && env && *env)
+		c->data = env;
+	if (!c->data)
+		c->data = imp_default_path(def, sizeof def, teach ? IMP_TEACH_SUBDIR : IMP_ARMAR_SUBPATH);
+	if (c->data)
+		return 0;
+	return cli_usage("eval",
+	                 "--source %s: no data given: pass --data PATH, set %s to it, or set " IMP_DATA_ENV
+	                 " to the external data folder (the one holding %s)",
+	                 c->source, teach ? "H2EMV_TEACH_DIR" : "H2EMV_ARMAR_TREE",
+	                 teach ? IMP_TEACH_SUBDIR : IMP_ARMAR_SUBPATH);
+}
+
 static int parse_args(eval_cfg *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -318,6 +340,8 @@ static int parse_args(eval_cfg *c, int argc, char **argv)
 		return cli_usage("eval", "--source file needs --history FILE");
 	if (!strcmp(c->source, "file"))
 		c->histories = (unsigned)c->n_files;
+	if (find_data(c))
+		return EXIT_USAGE;
 	if (!strcmp(c->source, "armar")) {
 		c->histories = 1;
 		if (!pairs_set)

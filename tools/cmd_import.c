@@ -1,7 +1,7 @@
 /*
  * cmd_import.c — `h2emv import`: turn recorded robot data (TEACh EDH
  * episodes, the ARMAR-7 history tree) into observation JSON Lines that
- * `h2emv ingest` takes. The mapping lives in bench/eval/import_*.c.
+ * `h2emv ingest` takes. The mapping lives in tools/import/ (import.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/eval/import.h"
+#include "tools/import/import.h"
 #include "tools/cli.h"
 
 static const char help[] =
@@ -21,8 +21,12 @@ static const char help[] =
 	"Write an observation history (JSON Lines, docs/formats.md) built from real\n"
 	"robot data, to standard output or FILE. Pipe it into 'h2emv ingest'.\n"
 	"\n"
+	"The data is read where it lies. Without a PATH or FILE, the default sits under\n"
+	"the external data folder named by $" IMP_DATA_ENV " (there is no built-in one):\n"
+	"with neither, the import stops and says so.\n"
+	"\n"
 	"teach  TEACh EDH instances (*.edhN.json; CDLA-Sharing-1.0), default\n"
-	"       " IMP_TEACH_DEFAULT_DIR "\n"
+	"       $" IMP_DATA_ENV "/" IMP_TEACH_SUBDIR "\n"
 	"       ({train,valid_seen,valid_unseen}/, 44 episodes). A PATH is a file or a\n"
 	"       directory searched recursively. Each episode is one file, and the\n"
 	"       episodes are concatenated over simulated days as the paper's\n"
@@ -54,7 +58,7 @@ static const char help[] =
 	"armar  The ARMAR-7 recording (KIT and Futurium Berlin, 2024-06-26 to\n"
 	"       2024-07-13; hierarchical-emv, no license: internal research only),\n"
 	"       default\n"
-	"       " IMP_ARMAR_DEFAULT_PATH "\n"
+	"       $" IMP_DATA_ENV "/" IMP_ARMAR_SUBPATH "\n"
 	"       One observation per SceneGraphInstant, in time order.\n"
 	"         t        raw.timestamp (UTC)\n"
 	"         action   {name: current_action, args: current_action_parameters,\n"
@@ -172,6 +176,20 @@ static int record_profile(const char *dir, const char *name)
 	return 0;
 }
 
+/* The source's data under $H2EMV_DATA when no PATH or FILE is given; with
+ * the variable unset, NULL after telling the user what to pass. */
+static const char *default_path(char *buf, size_t n, int teach)
+{
+	const char *sub = teach ? IMP_TEACH_SUBDIR : IMP_ARMAR_SUBPATH;
+	const char *p = imp_default_path(buf, n, sub);
+	if (!p)
+		cli_usage("import",
+		          "no %s given and " IMP_DATA_ENV " is not set: pass %s, or set " IMP_DATA_ENV
+		          " to the external data folder (the one holding %s)",
+		          teach ? "TEACh data" : "ARMAR-7 tree", teach ? "PATH" : "FILE", sub);
+	return p;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -237,7 +255,12 @@ int cmd_import(int argc, char **argv)
 	}
 	if (!teach && argc - optind > 1)
 		return cli_usage("import", "armar takes one FILE");
-	static const char *const teach_default[] = { IMP_TEACH_DEFAULT_DIR };
+	char def[4096];
+	const char *dflt[1] = { NULL };
+	if (optind == argc && !(dflt[0] = default_path(def, sizeof def, teach))) {
+		free(starts);
+		return EXIT_USAGE;
+	}
 	if (mem_dir && record_profile(mem_dir, teach ? "teach" : "armar7")) {
 		free(starts);
 		return EXIT_ERROR;
@@ -255,7 +278,7 @@ int cmd_import(int argc, char **argv)
 	double t0 = now_s();
 	int rc;
 	if (teach) {
-		to.paths = optind < argc ? (const char *const *)argv + optind : teach_default;
+		to.paths = optind < argc ? (const char *const *)argv + optind : dflt;
 		to.n_paths = optind < argc ? (size_t)(argc - optind) : 1;
 		to.starts = starts;
 		to.n_starts = n_starts;
@@ -264,7 +287,7 @@ int cmd_import(int argc, char **argv)
 		to.progress_ctx = &progress;
 		rc = imp_teach(&st, &to, emit_line, &o, &err);
 	} else {
-		ao.path = optind < argc ? argv[optind] : NULL;
+		ao.path = optind < argc ? argv[optind] : dflt[0];
 		ao.progress = cli_progress_cb;
 		ao.progress_ctx = &progress;
 		rc = imp_armar(&st, &ao, emit_line, &o, &err);

@@ -1,5 +1,5 @@
 /*
- * import_armar.c — the real ARMAR-7 history tree (hierarchical-emv's
+ * armar.c — the real ARMAR-7 history tree (hierarchical-emv's
  * 2024-07-a7a-summary, re-serialised as `_type` nodes) to observations: one
  * per SceneGraphInstant, in time order (see imp_armar in import.h).
  *
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bench/eval/import_internal.h"
+#include "internal.h"
 
 typedef struct inst {
 	json_t *scene; /* the SceneGraphInstant (borrowed from the tree) */
@@ -400,10 +400,14 @@ int imp_armar(imp_stats *out, const imp_armar_options *o, imp_emit_fn emit, void
 	if (err)
 		memset(err, 0, sizeof *err);
 	int rc = H2EMV_OK;
+	char def[4096];
 	if (!o || o->version != IMP_ARMAR_OPTIONS_VERSION || !emit)
 		rc = imp_fail(err, H2EMV_EINVAL, NULL, "imp_armar: options or emit callback missing");
+	else if (!(w.file = o->path ? o->path : imp_default_path(def, sizeof def, IMP_ARMAR_SUBPATH)))
+		rc = imp_fail(err, H2EMV_EINVAL, NULL,
+		              "no ARMAR-7 tree file given and " IMP_DATA_ENV " (the external data folder) is not set");
 	else
-		rc = imp_load_json(&root, w.file = o->path ? o->path : IMP_ARMAR_DEFAULT_PATH, err);
+		rc = imp_load_json(&root, w.file, err);
 	if (rc == H2EMV_OK)
 		rc = visit(&w, root, 0);
 	if (rc == H2EMV_OK && w.n == 0)

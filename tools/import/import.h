@@ -1,27 +1,31 @@
 /*
  * import.h — importers that turn recorded robot data into observation
- * histories (JSON Lines, docs/formats.md §1) for the evaluation: TEACh EDH
- * episodes concatenated over simulated days, and the real ARMAR-7 history
- * tree. Used by `h2emv import` and, in-process, by the evaluation runner.
+ * histories (JSON Lines, docs/formats.md §1): TEACh EDH episodes
+ * concatenated over simulated days, and the real ARMAR-7 history tree.
+ * Product code behind `h2emv import`; the evaluation (bench/eval, `h2emv
+ * eval --source teach|armar`) reads real histories through it too. Built on
+ * the public header h2emv.h and jansson only.
  *
  * Every line handed to the emit callback is one observation that
  * `h2emv_ingest` accepts; lines come in time order (each `t` strictly after
  * the one before for TEACh; never before it for ARMAR). Experimental: the
  * mapping may still change with the evaluation.
  */
-#ifndef H2EMV_EVAL_IMPORT_H
-#define H2EMV_EVAL_IMPORT_H
+#ifndef H2EMV_TOOLS_IMPORT_H
+#define H2EMV_TOOLS_IMPORT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "h2emv.h"
 
-/* Where the shared copies of the data live (read at run time, never copied
- * into the repository). */
-#define IMP_TEACH_DEFAULT_DIR "/work/shared/data/external/teach-edh-emma"
-#define IMP_ARMAR_DEFAULT_PATH \
-	"/work/shared/data/external/hierarchical-emv/armarx_lt_mem/2024-07-a7a-summary.tree.json"
+/* The data is read where it lies, never copied into the repository. With no
+ * path given, each source's default sits under the external data folder
+ * named by the environment variable IMP_DATA_ENV (imp_default_path); there
+ * is no built-in location. */
+#define IMP_DATA_ENV "H2EMV_DATA"
+#define IMP_TEACH_SUBDIR "teach-edh-emma"
+#define IMP_ARMAR_SUBPATH "hierarchical-emv/armarx_lt_mem/2024-07-a7a-summary.tree.json"
 
 /* Receives one observation: `line` is JSON text without a newline,
  * NUL-terminated, valid only during the call. Return H2EMV_OK to go on, or
@@ -119,7 +123,7 @@ int imp_teach(imp_stats *out, const imp_teach_options *o, imp_emit_fn emit, void
 
 typedef struct imp_armar_options {
 	unsigned version;     /* IMP_ARMAR_OPTIONS_VERSION */
-	const char *path;     /* the tree JSON; NULL = IMP_ARMAR_DEFAULT_PATH */
+	const char *path;     /* the tree JSON; NULL = $H2EMV_DATA/IMP_ARMAR_SUBPATH */
 	h2emv_time from, to;  /* keep from <= t < to; 0 = unbounded */
 	uint64_t limit;       /* emit at most this many; 0 = all */
 	h2emv_progress_fn progress; /* may be NULL: every 256 records; non-zero
@@ -153,12 +157,20 @@ typedef struct imp_armar_options {
  *                of an instance id in one scene dropped)
  *   relations    [from, to, type]; object indices are resolved to instance ids
  *
- * Returns H2EMV_OK, EINVAL, EIO (missing or unreadable file), EPARSE (with
- * the JSON path of the bad field), ENOMEM, or what emit returned. */
+ * Returns H2EMV_OK, EINVAL (bad options; no path and H2EMV_DATA unset), EIO
+ * (missing or unreadable file), EPARSE (with the JSON path of the bad
+ * field), ENOMEM, or what emit returned. */
 int imp_armar(imp_stats *out, const imp_armar_options *o, imp_emit_fn emit, void *arg,
               h2emv_error *err);
 
 /* ------------------------------------------------------------ helpers -- */
+
+/* The default location of a source's data: "$H2EMV_DATA/<sub>", sub being
+ * IMP_TEACH_SUBDIR or IMP_ARMAR_SUBPATH, written into buf (n bytes).
+ * Returns buf, or NULL when H2EMV_DATA is unset or empty or the path does
+ * not fit. Does not check that the path exists: the importer's error names
+ * it when it does not. */
+const char *imp_default_path(char *buf, size_t n, const char *sub);
 
 /* Parse "YYYY-MM-DD", "YYYY-MM-DD HH:MM[:SS[.frac]]" or with 'T', optional
  * "Z" (always UTC) into *out. Returns 0 on success, -1 otherwise. */

@@ -1,14 +1,14 @@
 /*
- * import_internal.h — what the importer files (bench/eval/import_*.c)
- * share: errors, a seeded generator, JSON loading and emitting, and the
- * TEACh episode converter and its object table.
+ * internal.h — what the importer files in tools/import share: errors, a
+ * seeded generator, JSON loading and emitting, and the TEACh episode
+ * converter and its object table.
  */
-#ifndef H2EMV_EVAL_IMPORT_INTERNAL_H
-#define H2EMV_EVAL_IMPORT_INTERNAL_H
+#ifndef H2EMV_TOOLS_IMPORT_INTERNAL_H
+#define H2EMV_TOOLS_IMPORT_INTERNAL_H
 
 #include <jansson.h>
 
-#include "bench/eval/import.h"
+#include "import.h"
 
 #define IMP_US 1000000ll
 

@@ -1,5 +1,5 @@
 /*
- * import_teach.c — TEACh EDH episodes to one observation history: find the
+ * teach.c — TEACh EDH episodes to one observation history: find the
  * files, sample them, and date the episodes the way the paper's generator
  * does (IMPLEMENTATION_NOTES §5; teach/incremental_data/create_seq.py):
  * a start within ±304 days of 2024-01-01 08:00, then 1–2 episodes a day,
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bench/eval/import_internal.h"
+#include "internal.h"
 
 #define HOUR (3600ll * IMP_US)
 #define DAY (24 * HOUR)

@@ -1,5 +1,5 @@
 /*
- * import_teach_episode.c — one TEACh EDH episode to observations: which
+ * teach_episode.c — one TEACh EDH episode to observations: which
  * interactions count, how actions are written, what each step sees and
  * holds, and the goal each step leads to (see imp_teach in import.h).
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/eval/import_internal.h"
+#include "internal.h"
 
 enum { AGENT_COMMANDER = 0, AGENT_DRIVER = 1, ACT_TEXT = 100 };
 enum { PICKUP = 200, PLACE, OPEN, CLOSE, TOGGLE_ON, TOGGLE_OFF, SLICE, DIRTY, CLEAN, FILL,

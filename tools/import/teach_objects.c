@@ -1,5 +1,5 @@
 /*
- * import_teach_objects.c — the objects of one TEACh episode: names as the
+ * teach_objects.c — the objects of one TEACh episode: names as the
  * paper's loader writes them (Class when the class is unique in the scene,
  * Class_k otherwise, Class_k_Sliced_n for pieces) and their state, tracked
  * from the actions and the EDH state diffs.
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/eval/import_internal.h"
+#include "internal.h"
 
 /* Upstream's relevant properties (em/teach.py), plus isSliced. */
 static const struct {

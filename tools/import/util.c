@@ -1,6 +1,7 @@
 /*
- * import_util.c — helpers the importers share: error messages, the seeded
- * generator, time parsing and formatting, JSON loading and emitting.
+ * util.c — helpers the importers share: error messages, the seeded
+ * generator, the default data paths, time parsing and formatting, JSON
+ * loading and emitting.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -9,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench/eval/import_internal.h"
+#include "internal.h"
 
 int imp_fail(h2emv_error *err, int status, const char *field, const char *fmt, ...)
 {
@@ -24,6 +25,15 @@ int imp_fail(h2emv_error *err, int status, const char *field, const char *fmt, .
 	vsnprintf(err->message, sizeof err->message, fmt, ap);
 	va_end(ap);
 	return status;
+}
+
+const char *imp_default_path(char *buf, size_t n, const char *sub)
+{
+	const char *root = getenv(IMP_DATA_ENV);
+	if (!root || !*root || !buf || !sub)
+		return NULL;
+	int len = snprintf(buf, n, "%s/%s", root, sub);
+	return len > 0 && (size_t)len < n ? buf : NULL;
 }
 
 uint64_t imp_rng_next(imp_rng *r)
