@@ -48,6 +48,8 @@ struct fake_llm {
 	pthread_mutex_t lock;      /* everything below */
 	script_item *script;
 	size_t n_script, head_script, cap_script;
+	script_item dflt;          /* the default reply, when has_dflt */
+	int has_dflt;
 	fake_llm_handler handler;
 	void *handler_arg;
 	recorded *reqs;
@@ -309,6 +311,11 @@ static int serve(fake_llm *f, int fd, const char *body)
 		content = xstrdup(it->content);
 		raw = xstrdup(it->raw_body);
 		scripted = 1;
+	} else if (f->has_dflt) {
+		r = f->dflt.r;
+		content = xstrdup(f->dflt.content);
+		raw = xstrdup(f->dflt.raw_body);
+		scripted = 1;
 	} else {
 		fn = f->handler;
 		arg = f->handler_arg;
@@ -446,6 +453,8 @@ void fake_llm_stop(fake_llm *f)
 		free(f->reqs[i].head);
 		free(f->reqs[i].body);
 	}
+	free(f->dflt.content);
+	free(f->dflt.raw_body);
 	free(f->script);
 	free(f->reqs);
 	free(f->conns);
@@ -479,6 +488,22 @@ void fake_llm_push(fake_llm *f, const fake_resp *r)
 	it->content = xstrdup(r->content);
 	it->raw_body = xstrdup(r->raw_body);
 	it->r.content = it->r.raw_body = NULL;
+	pthread_mutex_unlock(&f->lock);
+}
+
+void fake_llm_set_default(fake_llm *f, const fake_resp *r)
+{
+	pthread_mutex_lock(&f->lock);
+	free(f->dflt.content);
+	free(f->dflt.raw_body);
+	memset(&f->dflt, 0, sizeof f->dflt);
+	f->has_dflt = r != NULL;
+	if (r) {
+		f->dflt.r = *r;
+		f->dflt.content = xstrdup(r->content);
+		f->dflt.raw_body = xstrdup(r->raw_body);
+		f->dflt.r.content = f->dflt.r.raw_body = NULL;
+	}
 	pthread_mutex_unlock(&f->lock);
 }
 

@@ -5,8 +5,8 @@
  * purpose: wait, trickle, send 100 MB, cut a body short.
  *
  * Replies come from a script consumed in order (fake_llm_push); when the
- * script is empty, from the handler (fake_llm_set_handler); with neither,
- * HTTP 500. Every request is recorded (head and body) for the test to
+ * script is empty, from the default reply (fake_llm_set_default), else the
+ * handler (fake_llm_set_handler); with none of them, HTTP 500. Every request is recorded (head and body) for the test to
  * inspect. Functions abort the test program on setup failures (out of
  * memory, no socket), never on what a client does.
  */
@@ -59,6 +59,10 @@ char *fake_llm_url(fake_llm *f);
 void fake_llm_push(fake_llm *f, const fake_resp *r);
 /* Set (or with fn NULL, clear) the handler. */
 void fake_llm_set_handler(fake_llm *f, fake_llm_handler fn, void *arg);
+/* Answer every request with a copy of `r` when the script is empty,
+ * before any handler (a server stuck in one way of misbehaving, say a
+ * 200 with a body that is no chat completion); NULL clears it. */
+void fake_llm_set_default(fake_llm *f, const fake_resp *r);
 
 /* Requests received so far (complete ones: head and body read). */
 size_t fake_llm_requests(fake_llm *f);

@@ -312,33 +312,42 @@ static void test_truncated_body_is_retried_or_reported(void **state)
 	fx_end(&x);
 }
 
-static void test_garbage_body_is_a_parse_error(void **state)
+/* A 2xx body that is no chat completion is retried like a 5xx and, when
+ * every attempt got one, is EPARSE saying what was wrong (tests/
+ * test_llm_bodies.c goes through every kind of body, and through the
+ * policy). */
+static void test_garbage_body_is_retried_then_a_parse_error(void **state)
 {
 	(void)state;
 	fx x;
 	fx_start(&x);
 	fx_client(&x);
-	fake_llm_push(x.srv, &(fake_resp){ .raw_body = "<html>\nbad gateway\n</html>" });
+	fake_llm_set_default(x.srv, &(fake_resp){ .raw_body = "<html>\nbad gateway\n</html>" });
 	assert_int_equal(fx_chat(&x, LLM_D_QA), H2EMV_EPARSE);
-	assert_int_equal(x.reply.attempts, 1); /* a 200 that makes no sense is not retried */
+	assert_int_equal(x.reply.attempts, 3); /* the first and max_retries more */
+	assert_int_equal(fake_llm_requests(x.srv), 3);
+	assert_contains(x.err.message, "failed after 3 attempts");
+	assert_contains(x.err.message, x.cfg.base_url);
+	assert_contains(x.err.message, "HTTP 200, but not a chat completion");
 	assert_contains(x.err.message, "not JSON");
 	assert_contains(x.err.message, "<html> bad gateway");
 
-	fake_llm_push(x.srv, &(fake_resp){ .raw_body = "{\"choices\":[]}" });
+	fake_llm_set_default(x.srv, &(fake_resp){ .raw_body = "{\"choices\":[]}" });
 	assert_int_equal(fx_chat(&x, LLM_D_QA), H2EMV_EPARSE);
-	assert_contains(x.err.message, "no choices[0].message");
+	assert_contains(x.err.message, "empty \"choices\" array");
 
-	fake_llm_push(x.srv, &(fake_resp){
+	fake_llm_set_default(x.srv, &(fake_resp){
 		.raw_body = "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":null,"
 		            "\"tool_calls\":[{\"id\":\"1\",\"type\":\"function\"}]}}]}" });
 	assert_int_equal(fx_chat(&x, LLM_D_QA), H2EMV_EPARSE);
 	assert_contains(x.err.message, "tool calls");
 
-	fake_llm_push(x.srv, &(fake_resp){
+	fake_llm_set_default(x.srv, &(fake_resp){
 		.raw_body = "{\"choices\":[{\"message\":{\"content\":null,"
 		            "\"reasoning_content\":\"hmm\"}}]}" });
 	assert_int_equal(fx_chat(&x, LLM_D_QA), H2EMV_EPARSE);
 	assert_contains(x.err.message, "reasoning");
+	fake_llm_set_default(x.srv, NULL);
 
 	/* no usage: tokens are 0, and no model: the one asked for */
 	fake_llm_push(x.srv, &(fake_resp){
@@ -995,7 +1004,7 @@ int main(void)
 		cmocka_unit_test(test_500_is_retried_then_gives_up),
 		cmocka_unit_test(test_400_is_not_retried_and_names_the_server_message),
 		cmocka_unit_test(test_truncated_body_is_retried_or_reported),
-		cmocka_unit_test(test_garbage_body_is_a_parse_error),
+		cmocka_unit_test(test_garbage_body_is_retried_then_a_parse_error),
 		cmocka_unit_test(test_slow_trickle_hits_the_low_speed_limit),
 		cmocka_unit_test(test_huge_reply_is_cut_off_at_the_limit),
 		cmocka_unit_test(test_deadline_bounds_all_retries),

@@ -269,8 +269,11 @@ static void test_not_an_openai_reply_is_eparse(void **state)
 	(void)state;
 	fx x;
 	fx_start(&x, NULL);
-	fake_llm_push(x.srv, &(fake_resp){ .raw_body = "<html>hello</html>" });
+	fake_llm_set_default(x.srv, &(fake_resp){ .raw_body = "<html>hello</html>" });
 	assert_int_equal(fx_ping(&x), H2EMV_EPARSE);
+	assert_int_equal(fake_llm_requests(x.srv), 2); /* retried like a 5xx (retries.max 1) */
+	assert_contains(x.err.message, "not a chat completion");
+	assert_contains(x.err.message, x.url);
 	fx_end(&x);
 }
 

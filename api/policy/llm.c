@@ -11,11 +11,13 @@
  *   qa_step    answer "I could not find that in my memory."
  *   route      the builtin policy's routing
  *
- * A transport failure (server down after its retries, deadline passed) is
- * not papered over: the call returns the error, so a build stops at its
- * last commit and resumes later from the log, and a question gets a clear
- * error instead of a made-up answer. Nothing a model says reaches the tree
- * unless it parsed and validated against the request.
+ * A transport failure (server down after its retries, deadline passed, a
+ * 2xx body that is not a chat completion) is not papered over: the call
+ * returns the error (never EPARSE, which would mean "fall back"), so a
+ * build stops at its last commit and resumes later from the log, and a
+ * question gets a clear error instead of a made-up answer. Nothing a model
+ * says reaches the tree unless it parsed and validated against the
+ * request.
  */
 #include <math.h>
 #include <pthread.h>
@@ -67,6 +69,21 @@ static void account(pol_usage *u, const pr_prompt *prompt, const llm_reply *r)
 	u->calls++;
 }
 
+/* A transport failure as the decision's result. The transport says
+ * EPARSE when the server's body was no chat completion at all (after its
+ * retries); here EPARSE means "the model's text did not fit, fall back",
+ * and a build also falls back on it (api/build_tree.c). So that failure
+ * leaves as an I/O error, its message (naming the server and what was
+ * wrong) unchanged: never a silent fallback for a broken server. */
+static int transport_error(int rc, h2emv_error *err)
+{
+	if (rc != H2EMV_EPARSE)
+		return rc;
+	if (err)
+		err->status = H2EMV_EIO;
+	return H2EMV_EIO;
+}
+
 /*
  * Send `prompt`, parse, and on a reply that does not fit send it once more
  * with the reply and the error appended. Returns OK (parsed), H2EMV_EPARSE
@@ -85,7 +102,7 @@ static int decide(llm_pol *p, int decision, pr_prompt *prompt, parse_fn parse, v
 		if (rc != H2EMV_OK) {
 			bump(p, ST_TRANSPORT);
 			llm_reply_free(&r);
-			return rc;
+			return transport_error(rc, err);
 		}
 		account(u, prompt, &r);
 		h2emv_error perr = { 0 };

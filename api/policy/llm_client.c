@@ -453,6 +453,28 @@ static int judge_attempt(llm_client *c, const llm_attempt *a, const char *what, 
 	}
 }
 
+/* Read a 2xx attempt's body into *out. A body that is not a chat
+ * completion (a proxy's page, a server mid-restart, a truncated or hostile
+ * reply) returns H2EMV_EPARSE with the reason in `last`, err untouched:
+ * the caller retries it like a 5xx. Any other failure is final, in err. */
+static int take_reply(llm_client *c, const llm_attempt *a, llm_reply *out, char *last, size_t cap,
+                      h2emv_error *err)
+{
+	h2emv_error why = { 0 };
+	int rc = llm_reply_parse(a->body, a->len, "the body", out, c->key, &why);
+	if (rc == H2EMV_EPARSE) {
+		const char *m = why.message;
+		if (!strncmp(m, "llm: ", 5))
+			m += 5;
+		int n = snprintf(last, cap, "HTTP %ld, but not a chat completion: ", a->status);
+		if (n > 0 && (size_t)n + 8 < cap)
+			llm_sanitize(last + n, cap - (size_t)n, m, strlen(m), cap - (size_t)n);
+	} else if (rc && err) {
+		*err = why;
+	}
+	return rc;
+}
+
 static int http_chat(llm_client *c, const llm_request *req, const char *body, int64_t start,
                      llm_reply *out, h2emv_error *err)
 {
@@ -460,6 +482,7 @@ static int http_chat(llm_client *c, const llm_request *req, const char *body, in
 	const int64_t deadline = start + c->cfg.decision_timeout_ms;
 	const size_t len = strlen(body);
 	char last[400] = "no attempt made";
+	int gave_up = H2EMV_EIO; /* the status when the retries run out */
 	llm_handle *h;
 	int rc = pool_take(c, &h, err);
 	if (rc)
@@ -479,20 +502,21 @@ static int http_chat(llm_client *c, const llm_request *req, const char *body, in
 		count_attempt(c, &a, attempt);
 		out->attempts = attempt;
 		out->http_status = (int)a.status;
+		int again;
 		if (a.outcome == LLM_O_REPLY && a.status >= 200 && a.status < 300) {
-			char reply_of[64];
-			snprintf(reply_of, sizeof reply_of, "the %s reply", what);
-			rc = llm_reply_parse(a.body, a.len, reply_of, out, c->key, err);
-			free(a.body);
-			break;
+			rc = take_reply(c, &a, out, last, sizeof last, err);
+			again = rc == H2EMV_EPARSE;
+			gave_up = H2EMV_EPARSE;
+		} else {
+			again = judge_attempt(c, &a, what, last, sizeof last, &rc, err);
+			gave_up = H2EMV_EIO;
 		}
-		int again = judge_attempt(c, &a, what, last, sizeof last, &rc, err);
 		long retry_after = a.outcome == LLM_O_REPLY ? a.retry_after_s : -1;
 		free(a.body);
 		if (!again)
 			break;
 		if (attempt > c->cfg.max_retries) {
-			rc = llm_fail(c->key, err, H2EMV_EIO, "the %s request to %s failed after %d attempt%s; last: %s",
+			rc = llm_fail(c->key, err, gave_up, "the %s request to %s failed after %d attempt%s; last: %s",
 			              what, c->shown_url, attempt, attempt == 1 ? "" : "s", last);
 			break;
 		}
@@ -500,7 +524,7 @@ static int http_chat(llm_client *c, const llm_request *req, const char *body, in
 		left = deadline - llm_now_ms();
 		if (retry_after >= 0 && wait >= left) {
 			/* waiting would only end at the deadline: fail now */
-			rc = llm_fail(c->key, err, H2EMV_EIO,
+			rc = llm_fail(c->key, err, gave_up,
 			              "the %s request to %s failed after %d attempt%s: the server asked to "
 			              "retry after %ld s, past the %ld ms deadline; last: %s",
 			              what, c->shown_url, attempt, attempt == 1 ? "" : "s", retry_after,

@@ -11,10 +11,15 @@
  *   - Every decision has one overall deadline (decision_timeout_ms) that
  *     covers all its attempts and the waits between them.
  *   - Retries, with exponential backoff and full jitter, on timeouts,
- *     connection errors, bodies cut short, and HTTP 408/429/500/502/503/504;
- *     a `Retry-After: <seconds>` header is waited out exactly, unless it
- *     reaches past the deadline, in which case the call fails at once.
- *     Other 4xx statuses are never retried.
+ *     connection errors, bodies cut short, HTTP 408/429/500/502/503/504,
+ *     and a 2xx whose body is not a chat completion (not JSON, not an
+ *     object, nested deeper than 64 levels, no non-empty "choices" array,
+ *     no choices[0].message object with a string "content": see
+ *     llm_reply_parse in llm_impl.h); a `Retry-After: <seconds>` header is
+ *     waited out exactly, unless it reaches past the deadline, in which
+ *     case the call fails at once. Other 4xx statuses are never retried.
+ *     Only a chat completion ever comes back as a reply: what its text
+ *     says is the caller's business.
  *   - A reply larger than max_reply_bytes is cut off while it arrives (the
  *     transfer is aborted; nothing larger is ever buffered).
  *   - The API key is read from the environment once, at client creation,
@@ -38,9 +43,13 @@
  *   H2EMV_EIO       network failure, timeout, deadline, 5xx/408/429 after
  *                   the retries; a cassette that cannot be read or written
  *                   (H2EMV_ENOSPC when the disk is full)
- *   H2EMV_EPARSE    a reply body that is not the expected JSON, or whose
- *                   message has no text (tool calls only, reasoning only);
- *                   a damaged cassette line (err->line is its number)
+ *   H2EMV_EPARSE    the last attempt's 2xx body was not a chat completion,
+ *                   after the retries (the message says what was wrong:
+ *                   not JSON, null, no choices, a message with no text
+ *                   such as tool calls only or reasoning only, ...); a
+ *                   damaged cassette line (err->line is its number). A
+ *                   caller that also uses EPARSE for "the text did not
+ *                   parse" (the policy, llm.c) must keep the two apart.
  *   H2EMV_ELIMIT    a reply over max_reply_bytes; a cassette over 256 MiB
  *   H2EMV_ENOTFOUND replay: no recorded reply for the request
  *   H2EMV_ENOMEM    out of memory

@@ -46,9 +46,18 @@ void llm_last_user(char *dst, size_t cap, const pr_prompt *p);
 
 /* -------------------------------------------------------------- reply -- */
 
+/* The deepest nesting of arrays and objects a reply body may have. A chat
+ * completion needs about 9 (logprobs are the deepest part); a body nested
+ * further is refused before it is parsed. */
+#define LLM_REPLY_MAX_DEPTH 64
+
 /* Parse a chat.completion body: the assistant text, usage (0 when absent)
- * and the answering model (NULL when absent). H2EMV_OK, H2EMV_EPARSE (with
- * a message naming `what`, e.g. "the qa reply"), H2EMV_ENOMEM. */
+ * and the answering model (NULL when absent). A chat completion here is a
+ * JSON object, nested at most LLM_REPLY_MAX_DEPTH deep, with a non-empty
+ * "choices" array whose first element has a "message" object with a
+ * string "content" (which may be ""). Anything else is H2EMV_EPARSE, with
+ * a message naming `what` (e.g. "the body") and saying which part is
+ * wrong; also H2EMV_ENOMEM. */
 int llm_reply_parse(const char *body, size_t len, const char *what, llm_reply *out,
                     const char *secret, h2emv_error *err);
 
