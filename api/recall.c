@@ -36,6 +36,7 @@ typedef struct cand {
 	h2emv_ref ref;
 	double score;
 	int coarse;
+	int hits;               /* question words it matched */
 } cand;
 
 typedef struct rctx {
@@ -55,6 +56,8 @@ typedef struct rctx {
 	pr_str trace;
 	int want_trace;
 	int oom;
+	const h2emv_node *root;
+	h2emv_error *err;
 } rctx;
 
 /* ------------------------------------------------------------- matching -- */
@@ -89,6 +92,10 @@ static int type_ok(const rquestion *q, const fact *f)
 {
 	int vc = q->verb >= 0 ? q->term[q->verb].cls : LC_NONE;
 	switch (q->kind) {
+	case RQ_WHEREABOUTS:
+		return f->type == FT_PLACE ||
+		       (f->type == FT_ACT && f->cls == LC_GO && (f->s[FS_DST] || f->s[FS_OBJ]) &&
+		        f->status != FST_FAILED && f->status != FST_ABORTED);
 	case RQ_WHO:
 		return f->type == FT_PERSON || f->type == FT_SPEECH ||
 		       (f->type == FT_ACT && f->s[FS_WHO]);
@@ -109,22 +116,64 @@ static int type_ok(const rquestion *q, const fact *f)
 	}
 }
 
-/* How well fact f answers q; 0 = not at all. */
-static double score(const rquestion *q, const fact *f)
+/* How close a question's verb term is to an action fact's verb: 3 the same
+ * lemma, 2 a near class or a word of the skill's name, 1 a loose relation
+ * (fetching and delivering are both transports), 0 none. */
+static double verb_match(const rq_term *v, const fact *f)
 {
+	if (f->s[FS_VERB] && v->lemma && !strcasecmp(f->s[FS_VERB], v->lemma))
+		return 3;
+	if (lex_class_near(v->cls, f->cls) || word_in(f->s[FS_NAME], v))
+		return 2;
+	if (f->s[FS_VERB] && word_in(f->s[FS_VERB], v))
+		return 2;
+	int take = v->cls == LC_TAKE || f->cls == LC_TAKE;
+	int move = v->cls == LC_PUT || v->cls == LC_GIVE || f->cls == LC_PUT || f->cls == LC_GIVE;
+	if (take && move)
+		return 1;
+	if ((v->cls == LC_GO && f->cls == LC_FOLLOW) || (v->cls == LC_FOLLOW && f->cls == LC_GO))
+		return 1;
+	return 0;
+}
+
+/* How well fact f answers q; 0 = not at all. *hits_out: the question's
+ * words it matched. */
+static double score_hits(const rquestion *q, const fact *f, int *hits_out)
+{
+	*hits_out = 0;
 	if (!type_ok(q, f))
 		return 0;
-	if (q->status == RS_FAILED && q->kind != RQ_COUNT && q->kind != RQ_YESNO &&
-	    f->type == FT_ACT && f->status != FST_FAILED && f->status != FST_ABORTED)
+	int failed = f->type == FT_ACT && (f->status == FST_FAILED || f->status == FST_ABORTED);
+	int tally = q->kind == RQ_COUNT || q->kind == RQ_YESNO;
+	if (q->status == RS_FAILED && !tally && f->type == FT_ACT && !failed)
 		return 0;
 	if (q->status == RS_FAILED && f->type != FT_ACT)
 		return 0;
+	if (q->status == RS_DONE && !tally && failed)
+		return 0;
 	double s = 0;
 	size_t content = 0, hits = 0;
+	double vs = 0;
+	int verbs = 0;
 	for (size_t i = 0; i < q->n_term; i++) {
 		const rq_term *t = &q->term[i];
-		if ((int)i == q->verb)
+		if (t->lemma && !t->cap && f->type == FT_ACT) {
+			double m = verb_match(t, f);
+			verbs++;
+			if (m > vs)
+				vs = m;
+			if ((int)i == q->verb)
+				continue;
+			if (m >= 2) { /* "after the introduction": a verb named as a noun */
+				content++;
+				hits++;
+				s += 1.5;
+				continue;
+			}
+		} else if ((int)i == q->verb) {
+			verbs++;
 			continue;
+		}
 		/* the speaker of "what did Anna say" is matched below */
 		if ((int)i == q->person && q->kind == RQ_SAID)
 			continue;
@@ -144,30 +193,27 @@ static double score(const rquestion *q, const fact *f)
 			hits++;
 		s += h;
 	}
-	if (content && hits * 2 < content)
+	/* "which object did you grasp": the object is what is asked */
+	int open_object = q->kind == RQ_WHICH && vs >= 2;
+	if (content && hits * 2 < content && !open_object)
 		return 0;
-	if (content && !hits)
+	if (content && !hits && !open_object)
 		return 0;
 	if (q->verb >= 0) {
 		const rq_term *v = &q->term[q->verb];
-		double vs = 0;
-		if (f->type == FT_ACT) {
-			if (f->s[FS_VERB] && v->lemma && !strcasecmp(f->s[FS_VERB], v->lemma))
-				vs = 3;
-			else if (lex_class_near(v->cls, f->cls))
+		if (f->type != FT_ACT) {
+			if ((v->cls == LC_SEE && f->type == FT_SEEN) ||
+			    (v->cls == LC_SAY && f->type == FT_SPEECH) ||
+			    (v->cls == LC_MEET && f->type == FT_PERSON))
 				vs = 2;
-			else if (word_in(f->s[FS_NAME], v))
-				vs = 2;
-		} else if ((v->cls == LC_SEE && f->type == FT_SEEN) ||
-		           (v->cls == LC_SAY && f->type == FT_SPEECH) ||
-		           (v->cls == LC_MEET && f->type == FT_PERSON)) {
-			vs = 2;
 		}
-		/* another verb: only when every other word of the question matches
-		 * ("go to the charger" for DockCharger) */
+		/* another verb: only for a weak one ("go to the charger" for
+		 * DockCharger) when every other word matches */
 		if (vs == 0 && f->type == FT_ACT && q->kind != RQ_WHO && q->kind != RQ_SAID &&
-		    !(content && hits == content))
+		    !(content && hits == content && (v->cls == LC_GO || v->cls == LC_NONE)))
 			return 0;
+		s += vs;
+	} else if (verbs && f->type == FT_ACT) {
 		s += vs;
 	}
 	if (q->kind == RQ_SAID) {
@@ -188,11 +234,16 @@ static double score(const rquestion *q, const fact *f)
 			s *= 0.5; /* "what was said": others' words first */
 		}
 	}
-	if (f->type == FT_ACT && (f->status == FST_FAILED || f->status == FST_ABORTED) &&
-	    q->status != RS_FAILED && (q->kind == RQ_WHERE || q->kind == RQ_FROM ||
-	                               q->kind == RQ_WHICH))
-		s *= 0.3; /* a failed attempt is not where a thing went */
+	if (failed && q->status != RS_FAILED && !tally && q->kind != RQ_FAILED)
+		s *= 0.5; /* a failed attempt is not where a thing went, nor when it was done */
+	*hits_out = (int)hits;
 	return s + 0.1; /* something of the right kind in scope */
+}
+
+static double score(const rquestion *q, const fact *f)
+{
+	int h;
+	return score_hits(q, f, &h);
 }
 
 int recall_rule_keeps(const char *rule, const facts *f)
@@ -221,7 +272,7 @@ static int in_scope(const rctx *x, int64_t t0, int64_t t1)
 	return t0 < x->q->t1 && t1 >= x->q->t0;
 }
 
-static int add_cand(rctx *x, const fact *f, h2emv_ref ref, double sc, int coarse)
+static int add_cand(rctx *x, const fact *f, h2emv_ref ref, double sc, int coarse, int hits)
 {
 	if (x->n == x->cap) {
 		size_t cap = x->cap ? x->cap * 2 : 64;
@@ -231,7 +282,7 @@ static int add_cand(rctx *x, const fact *f, h2emv_ref ref, double sc, int coarse
 		x->c = c;
 		x->cap = cap;
 	}
-	x->c[x->n++] = (cand){ f, ref, sc, coarse };
+	x->c[x->n++] = (cand){ f, ref, sc, coarse, hits };
 	eng_buf b = { 0 };
 	facts_render_one(&b, f);
 	x->tokens += b.len / 4 + 4;
@@ -328,9 +379,10 @@ static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 		const fact *v = &f->v[i];
 		if (!in_scope(x, v->t0, v->t2))
 			continue;
-		double s = score(x->q, v);
+		int hits;
+		double s = score_hits(x->q, v, &hits);
 		if (wanted(x, s))
-			if (add_cand(x, v, h2emv_node_ref(n), s, coarse))
+			if (add_cand(x, v, h2emv_node_ref(n), s, coarse, hits))
 				return H2EMV_ENOMEM;
 	}
 	return H2EMV_OK;
@@ -356,6 +408,10 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 		return H2EMV_OK;
 	int kind = h2emv_node_kind(n);
 	int64_t t0 = h2emv_node_start(n), t1 = h2emv_node_end(n);
+	size_t plen = 0;
+	const uint8_t *pay = h2emv_node_payload(n, &plen);
+	if (kind != H2EMV_KIND_SCENE && pay && plen && pay[0] == 0x93)
+		x->fact_nodes++; /* the tree has typed facts (even out of scope) */
 	if (kind != H2EMV_KIND_ROOT && !in_scope(x, t0, t1))
 		return H2EMV_OK;
 	if (x->tokens >= x->budget) {
@@ -377,7 +433,7 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 		h2emv_node_payload(n, &len);
 		const uint8_t *p = h2emv_node_payload(n, &len);
 		int has_facts = kind == H2EMV_KIND_SCENE || (p && len > 0 && p[0] == 0x93);
-		x->fact_nodes += has_facts;
+		x->fact_nodes += kind == H2EMV_KIND_SCENE;
 		if (has_facts)
 			return take_facts(x, n, 0) ? eng_fail(err, H2EMV_ENOMEM, "out of memory") : 0;
 		/* a tree built before typed facts: read the scenes below */
@@ -387,7 +443,6 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 	facts *f = node_facts(x, n);
 	if (!f)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
-	x->fact_nodes += f->n > 0;
 	int open = !f->n || f->trimmed || any_match(x, f);
 	size_t k = h2emv_node_child_count(n);
 	int forgotten_kid = 0;
@@ -415,6 +470,45 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 		x->forgot_ref = h2emv_node_ref(n);
 	}
 	return walk_kids(x, n, depth, err);
+}
+
+/* Walk the tree again for another question (the candidates so far are
+ * dropped; the fact sets they point into are kept). */
+static int collect(rctx *x, const rquestion *q)
+{
+	x->q = q;
+	x->n = 0;
+	x->cut = 0;
+	return x->root ? walk(x, x->root, 0, x->err) : H2EMV_OK;
+}
+
+/* Where the robot was at time t: the latest place or journey before it. */
+static const char *whereabouts(rctx *x, const rquestion *q, int64_t t)
+{
+	rquestion w = *q;
+	w.kind = RQ_WHEREABOUTS;
+	w.n_term = 0;
+	w.verb = w.person = -1;
+	w.status = RS_ANY;
+	w.t0 = t - 3 * 3600LL * 1000000;
+	w.t1 = t + 1;
+	if (collect(x, &w))
+		return NULL;
+	const fact *best = NULL;
+	for (size_t i = 0; i < x->n; i++) {
+		const fact *f = x->c[i].f;
+		int64_t when = f->t1 <= t ? f->t1 : f->t0;
+		if (when > t)
+			continue;
+		if (!best || when >= (best->t1 <= t ? best->t1 : best->t0))
+			best = f;
+	}
+	x->q = q;
+	if (!best)
+		return NULL;
+	return best->type == FT_PLACE ? best->s[FS_PLACE]
+	       : best->s[FS_DST]      ? best->s[FS_DST]
+	                              : best->s[FS_OBJ];
 }
 
 /* ------------------------------------------------------------ answering -- */
@@ -455,15 +549,19 @@ static int cmp_time_asc(const void *a, const void *b)
 static size_t shortlist(rctx *x)
 {
 	double best = 0;
-	int fine = 0;
+	int fine = 0, most = 0;
 	for (size_t i = 0; i < x->n; i++)
 		fine |= !x->c[i].coarse;
 	for (size_t i = 0; i < x->n; i++)
-		if ((!fine || !x->c[i].coarse) && x->c[i].score > best)
+		if ((!fine || !x->c[i].coarse) && x->c[i].hits > most)
+			most = x->c[i].hits;
+	for (size_t i = 0; i < x->n; i++)
+		if ((!fine || !x->c[i].coarse) && x->c[i].hits == most && x->c[i].score > best)
 			best = x->c[i].score;
 	size_t k = 0;
 	for (size_t i = 0; i < x->n; i++)
-		if ((!fine || !x->c[i].coarse) && x->c[i].score >= best * 0.75) {
+		if ((!fine || !x->c[i].coarse) && x->c[i].hits == most &&
+		    x->c[i].score >= best * 0.85) {
 			cand t = x->c[k];
 			x->c[k++] = x->c[i];
 			x->c[i] = t;
@@ -481,10 +579,16 @@ static const cand *pick(rctx *x, size_t k)
 	if (x->q->order == RO_FIRST)
 		return &x->c[0];
 	if (x->q->order == RO_NTH) {
+		/* the n-th occurrence: the n-th goal that holds one (a goal is one
+		 * run of a skill, or one interaction) */
 		size_t seen = 0;
 		for (size_t i = 0; i < k; i++) {
-			seen += x->c[i].f->count;
-			if (seen >= (size_t)x->q->nth)
+			int again = 0;
+			for (size_t j = 0; j < i && !again; j++)
+				again = x->c[j].ref.id == x->c[i].ref.id;
+			if (again)
+				continue;
+			if (++seen >= (size_t)x->q->nth)
 				return &x->c[i];
 		}
 		return NULL;
@@ -499,7 +603,7 @@ static const cand *pick(rctx *x, size_t k)
 /* The time of the occurrence the order asks for. */
 static int64_t when_of(const rctx *x, const fact *f)
 {
-	return x->q->order == RO_FIRST ? f->t0 : f->t1;
+	return x->q->order == RO_FIRST || x->q->order == RO_NTH ? f->t0 : f->t1;
 }
 
 static int add_evidence(h2emv_answer *a, h2emv_ref r)
@@ -660,6 +764,17 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		if (best) {
 			say_where(b, x, best->f);
 			add_evidence(a, best->ref);
+		} else if (c) {
+			/* the action names no place: where the robot had gone to */
+			int64_t t = when_of(x, c->f);
+			h2emv_ref ref = c->ref;
+			const char *w = whereabouts(x, q, t);
+			if (w) {
+				pr_str_adds(b, "At the ");
+				add_display(b, w);
+				pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, t));
+				add_evidence(a, ref);
+			}
 		}
 		break;
 	}
@@ -685,17 +800,33 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		pr_str_free(&seen);
 		break;
 	}
-	case RQ_SAID:
+	case RQ_SAID: {
 		if (!c)
 			break;
-		if (c->f->type == FT_SPEECH && c->f->s[FS_NAME] &&
-		    !profile_is_self(x->prof, c->f->s[FS_NAME]))
-			pr_str_addf(b, "%s said: \"%s\"", c->f->s[FS_NAME], c->f->s[FS_TEXT]);
-		else
-			pr_str_addf(b, "I said: \"%s\"", c->f->s[FS_TEXT]);
-		pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, when_of(x, c->f)));
-		add_evidence(a, c->ref);
+		/* within a day or part of one, what was said there (up to three
+		 * utterances, in order); else the one the order picks */
+		size_t first = 0, n = 1;
+		if (q->t1 && q->order == RO_LAST && k > 1 && !q->self_speaker) {
+			n = k < 3 ? k : 3;
+			first = k - n;
+		} else {
+			first = (size_t)(c - x->c);
+		}
+		for (size_t i = first; i < first + n; i++) {
+			const fact *f = x->c[i].f;
+			if (i > first)
+				pr_str_adds(b, " ");
+			if (f->type == FT_SPEECH && f->s[FS_NAME] && !profile_is_self(x->prof, f->s[FS_NAME]))
+				pr_str_addf(b, "%s said: \"%s\"", f->s[FS_NAME], f->s[FS_TEXT]);
+			else if (f->type == FT_SPEECH && !f->s[FS_NAME])
+				pr_str_addf(b, "I heard: \"%s\"", f->s[FS_TEXT]);
+			else
+				pr_str_addf(b, "I said: \"%s\"", f->s[FS_TEXT]);
+			pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, n > 1 ? f->t1 : when_of(x, f)));
+			add_evidence(a, x->c[i].ref);
+		}
 		break;
+	}
 	case RQ_SEEN: {
 		pr_str seen = { 0 };
 		size_t n = 0;
@@ -745,25 +876,28 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 				other += f->count;
 			add_evidence(a, x->c[i].ref);
 		}
-		uint64_t total = q->status == RS_DONE     ? done
-		                 : q->status == RS_FAILED ? failed
-		                 : done + failed           ? done + failed
-		                                           : other;
-		if (q->status == RS_DONE && !done && !failed)
-			total = other;
+		/* "how many times did you X": the times it was done; failed
+		 * attempts are said apart */
+		uint64_t total = q->status == RS_FAILED ? failed
+		                 : done                  ? done
+		                 : q->status == RS_DONE  ? (failed ? 0 : other)
+		                 : failed                ? failed
+		                                         : other;
 		pr_str_addf(b, "%llu time%s", (unsigned long long)total, total == 1 ? "" : "s");
-		if (!q->status && failed && done)
-			pr_str_addf(b, " (%llu succeeded, %llu failed)", (unsigned long long)done,
-			            (unsigned long long)failed);
+		if (q->status != RS_FAILED && failed && done)
+			pr_str_addf(b, " (and %llu failed attempt%s)", (unsigned long long)failed,
+			            failed == 1 ? "" : "s");
+		else if (q->status != RS_FAILED && failed && !done && total == failed)
+			pr_str_adds(b, ", all of them failed");
 		size_t n = 0;
 		for (size_t i = 0; i < k && n < LIST_MAX; i++) {
 			const fact *f = x->c[i].f;
-			if (q->status == RS_DONE && f->status != FST_DONE && (done || failed))
+			if (q->status != RS_FAILED && done && f->status != FST_DONE)
 				continue;
 			if (q->status == RS_FAILED && f->status != FST_FAILED && f->status != FST_ABORTED)
 				continue;
-			if (!q->status && (done || failed) && f->status != FST_DONE &&
-			    f->status != FST_FAILED && f->status != FST_ABORTED)
+			if (q->status != RS_FAILED && !done && failed && f->status != FST_FAILED &&
+			    f->status != FST_ABORTED)
 				continue;
 			pr_str_adds(b, n++ ? ", " : ": at ");
 			pr_str_adds(b, fmt_dt(dt, sizeof dt, f->t0));
@@ -772,23 +906,37 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		break;
 	}
 	case RQ_YESNO: {
-		const cand *hit = NULL;
+		/* yes needs an occurrence that did not fail, unless the question
+		 * asks about a failure */
+		const cand *hit = NULL, *tried = NULL;
 		for (size_t i = 0; i < k; i++) {
 			const fact *f = x->c[i].f;
-			if (q->status == RS_DONE && f->type == FT_ACT && f->status != FST_DONE &&
-			    f->status != FST_NONE)
+			int bad = f->type == FT_ACT && (f->status == FST_FAILED || f->status == FST_ABORTED);
+			if (q->status == RS_FAILED ? !bad && f->type == FT_ACT : bad) {
+				if (!tried || f->t1 >= tried->f->t1)
+					tried = &x->c[i];
 				continue;
-			if (q->status == RS_FAILED && f->type == FT_ACT && f->status != FST_FAILED &&
-			    f->status != FST_ABORTED)
+			}
+			if (q->status == RS_DONE && f->type == FT_ACT && f->status == FST_ONGOING)
 				continue;
 			if (!hit || f->t1 >= hit->f->t1)
 				hit = &x->c[i];
 		}
+		eng_buf r = { 0 };
 		if (!hit) {
-			pr_str_adds(b, q->status == RS_DONE ? "No, it did not succeed." : "No.");
+			if (tried && q->status != RS_FAILED) {
+				facts_render_one(&r, tried->f);
+				pr_str_adds(b, "No: I tried (");
+				pr_str_add(b, (const char *)r.data, r.len);
+				pr_str_addf(b, " at %s) but it did not succeed.",
+				            fmt_dt(dt, sizeof dt, tried->f->t1));
+				add_evidence(a, tried->ref);
+			} else {
+				pr_str_adds(b, "No.");
+			}
+			eng_buf_free(&r);
 			break;
 		}
-		eng_buf r = { 0 };
 		facts_render_one(&r, hit->f);
 		pr_str_adds(b, "Yes: ");
 		pr_str_add(b, (const char *)r.data, r.len);
@@ -839,6 +987,45 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	}
 }
 
+/* "What did you see when you scanned room 7": find the scan, then ask
+ * what was seen during it (q's scope becomes the scan's span). */
+static int seen_during(rctx *x, rquestion *q)
+{
+	if (q->kind != RQ_SEEN)
+		return H2EMV_OK;
+	int anchor = -1;
+	for (size_t i = 0; i < q->n_term && anchor < 0; i++)
+		if (q->term[i].lemma && !q->term[i].cap && q->term[i].cls != LC_SEE)
+			anchor = (int)i;
+	if (anchor < 0)
+		return H2EMV_OK;
+	rquestion a = *q;
+	a.kind = RQ_WHEN;
+	a.verb = anchor;
+	int rc = collect(x, &a);
+	x->q = q;
+	if (rc)
+		return rc;
+	size_t k = shortlist(x);
+	rctx tmp = *x;
+	tmp.q = &a;
+	const cand *c = pick(&tmp, k);
+	if (!c)
+		return H2EMV_OK;
+	int64_t t0 = when_of(&tmp, c->f), t1 = c->f->t2 > t0 ? c->f->t2 : t0;
+	if (x->want_trace) {
+		char d[40];
+		pr_str_addf(&x->trace, "what was seen during the matching action at %s\n",
+		            emv_fmt_datetime(d, sizeof d, t0));
+	}
+	q->t0 = t0 - 5 * 1000000LL;
+	q->t1 = t1 + 60 * 1000000LL;
+	q->n_term = 0;
+	q->verb = q->person = -1;
+	x->n = 0;
+	return H2EMV_OK;
+}
+
 /* --------------------------------------------------------------- entry -- */
 
 static void trace_question(rctx *x)
@@ -886,6 +1073,10 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 	const h2emv_node *root = NULL;
 	if (info.root.id) {
 		rc = h2emv_snap_root(&root, snap, err);
+		x.root = root;
+		x.err = err;
+		if (rc == H2EMV_OK)
+			rc = seen_during(&x, &q);
 		if (rc == H2EMV_OK)
 			rc = walk(&x, root, 0, err);
 	}

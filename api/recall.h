@@ -22,7 +22,8 @@
 
 enum rq_kind {
 	RQ_DO = 0, RQ_WHEN, RQ_DAY, RQ_WHERE, RQ_FROM, RQ_WHO, RQ_SAID, RQ_SEEN, RQ_WHICH, RQ_COUNT,
-	RQ_YESNO, RQ_FAILED, RQ_DURATION
+	RQ_YESNO, RQ_FAILED, RQ_DURATION,
+	RQ_WHEREABOUTS /* internal: where the robot was (places, journeys) */
 };
 enum rq_order { RO_LAST = 0, RO_FIRST, RO_NTH, RO_ALL };
 enum rq_status { RS_ANY = 0, RS_DONE, RS_FAILED };

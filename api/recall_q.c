@@ -357,7 +357,9 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	else if ((first_is(w, k, "what") || first_is(w, k, "which")) && seen)
 		q->kind = RQ_SEEN, q->plural = 1;
 	else if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "wrong") ||
-	         has(w, k, "problem") || has(w, k, "problems") || has(w, k, "unsuccessful"))
+	         has(w, k, "problem") || has(w, k, "problems") || has(w, k, "unsuccessful") ||
+	         has(w, k, "unable") || (has(w, k, "not") && (has(w, k, "could") ||
+	                                                      has(w, k, "able"))))
 		q->kind = first_is(w, k, "did") || first_is(w, k, "have") || first_is(w, k, "was") ||
 		                  first_is(w, k, "were") || first_is(w, k, "has")
 		              ? RQ_YESNO
@@ -378,12 +380,20 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		q->kind = RQ_WHICH; /* "what did you grasp" */
 	if (q->kind == RQ_SEEN && (has(w, k, "objects") || has(w, k, "things")))
 		q->plural = 1;
+	int could_not = 0;
+	for (size_t i = 0; i + 1 < k; i++)
+		if ((!strcmp(w[i].w, "could") || !strcmp(w[i].w, "couldn") || !strcmp(w[i].w, "not")) &&
+		    (!strcmp(w[i + 1].w, "not") || !strcmp(w[i + 1].w, "t") ||
+		     !strcmp(w[i + 1].w, "able")))
+			could_not = 1;
 	if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "unsuccessful") ||
 	    has(w, k, "problem") || has(w, k, "problems") || has(w, k, "wrong") ||
-	    has(w, k, "couldn"))
+	    has(w, k, "unable") || could_not)
 		q->status = RS_FAILED;
 	else if (has(w, k, "successfully") || has(w, k, "manage") || has(w, k, "managed") ||
-	         has(w, k, "succeed") || has(w, k, "succeeded"))
+	         has(w, k, "succeed") || has(w, k, "succeeded") || has(w, k, "able") ||
+	         has(w, k, "complete") || has(w, k, "completed") || has(w, k, "finish") ||
+	         has(w, k, "finished") || has(w, k, "successful"))
 		q->status = RS_DONE;
 	/* "what did you say", "what did you tell" */
 	for (size_t i = 0; i + 2 < k; i++)
@@ -426,7 +436,12 @@ static int frame_word(const char *w)
 		                             "nd", "rd", "object", "objects", "thing", "things", "item",
 		                             "items", "person", "people", "place", "location", "go",
 		                             "went", "ever", "frequently", "occasion", "tell", "me",
-		                             NULL };
+		                             "action", "actions", "task", "tasks", "activity",
+		                             "activities", "anything", "everything", "nothing",
+		                             "wrong", "able", "unable", "complete", "completed",
+		                             "finish", "finished", "successful", "successfully",
+		                             "could", "couldn", "manage", "managed", "try", "tried",
+		                             "attempt", "attempted", "there", "any", "get", NULL };
 	for (const char *const *p = f; *p; p++)
 		if (!strcmp(*p, w))
 			return 1;
@@ -445,12 +460,38 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	scope sc = { INT64_MIN, 0, -1, -1, -1, 0, 0, 0 };
 	read_scope(w, k, now, &sc, used);
 	scope_range(&sc, now, &q->t0, &q->t1);
-	read_kind(q, w, k, used);
+	/* the question proper may follow a scope: "On June 26, when did you ..." */
+	size_t qi = 0;
+	static const char *const qwords[] = { "when", "where", "who", "whom", "whose", "what",
+		                                  "which", "how", "did", "do", "does", "have", "has",
+		                                  "was", "were", "is", "are", "had", "can", "could",
+		                                  NULL };
+	for (size_t i = 0; i < k && i < 8 && !qi; i++)
+		for (const char *const *p = qwords; *p; p++)
+			if (!strcmp(w[i].w, *p) && (i == 0 || used[i - 1] || !strcmp(w[i].w, "when") ||
+			                            !strcmp(w[i].w, "where") || !strcmp(w[i].w, "who") ||
+			                            !strcmp(w[i].w, "what") || !strcmp(w[i].w, "which") ||
+			                            !strcmp(w[i].w, "how"))) {
+				qi = i;
+				break;
+			}
+	/* "on what day" / "at what time" start with their preposition */
+	if (qi && (!strcmp(w[qi - 1].w, "on") || !strcmp(w[qi - 1].w, "at") ||
+	           !strcmp(w[qi - 1].w, "to") || !strcmp(w[qi - 1].w, "from")))
+		qi--;
+	read_kind(q, w + qi, k - qi, used + qi);
+	/* "what went wrong": not a journey */
+	for (size_t i = 0; i + 1 < k; i++)
+		if ((!strcmp(w[i].w, "went") || !strcmp(w[i].w, "go") || !strcmp(w[i].w, "goes")) &&
+		    !strcmp(w[i + 1].w, "wrong"))
+			used[i] = used[i + 1] = 1;
 	/* "go": kept as a verb when it is the question's only verb ("where did
 	 * you go") */
 	for (size_t i = 0; i < k && q->n_term < RQ_TERMS; i++) {
-		if (used[i] || w[i].digit)
+		if (used[i])
 			continue;
+		if (w[i].digit && !(i > 0 && !w[i - 1].digit && !used[i - 1]))
+			continue; /* "room 12" keeps its number; a lone number does not */
 		int cls = LC_NONE;
 		const char *lemma = lex_lemma(w[i].stem, &cls);
 		int stop = lex_stop(w[i].stem) || frame_word(w[i].w);
