@@ -462,18 +462,19 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	scope_range(&sc, now, &q->t0, &q->t1);
 	/* the question proper may follow a scope: "On June 26, when did you ..." */
 	size_t qi = 0;
+	int found = 0;
 	static const char *const qwords[] = { "when", "where", "who", "whom", "whose", "what",
 		                                  "which", "how", "did", "do", "does", "have", "has",
 		                                  "was", "were", "is", "are", "had", "can", "could",
 		                                  NULL };
-	for (size_t i = 0; i < k && i < 8 && !qi; i++)
-		for (const char *const *p = qwords; *p; p++)
+	for (size_t i = 0; i < k && i < 8 && !found; i++)
+		for (const char *const *p = qwords; *p && !found; p++)
 			if (!strcmp(w[i].w, *p) && (i == 0 || used[i - 1] || !strcmp(w[i].w, "when") ||
 			                            !strcmp(w[i].w, "where") || !strcmp(w[i].w, "who") ||
 			                            !strcmp(w[i].w, "what") || !strcmp(w[i].w, "which") ||
 			                            !strcmp(w[i].w, "how"))) {
 				qi = i;
-				break;
+				found = 1;
 			}
 	/* "on what day" / "at what time" start with their preposition */
 	if (qi && (!strcmp(w[qi - 1].w, "on") || !strcmp(w[qi - 1].w, "at") ||
