@@ -247,14 +247,19 @@ static int extract_action(facts *out, const scene *s, const robot_profile *prof)
 	int cls = LC_NONE;
 	const char *lemma = NULL;
 	if (sk && sk->verb) {
-		char st[LEX_WORD_MAX];
-		lex_stem(sk->verb, strlen(sk->verb), st);
-		lex_lemma(st, &cls);
+		/* the profile's verb, classed by its first word the lexicon knows */
+		lex_word vw[6];
+		size_t vk = lex_split(sk->verb, strlen(sk->verb), vw, 6);
+		for (size_t i = 0; i < vk && i < 6 && cls == LC_NONE; i++)
+			if (lex_lemma(vw[i].stem, &cls))
+				lex_particle(vw, vk < 6 ? vk : 6, i, &lemma, &cls);
 		sets(f, FS_VERB, sk->verb);
 	} else {
 		for (size_t i = 0; i < k && !lemma; i++)
-			if ((lemma = lex_lemma(w[i].stem, &cls)))
+			if ((lemma = lex_lemma(w[i].stem, &cls))) {
 				vi = i;
+				lex_particle(w, k, i, &lemma, &cls);
+			}
 		if (lemma)
 			sets(f, FS_VERB, lemma);
 		else if (k)

@@ -165,7 +165,8 @@ static const lex_ent verb_src[] = {
 	{ "release", "put", LC_PUT }, { "lay", "put", LC_PUT }, { "laid", "put", LC_PUT },
 	{ "insert", "put", LC_PUT }, { "load", "load", LC_PUT }, { "stack", "put", LC_PUT },
 	{ "shelve", "put", LC_PUT }, { "putdown", "put", LC_PUT }, { "stash", "put", LC_PUT },
-	{ "keep", "put", LC_PUT }, { "hang", "put", LC_PUT }, { "hung", "put", LC_PUT },
+	{ "keep", "put", LC_PUT }, { "restock", "put", LC_PUT }, { "replenish", "put", LC_PUT },
+	{ "refill", "put", LC_PUT }, { "stock", "put", LC_PUT }, { "hang", "put", LC_PUT }, { "hung", "put", LC_PUT },
 	{ "give", "give", LC_GIVE }, { "gave", "give", LC_GIVE }, { "given", "give", LC_GIVE },
 	{ "hand", "give", LC_GIVE }, { "handover", "give", LC_GIVE },
 	{ "deliver", "deliver", LC_GIVE }, { "delivery", "deliver", LC_GIVE },
@@ -203,7 +204,7 @@ static const lex_ent verb_src[] = {
 	{ "toast", "cook", LC_COOK }, { "prepare", "prepare", LC_COOK }, { "make", "make", LC_COOK },
 	{ "made", "make", LC_COOK },
 	{ "pour", "pour", LC_POUR }, { "fill", "fill", LC_FILL }, { "water", "water", LC_FILL },
-	{ "refill", "fill", LC_FILL }, { "empty", "empty", LC_POUR },
+{ "empty", "empty", LC_POUR },
 	{ "toggle", "toggle", LC_TURN_ON }, { "switch", "switch", LC_TURN_ON },
 	{ "activate", "switch", LC_TURN_ON }, { "start", "start", LC_TURN_ON },
 	{ "deactivate", "switch", LC_TURN_OFF }, { "stop", "stop", LC_TURN_OFF },
@@ -287,6 +288,26 @@ const char *lex_lemma(const char *stem, int *cls)
 	if (cls)
 		*cls = e ? e->cls : LC_NONE;
 	return e ? e->lemma : NULL;
+}
+
+int lex_particle(const lex_word *w, size_t k, size_t i, const char **lemma, int *cls)
+{
+	if (strcmp(w[i].w, "turn") && strcmp(w[i].w, "turned") && strcmp(w[i].w, "switch") &&
+	    strcmp(w[i].w, "switched") && strcmp(w[i].w, "toggle") && strcmp(w[i].w, "toggled"))
+		return 0;
+	for (size_t j = i + 1; j < k && j <= i + 3; j++) {
+		if (!strcmp(w[j].w, "off")) {
+			*lemma = "switch off";
+			*cls = LC_TURN_OFF;
+			return 1;
+		}
+		if (!strcmp(w[j].w, "on")) {
+			*lemma = "switch on";
+			*cls = LC_TURN_ON;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 int lex_class_near(int a, int b)

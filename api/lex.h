@@ -51,6 +51,11 @@ int lex_stop(const char *stem);
  * navigate) and class; NULL/LC_NONE when the word is no known verb. */
 const char *lex_lemma(const char *stem, int *cls);
 
+/* "turn the stove off", "ToggleOn", "switch on": a verb of switching
+ * followed (within three words) by "on" or "off" becomes "switch on" /
+ * "switch off". w[i] is the verb; returns 1 and sets *lemma, *cls. */
+int lex_particle(const lex_word *w, size_t k, size_t i, const char **lemma, int *cls);
+
 /* Are verb classes a and b close enough for a question to mean one by the
  * other (same class, or put ~ give ~ bring ~ transport)? */
 int lex_class_near(int a, int b);

@@ -58,6 +58,7 @@ typedef struct rctx {
 	int oom;
 	const h2emv_node *root;
 	h2emv_error *err;
+	int nth_second;         /* the n-th occurrence is the second of a pair */
 } rctx;
 
 /* ------------------------------------------------------------- matching -- */
@@ -131,7 +132,10 @@ static double verb_match(const rq_term *v, const fact *f)
 	int move = v->cls == LC_PUT || v->cls == LC_GIVE || f->cls == LC_PUT || f->cls == LC_GIVE;
 	if (take && move)
 		return 1;
-	if ((v->cls == LC_GO && f->cls == LC_FOLLOW) || (v->cls == LC_FOLLOW && f->cls == LC_GO))
+	/* going, taking or bringing someone somewhere is escorting them */
+	int esc_v = v->cls == LC_GO || v->cls == LC_TAKE || v->cls == LC_GIVE;
+	int esc_f = f->cls == LC_GO || f->cls == LC_TAKE || f->cls == LC_GIVE;
+	if ((esc_v && f->cls == LC_FOLLOW) || (v->cls == LC_FOLLOW && esc_f))
 		return 1;
 	return 0;
 }
@@ -160,8 +164,11 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		if (t->lemma && !t->cap && f->type == FT_ACT) {
 			double m = verb_match(t, f);
 			verbs++;
-			if (m > vs)
-				vs = m;
+			/* the main verb decides; another verb of the question ("after
+			 * greeting her") only when the main one says nothing */
+			double w = (int)i == q->verb || q->verb < 0 ? m : m * 0.3;
+			if (w > vs)
+				vs = w;
 			if ((int)i == q->verb)
 				continue;
 			if (m >= 2) { /* "after the introduction": a verb named as a noun */
@@ -210,7 +217,8 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		/* another verb: only for a weak one ("go to the charger" for
 		 * DockCharger) when every other word matches */
 		if (vs == 0 && f->type == FT_ACT && q->kind != RQ_WHO && q->kind != RQ_SAID &&
-		    !(content && hits == content && (v->cls == LC_GO || v->cls == LC_NONE)))
+		    !(content && hits == content &&
+		      (v->cls == LC_GO || v->cls == LC_NONE || f->cls == LC_NONE)))
 			return 0;
 		s += vs;
 	} else if (verbs && f->type == FT_ACT) {
@@ -227,7 +235,13 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 			int anyone = !strcmp(p->word, "user") || !strcmp(p->word, "human") ||
 			             !strcmp(p->word, "someone") || !strcmp(p->word, "somebody") ||
 			             !strcmp(p->word, "person") || !strcmp(p->word, "people");
-			if (!(who ? word_in(who, p) : (anyone && f->type == FT_SPEECH)))
+			int ok = who ? word_in(who, p) : (anyone && f->type == FT_SPEECH);
+			/* "Nurse Okafor", "Dr. Chen", "the doctor": a name word or a title */
+			for (size_t i = 0; who && !ok && i < q->n_term; i++)
+				ok = q->term[i].cap && word_in(who, &q->term[i]);
+			if (who && !ok && (!strcmp(p->word, "doctor") || !strcmp(p->word, "dr")))
+				ok = strstr(who, "Dr") != NULL || strstr(who, "dr.") != NULL;
+			if (!ok)
 				return 0;
 			s += 2;
 		} else if (f->type == FT_ACT || (f->s[FS_NAME] && profile_is_self(NULL, f->s[FS_NAME]))) {
@@ -236,6 +250,8 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 	}
 	if (failed && q->status != RS_FAILED && !tally && q->kind != RQ_FAILED)
 		s *= 0.5; /* a failed attempt is not where a thing went, nor when it was done */
+	if (f->type == FT_ACT && f->status == FST_ONGOING && !tally && q->order != RO_NTH)
+		s *= q->status == RS_DONE ? 0.3 : 0.8; /* a run that was seen to finish first */
 	*hits_out = (int)hits;
 	return s + 0.1; /* something of the right kind in scope */
 }
@@ -581,15 +597,25 @@ static const cand *pick(rctx *x, size_t k)
 	if (x->q->order == RO_NTH) {
 		/* the n-th occurrence: the n-th goal that holds one (a goal is one
 		 * run of a skill, or one interaction) */
+		/* count starts: the runs seen starting when there are any, each
+		 * start once */
+		int starts = 0;
+		for (size_t i = 0; i < k; i++)
+			starts |= x->c[i].f->status == FST_ONGOING;
 		size_t seen = 0;
+		int64_t last = INT64_MIN;
 		for (size_t i = 0; i < k; i++) {
-			int again = 0;
-			for (size_t j = 0; j < i && !again; j++)
-				again = x->c[j].ref.id == x->c[i].ref.id;
-			if (again)
+			const fact *f = x->c[i].f;
+			if (starts && f->status != FST_ONGOING && f->status != FST_NONE)
 				continue;
-			if (++seen >= (size_t)x->q->nth)
+			if (f->t0 - last < 2000000)
+				continue;
+			last = f->t0;
+			seen += f->count >= 2 ? 2 : 1;
+			if (seen >= (size_t)x->q->nth) {
+				x->nth_second = f->count >= 2 && seen == (size_t)x->q->nth;
 				return &x->c[i];
+			}
 		}
 		return NULL;
 	}
@@ -603,7 +629,9 @@ static const cand *pick(rctx *x, size_t k)
 /* The time of the occurrence the order asks for. */
 static int64_t when_of(const rctx *x, const fact *f)
 {
-	return x->q->order == RO_FIRST || x->q->order == RO_NTH ? f->t0 : f->t1;
+	if (x->q->order == RO_NTH)
+		return x->nth_second ? f->t1 : f->t0;
+	return x->q->order == RO_FIRST ? f->t0 : f->t1;
 }
 
 static int add_evidence(h2emv_answer *a, h2emv_ref r)
@@ -688,6 +716,10 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		            emv_fmt_date(dt, sizeof dt, when_of(x, c->f)));
 		a->forgotten = 1;
 		add_evidence(a, c->ref);
+		return;
+	}
+	if (!k && q->kind == RQ_YESNO && !x->forgot && !x->cut) {
+		pr_str_adds(b, "No, I have no memory of that.");
 		return;
 	}
 	if (!k) {

@@ -495,6 +495,14 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 			continue; /* "room 12" keeps its number; a lone number does not */
 		int cls = LC_NONE;
 		const char *lemma = lex_lemma(w[i].stem, &cls);
+		if (lemma && lex_particle(w, k, i, &lemma, &cls)) {
+			/* the particle is part of the verb, not a scope word */
+			for (size_t j = i + 1; j < k && j <= i + 3; j++)
+				if (!strcmp(w[j].w, "on") || !strcmp(w[j].w, "off")) {
+					used[j] = 1;
+					break;
+				}
+		}
 		int stop = lex_stop(w[i].stem) || frame_word(w[i].w);
 		int keep_verb = lemma && (cls == LC_GO || cls == LC_SAY || cls == LC_SEE ||
 		                          cls == LC_MEET) && q->verb < 0;
