@@ -556,27 +556,32 @@ static void add_display(pr_str *b, const char *id)
 static int cmp_time_asc(const void *a, const void *b)
 {
 	const cand *x = a, *y = b;
-	return (x->f->t0 > y->f->t0) - (x->f->t0 < y->f->t0);
+	if (x->f->t0 != y->f->t0)
+		return (x->f->t0 > y->f->t0) - (x->f->t0 < y->f->t0);
+	return x->coarse - y->coarse; /* at the same time, the finer first */
 }
 
 /* The candidates worth answering from: the best score (fine evidence
  * before coarse), and all within 75% of it; sorted by time. Returns how
  * many, moved to the front. */
-static size_t shortlist(rctx *x)
+static size_t shortlist(rctx *x, int mix)
 {
 	double best = 0;
 	int fine = 0, most = 0;
 	for (size_t i = 0; i < x->n; i++)
 		fine |= !x->c[i].coarse;
+	/* lists take a summary's gist only when nothing finer is left (its
+	 * counts include its live children's); one answer may come from it */
+	int only_fine = fine && !mix;
 	for (size_t i = 0; i < x->n; i++)
-		if ((!fine || !x->c[i].coarse) && x->c[i].hits > most)
+		if ((!only_fine || !x->c[i].coarse) && x->c[i].hits > most)
 			most = x->c[i].hits;
 	for (size_t i = 0; i < x->n; i++)
-		if ((!fine || !x->c[i].coarse) && x->c[i].hits == most && x->c[i].score > best)
+		if ((!only_fine || !x->c[i].coarse) && x->c[i].hits == most && x->c[i].score > best)
 			best = x->c[i].score;
 	size_t k = 0;
 	for (size_t i = 0; i < x->n; i++)
-		if ((!fine || !x->c[i].coarse) && x->c[i].hits == most &&
+		if ((!only_fine || !x->c[i].coarse) && x->c[i].hits == most &&
 		    x->c[i].score >= best * 0.85) {
 			cand t = x->c[k];
 			x->c[k++] = x->c[i];
@@ -621,7 +626,8 @@ static const cand *pick(rctx *x, size_t k)
 	}
 	const cand *b = &x->c[0];
 	for (size_t i = 1; i < k; i++)
-		if (x->c[i].f->t1 >= b->f->t1)
+		if (x->c[i].f->t1 > b->f->t1 ||
+		    (x->c[i].f->t1 == b->f->t1 && (b->coarse || !x->c[i].coarse)))
 			b = &x->c[i];
 	return b;
 }
@@ -701,22 +707,34 @@ static void remember(pr_str *seen, const char *s)
 static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 {
 	const rquestion *q = x->q;
-	int fine = 0;
-	for (size_t i = 0; i < x->n; i++)
-		fine |= !x->c[i].coarse;
-	size_t k = shortlist(x);
+	int single = q->kind == RQ_WHEN || q->kind == RQ_WHERE || q->kind == RQ_FROM ||
+	             q->kind == RQ_WHICH || q->kind == RQ_SAID || q->kind == RQ_YESNO ||
+	             q->kind == RQ_DURATION || (q->kind == RQ_DAY && !q->plural) ||
+	             (q->kind == RQ_WHO && !q->plural);
+	size_t k = shortlist(x, single);
 	char dt[40], dd[40];
-	if (k && !fine) {
-		/* only a summary's gist of forgotten children: the details are gone,
-		 * but it can say when */
+	/* answered from a summary's gist of forgotten children? It keeps what
+	 * happened, with whom and when; never where things went, the words
+	 * said or what was seen */
+	int gist = k > 0;
+	for (size_t i = 0; i < k; i++)
+		gist &= x->c[i].coarse;
+	if (single && k) {
+		const cand *c = pick(x, k);
+		gist = c && c->coarse;
+	}
+	if (gist) {
 		const cand *c = pick(x, k);
 		if (!c)
 			c = &x->c[0];
-		pr_str_addf(b, "I have forgotten that (it was on %s).",
-		            emv_fmt_date(dt, sizeof dt, when_of(x, c->f)));
 		a->forgotten = 1;
-		add_evidence(a, c->ref);
-		return;
+		if (q->kind == RQ_WHERE || q->kind == RQ_FROM || q->kind == RQ_SAID ||
+		    q->kind == RQ_SEEN) {
+			pr_str_addf(b, "I have forgotten that (it was on %s).",
+			            emv_fmt_date(dt, sizeof dt, when_of(x, c->f)));
+			add_evidence(a, c->ref);
+			return;
+		}
 	}
 	if (!k && q->kind == RQ_YESNO && !x->forgot && !x->cut) {
 		pr_str_adds(b, "No, I have no memory of that.");
@@ -1016,6 +1034,8 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	if (!b->len) {
 		pr_str_adds(b, x->forgot ? FORGOTTEN : NOT_FOUND);
 		a->forgotten = x->forgot;
+	} else if (gist) {
+		pr_str_adds(b, " (From my summaries; I no longer remember the details.)");
 	}
 }
 
@@ -1038,7 +1058,7 @@ static int seen_during(rctx *x, rquestion *q)
 	x->q = q;
 	if (rc)
 		return rc;
-	size_t k = shortlist(x);
+	size_t k = shortlist(x, 1);
 	rctx tmp = *x;
 	tmp.q = &a;
 	const cand *c = pick(&tmp, k);
