@@ -43,12 +43,17 @@ void facts_free(facts *f)
 	memset(f, 0, sizeof *f);
 }
 
+/* What makes two facts the same: every slot, but for an action the place
+ * the robot happened to be at (a run that moves through rooms is one run). */
 static uint64_t fact_key(const fact *f)
 {
 	uint64_t h = (uint64_t)f->type << 8 | f->status;
-	for (int i = 0; i < FS_N; i++)
+	for (int i = 0; i < FS_N; i++) {
+		if (f->type == FT_ACT && i == FS_PLACE)
+			continue;
 		h = f->s[i] ? XXH3_64bits_withSeed(f->s[i], strlen(f->s[i]), h ^ (uint64_t)(i + 1))
 		            : h * 0x9E3779B97F4A7C15ull + (uint64_t)i;
+	}
 	return h;
 }
 

@@ -156,7 +156,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 	if (q->status == RS_DONE && !tally && failed)
 		return 0;
 	double s = 0;
-	size_t content = 0, hits = 0;
+	size_t content = 0, hits = 0, verb_nouns = 0;
 	double vs = 0;
 	int verbs = 0;
 	for (size_t i = 0; i < q->n_term; i++) {
@@ -174,6 +174,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 			if (m >= 2) { /* "after the introduction": a verb named as a noun */
 				content++;
 				hits++;
+				verb_nouns++;
 				s += 1.5;
 				continue;
 			}
@@ -252,7 +253,8 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		s *= 0.5; /* a failed attempt is not where a thing went, nor when it was done */
 	if (f->type == FT_ACT && f->status == FST_ONGOING && !tally && q->order != RO_NTH)
 		s *= q->status == RS_DONE ? 0.3 : 0.8; /* a run that was seen to finish first */
-	*hits_out = (int)hits;
+	/* ranking counts the things named, not a side clause's verb */
+	*hits_out = (int)(hits - verb_nouns);
 	return s + 0.1; /* something of the right kind in scope */
 }
 
@@ -613,8 +615,8 @@ static const cand *pick(rctx *x, size_t k)
 			const fact *f = x->c[i].f;
 			if (starts && f->status != FST_ONGOING && f->status != FST_NONE)
 				continue;
-			if (f->t0 - last < 2000000)
-				continue;
+			if (f->t0 - last < 60 * 1000000LL)
+				continue; /* nested skills of one run start together */
 			last = f->t0;
 			seen += f->count >= 2 ? 2 : 1;
 			if (seen >= (size_t)x->q->nth) {
@@ -713,6 +715,14 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	             (q->kind == RQ_WHO && !q->plural);
 	size_t k = shortlist(x, single);
 	char dt[40], dd[40];
+	for (size_t i = 0; x->want_trace && i < k && i < 8; i++) {
+		eng_buf r = { 0 };
+		facts_render_one(&r, x->c[i].f);
+		pr_str_addf(&x->trace, "  candidate %s%s: %.*s (score %.1f, %d words)\n",
+		            fmt_dt(dt, sizeof dt, x->c[i].f->t0), x->c[i].coarse ? " (summary)" : "",
+		            (int)r.len, r.data ? (const char *)r.data : "", x->c[i].score, x->c[i].hits);
+		eng_buf_free(&r);
+	}
 	/* answered from a summary's gist of forgotten children? It keeps what
 	 * happened, with whom and when; never where things went, the words
 	 * said or what was seen */
@@ -959,6 +969,13 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		/* yes needs an occurrence that did not fail, unless the question
 		 * asks about a failure */
 		const cand *hit = NULL, *tried = NULL;
+		int any_done = 0, any_failed = 0;
+		for (size_t i = 0; i < k; i++) {
+			const fact *f = x->c[i].f;
+			any_done |= f->type != FT_ACT || f->status == FST_DONE || f->status == FST_NONE;
+			any_failed |= f->type == FT_ACT &&
+			              (f->status == FST_FAILED || f->status == FST_ABORTED);
+		}
 		for (size_t i = 0; i < k; i++) {
 			const fact *f = x->c[i].f;
 			int bad = f->type == FT_ACT && (f->status == FST_FAILED || f->status == FST_ABORTED);
@@ -967,7 +984,10 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 					tried = &x->c[i];
 				continue;
 			}
-			if (q->status == RS_DONE && f->type == FT_ACT && f->status == FST_ONGOING)
+			/* a run seen starting counts unless runs were seen failing and
+			 * none succeeding */
+			if (f->type == FT_ACT && f->status == FST_ONGOING &&
+			    (q->status == RS_DONE || (any_failed && !any_done)))
 				continue;
 			if (!hit || f->t1 >= hit->f->t1)
 				hit = &x->c[i];

@@ -378,6 +378,15 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	else if (first_is(w, k, "what") && has(w, k, "did") && !has(w, k, "do") &&
 	         !has(w, k, "happen"))
 		q->kind = RQ_WHICH; /* "what did you grasp" */
+	/* "which objects were in room 14", "what was on the table" */
+	if ((q->kind == RQ_WHICH || q->kind == RQ_DO) &&
+	    (starts(w, k, "objects", "were") || starts(w, k, "things", "were") ||
+	     starts(w, k, "items", "were") || starts(w, k, "what", "was") ||
+	     starts(w, k, "what", "were") || starts(w, k, "objects", "did") ||
+	     starts(w, k, "things", "did")) &&
+	    (has(w, k, "in") || has(w, k, "on") || has(w, k, "at") || has(w, k, "inside")) &&
+	    !has(w, k, "did"))
+		q->kind = RQ_SEEN;
 	if (q->kind == RQ_SEEN && (has(w, k, "objects") || has(w, k, "things")))
 		q->plural = 1;
 	int could_not = 0;
@@ -520,6 +529,30 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		else if (w[i].cap && q->person < 0 && !lemma)
 			q->person = (int)q->n_term;
 		q->n_term++;
+	}
+	/* the main verb is the one after "did you" ("whose face did you try to
+	 * learn": learn, not face) */
+	for (size_t i = 0; i + 1 < k; i++) {
+		static const char *const aux[] = { "did", "do", "does", "have", "has", "had", "were",
+			                               "was", "will", "can", "could", NULL };
+		int is_aux = 0;
+		for (const char *const *p = aux; *p; p++)
+			is_aux |= !strcmp(w[i].w, *p);
+		if (!is_aux || (strcmp(w[i + 1].w, "you") && strcmp(w[i + 1].w, "i") &&
+		                strcmp(w[i + 1].w, "we")))
+			continue;
+		for (size_t j = i + 2; j < k && j <= i + 5; j++) {
+			int found_verb = 0;
+			for (size_t t = 0; t < q->n_term; t++)
+				if (!strcmp(q->term[t].word, w[j].w) && q->term[t].lemma && !q->term[t].cap) {
+					q->verb = (int)t;
+					found_verb = 1;
+					break;
+				}
+			if (found_verb)
+				break;
+		}
+		break;
 	}
 	/* "what did the user / the nurse / Anna say": the speaker */
 	if (q->kind == RQ_SAID && !q->self_speaker) {

@@ -511,7 +511,9 @@ static int prepare_dir(const char *dir, int create, h2emv_error *err)
 			return eng_fail(err, errno == ENOENT ? H2EMV_ENOTFOUND : H2EMV_EIO,
 			                "%s: %s%s", dir, strerror(errno),
 			                errno == ENOENT ? " (create it with `h2emv init`)" : "");
-		if (mkdir(dir, 0755) != 0)
+		/* another process may be creating it at the same moment (an
+		 * importer and an ingest on both ends of a pipe) */
+		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
 			return eng_fail(err, H2EMV_EIO, "cannot create %s: %s", dir, strerror(errno));
 	} else if (!S_ISDIR(st.st_mode)) {
 		return eng_fail(err, H2EMV_EINVAL, "%s is not a directory", dir);
