@@ -49,6 +49,8 @@ typedef struct builder {
 	relcache_ent pending[PENDING_MAX]; /* estimates to store with the next commit */
 	size_t n_pending;
 	struct robot_profile *prof; /* the memory's robot profile (NULL: generic) */
+	uint64_t prev_keys[96];     /* the last scene's fact keys: what continues */
+	size_t n_prev;
 } builder;
 
 /* Start: take the memory's builder lock (EBUSY if another builder holds

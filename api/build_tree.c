@@ -57,9 +57,6 @@ pol_item item_of(const tnode *n)
 	it.text = n->summary;
 	it.content = n->summary;
 	it.forgotten = n->kind == H2EMV_KIND_FORGOTTEN;
-	/* facts are decoded on first use and kept on the node (a cache) */
-	if (n->kind != H2EMV_KIND_SCENE && !it.forgotten)
-		it.facts = facts_of((tnode *)n);
 	return it;
 }
 

@@ -21,9 +21,39 @@
 
 static void fact_free(fact *f)
 {
-	for (int i = 0; i < FS_N; i++)
-		free(f->s[i]);
+	if (f->blk)
+		free(f->blk);
+	else
+		for (int i = 0; i < FS_N; i++)
+			free(f->s[i]);
 	memset(f, 0, sizeof *f);
+}
+
+/* Give `f` one block holding the strings lens[i] bytes of src[i] (NULL:
+ * absent). One allocation per fact keeps merging cheap. */
+static int fact_strings(fact *f, const char *const *src, const size_t *lens)
+{
+	size_t total = 0;
+	for (int i = 0; i < FS_N; i++)
+		total += src[i] ? lens[i] + 1 : 0;
+	f->blk = NULL;
+	for (int i = 0; i < FS_N; i++)
+		f->s[i] = NULL;
+	if (!total)
+		return H2EMV_OK;
+	char *b = malloc(total);
+	if (!b)
+		return H2EMV_ENOMEM;
+	f->blk = b;
+	for (int i = 0; i < FS_N; i++) {
+		if (!src[i])
+			continue;
+		memcpy(b, src[i], lens[i]);
+		b[lens[i]] = 0;
+		f->s[i] = b;
+		b += lens[i] + 1;
+	}
+	return H2EMV_OK;
 }
 
 void facts_clear(facts *f)
@@ -451,30 +481,92 @@ void facts_trim(facts *f, size_t cap)
 static int copy_fact(fact *dst, const fact *src)
 {
 	*dst = *src;
-	for (int i = 0; i < FS_N; i++) {
-		dst->s[i] = NULL;
-		if (src->s[i] && !(dst->s[i] = strdup(src->s[i]))) {
-			fact_free(dst);
-			return H2EMV_ENOMEM;
-		}
+	size_t lens[FS_N];
+	for (int i = 0; i < FS_N; i++)
+		lens[i] = src->s[i] ? strlen(src->s[i]) : 0;
+	if (fact_strings(dst, (const char *const *)src->s, lens)) {
+		memset(dst, 0, sizeof *dst);
+		return H2EMV_ENOMEM;
 	}
 	return H2EMV_OK;
 }
 
+/* An index of dst's keys for one merge: open addressing over indexes. */
+typedef struct kindex {
+	uint32_t *slot; /* index + 1; 0 empty */
+	size_t mask;
+	uint32_t local[512];
+} kindex;
+
+static int kindex_init(kindex *ix, size_t n)
+{
+	size_t cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	ix->slot = cap <= 512 ? ix->local : calloc(cap, sizeof *ix->slot);
+	if (!ix->slot)
+		return -1;
+	if (ix->slot == ix->local)
+		memset(ix->local, 0, cap * sizeof *ix->slot);
+	ix->mask = cap - 1;
+	return 0;
+}
+
+static void kindex_free(kindex *ix)
+{
+	if (ix->slot != ix->local)
+		free(ix->slot);
+}
+
+static void kindex_put(kindex *ix, uint64_t key, uint32_t i)
+{
+	size_t h = (size_t)(key ^ key >> 29) & ix->mask;
+	while (ix->slot[h])
+		h = (h + 1) & ix->mask;
+	ix->slot[h] = i + 1;
+}
+
+static fact *kindex_get(const kindex *ix, facts *f, uint64_t key)
+{
+	for (size_t h = (size_t)(key ^ key >> 29) & ix->mask; ix->slot[h]; h = (h + 1) & ix->mask)
+		if (f->v[ix->slot[h] - 1].key == key)
+			return &f->v[ix->slot[h] - 1];
+	return NULL;
+}
+
+static int merge(facts *dst, const facts *add, int cont, const uint64_t *prev, size_t n_prev,
+                 size_t cap);
+
 int facts_merge(facts *dst, const facts *add, int cont, size_t cap)
 {
+	return merge(dst, add, cont, NULL, 0, cap);
+}
+
+int facts_merge_seq(facts *dst, const facts *add, const uint64_t *prev, size_t n_prev,
+                    size_t cap)
+{
+	return merge(dst, add, 0, prev, n_prev, cap);
+}
+
+static int merge(facts *dst, const facts *add, int cont, const uint64_t *prev, size_t n_prev,
+                 size_t cap)
+{
+	kindex ix;
+	if (kindex_init(&ix, dst->n + add->n))
+		return H2EMV_ENOMEM;
+	for (size_t j = 0; j < dst->n; j++)
+		kindex_put(&ix, dst->v[j].key, (uint32_t)j);
+	int rc = H2EMV_OK;
 	for (size_t i = 0; i < add->n; i++) {
 		const fact *a = &add->v[i];
-		fact *hit = NULL;
-		for (size_t j = dst->n; j-- > 0;)
-			if (dst->v[j].key == a->key) {
-				hit = &dst->v[j];
-				break;
-			}
+		fact *hit = kindex_get(&ix, dst, a->key);
+		int same = cont;
+		for (size_t j = 0; j < n_prev && !same; j++)
+			same = prev[j] == a->key;
 		if (hit) {
 			if (a->t0 < hit->t0)
 				hit->t0 = a->t0;
-			if (cont && !(a->count > 1)) {
+			if (same && !(a->count > 1)) {
 				if (a->t2 > hit->t2)
 					hit->t2 = a->t2;
 			} else {
@@ -491,9 +583,14 @@ int facts_merge(facts *dst, const facts *add, int cont, size_t cap)
 		if (!x || copy_fact(x, a)) {
 			if (x)
 				dst->n--;
-			return H2EMV_ENOMEM;
+			rc = H2EMV_ENOMEM;
+			break;
 		}
+		kindex_put(&ix, x->key, (uint32_t)(dst->n - 1));
 	}
+	kindex_free(&ix);
+	if (rc)
+		return rc;
 	if (add->trimmed)
 		dst->trimmed = 1;
 	facts_trim(dst, cap);
@@ -565,20 +662,20 @@ static int decode_fact(fact *f, const msgpack_object *o)
 	f->t0 = v[4];
 	f->t1 = v[5];
 	f->t2 = v[6];
+	const char *src[FS_N] = { 0 };
+	size_t lens[FS_N] = { 0 };
 	for (int i = 0; i < FS_N; i++) {
 		const msgpack_object *s = &a[7 + i];
 		if (s->type == MSGPACK_OBJECT_NIL)
 			continue;
 		if (s->type != MSGPACK_OBJECT_STR || s->via.str.size > 65536 ||
-		    memchr(s->via.str.ptr, 0, s->via.str.size)) {
-			fact_free(f);
+		    memchr(s->via.str.ptr, 0, s->via.str.size))
 			return H2EMV_ECORRUPT;
-		}
-		if (!(f->s[i] = strndup(s->via.str.ptr, s->via.str.size))) {
-			fact_free(f);
-			return H2EMV_ENOMEM;
-		}
+		src[i] = s->via.str.ptr;
+		lens[i] = s->via.str.size;
 	}
+	if (fact_strings(f, src, lens))
+		return H2EMV_ENOMEM;
 	f->key = fact_key(f);
 	return H2EMV_OK;
 }
@@ -668,8 +765,15 @@ int facts_payload_encode(eng_buf *out, int open, uint64_t aux, const facts *f)
 
 /* ------------------------------------------------------ facts on nodes -- */
 
+static int aggregate_now(tnode *p);
+
 facts *facts_of(tnode *n)
 {
+	if (n->fx_stale) {
+		n->fx_stale = 0;
+		if (aggregate_now(n))
+			return NULL;
+	}
 	if (n->fx)
 		return n->fx;
 	facts *f = calloc(1, sizeof *f);
@@ -718,6 +822,8 @@ int facts_set_head(tnode *n, int open, uint64_t aux)
 
 int facts_flush(tnode *n)
 {
+	if (n->fx_stale && !facts_of(n))
+		return H2EMV_ENOMEM;
 	if (!n->fx_dirty || !n->fx)
 		return H2EMV_OK;
 	int open = 0;
@@ -730,7 +836,16 @@ int facts_flush(tnode *n)
 	return rc;
 }
 
+/* Summaries are regrouped and re-summarised many times between commits:
+ * their aggregate is made when it is next needed (facts_of, the commit). */
 int facts_aggregate(tnode *p)
+{
+	p->fx_stale = 1;
+	facts_touch(p);
+	return H2EMV_OK;
+}
+
+static int aggregate_now(tnode *p)
 {
 	facts *f = facts_of(p);
 	if (!f)

@@ -51,6 +51,7 @@ typedef struct fact {
 	int64_t t0, t1, t2;         /* start of the first, start of the last, end of the last */
 	uint64_t key;               /* identity for merging (type, status, slots) */
 	char *s[FS_N];
+	char *blk;                  /* when set, every s[i] points into this one block */
 } fact;
 
 typedef struct facts {
@@ -75,6 +76,12 @@ int facts_from_scene(facts *out, const struct scene *s, const struct robot_profi
  * one: same action, same status) an equal fact only moves its end; else it
  * counts as a new occurrence. Trims to `cap`. ENOMEM. */
 int facts_merge(facts *dst, const facts *add, int cont, size_t cap);
+
+/* The same, fact by fact: a fact whose key is among prev[0..n_prev) (the
+ * previous scene's, when it came without a pause) only extends its end;
+ * any other counts as a new occurrence. */
+int facts_merge_seq(facts *dst, const facts *add, const uint64_t *prev, size_t n_prev,
+                    size_t cap);
 
 /* Keep the `cap` most telling facts (failures, people, speech, actions,
  * rare things first). */

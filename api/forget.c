@@ -67,6 +67,9 @@ static int relevance(builder *b, tnode *n, double *alpha, h2emv_error *err)
 	eng_buf_free(&body);
 	if (!found) {
 		pol_item it = item_of(n), par;
+		/* the rules match the node's typed facts (decoded once, kept) */
+		if (n->kind != H2EMV_KIND_SCENE)
+			it.facts = facts_of(n);
 		const pol_item *pp = NULL;
 		if (n->parent && n->parent->kind != H2EMV_KIND_ROOT) {
 			par = item_of(n->parent);
@@ -98,6 +101,10 @@ static int relevance(builder *b, tnode *n, double *alpha, h2emv_error *err)
 
 static int make_placeholder(builder *b, tnode *n)
 {
+	/* summaries above aggregate lazily: let them take n's facts first */
+	for (tnode *p = n->parent; p; p = p->parent)
+		if (p->fx_stale && !facts_of(p))
+			return H2EMV_ENOMEM;
 	while (n->n_kids)
 		tree_drop(&b->t, tree_detach(n, n->n_kids - 1));
 	const char *nl = strchr(n->summary, '\n');

@@ -59,6 +59,8 @@ typedef struct rctx {
 	const h2emv_node *root;
 	h2emv_error *err;
 	int nth_second;         /* the n-th occurrence is the second of a pair */
+	int early;              /* one answer by order: walk newest (or oldest) first... */
+	int settled;            /* ...and stop once a finished fact matches every word */
 } rctx;
 
 /* ------------------------------------------------------------- matching -- */
@@ -175,7 +177,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 				content++;
 				hits++;
 				verb_nouns++;
-				s += 1.5;
+				s += 0.5;
 				continue;
 			}
 		} else if ((int)i == q->verb) {
@@ -255,6 +257,8 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		s *= q->status == RS_DONE ? 0.3 : 0.8; /* a run that was seen to finish first */
 	/* ranking counts the things named, not a side clause's verb */
 	*hits_out = (int)(hits - verb_nouns);
+	if (hits == content)
+		*hits_out |= 0x10000; /* every word matched (see add_cand) */
 	return s + 0.1; /* something of the right kind in scope */
 }
 
@@ -399,9 +403,19 @@ static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 			continue;
 		int hits;
 		double s = score_hits(x->q, v, &hits);
-		if (wanted(x, s))
+		int complete = (hits & 0x10000) != 0;
+		hits &= 0xffff;
+		if (wanted(x, s)) {
 			if (add_cand(x, v, h2emv_node_ref(n), s, coarse, hits))
 				return H2EMV_ENOMEM;
+			/* a finished occurrence naming everything asked settles it; a
+			 * failed or unfinished one may have a better one beside it */
+			int final = v->type != FT_ACT || v->status == FST_DONE ||
+			            v->status == FST_NONE ||
+			            (x->q->status == RS_FAILED && v->status != FST_ONGOING);
+			if (!coarse && final && complete && s >= 2)
+				x->settled = 1;
+		}
 	}
 	return H2EMV_OK;
 }
@@ -409,7 +423,9 @@ static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 static int walk_kids(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 {
 	size_t k = h2emv_node_child_count(n);
-	for (size_t i = 0; i < k; i++) {
+	int back = x->early && x->q->order == RO_LAST;
+	for (size_t j = 0; j < k && !(x->early && x->settled); j++) {
+		size_t i = back ? k - 1 - j : j;
 		const h2emv_node *c;
 		int rc = h2emv_node_child(&c, x->snap, n, i, err);
 		if (rc == H2EMV_ENOTFOUND)
@@ -497,7 +513,13 @@ static int collect(rctx *x, const rquestion *q)
 	x->q = q;
 	x->n = 0;
 	x->cut = 0;
-	return x->root ? walk(x, x->root, 0, x->err) : H2EMV_OK;
+	x->settled = 0;
+	int early = x->early;
+	x->early = 0; /* side walks read their whole scope */
+	int rc = x->root ? walk(x, x->root, 0, x->err) : H2EMV_OK;
+	x->early = early;
+	x->settled = 0;
+	return rc;
 }
 
 /* Where the robot was at time t: the latest place or journey before it. */
@@ -610,19 +632,21 @@ static const cand *pick(rctx *x, size_t k)
 		for (size_t i = 0; i < k; i++)
 			starts |= x->c[i].f->status == FST_ONGOING;
 		size_t seen = 0;
-		int64_t last = INT64_MIN;
+		int64_t last = 0;
 		for (size_t i = 0; i < k; i++) {
 			const fact *f = x->c[i].f;
 			if (starts && f->status != FST_ONGOING && f->status != FST_NONE)
 				continue;
-			if (f->t0 - last < 60 * 1000000LL)
+			if (seen && f->t0 - last < 60 * 1000000LL)
 				continue; /* nested skills of one run start together */
 			last = f->t0;
-			seen += f->count >= 2 ? 2 : 1;
+			seen += f->count >= 2 && f->t1 - f->t0 >= 60 * 1000000LL ? 2 : 1;
 			if (seen >= (size_t)x->q->nth) {
 				x->nth_second = f->count >= 2 && seen == (size_t)x->q->nth;
 				return &x->c[i];
 			}
+			if (f->count >= 2)
+				last = f->t1;
 		}
 		return NULL;
 	}
@@ -1147,6 +1171,11 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 		rc = h2emv_snap_root(&root, snap, err);
 		x.root = root;
 		x.err = err;
+		x.early = (q.order == RO_LAST || q.order == RO_FIRST) &&
+		          (q.kind == RQ_WHEN || q.kind == RQ_WHERE || q.kind == RQ_FROM ||
+		           q.kind == RQ_WHICH || q.kind == RQ_DURATION ||
+		           (q.kind == RQ_DAY && !q.plural) || (q.kind == RQ_SAID && !q.t1));
+
 		if (rc == H2EMV_OK)
 			rc = seen_during(&x, &q);
 		if (rc == H2EMV_OK)

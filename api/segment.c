@@ -64,24 +64,32 @@ static uint64_t event_key(const tnode *e)
 	return facts_payload_head(e->payload, e->payload_len, &open, &aux) ? aux : 0;
 }
 
-/* Fold a scene's facts into its event and every open goal. */
-static int add_facts(builder *b, const scene *s, int cont)
+/* Fold a scene's facts into its event and every open goal. A fact that was
+ * in the previous scene (with no pause between) continues; any other is a
+ * new occurrence, so counts are runs, not scenes. */
+static int add_facts(builder *b, const scene *s, int64_t gap)
 {
 	facts sf = { 0 };
 	int rc = facts_from_scene(&sf, s, b->prof);
+	size_t n_prev = gap > b->cfg.event_gap ? 0 : b->n_prev;
 	facts *f;
 	if (rc == H2EMV_OK && b->event) {
-		if (!(f = facts_of(b->event)) || facts_merge(f, &sf, cont, FACTS_EVENT_MAX))
+		if (!(f = facts_of(b->event)) ||
+		    facts_merge_seq(f, &sf, b->prev_keys, n_prev, FACTS_EVENT_MAX))
 			rc = H2EMV_ENOMEM;
 		else
 			facts_touch(b->event);
 	}
 	for (int d = 0; rc == H2EMV_OK && d < b->n_goals; d++) {
-		if (!(f = facts_of(b->goals[d])) || facts_merge(f, &sf, cont, FACTS_GOAL_MAX))
+		if (!(f = facts_of(b->goals[d])) ||
+		    facts_merge_seq(f, &sf, b->prev_keys, n_prev, FACTS_GOAL_MAX))
 			rc = H2EMV_ENOMEM;
 		else
 			facts_touch(b->goals[d]);
 	}
+	b->n_prev = 0;
+	for (size_t i = 0; i < sf.n && b->n_prev < sizeof b->prev_keys / sizeof *b->prev_keys; i++)
+		b->prev_keys[b->n_prev++] = sf.v[i].key;
 	facts_free(&sf);
 	return rc;
 }
@@ -467,7 +475,6 @@ int seg_add(builder *b, const scene *in, const void *body, size_t blen, h2emv_er
 	if (rc)
 		return rc;
 	tnode *g = b->goals[b->n_goals - 1];
-	int cont = !(new_event || !b->event || b->event->parent != g);
 	if (new_event || !b->event || b->event->parent != g) {
 		if ((rc = close_event(b)))
 			return rc;
@@ -484,7 +491,7 @@ int seg_add(builder *b, const scene *in, const void *body, size_t blen, h2emv_er
 	                       set_event_payload(b->event, 1, key)))
 		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	eng_buf_free(&text);
-	if (rc == H2EMV_OK && (rc = add_facts(b, s, cont)))
+	if (rc == H2EMV_OK && (rc = add_facts(b, s, gap)))
 		rc = eng_fail(err, rc, "out of memory folding a scene's facts");
 	if (rc)
 		return rc;

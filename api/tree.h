@@ -33,6 +33,7 @@ struct tnode {
 	struct facts *fx;     /* typed facts, decoded from the payload on first use
 	                         (api/facts.h); NULL until then */
 	uint8_t fx_dirty;     /* fx changed: re-encode the payload before commit */
+	uint8_t fx_stale;     /* a summary whose children changed: aggregate on next use */
 };
 
 typedef struct tree {
