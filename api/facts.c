@@ -198,6 +198,19 @@ static int positional_role(int cls, int pos)
 	return pos == 0 ? R_OBJECT : pos == 1 ? R_DEST : R_NONE;
 }
 
+/* Is `key` one of the words of the action's name ("tote" in PickTote)? */
+static int key_in_name(const char *name, const char *key, size_t klen)
+{
+	lex_word w[12], kw[4];
+	size_t k = lex_split(name, strlen(name), w, 12), kk = lex_split(key, klen, kw, 4);
+	if (kk != 1 || strlen(kw[0].w) < 3)
+		return 0;
+	for (size_t i = 1; i < k && i < 12; i++)
+		if (!strcmp(w[i].stem, kw[0].stem))
+			return 1;
+	return 0;
+}
+
 static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t klen, int depth)
 {
 	if (depth > 4)
@@ -225,6 +238,8 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 			role = profile_role(x->prof, x->sk, key, klen);
 			if (role == R_NONE && names_seen_object(x->sc, p, n))
 				role = R_OBJECT;
+			if (role == R_NONE && key_in_name(x->sc->action, key, klen))
+				role = R_OBJECT; /* PickTote {tote: "T-118"} */
 		} else {
 			role = positional_role(x->act->cls, x->pos++);
 		}
@@ -361,6 +376,7 @@ int facts_from_scene(facts *out, const scene *s, const robot_profile *prof)
 			return H2EMV_ENOMEM;
 		f->type = FT_PERSON;
 		sets(f, FS_NAME, s->persons[i]);
+		sets(f, FS_PLACE, s->location);
 	}
 	for (size_t i = 0; rc == H2EMV_OK && i < s->n_speech; i++) {
 		const scene_utt *u = &s->speech[i];

@@ -340,8 +340,28 @@ size_t lex_display(char *out, size_t cap, const char *id, size_t n)
 	size_t e = n;
 	while (e > 0 && is_digit((unsigned char)id[e - 1]))
 		e--;
-	if (e > 0 && e < n && (id[e - 1] == '_' || id[e - 1] == '-' || id[e - 1] == '#'))
+	/* "cup_0" is a cup; "T-118" and "room 12" are names of their own */
+	int lower = 0;
+	for (size_t i = 0; i + 1 < e; i++)
+		lower |= id[i] >= 'a' && id[i] <= 'z';
+	if (e > 3 && lower && e < n && (id[e - 1] == '_' || id[e - 1] == '#'))
 		n = e - 1;
+	else if (e > 3 && lower && e < n && id[e - 1] == '-' && n - e <= 2)
+		n = e - 1;
+	/* a code ("T-118", "A7-11", "P-55"): shown as written */
+	int run = 0, word = 0, digit = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)id[i];
+		run = (c >= 'a' && c <= 'z') || c >= 0x80 ? run + 1 : 0;
+		word |= run >= 3;
+		digit |= is_digit(c);
+	}
+	if (digit && !word) {
+		size_t m = n < cap - 1 ? n : cap - 1;
+		memcpy(out, id, m);
+		out[m] = 0;
+		return m;
+	}
 	lex_word w[16];
 	size_t k = lex_split(id, n, w, 16), len = 0;
 	if (k > 16)

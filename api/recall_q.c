@@ -356,6 +356,14 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		q->kind = RQ_SAID;
 	else if ((first_is(w, k, "what") || first_is(w, k, "which")) && seen)
 		q->kind = RQ_SEEN, q->plural = 1;
+	else if ((first_is(w, k, "which") || first_is(w, k, "what")) && k > 1 &&
+	         strcmp(w[1].w, "failed") && strcmp(w[1].w, "went") && strcmp(w[1].w, "happened") &&
+	         strcmp(w[1].w, "was") && strcmp(w[1].w, "were") && strcmp(w[1].w, "problem") &&
+	         strcmp(w[1].w, "problems") && strcmp(w[1].w, "did") && strcmp(w[1].w, "of") &&
+	         strcmp(w[1].w, "actions") && strcmp(w[1].w, "tasks") && strcmp(w[1].w, "task") &&
+	         strcmp(w[1].w, "action") && strcmp(w[1].w, "could") && strcmp(w[1].w, "couldn") &&
+	         (has(w, k, "fail") || has(w, k, "failed")))
+		q->kind = RQ_WHICH; /* "which tote did you fail to pick" */
 	else if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "wrong") ||
 	         has(w, k, "problem") || has(w, k, "problems") || has(w, k, "unsuccessful") ||
 	         has(w, k, "unable") || (has(w, k, "not") && (has(w, k, "could") ||
@@ -389,6 +397,17 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		q->kind = RQ_SEEN;
 	if (q->kind == RQ_SEEN && (has(w, k, "objects") || has(w, k, "things")))
 		q->plural = 1;
+	/* "which shelf / what room / which station": a place */
+	static const char *const place_nouns[] = { "room", "place", "location", "shelf", "station",
+		                                       "table", "aisle", "area", "bay", "dock", "floor",
+		                                       "ward", "counter", "cabinet", "drawer", "door",
+		                                       "building", "site", "spot", "rack", "bin",
+		                                       "zone", "side", "city", "street", NULL };
+	if (q->kind == RQ_WHICH && k > 1 && (first_is(w, k, "which") || first_is(w, k, "what")))
+		for (const char *const *p = place_nouns; *p; p++)
+			if (!strcmp(w[1].w, *p) || (strlen(w[1].w) == strlen(*p) + 1 &&
+			                            !strncmp(w[1].w, *p, strlen(*p))))
+				q->kind = has(w, k, "from") ? RQ_FROM : RQ_WHERE;
 	int could_not = 0;
 	for (size_t i = 0; i + 1 < k; i++)
 		if ((!strcmp(w[i].w, "could") || !strcmp(w[i].w, "couldn") || !strcmp(w[i].w, "not")) &&
@@ -553,6 +572,13 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 				break;
 		}
 		break;
+	}
+	/* "where did you put the tote you picked from A7": the main verb says
+	 * whether "from" asks for the source */
+	if (q->verb >= 0) {
+		int c = q->term[q->verb].cls;
+		if (q->kind == RQ_FROM && (c == LC_PUT || c == LC_GIVE || c == LC_GO))
+			q->kind = RQ_WHERE;
 	}
 	/* "what did the user / the nurse / Anna say": the speaker */
 	if (q->kind == RQ_SAID && !q->self_speaker) {
