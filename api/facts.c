@@ -359,10 +359,28 @@ static const char *where_is(const scene *s, const char *id)
 	return NULL;
 }
 
-int facts_from_scene(facts *out, const scene *s, const robot_profile *prof)
+int facts_from_scene(facts *out, const scene *s, const robot_profile *prof, int tasks)
 {
 	int rc = s->action ? extract_action(out, s, prof) : H2EMV_OK;
 	fact *f;
+	if (rc == H2EMV_OK && tasks && s->n_goal && s->goal[0] && *s->goal[0]) {
+		/* the task: "put all forks in drawer", "MakeCoffee", "Boil(Potato)" */
+		if (!(f = push(out)))
+			return H2EMV_ENOMEM;
+		f->type = FT_TASK;
+		f->status = s->goal_status == 3 ? FST_DONE : s->goal_status == 4 ? FST_FAILED
+		            : s->goal_status == 5 ? FST_ABORTED : s->goal_status ? FST_ONGOING
+		                                                                : FST_NONE;
+		sets(f, FS_NAME, s->goal[0]);
+		lex_word w[12];
+		size_t k = lex_split(s->goal[0], strlen(s->goal[0]), w, 12);
+		int cls = LC_NONE;
+		const char *lemma = NULL;
+		for (size_t i = 0; i < k && i < 12 && !lemma; i++)
+			lemma = lex_lemma(w[i].stem, &cls);
+		sets(f, FS_VERB, lemma ? lemma : (k ? w[0].w : NULL));
+		f->cls = (uint8_t)cls;
+	}
 	if (rc == H2EMV_OK && s->location && *s->location) {
 		if (!(f = push(out)))
 			return H2EMV_ENOMEM;
@@ -406,7 +424,7 @@ int facts_from_scene(facts *out, const scene *s, const robot_profile *prof)
 	size_t j = 0;
 	for (size_t i = 0; i < out->n; i++) {
 		fact *x = &out->v[i];
-		int ok = x->type == FT_ACT ? x->s[FS_NAME] != NULL
+		int ok = x->type == FT_ACT || x->type == FT_TASK ? x->s[FS_NAME] != NULL
 		         : x->type == FT_PLACE ? x->s[FS_PLACE] != NULL
 		         : x->type == FT_SPEECH ? x->s[FS_TEXT] != NULL
 		                                : x->s[FS_NAME] != NULL;
@@ -436,6 +454,7 @@ static int priority(const fact *f)
 	case FT_PERSON: p = 90; break;
 	case FT_SPEECH: p = 80; break;
 	case FT_PLACE: p = 60; break;
+	case FT_TASK: p = 75; break;
 	default: p = 40;
 	}
 	uint32_t c = f->count;
@@ -668,7 +687,7 @@ static int decode_fact(fact *f, const msgpack_object *o)
 	for (int i = 0; i < 7; i++)
 		if (!get_int(&a[i], &v[i]))
 			return H2EMV_ECORRUPT;
-	if (v[0] < FT_ACT || v[0] > FT_PLACE || v[1] < 0 || v[1] > 5 || v[2] < 0 ||
+	if (v[0] < FT_ACT || v[0] > FT_TASK || v[1] < 0 || v[1] > 5 || v[2] < 0 ||
 	    v[2] >= LC_COUNT_ || v[3] < 1 || v[3] > UINT32_MAX)
 		return H2EMV_ECORRUPT;
 	f->type = (uint8_t)v[0];
@@ -964,6 +983,12 @@ int facts_render_one(eng_buf *b, const fact *f)
 			add(b, " at ");
 			add_name(b, f->s[FS_PLACE]);
 		}
+		break;
+	case FT_TASK:
+		add(b, "the task ");
+		add(b, f->s[FS_NAME]);
+		if (f->status == FST_FAILED)
+			add(b, " (failed)");
 		break;
 	case FT_PLACE:
 		add(b, "at ");

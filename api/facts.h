@@ -25,7 +25,7 @@
 struct scene;
 struct robot_profile;
 
-enum fact_type { FT_ACT = 1, FT_PERSON, FT_SPEECH, FT_SEEN, FT_PLACE };
+enum fact_type { FT_ACT = 1, FT_PERSON, FT_SPEECH, FT_SEEN, FT_PLACE, FT_TASK };
 
 /* String slots of a fact (NULL when absent). */
 enum fact_slot {
@@ -69,8 +69,11 @@ void facts_free(facts *f);
 void facts_clear(facts *f);
 
 /* Extract the facts of one observation (decoded scene) through `prof`
- * (may be NULL: the generic mapping). Appends to `out`. ENOMEM. */
-int facts_from_scene(facts *out, const struct scene *s, const struct robot_profile *prof);
+ * (may be NULL: the generic mapping). With `tasks`, the outermost goal is a
+ * task fact too (action-list robots: the goal names the task; skill-stack
+ * robots' goals are their skills, already actions). Appends. ENOMEM. */
+int facts_from_scene(facts *out, const struct scene *s, const struct robot_profile *prof,
+                     int tasks);
 
 /* Merge `add` into `dst`. With `cont` (the scene continues the previous
  * one: same action, same status) an equal fact only moves its end; else it

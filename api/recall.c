@@ -61,9 +61,16 @@ typedef struct rctx {
 	int nth_second;         /* the n-th occurrence is the second of a pair */
 	int early;              /* one answer by order: walk newest (or oldest) first... */
 	int settled;            /* ...and stop once a finished fact matches every word */
+	int tasks;              /* scenes read here yield task facts (not skill-stack) */
 } rctx;
 
 /* ------------------------------------------------------------- matching -- */
+
+/* Actions and tasks (the goals an observation serves) are both things done. */
+static int is_act(const fact *f)
+{
+	return f->type == FT_ACT || f->type == FT_TASK;
+}
 
 static int word_in(const char *s, const rq_term *t)
 {
@@ -95,27 +102,29 @@ static int type_ok(const rquestion *q, const fact *f)
 {
 	int vc = q->verb >= 0 ? q->term[q->verb].cls : LC_NONE;
 	switch (q->kind) {
+	case RQ_STEPS:
+		return f->type == FT_ACT;
 	case RQ_WHEREABOUTS:
 		return f->type == FT_PLACE ||
-		       (f->type == FT_ACT && f->cls == LC_GO && (f->s[FS_DST] || f->s[FS_OBJ]) &&
+		       (is_act(f) && f->cls == LC_GO && (f->s[FS_DST] || f->s[FS_OBJ]) &&
 		        f->status != FST_FAILED && f->status != FST_ABORTED);
 	case RQ_WHO:
 		return f->type == FT_PERSON || f->type == FT_SPEECH ||
-		       (f->type == FT_ACT && f->s[FS_WHO]);
+		       (is_act(f) && f->s[FS_WHO]);
 	case RQ_SAID:
-		return f->type == FT_SPEECH || (f->type == FT_ACT && f->s[FS_TEXT]);
+		return f->type == FT_SPEECH || (is_act(f) && f->s[FS_TEXT]);
 	case RQ_SEEN:
 		return f->type == FT_SEEN;
 	default:
 		if (vc == LC_SEE)
-			return f->type == FT_SEEN || f->type == FT_ACT;
+			return f->type == FT_SEEN || is_act(f);
 		if (vc == LC_SAY)
-			return f->type == FT_SPEECH || f->type == FT_ACT;
+			return f->type == FT_SPEECH || is_act(f);
 		if (vc == LC_MEET)
-			return f->type == FT_PERSON || f->type == FT_ACT;
+			return f->type == FT_PERSON || is_act(f);
 		if (q->kind == RQ_WHERE || q->kind == RQ_FROM)
-			return f->type == FT_ACT || f->type == FT_SEEN;
-		return f->type == FT_ACT || (vc == LC_NONE && f->type == FT_SEEN);
+			return is_act(f) || f->type == FT_SEEN;
+		return is_act(f) || (vc == LC_NONE && f->type == FT_SEEN);
 	}
 }
 
@@ -149,11 +158,11 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 	*hits_out = 0;
 	if (!type_ok(q, f))
 		return 0;
-	int failed = f->type == FT_ACT && (f->status == FST_FAILED || f->status == FST_ABORTED);
+	int failed = is_act(f) && (f->status == FST_FAILED || f->status == FST_ABORTED);
 	int tally = q->kind == RQ_COUNT || q->kind == RQ_YESNO;
-	if (q->status == RS_FAILED && !tally && f->type == FT_ACT && !failed)
+	if (q->status == RS_FAILED && !tally && is_act(f) && !failed)
 		return 0;
-	if (q->status == RS_FAILED && f->type != FT_ACT)
+	if (q->status == RS_FAILED && !is_act(f))
 		return 0;
 	if (q->status == RS_DONE && !tally && failed)
 		return 0;
@@ -163,7 +172,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 	int verbs = 0;
 	for (size_t i = 0; i < q->n_term; i++) {
 		const rq_term *t = &q->term[i];
-		if (t->lemma && !t->cap && f->type == FT_ACT) {
+		if (t->lemma && !t->cap && is_act(f)) {
 			double m = verb_match(t, f);
 			verbs++;
 			/* the main verb decides; another verb of the question ("after
@@ -194,7 +203,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 			if (word_in(f->s[strong[j]], t))
 				h = 2;
 		if (h == 0 && word_in(f->s[FS_NAME], t))
-			h = f->type == FT_ACT ? 1.5 : 2;
+			h = is_act(f) ? 1.5 : 2;
 		if (h == 0 && (word_in(f->s[FS_TEXT], t) || word_in(f->s[FS_STATE], t)))
 			h = 1;
 		if (h == 0 && word_in(f->s[FS_VERB], t))
@@ -211,7 +220,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		return 0;
 	if (q->verb >= 0) {
 		const rq_term *v = &q->term[q->verb];
-		if (f->type != FT_ACT) {
+		if (!is_act(f)) {
 			if ((v->cls == LC_SEE && f->type == FT_SEEN) ||
 			    (v->cls == LC_SAY && f->type == FT_SPEECH) ||
 			    (v->cls == LC_MEET && f->type == FT_PERSON))
@@ -219,12 +228,12 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		}
 		/* another verb: only for a weak one ("go to the charger" for
 		 * DockCharger) when every other word matches */
-		if (vs == 0 && f->type == FT_ACT && q->kind != RQ_WHO && q->kind != RQ_SAID &&
+		if (vs == 0 && is_act(f) && q->kind != RQ_WHO && q->kind != RQ_SAID &&
 		    !(content && hits == content &&
 		      (v->cls == LC_GO || v->cls == LC_NONE || f->cls == LC_NONE)))
 			return 0;
 		s += vs;
-	} else if (verbs && f->type == FT_ACT) {
+	} else if (verbs && is_act(f)) {
 		s += vs;
 	}
 	if (q->kind == RQ_SAID) {
@@ -247,13 +256,13 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 			if (!ok)
 				return 0;
 			s += 2;
-		} else if (f->type == FT_ACT || (f->s[FS_NAME] && profile_is_self(NULL, f->s[FS_NAME]))) {
+		} else if (is_act(f) || (f->s[FS_NAME] && profile_is_self(NULL, f->s[FS_NAME]))) {
 			s *= 0.5; /* "what was said": others' words first */
 		}
 	}
 	if (failed && q->status != RS_FAILED && !tally && q->kind != RQ_FAILED)
 		s *= 0.5; /* a failed attempt is not where a thing went, nor when it was done */
-	if (f->type == FT_ACT && f->status == FST_ONGOING && !tally && q->order != RO_NTH)
+	if (is_act(f) && f->status == FST_ONGOING && !tally && q->order != RO_NTH)
 		s *= q->status == RS_DONE ? 0.3 : 0.8; /* a run that was seen to finish first */
 	/* ranking counts the things named, not a side clause's verb */
 	*hits_out = (int)(hits - verb_nouns);
@@ -338,7 +347,7 @@ static facts *node_facts(rctx *x, const h2emv_node *n)
 	if (h2emv_node_kind(n) == H2EMV_KIND_SCENE) {
 		scene s;
 		if (p && len && scene_decode(&s, p, len, NULL) == H2EMV_OK) {
-			rc = facts_from_scene(f, &s, x->prof);
+			rc = facts_from_scene(f, &s, x->prof, x->tasks);
 			scene_free(&s);
 		}
 	} else if (p && len) {
@@ -410,7 +419,7 @@ static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 				return H2EMV_ENOMEM;
 			/* a finished occurrence naming everything asked settles it; a
 			 * failed or unfinished one may have a better one beside it */
-			int final = v->type != FT_ACT || v->status == FST_DONE ||
+			int final = !is_act(v) || v->status == FST_DONE ||
 			            v->status == FST_NONE ||
 			            (x->q->status == RS_FAILED && v->status != FST_ONGOING);
 			if (!coarse && final && complete && s >= 2)
@@ -682,7 +691,7 @@ static int add_evidence(h2emv_answer *a, h2emv_ref r)
 static void say_where(pr_str *b, const rctx *x, const fact *f)
 {
 	const char *w = NULL;
-	if (f->type == FT_ACT) {
+	if (is_act(f)) {
 		if (x->q->kind == RQ_FROM)
 			w = f->s[FS_SRC] ? f->s[FS_SRC] : f->s[FS_PLACE];
 		else
@@ -698,7 +707,7 @@ static void say_where(pr_str *b, const rctx *x, const fact *f)
 		return;
 	pr_str_adds(b, x->q->kind == RQ_FROM ? "From the " : "At the ");
 	add_display(b, w);
-	if (f->s[FS_WHO] && f->type == FT_ACT && x->q->kind != RQ_FROM) {
+	if (f->s[FS_WHO] && is_act(f) && x->q->kind != RQ_FROM) {
 		pr_str_adds(b, ", to ");
 		pr_str_adds(b, f->s[FS_WHO]);
 	}
@@ -832,7 +841,7 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		int best_rank = 0;
 		for (size_t i = 0; i < k; i++) {
 			const fact *f = x->c[i].f;
-			int rank = f->type != FT_ACT ? (f->s[FS_PLACE] ? 1 : 0)
+			int rank = !is_act(f) ? (f->s[FS_PLACE] ? 1 : 0)
 			           : q->kind == RQ_FROM ? (f->s[FS_SRC] ? 3 : f->s[FS_PLACE] ? 1 : 0)
 			           : f->s[FS_DST] || (f->cls == LC_GO && f->s[FS_OBJ]) ? 3
 			           : f->s[FS_PLACE] ? 2 : f->s[FS_SRC] ? 1 : 0;
@@ -932,7 +941,7 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	case RQ_WHICH:
 		if (!c)
 			break;
-		if (c->f->type == FT_ACT && c->f->s[FS_OBJ]) {
+		if (is_act(c->f) && c->f->s[FS_OBJ]) {
 			pr_str_adds(b, "The ");
 			add_display(b, c->f->s[FS_OBJ]);
 		} else if (c->f->type == FT_SEEN) {
@@ -996,21 +1005,21 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		int any_done = 0, any_failed = 0;
 		for (size_t i = 0; i < k; i++) {
 			const fact *f = x->c[i].f;
-			any_done |= f->type != FT_ACT || f->status == FST_DONE || f->status == FST_NONE;
-			any_failed |= f->type == FT_ACT &&
+			any_done |= !is_act(f) || f->status == FST_DONE || f->status == FST_NONE;
+			any_failed |= is_act(f) &&
 			              (f->status == FST_FAILED || f->status == FST_ABORTED);
 		}
 		for (size_t i = 0; i < k; i++) {
 			const fact *f = x->c[i].f;
-			int bad = f->type == FT_ACT && (f->status == FST_FAILED || f->status == FST_ABORTED);
-			if (q->status == RS_FAILED ? !bad && f->type == FT_ACT : bad) {
+			int bad = is_act(f) && (f->status == FST_FAILED || f->status == FST_ABORTED);
+			if (q->status == RS_FAILED ? !bad && is_act(f) : bad) {
 				if (!tried || f->t1 >= tried->f->t1)
 					tried = &x->c[i];
 				continue;
 			}
 			/* a run seen starting counts unless runs were seen failing and
 			 * none succeeding */
-			if (f->type == FT_ACT && f->status == FST_ONGOING &&
+			if (is_act(f) && f->status == FST_ONGOING &&
 			    (q->status == RS_DONE || (any_failed && !any_done)))
 				continue;
 			if (!hit || f->t1 >= hit->f->t1)
@@ -1039,6 +1048,27 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		add_evidence(a, hit->ref);
 		break;
 	}
+	case RQ_STEPS: {
+		/* the actions of the span in order; the first or the last alone */
+		size_t n = 0;
+		for (size_t i = 0; i < k && n < LIST_MAX; i++) {
+			size_t at = q->step < 0 ? k - 1 - i : i;
+			const fact *f = x->c[at].f;
+			if (f->status == FST_FAILED || f->status == FST_ABORTED)
+				continue;
+			eng_buf r = { 0 };
+			facts_render_one(&r, f);
+			pr_str_adds(b, n++ ? "; " : "");
+			pr_str_add(b, (const char *)r.data, r.len);
+			eng_buf_free(&r);
+			add_evidence(a, x->c[at].ref);
+			if (q->step)
+				break;
+		}
+		if (n)
+			pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, x->c[0].f->t0));
+		break;
+	}
 	case RQ_FAILED:
 	case RQ_DO:
 	default: {
@@ -1046,7 +1076,7 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		size_t n = 0;
 		for (size_t i = 0; i < k && n < LIST_MAX; i++) {
 			const fact *f = x->c[i].f;
-			if (q->kind == RQ_DO && f->type != FT_ACT)
+			if (q->kind == RQ_DO && !is_act(f))
 				continue;
 			/* one line per skill: its first occurrence in the span */
 			if (q->kind == RQ_DO && f->s[FS_NAME]) {
@@ -1122,6 +1152,48 @@ static int seen_during(rctx *x, rquestion *q)
 	return H2EMV_OK;
 }
 
+/* "What was the first step of the task X": find the task's occurrence,
+ * then read the actions inside its span. */
+static int steps_during(rctx *x, rquestion *q)
+{
+	if (q->kind != RQ_STEPS || !q->n_term)
+		return H2EMV_OK;
+	rquestion a = *q;
+	a.kind = RQ_WHEN;
+	int rc = collect(x, &a);
+	x->q = q;
+	if (rc)
+		return rc;
+	/* a task that names the words beats an action that does */
+	int tasks = 0;
+	for (size_t i = 0; i < x->n; i++)
+		tasks |= x->c[i].f->type == FT_TASK;
+	size_t j = 0;
+	for (size_t i = 0; i < x->n; i++)
+		if (!tasks || x->c[i].f->type == FT_TASK)
+			x->c[j++] = x->c[i];
+	x->n = j;
+	size_t k = shortlist(x, 1);
+	rctx tmp = *x;
+	tmp.q = &a;
+	const cand *c = pick(&tmp, k);
+	if (!c) {
+		x->n = 0;
+		return H2EMV_OK;
+	}
+	/* the occurrence: from its start to the next start, or its end */
+	int64_t t0 = when_of(&tmp, c->f);
+	int64_t t1 = a.order == RO_FIRST && c->f->count > 1 && c->f->t1 > t0 ? c->f->t1 : c->f->t2;
+	if (t1 <= t0)
+		t1 = t0 + 1;
+	q->t0 = t0;
+	q->t1 = t1;
+	q->n_term = 0;
+	q->verb = q->person = -1;
+	x->n = 0;
+	return H2EMV_OK;
+}
+
 /* --------------------------------------------------------------- entry -- */
 
 static void trace_question(rctx *x)
@@ -1129,7 +1201,7 @@ static void trace_question(rctx *x)
 	static const char *const kinds[] = { "what did you do", "when", "what day", "where",
 		                                 "where from", "who", "what was said", "what was seen",
 		                                 "which", "how many", "did you", "what failed",
-		                                 "how long" };
+		                                 "how long", "what steps", "whereabouts" };
 	const rquestion *q = x->q;
 	pr_str_addf(&x->trace, "question: kind %s, order %s", kinds[q->kind],
 	            q->order == RO_FIRST ? "first" : q->order == RO_NTH ? "n-th" : "last");
@@ -1162,6 +1234,9 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 	x.budget = max_tokens ? max_tokens : 20000;
 	x.tokens = strlen(question) / 4 + 8;
 	x.want_trace = trace;
+	h2emv_config cfg;
+	if (h2emv_config_get(&cfg, mem, NULL) == H2EMV_OK)
+		x.tasks = cfg.profile != H2EMV_PROFILE_SKILL_STACK;
 	h2emv_snap_info info;
 	h2emv_snap_get_info(&info, snap);
 	if (trace)
@@ -1178,6 +1253,8 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 
 		if (rc == H2EMV_OK)
 			rc = seen_during(&x, &q);
+		if (rc == H2EMV_OK)
+			rc = steps_during(&x, &q);
 		if (rc == H2EMV_OK)
 			rc = walk(&x, root, 0, err);
 	}

@@ -22,7 +22,7 @@
 
 enum rq_kind {
 	RQ_DO = 0, RQ_WHEN, RQ_DAY, RQ_WHERE, RQ_FROM, RQ_WHO, RQ_SAID, RQ_SEEN, RQ_WHICH, RQ_COUNT,
-	RQ_YESNO, RQ_FAILED, RQ_DURATION,
+	RQ_YESNO, RQ_FAILED, RQ_DURATION, RQ_STEPS,
 	RQ_WHEREABOUTS /* internal: where the robot was (places, journeys) */
 };
 enum rq_order { RO_LAST = 0, RO_FIRST, RO_NTH, RO_ALL };
@@ -42,6 +42,7 @@ typedef struct rquestion {
 	int kind, order, nth, status;
 	int plural;           /* "which days", "what objects": all of them */
 	int self_speaker;     /* "what did you say" */
+	int step;             /* RQ_STEPS: 1 the first step, -1 the last, 0 all */
 	int64_t t0, t1;       /* the time scope; t1 = 0: none */
 	rq_term term[RQ_TERMS];
 	size_t n_term;

@@ -329,7 +329,17 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	           has(w, k, "observe") || has(w, k, "observed") || has(w, k, "recognize") ||
 	           has(w, k, "recognized");
 	q->kind = RQ_DO;
-	if (starts(w, k, "how", "many") || starts(w, k, "how", "often") ||
+	for (size_t i = 0; i < k; i++)
+		if (!strcmp(w[i].w, "step") || !strcmp(w[i].w, "steps")) {
+			q->kind = RQ_STEPS;
+			if (i > 0 && !strcmp(w[i - 1].w, "first"))
+				q->step = 1, used[i - 1] = 1;
+			else if (i > 0 && (!strcmp(w[i - 1].w, "last") || !strcmp(w[i - 1].w, "final")))
+				q->step = -1, used[i - 1] = 1;
+		}
+	if (q->kind == RQ_STEPS)
+		; /* the steps of a task */
+	else if (starts(w, k, "how", "many") || starts(w, k, "how", "often") ||
 	    starts(w, k, "number", "of") || starts(w, k, "how", "frequently"))
 		q->kind = RQ_COUNT;
 	else if (starts(w, k, "how", "long"))
@@ -437,7 +447,8 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		    !strcmp(s, "recent")) {
 			if (!used[i])
 				q->order = RO_LAST;
-		} else if (!strcmp(s, "first") || !strcmp(s, "earliest") || !strcmp(s, "initially")) {
+		} else if ((!strcmp(s, "first") || !strcmp(s, "earliest") || !strcmp(s, "initially")) &&
+		           !used[i]) {
 			q->order = RO_FIRST;
 		} else if ((o = ordinal(s)) > 1 && i + 1 < k &&
 		           (!strcmp(w[i + 1].w, "time") || !strcmp(w[i + 1].w, "occasion"))) {
@@ -469,7 +480,8 @@ static int frame_word(const char *w)
 		                             "wrong", "able", "unable", "complete", "completed",
 		                             "finish", "finished", "successful", "successfully",
 		                             "could", "couldn", "manage", "managed", "try", "tried",
-		                             "attempt", "attempted", "there", "any", "get", NULL };
+		                             "attempt", "attempted", "there", "any", "get", "step",
+		                             "steps", "perform", "performed", "task", NULL };
 	for (const char *const *p = f; *p; p++)
 		if (!strcmp(*p, w))
 			return 1;

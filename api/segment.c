@@ -70,7 +70,7 @@ static uint64_t event_key(const tnode *e)
 static int add_facts(builder *b, const scene *s, int64_t gap)
 {
 	facts sf = { 0 };
-	int rc = facts_from_scene(&sf, s, b->prof);
+	int rc = facts_from_scene(&sf, s, b->prof, b->cfg.profile != H2EMV_PROFILE_SKILL_STACK);
 	size_t n_prev = gap > b->cfg.event_gap ? 0 : b->n_prev;
 	facts *f;
 	if (rc == H2EMV_OK && b->event) {
