@@ -340,12 +340,9 @@ static int pick_snapshot(uint64_t *seq, uint64_t *covering, h2emv_mem *mem,
 	free(list);
 	if (!*seq && *covering) /* only the typed-facts answer can use it */
 		*seq = UINT64_MAX;
-	char when[40];
-	if (!*seq && !*covering && n)
-		*covering = 0;
-	else if (!n)
-		return eng_fail(err, H2EMV_ENOTFOUND, "no snapshot is as old as %s UTC",
-		                emv_fmt_datetime(when, sizeof when, o->at));
+	if (!n)
+		return eng_fail(err, H2EMV_ENOTFOUND,
+		                "nothing has been built yet: run `h2emv build` first");
 	return H2EMV_OK;
 }
 

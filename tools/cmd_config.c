@@ -28,6 +28,8 @@ static const char help[] =
 	"      --flat B                goals straight under the root, no summaries (1/0)\n"
 	"      --qa-rounds N           question answering: rounds (default 10)\n"
 	"      --qa-tokens N           question answering: token budget (default 20000)\n"
+	"      --robot-profile FILE    store a robot profile (JSON; or a shipped one:\n"
+	"                              armar7, teach), as `h2emv profile set` does\n"
 	"      --max-clock-jump AGE    ingest refuses a time more than AGE ahead of the\n"
 	"                              memory's clock (its newest observation) or of\n"
 	"                              this computer's clock (default 30d; 'off': no\n"
@@ -82,7 +84,7 @@ static int flag(int *out, const char *s)
 
 int cmd_config(int argc, char **argv)
 {
-	enum { P = 256, F, LS, LE, LG, LSU, EG, RS, RR, FL, QR, QT, MJ };
+	enum { P = 256, F, LS, LE, LG, LSU, EG, RS, RR, FL, QR, QT, MJ, RP };
 	static const struct option opts[] = {
 		{ "mem", required_argument, NULL, 'm' },
 		{ "profile", required_argument, NULL, P },
@@ -98,10 +100,11 @@ int cmd_config(int argc, char **argv)
 		{ "qa-rounds", required_argument, NULL, QR },
 		{ "qa-tokens", required_argument, NULL, QT },
 		{ "max-clock-jump", required_argument, NULL, MJ },
+		{ "robot-profile", required_argument, NULL, RP },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *mem = NULL;
+	const char *mem = NULL, *robot = NULL;
 	int c, changed = 0;
 	/* options are applied to the stored configuration after opening */
 	struct { int id; const char *val; } set[32];
@@ -111,10 +114,22 @@ int cmd_config(int argc, char **argv)
 			mem = optarg;
 		else if (c == 'h')
 			return fputs(help, stdout), EXIT_OK;
+		else if (c == RP)
+			robot = optarg;
 		else if (c >= P && n_set < 32)
 			set[n_set].id = c, set[n_set++].val = optarg;
 		else
 			return cli_usage("config", "unknown option");
+	}
+	if (optind < argc)
+		return cli_usage("config", "unexpected argument '%s' (options take the form --name VALUE)",
+		                 argv[optind]);
+	if (robot) {
+		/* the same as `h2emv profile set`, before the other settings */
+		char *pargv[] = { "profile", "-m", (char *)cli_mem_dir(mem), "set", (char *)robot, NULL };
+		int st = cmd_profile(5, pargv);
+		if (st != EXIT_OK)
+			return st;
 	}
 	h2emv_mem *m = cli_open(cli_mem_dir(mem), n_set ? 0 : H2EMV_OPEN_READONLY);
 	if (!m)
