@@ -642,7 +642,7 @@ int facts_payload_head(const void *p, size_t n, int *open, uint64_t *aux)
 	const uint8_t *b = p;
 	if (n < 3 || (b[0] != 0x92 && b[0] != 0x93))
 		return 0;
-	*open = b[1] == 1;
+	*open = b[1] & 1;
 	if (b[2] <= 0x7f) {
 		*aux = b[2];
 		return 1;
@@ -757,7 +757,7 @@ int facts_payload_encode(eng_buf *out, int open, uint64_t aux, const facts *f)
 {
 	out->len = 0;
 	/* the head keeps the byte shapes of older builds */
-	uint8_t h[11] = { f && f->n ? 0x93 : 0x92, (uint8_t)(open ? 1 : 0) };
+	uint8_t h[11] = { f && f->n ? 0x93 : 0x92, (uint8_t)(open & 3) };
 	size_t hl;
 	if (aux <= 0x7f) {
 		h[2] = (uint8_t)aux;
@@ -849,7 +849,9 @@ int facts_set_head(tnode *n, int open, uint64_t aux)
 	facts *f = facts_of(n);
 	if (!f)
 		return H2EMV_ENOMEM;
-	int rc = write_payload(n, open, aux, NULL);
+	int ext = n->payload_len >= 3 && (n->payload[0] == 0x92 || n->payload[0] == 0x93) &&
+	          (n->payload[1] & 2);
+	int rc = write_payload(n, (open ? 1 : 0) | (ext ? 2 : 0), aux, NULL);
 	if (rc == H2EMV_OK && f->n)
 		n->fx_dirty = 1;
 	return rc;
@@ -863,8 +865,8 @@ int facts_flush(tnode *n)
 		return H2EMV_OK;
 	int open = 0;
 	uint64_t aux = 0;
-	if (n->payload_len)
-		facts_payload_head(n->payload, n->payload_len, &open, &aux);
+	if (n->payload_len && facts_payload_head(n->payload, n->payload_len, &open, &aux))
+		open |= n->payload[1] & 2;
 	int rc = write_payload(n, open, aux, n->fx);
 	if (rc == H2EMV_OK)
 		n->fx_dirty = 0;
@@ -898,6 +900,44 @@ static int aggregate_now(tnode *p)
 	}
 	facts_touch(p);
 	return H2EMV_OK;
+}
+
+int facts_extended(const tnode *n)
+{
+	return n->payload_len >= 3 && (n->payload[0] == 0x92 || n->payload[0] == 0x93) &&
+	       (n->payload[1] & 2);
+}
+
+int facts_mark_extended(tnode *n)
+{
+	int open = 0;
+	uint64_t aux = 0;
+	if (n->kind == H2EMV_KIND_SCENE)
+		return H2EMV_OK;
+	if (!n->payload_len || !facts_payload_head(n->payload, n->payload_len, &open, &aux))
+		open = 0, aux = 0;
+	facts *f = facts_of(n);
+	if (!f)
+		return H2EMV_ENOMEM;
+	int rc = write_payload(n, open | 2, aux, NULL);
+	if (rc == H2EMV_OK && f->n)
+		n->fx_dirty = 1;
+	return rc;
+}
+
+double facts_grade(const facts *f)
+{
+	double people = 0, failed = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		const fact *x = &f->v[i];
+		if (x->type == FT_PERSON ||
+		    (x->type == FT_SPEECH && x->s[FS_NAME] && !profile_is_self(NULL, x->s[FS_NAME])))
+			people = 0.5;
+		if ((x->type == FT_ACT || x->type == FT_TASK) &&
+		    (x->status == FST_FAILED || x->status == FST_ABORTED))
+			failed = 0.5;
+	}
+	return people + failed;
 }
 
 void facts_drop(tnode *n)

@@ -116,6 +116,13 @@ void facts_touch(tnode *n);
 int facts_flush(tnode *n);
 /* A summary's facts: the merge of its children's. */
 int facts_aggregate(tnode *p);
+/* Relevance without rules: people met or heard and failures lengthen a
+ * node's life (0.5 each, in lifetimes); 0 for nothing of the kind. */
+double facts_grade(const facts *f);
+/* A node whose life was lengthened once by a graded relevance carries a
+ * mark in its payload head (bit 1 of `open`): the next expiry forgets it. */
+int facts_extended(const tnode *n);
+int facts_mark_extended(tnode *n);
 /* Forget a node's facts (a placeholder keeps none). */
 void facts_drop(tnode *n);
 

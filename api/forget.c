@@ -212,6 +212,12 @@ static int visit(pass *ps, tnode *n)
 			if (rc)
 				return rc;
 		}
+		/* a finite α lengthens a life once; the next expiry forgets */
+		if (!isinf(alpha) && alpha > 0 && facts_extended(n))
+			alpha = 0;
+		if (!isinf(alpha) && alpha > 0 && n->kind != H2EMV_KIND_SCENE &&
+		    facts_mark_extended(n))
+			return eng_fail(ps->err, H2EMV_ENOMEM, "out of memory");
 		if (isinf(alpha)) {
 			n->expiry = H2EMV_TIME_NEVER;
 		} else if (alpha > 0) {

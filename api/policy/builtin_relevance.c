@@ -32,9 +32,11 @@
  *    first). The parent is context only and never matched.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "api/policy/builtin.h"
+#include "api/facts.h"
 #include "api/recall.h"
 #include "engine/engine.h"
 
@@ -98,8 +100,14 @@ int bi_relevance(void *ctx, const pol_relevance_req *req, double *alpha, pol_usa
 		pr_prompt_free(&p);
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	}
-	*alpha = keep ? INFINITY : 0;
-	bi_usage(u, &p, keep ? "Relevance: inf" : "Relevance: 0");
+	/* no rule keeps it: people, speech and failures still lengthen the life
+	 * of a goal or an event, once (api/forget.c) */
+	*alpha = keep ? INFINITY
+	         : req->item->facts && req->item->level <= 3 ? facts_grade(req->item->facts)
+	                                                    : 0;
+	char said[32];
+	snprintf(said, sizeof said, "Relevance: %s", keep ? "inf" : *alpha > 0.75 ? "1" : *alpha > 0 ? "0.5" : "0");
+	bi_usage(u, &p, said);
 	pr_prompt_free(&p);
 	return H2EMV_OK;
 }
