@@ -4,6 +4,7 @@
  * rendered as clauses. docs/formats.md "Typed facts" has the byte layout.
  */
 #include <msgpack.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -895,9 +896,10 @@ static int aggregate_now(tnode *p)
 		/* aggregates guide the search down; they never answer a detail on
 		 * their own (recall.c treats them as the gist of what was forgotten) */
 		facts *kf = facts_of(k);
-		if (!kf || facts_merge(f, kf, 0, FACTS_SUMMARY_MAX))
+		if (!kf || facts_merge(f, kf, 0, SIZE_MAX))
 			return H2EMV_ENOMEM;
 	}
+	facts_trim(f, FACTS_SUMMARY_MAX); /* once, not after every child */
 	facts_touch(p);
 	return H2EMV_OK;
 }

@@ -101,10 +101,12 @@ static int relevance(builder *b, tnode *n, double *alpha, h2emv_error *err)
 
 static int make_placeholder(builder *b, tnode *n)
 {
-	/* summaries above aggregate lazily: let them take n's facts first */
-	for (tnode *p = n->parent; p; p = p->parent)
-		if (p->fx_stale && !facts_of(p))
-			return H2EMV_ENOMEM;
+	/* summaries aggregate lazily: the parent takes a goal's or a summary's
+	 * facts first (scenes and events are in their goal's; the levels above
+	 * aggregate from the parent later) */
+	tnode *up = n->level >= 3 ? n->parent : NULL;
+	if (up && up->fx_stale && !facts_of(up))
+		return H2EMV_ENOMEM;
 	while (n->n_kids)
 		tree_drop(&b->t, tree_detach(n, n->n_kids - 1));
 	const char *nl = strchr(n->summary, '\n');
