@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "api/emv.h"
+#include "api/facts.h"
 #include "api/mem.h"
 #include "api/recall.h"
 #include "api/policy/builtin.h"
@@ -37,6 +38,8 @@ typedef struct ask {
 	pol_item *items;
 	int *depth, *open, *kids;
 	size_t n, cap;
+	char **ftext;        /* per explorer node: its summary with its facts, or NULL */
+	size_t n_ftext;
 } ask;
 
 /* -------------------------------------------------------------- the view -- */
@@ -66,6 +69,64 @@ static int view_grow(ask *a, size_t need)
 	return H2EMV_OK;
 }
 
+/* A summary's text for the model: its free text, then its typed facts
+ * rendered (the facts say what the prose may have left out). Made once per
+ * node; NULL when there are none or memory is short (the text alone). */
+static const char *with_facts(ask *a, uint32_t i, const h2emv_node *n)
+{
+	if (h2emv_node_level(n) < 4)
+		return NULL; /* scenes, events and goals are rendered from their facts */
+	if (i >= a->n_ftext) {
+		size_t cap = a->n_ftext ? a->n_ftext : 64;
+		while (cap <= i)
+			cap *= 2;
+		char **v = realloc(a->ftext, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		memset(v + a->n_ftext, 0, (cap - a->n_ftext) * sizeof *v);
+		a->ftext = v;
+		a->n_ftext = cap;
+	}
+	if (a->ftext[i])
+		return a->ftext[i];
+	size_t len;
+	const void *p = h2emv_node_payload(n, &len);
+	facts f = { 0 };
+	if (!p || !len || facts_payload_decode(&f, p, len) || !f.n) {
+		facts_free(&f);
+		return NULL;
+	}
+	eng_buf b = { 0 };
+	const char *sum = h2emv_node_summary(n, NULL);
+	eng_buf_append(&b, sum, strlen(sum));
+	eng_buf_append(&b, "\nFacts: ", 8);
+	for (size_t k = 0; k < f.n && k < 12; k++) {
+		if (k)
+			eng_buf_append(&b, "; ", 2);
+		/* the gist: what, with whom, when; a summary forgets where things
+		 * went, what was said and how things looked (as the builtin does) */
+		fact g = f.v[k];
+		if (g.type == FT_SPEECH)
+			g.s[FS_TEXT] = (char *)"...";
+		else
+			g.s[FS_TEXT] = NULL;
+		g.s[FS_DST] = g.s[FS_SRC] = g.s[FS_PLACE] = g.s[FS_STATE] = NULL;
+		facts_render_one(&b, &g);
+	}
+	if (f.n > 12) {
+		char more[40];
+		int m = snprintf(more, sizeof more, "; and %zu more", f.n - 12);
+		eng_buf_append(&b, more, (size_t)m);
+	}
+	facts_free(&f);
+	if (eng_buf_append(&b, "", 1)) {
+		eng_buf_free(&b);
+		return NULL;
+	}
+	a->ftext[i] = (char *)b.data;
+	return a->ftext[i];
+}
+
 static void view_add(ask *a, uint32_t i)
 {
 	const emv_vnode *v = &a->x.vn[i];
@@ -77,7 +138,8 @@ static void view_add(ask *a, uint32_t i)
 	it->level = h2emv_node_level(n);
 	it->t_start = h2emv_node_start(n);
 	it->t_end = h2emv_node_end(n);
-	it->text = forgotten ? "" : h2emv_node_summary(n, NULL); /* hidden from QA */
+	const char *ft = forgotten ? NULL : with_facts(a, i, n);
+	it->text = forgotten ? "" : ft ? ft : h2emv_node_summary(n, NULL); /* hidden from QA */
 	it->forgotten = forgotten;
 	a->depth[a->n] = v->depth - 1;
 	a->open[a->n] = v->open;
@@ -419,6 +481,9 @@ done:
 	free(a.depth);
 	free(a.open);
 	free(a.kids);
+	for (size_t i = 0; i < a.n_ftext; i++)
+		free(a.ftext[i]);
+	free(a.ftext);
 	h2emv_snap_close(a.snap);
 	return rc;
 }

@@ -956,11 +956,14 @@ void facts_drop(tnode *n)
 
 static void add(eng_buf *b, const char *s)
 {
-	eng_buf_append(b, s, strlen(s));
+	if (s)
+		eng_buf_append(b, s, strlen(s));
 }
 
 static void add_name(eng_buf *b, const char *id)
 {
+	if (!id)
+		return;
 	char d[160];
 	if (lex_display(d, sizeof d, id, strlen(id)))
 		add(b, d);

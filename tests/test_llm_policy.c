@@ -274,6 +274,9 @@ static char *reply_qa(const char *t)
 	return strdup("Reasoning: nothing.\nAction: answer(\"I could not find that.\", [])");
 }
 
+/* Did a question-answering prompt show a summary's typed facts? */
+static int qa_saw_facts;
+
 /* The scripted model: the system message says which decision it is. */
 static char *model(void *arg, const char *body)
 {
@@ -292,7 +295,7 @@ static char *model(void *arg, const char *body)
 	else if (strstr(t, "dialog manager"))
 		r = reply_route(t);
 	else if (strstr(t, "answering a question about your own past"))
-		r = reply_qa(t);
+		r = reply_qa(t), qa_saw_facts |= strstr(t, "Facts: ") != NULL;
 	else
 		r = strdup("I do not understand.");
 	if (getenv("H2EMV_TEST_DEBUG"))
@@ -441,10 +444,14 @@ static void test_figure_2b_through_the_llm_policy(void **state)
 	assert_int_equal(forgotten, 0);
 	assert_true(tok.calls >= 2 && tok.prompt > 0);
 	free(answer);
+	qa_saw_facts = 0;
 	knife_story(0, &answer, &forgotten, &tok);
 	assert_null(strstr(answer, "sink"));
 	assert_int_equal(forgotten, 1);
 	free(answer);
+	/* the model saw the summaries' facts, and still no detail of a
+	 * forgotten goal: a summary's facts are its gist */
+	assert_true(qa_saw_facts);
 }
 
 /* A model that always answers nonsense: every decision falls back, the
