@@ -1270,10 +1270,20 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 			x.tokens = x.budget;
 		a->snapshot = info.seq;
 		a->rounds = 1;
+		/* the budget covers the answer too: a long list is cut short */
+		if (x.tokens > x.budget / 2 && b.len / 4 + 1 > x.budget - x.tokens)
+			x.tokens = x.budget / 2;
+		uint64_t room = x.budget - x.tokens;
+		if (b.s && b.len / 4 + 1 > room && room >= 2) {
+			size_t keep = (size_t)(room - 1) * 4 - 4;
+			while (keep > 0 && ((unsigned char)b.s[keep] & 0xc0) == 0x80)
+				keep--;
+			b.len = keep;
+			b.s[keep] = 0;
+			pr_str_adds(&b, " ...");
+		}
 		a->tokens.prompt = x.tokens;
 		a->tokens.completion = b.len / 4 + 1;
-		if (a->tokens.prompt + a->tokens.completion > x.budget)
-			a->tokens.prompt = x.budget - a->tokens.completion;
 		a->tokens.calls = 1;
 		if (trace) {
 			pr_str_addf(&x.trace, "read %zu matching facts%s; answer \"%s\"\n", x.n,

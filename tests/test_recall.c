@@ -109,6 +109,32 @@ static void test_paraphrased_questions_on_an_unknown_robot(void **state)
 	free(dir);
 }
 
+static void test_the_token_budget_holds(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = ward_memory(&dir, NULL);
+	h2emv_error err = { 0 };
+	h2emv_config c;
+	assert_int_equal(h2emv_config_get(&c, m, &err), H2EMV_OK);
+	c.qa_max_tokens = 60;
+	assert_int_equal(h2emv_config_set(m, &c, &err), H2EMV_OK);
+	static const char *const qs[] = { "What did you do on March 2?", "Who did you meet?",
+		                              "How many times did you deliver something?" };
+	for (size_t i = 0; i < 3; i++) {
+		h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
+		o.at = AT;
+		h2emv_answer *a = NULL;
+		assert_int_equal(h2emv_ask(&a, m, qs[i], &o, &err), H2EMV_OK);
+		assert_true(a->tokens.prompt + a->tokens.completion <= 60);
+		assert_true(a->tokens.prompt > 0);
+		h2emv_answer_free(a);
+	}
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 static void test_a_profile_names_the_roles_of_a_robots_parameters(void **state)
 {
 	(void)state;
@@ -186,6 +212,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paraphrased_questions_on_an_unknown_robot),
+		cmocka_unit_test(test_the_token_budget_holds),
 		cmocka_unit_test(test_a_profile_names_the_roles_of_a_robots_parameters),
 		cmocka_unit_test(test_a_bad_profile_names_the_field),
 		cmocka_unit_test(test_question_kinds_and_scopes),
