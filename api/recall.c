@@ -976,6 +976,9 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		                 : q->status == RS_DONE  ? (failed ? 0 : other)
 		                 : failed                ? failed
 		                                         : other;
+		/* runs seen starting but never seen ending still happened */
+		if (q->status == RS_ANY && done && other > failed && other - failed > done)
+			total = other - failed;
 		pr_str_addf(b, "%llu time%s", (unsigned long long)total, total == 1 ? "" : "s");
 		if (q->status != RS_FAILED && failed && done)
 			pr_str_addf(b, " (and %llu failed attempt%s)", (unsigned long long)failed,

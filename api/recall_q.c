@@ -544,8 +544,10 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 				}
 		}
 		int stop = lex_stop(w[i].stem) || frame_word(w[i].w);
+		/* "what did you answer when someone asked what you could see": in a
+		 * question about words, the other verbs are words to look for */
 		int keep_verb = lemma && (cls == LC_GO || cls == LC_SAY || cls == LC_SEE ||
-		                          cls == LC_MEET) && q->verb < 0;
+		                          cls == LC_MEET) && (q->verb < 0 || q->kind == RQ_SAID);
 		if (stop && !keep_verb && !(w[i].cap && i > 0))
 			continue;
 		rq_term *t = &q->term[q->n_term];
