@@ -404,6 +404,7 @@ int facts_from_scene(facts *out, const scene *s, const robot_profile *prof, int 
 		f->type = FT_SPEECH;
 		sets(f, FS_NAME, u->speaker);
 		sets(f, FS_TEXT, u->text);
+		sets(f, FS_PLACE, s->location);
 		if (u->speaker && !profile_is_self(prof, u->speaker) && strcasecmp(u->speaker, "user")) {
 			if (!(f = push(out)))
 				return H2EMV_ENOMEM;

@@ -1054,6 +1054,7 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	case RQ_STEPS: {
 		/* the actions of the span in order; the first or the last alone */
 		size_t n = 0;
+		int64_t t_first = 0;
 		for (size_t i = 0; i < k && n < LIST_MAX; i++) {
 			size_t at = q->step < 0 ? k - 1 - i : i;
 			const fact *f = x->c[at].f;
@@ -1061,6 +1062,8 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 				continue;
 			eng_buf r = { 0 };
 			facts_render_one(&r, f);
+			if (!n)
+				t_first = q->step < 0 ? f->t1 : f->t0;
 			pr_str_adds(b, n++ ? "; " : "");
 			pr_str_add(b, (const char *)r.data, r.len);
 			eng_buf_free(&r);
@@ -1069,13 +1072,13 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 				break;
 		}
 		if (n)
-			pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, x->c[0].f->t0));
+			pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, t_first));
 		break;
 	}
 	case RQ_FAILED:
 	case RQ_DO:
 	default: {
-		pr_str seen = { 0 };
+		pr_str seen = { 0 }, skills = { 0 };
 		size_t n = 0;
 		for (size_t i = 0; i < k && n < LIST_MAX; i++) {
 			const fact *f = x->c[i].f;
@@ -1083,9 +1086,9 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 				continue;
 			/* one line per skill: its first occurrence in the span */
 			if (q->kind == RQ_DO && f->s[FS_NAME]) {
-				if (listed(&seen, f->s[FS_NAME]))
+				if (listed(&skills, f->s[FS_NAME]))
 					continue;
-				remember(&seen, f->s[FS_NAME]);
+				remember(&skills, f->s[FS_NAME]);
 			}
 			eng_buf r = { 0 };
 			facts_render_one(&r, f);
@@ -1105,6 +1108,7 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		if (n)
 			pr_str_adds(b, ".");
 		pr_str_free(&seen);
+		pr_str_free(&skills);
 		break;
 	}
 	}

@@ -226,6 +226,14 @@ static void read_scope(const lex_word *w, size_t k, int64_t now, scope *sc, uint
 				int ny2 = mon == 12 ? y + 1 : y, nm2 = mon == 12 ? 1 : mon + 1;
 				sc->span = emv_day_start(ny2, nm2, 1) - sc->day;
 			}
+		} else if (!strcmp(s, "lunch") || !strcmp(s, "lunchtime")) {
+			int after = i > 0 && !strcmp(w[i - 1].w, "after");
+			int before = i > 0 && !strcmp(w[i - 1].w, "before");
+			sc->hour0 = after ? 13 : before ? 5 : 11;
+			sc->hour1 = after ? 24 : before ? 12 : 14;
+			used[i] = 1;
+			if (after || before)
+				used[i - 1] = 1;
 		} else if (!strcmp(s, "morning")) {
 			sc->hour0 = 5, sc->hour1 = 12, used[i] = 1;
 		} else if (!strcmp(s, "afternoon")) {
@@ -337,6 +345,15 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 			else if (i > 0 && (!strcmp(w[i - 1].w, "last") || !strcmp(w[i - 1].w, "final")))
 				q->step = -1, used[i - 1] = 1;
 		}
+	/* "what was the first thing you did on Monday": the first step of the span */
+	for (size_t i = 1; q->kind != RQ_STEPS && i < k; i++)
+		if ((!strcmp(w[i].w, "thing") || !strcmp(w[i].w, "things")) &&
+		    (!strcmp(w[i - 1].w, "first") || !strcmp(w[i - 1].w, "last")) &&
+		    (has(w, k, "did") || has(w, k, "do"))) {
+			q->kind = RQ_STEPS;
+			q->step = !strcmp(w[i - 1].w, "first") ? 1 : -1;
+			used[i - 1] = 1;
+		}
 	if (q->kind == RQ_STEPS)
 		; /* the steps of a task */
 	else if (starts(w, k, "how", "many") || starts(w, k, "how", "often") ||
@@ -393,9 +410,9 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	else if (first_is(w, k, "what") && !has(w, k, "do") && !has(w, k, "doing") &&
 	         !has(w, k, "did") && !has(w, k, "happen") && !has(w, k, "happened"))
 		q->kind = RQ_WHICH;
-	else if (first_is(w, k, "what") && has(w, k, "did") && !has(w, k, "do") &&
+	else if (first_is(w, k, "what") && k > 1 && !strcmp(w[1].w, "did") && !has(w, k, "do") &&
 	         !has(w, k, "happen"))
-		q->kind = RQ_WHICH; /* "what did you grasp" */
+		q->kind = RQ_WHICH; /* "what did you grasp" (not "what you did") */
 	/* "which objects were in room 14", "what was on the table" */
 	if ((q->kind == RQ_WHICH || q->kind == RQ_DO) &&
 	    (starts(w, k, "objects", "were") || starts(w, k, "things", "were") ||
@@ -407,6 +424,11 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		q->kind = RQ_SEEN;
 	if (q->kind == RQ_SEEN && (has(w, k, "objects") || has(w, k, "things")))
 		q->plural = 1;
+	/* "Name the people you met", "list everyone you talked to" */
+	if (q->kind == RQ_DO && (has(w, k, "people") || has(w, k, "persons") ||
+	                         has(w, k, "everyone") || has(w, k, "everybody") ||
+	                         has(w, k, "visitors")))
+		q->kind = RQ_WHO, q->plural = 1;
 	/* "which shelf / what room / which station": a place */
 	static const char *const place_nouns[] = { "room", "place", "location", "shelf", "station",
 		                                       "table", "aisle", "area", "bay", "dock", "floor",
@@ -528,6 +550,11 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 			used[i] = used[i + 1] = 1;
 	/* "go": kept as a verb when it is the question's only verb ("where did
 	 * you go") */
+	/* "Name the people you met", "List ...", "Tell me ...": an imperative */
+	if (k && (!strcmp(w[0].w, "name") || !strcmp(w[0].w, "list") || !strcmp(w[0].w, "tell") ||
+	          !strcmp(w[0].w, "show") || !strcmp(w[0].w, "describe") ||
+	          !strcmp(w[0].w, "give") || !strcmp(w[0].w, "recall")))
+		used[0] = 1;
 	for (size_t i = 0; i < k && q->n_term < RQ_TERMS; i++) {
 		if (used[i])
 			continue;
@@ -613,7 +640,7 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	if (q->verb >= 0) {
 		int c = q->term[q->verb].cls;
 		if ((q->kind == RQ_SAID && c == LC_SAY) || (q->kind == RQ_SEEN && c == LC_SEE) ||
-		    (q->kind == RQ_WHO && c == LC_MEET && q->n_term == 1)) {
+		    (q->kind == RQ_WHO && (c == LC_MEET || c == LC_SEE || c == LC_LOOK))) {
 			memmove(&q->term[q->verb], &q->term[q->verb + 1],
 			        (q->n_term - (size_t)q->verb - 1) * sizeof *q->term);
 			q->n_term--;
