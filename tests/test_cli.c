@@ -165,6 +165,42 @@ static void test_config_sets_what_the_library_reads(void **state)
 	free(dir);
 }
 
+static void test_robot_profiles_from_the_command_line(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir("cli");
+	char *out;
+	assert_int_equal(run(&out, "%s profile list", H2EMV_CLI), 0);
+	assert_non_null(strstr(out, "armar7"));
+	free(out);
+	assert_int_equal(run(&out, "%s init -m %s/mem 2>&1", H2EMV_CLI, dir), 0);
+	free(out);
+	/* a shipped profile sets the segmentation before the first build */
+	assert_int_equal(run(&out, "%s profile -m %s/mem set armar7 2>&1", H2EMV_CLI, dir), 0);
+	free(out);
+	assert_int_equal(run(&out, "%s config -m %s/mem", H2EMV_CLI, dir), 0);
+	assert_non_null(strstr(out, "skill-stack"));
+	free(out);
+	assert_int_equal(run(&out, "%s profile -m %s/mem show", H2EMV_CLI, dir), 0);
+	assert_non_null(strstr(out, "\"armar7\""));
+	free(out);
+	/* a bad profile names its field and changes nothing */
+	char *bad = tu_fmt("%s/bad.json", dir);
+	FILE *f = fopen(bad, "w");
+	assert_non_null(f);
+	fputs("{\"profile\": 1, \"segmentation\": \"sideways\"}", f);
+	fclose(f);
+	assert_int_equal(run(&out, "%s config -m %s/mem --robot-profile %s 2>&1", H2EMV_CLI, dir, bad), 2);
+	assert_non_null(strstr(out, "segmentation"));
+	free(out);
+	/* stray words are a usage error, not ignored */
+	assert_int_equal(run(&out, "%s config -m %s/mem forgetting banana 2>&1", H2EMV_CLI, dir), 64);
+	free(out);
+	free(bad);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_without_skip_bad_ingest_stops_and_keeps_what_came_before),
 		cmocka_unit_test(test_stdin_stream_is_stored),
 		cmocka_unit_test(test_config_sets_what_the_library_reads),
+		cmocka_unit_test(test_robot_profiles_from_the_command_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
