@@ -364,7 +364,12 @@ int facts_from_scene(facts *out, const scene *s, const robot_profile *prof, int 
 {
 	int rc = s->action ? extract_action(out, s, prof) : H2EMV_OK;
 	fact *f;
-	if (rc == H2EMV_OK && tasks && s->n_goal && s->goal[0] && *s->goal[0]) {
+	/* skill-stack robots: the outermost skill when it is not the action
+	 * itself ("ObjectLearning" while its "Say" runs) */
+	int outer_is_action = s->action && s->n_goal && !strcmp(s->goal[0], s->action);
+	const prof_skill *osk = s->n_goal ? profile_skill(prof, s->goal[0]) : NULL;
+	if (rc == H2EMV_OK && s->n_goal && s->goal[0] && *s->goal[0] && !(osk && osk->ignore) &&
+	    (tasks || (s->n_goal > 1 && !outer_is_action))) {
 		/* the task: "put all forks in drawer", "MakeCoffee", "Boil(Potato)" */
 		if (!(f = push(out)))
 			return H2EMV_ENOMEM;

@@ -135,8 +135,12 @@ static double verb_match(const rq_term *v, const fact *f)
 {
 	if (f->s[FS_VERB] && v->lemma && !strcasecmp(f->s[FS_VERB], v->lemma))
 		return 3;
-	if (lex_class_near(v->cls, f->cls) || word_in(f->s[FS_NAME], v))
+	if (lex_class_near(v->cls, f->cls))
 		return 2;
+	/* a word of the skill's name: "hand" in HandOver, but LookAtHumanHand
+	 * is a look, not a handing over */
+	if (word_in(f->s[FS_NAME], v))
+		return f->cls == LC_NONE ? 2 : 1;
 	if (f->s[FS_VERB] && word_in(f->s[FS_VERB], v))
 		return 2;
 	int take = v->cls == LC_TAKE || f->cls == LC_TAKE;
@@ -264,6 +268,9 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		s *= 0.5; /* a failed attempt is not where a thing went, nor when it was done */
 	if (is_act(f) && f->status == FST_ONGOING && !tally && q->order != RO_NTH)
 		s *= q->status == RS_DONE ? 0.3 : 0.8; /* a run that was seen to finish first */
+	/* the action itself before the task it served, when both match */
+	if (f->type == FT_TASK && q->kind != RQ_STEPS)
+		s *= 0.8;
 	/* ranking counts the things named, not a side clause's verb */
 	*hits_out = (int)(hits - verb_nouns);
 	if (hits == content)
@@ -662,7 +669,8 @@ static const cand *pick(rctx *x, size_t k)
 	const cand *b = &x->c[0];
 	for (size_t i = 1; i < k; i++)
 		if (x->c[i].f->t1 > b->f->t1 ||
-		    (x->c[i].f->t1 == b->f->t1 && (b->coarse || !x->c[i].coarse)))
+		    (x->c[i].f->t1 == b->f->t1 && (b->coarse || !x->c[i].coarse) &&
+		     !(x->c[i].f->type == FT_TASK && b->f->type != FT_TASK)))
 			b = &x->c[i];
 	return b;
 }
@@ -941,6 +949,17 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	case RQ_WHICH:
 		if (!c)
 			break;
+		/* the object is the answer: an action that names one, by order */
+		if (!(is_act(c->f) && c->f->s[FS_OBJ]) && c->f->type != FT_SEEN) {
+			const cand *o = NULL;
+			for (size_t i = 0; i < k; i++)
+				if (x->c[i].f->type == FT_ACT && x->c[i].f->s[FS_OBJ] &&
+				    (!o || (q->order == RO_FIRST ? x->c[i].f->t0 < o->f->t0
+				                                 : x->c[i].f->t1 >= o->f->t1)))
+					o = &x->c[i];
+			if (o)
+				c = o;
+		}
 		if (is_act(c->f) && c->f->s[FS_OBJ]) {
 			pr_str_adds(b, "The ");
 			add_display(b, c->f->s[FS_OBJ]);
@@ -959,8 +978,15 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	case RQ_COUNT: {
 		/* occurrences: final outcomes when there are any, else starts */
 		uint64_t done = 0, failed = 0, other = 0;
+		int64_t last_at[6] = { 0 };
 		for (size_t i = 0; i < k; i++) {
 			const fact *f = x->c[i].f;
+			/* nested skills of one run (NavigateToNamedLocation and its
+			 * NavigateToLocation) start together: one occurrence */
+			if (f->count == 1 && last_at[f->status % 6] &&
+			    f->t0 - last_at[f->status % 6] < 5 * 1000000LL)
+				continue;
+			last_at[f->status % 6] = f->t0;
 			if (f->status == FST_DONE)
 				done += f->count;
 			else if (f->status == FST_FAILED || f->status == FST_ABORTED)
@@ -1025,7 +1051,8 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 			if (is_act(f) && f->status == FST_ONGOING &&
 			    (q->status == RS_DONE || (any_failed && !any_done)))
 				continue;
-			if (!hit || f->t1 >= hit->f->t1)
+			if (!hit || f->t1 > hit->f->t1 ||
+			    (f->t1 == hit->f->t1 && !(f->type == FT_TASK && hit->f->type != FT_TASK)))
 				hit = &x->c[i];
 		}
 		eng_buf r = { 0 };

@@ -503,7 +503,8 @@ static int frame_word(const char *w)
 		                             "finish", "finished", "successful", "successfully",
 		                             "could", "couldn", "manage", "managed", "try", "tried",
 		                             "attempt", "attempted", "there", "any", "get", "step",
-		                             "steps", "perform", "performed", "task", NULL };
+		                             "steps", "perform", "performed", "task", "new",
+		                             "some", "certain", NULL };
 	for (const char *const *p = f; *p; p++)
 		if (!strcmp(*p, w))
 			return 1;
