@@ -197,10 +197,15 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 			verbs++;
 			continue;
 		}
-		/* the speaker of "what did Anna say" is matched below */
-		if ((int)i == q->person && q->kind == RQ_SAID)
+		/* the speaker of "what did Anna say" is matched below; in "what did
+		 * you say to Anna" a name is the one spoken to */
+		if (q->kind == RQ_SAID && (int)i == q->person)
 			continue;
-		content++;
+		/* in "what did you say to Anna" a name may be the one spoken to: it
+		 * counts when the words name it, and is not required */
+		int optional = q->kind == RQ_SAID && q->self_speaker && t->cap;
+		if (!optional)
+			content++;
 		double h = 0;
 		static const int strong[] = { FS_OBJ, FS_DST, FS_SRC, FS_PLACE, FS_WHO };
 		for (size_t j = 0; j < sizeof strong / sizeof *strong && h == 0; j++)
@@ -212,8 +217,10 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 			h = 1;
 		if (h == 0 && word_in(f->s[FS_VERB], t))
 			h = 1;
-		if (h > 0)
+		if (h > 0) {
 			hits++;
+			content += optional;
+		}
 		s += h;
 	}
 	/* "which object did you grasp": the object is what is asked */
@@ -242,8 +249,9 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 	}
 	if (q->kind == RQ_SAID) {
 		if (q->self_speaker) {
-			if (f->type == FT_SPEECH && f->s[FS_NAME] && !profile_is_self(NULL, f->s[FS_NAME]))
+			if (f->type == FT_SPEECH && (!f->s[FS_NAME] || !profile_is_self(q->prof, f->s[FS_NAME])))
 				return 0;
+			s += 0.5; /* the robot's own words: what is asked */
 		} else if (q->person >= 0) {
 			const char *who = f->s[f->type == FT_SPEECH ? FS_NAME : FS_WHO];
 			const rq_term *p = &q->term[q->person];
@@ -260,7 +268,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 			if (!ok)
 				return 0;
 			s += 2;
-		} else if (is_act(f) || (f->s[FS_NAME] && profile_is_self(NULL, f->s[FS_NAME]))) {
+		} else if (is_act(f) || (f->s[FS_NAME] && profile_is_self(q->prof, f->s[FS_NAME]))) {
 			s *= 0.5; /* "what was said": others' words first */
 		}
 	}
@@ -1107,9 +1115,12 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	default: {
 		pr_str seen = { 0 }, skills = { 0 };
 		size_t n = 0;
+		int acts = 0; /* tasks are listed only when no action is */
+		for (size_t i = 0; i < k; i++)
+			acts |= x->c[i].f->type == FT_ACT;
 		for (size_t i = 0; i < k && n < LIST_MAX; i++) {
 			const fact *f = x->c[i].f;
-			if (q->kind == RQ_DO && !is_act(f))
+			if (q->kind == RQ_DO && f->type != FT_ACT && !(f->type == FT_TASK && !acts))
 				continue;
 			/* one line per skill: its first occurrence in the span */
 			if (q->kind == RQ_DO && f->s[FS_NAME]) {
@@ -1260,6 +1271,7 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 	int rc = profile_load(&prof, mem->env, err);
 	if (rc)
 		return rc;
+	q.prof = prof;
 	rctx x = { 0 };
 	x.q = &q;
 	x.snap = snap;

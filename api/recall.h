@@ -46,6 +46,7 @@ typedef struct rquestion {
 	int64_t t0, t1;       /* the time scope; t1 = 0: none */
 	rq_term term[RQ_TERMS];
 	size_t n_term;
+	const struct robot_profile *prof; /* who the robot is (its "self" names); may be NULL */
 	int verb;             /* index of the main verb term, -1 none */
 	int person;           /* index of a person's name, -1 none */
 } rquestion;

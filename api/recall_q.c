@@ -503,7 +503,8 @@ static int frame_word(const char *w)
 		                             "finish", "finished", "successful", "successfully",
 		                             "could", "couldn", "manage", "managed", "try", "tried",
 		                             "attempt", "attempted", "there", "any", "get", "step",
-		                             "steps", "perform", "performed", "task", "new",
+		                             "steps", "perform", "performed", "task", "new", "work",
+		                             "worked", "working", "busy", "active",
 		                             "some", "certain", NULL };
 	for (const char *const *p = f; *p; p++)
 		if (!strcmp(*p, w))
