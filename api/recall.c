@@ -262,7 +262,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 			int ok = who ? word_in(who, p) : (anyone && f->type == FT_SPEECH);
 			/* "Nurse Okafor", "Dr. Chen", "the doctor": a name word or a title */
 			for (size_t i = 0; who && !ok && i < q->n_term; i++)
-				ok = q->term[i].cap && word_in(who, &q->term[i]);
+				ok = (q->term[i].cap || !q->term[i].lemma) && word_in(who, &q->term[i]);
 			if (who && !ok && (!strcmp(p->word, "doctor") || !strcmp(p->word, "dr")))
 				ok = strstr(who, "Dr") != NULL || strstr(who, "dr.") != NULL;
 			if (!ok)

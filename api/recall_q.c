@@ -424,6 +424,18 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		q->kind = RQ_SEEN;
 	if (q->kind == RQ_SEEN && (has(w, k, "objects") || has(w, k, "things")))
 		q->plural = 1;
+	/* "which patients did you visit", "what visitors came": people */
+	static const char *const people_nouns[] = { "patient", "patients", "person", "persons",
+		                                        "people", "visitor", "visitors", "guest",
+		                                        "guests", "nurse", "nurses", "doctor",
+		                                        "doctors", "customer", "customers", "user",
+		                                        "users", "worker", "workers", "colleague",
+		                                        "colleagues", "resident", "residents", NULL };
+	if ((q->kind == RQ_WHICH || q->kind == RQ_DO) && k > 1 &&
+	    (first_is(w, k, "which") || first_is(w, k, "what")))
+		for (const char *const *p = people_nouns; *p; p++)
+			if (!strcmp(w[1].w, *p))
+				q->kind = RQ_WHO, q->plural = 1;
 	/* "Name the people you met", "list everyone you talked to" */
 	if (q->kind == RQ_DO && (has(w, k, "people") || has(w, k, "persons") ||
 	                         has(w, k, "everyone") || has(w, k, "everybody") ||
@@ -503,7 +515,8 @@ static int frame_word(const char *w)
 		                             "finish", "finished", "successful", "successfully",
 		                             "could", "couldn", "manage", "managed", "try", "tried",
 		                             "attempt", "attempted", "there", "any", "get", "step",
-		                             "steps", "perform", "performed", "task", "new", "work",
+		                             "steps", "perform", "performed", "task", "new", "work", "instruction",
+		                             "instructions",
 		                             "worked", "working", "busy", "active",
 		                             "some", "certain", NULL };
 	for (const char *const *p = f; *p; p++)
