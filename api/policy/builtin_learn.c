@@ -125,7 +125,13 @@ static char *rule_sentence(const char *feedback)
 			verb = starts_ci(low + start, keep_verbs[i]);
 		pr_str_adds(&b, verb ? "always " : "always remember: ");
 	}
+	size_t prefix = b.len;
 	pr_str_add(&b, rest, rest_n);
+	/* "Always remember every ..." rather than "Always Remember every ..."
+	 * (a name or an acronym keeps its capital) */
+	if (prefix && !b.oom && rest_n > 1 && b.s[prefix] >= 'A' && b.s[prefix] <= 'Z' &&
+	    b.s[prefix + 1] >= 'a' && b.s[prefix + 1] <= 'z' && b.s[prefix] != 'I')
+		b.s[prefix] = (char)(b.s[prefix] - 'A' + 'a');
 	free(low);
 	if (b.oom) {
 		pr_str_free(&b);

@@ -687,6 +687,19 @@ static char *normalise(const char *u)
 	return s;
 }
 
+/* Does a statement ask to keep or drop something, anywhere in it? */
+static int asks_to_keep(const char *s)
+{
+	static const char *const phrases[] = { "remember", "keep in mind", "bear in mind",
+		"note down", "take note", "make a note", "keep track", "keep a record",
+		"write down", "memorize", "memorise", "don't forget", "do not forget", "never forget",
+		"pay attention to", "forget about", "no need to remember", NULL };
+	for (size_t i = 0; phrases[i]; i++)
+		if (strstr(s, phrases[i]))
+			return 1;
+	return 0;
+}
+
 static const char *reply_to(const char *s)
 {
 	static const char *const hello[] = { "hello", "hi", "hey", "greetings", "good morning",
@@ -730,6 +743,11 @@ int pol_builtin_route(void *ctx, const char *utterance, int *route, char **reply
 		answer = "Route: feedback";
 	} else if ((n && p[n - 1] == '?') || opens_with(p, question_openings)) {
 		*route = POL_ROUTE_QUESTION;
+	} else if (asks_to_keep(p)) {
+		/* "Remember every task that failed", "Keep in mind where the milk
+		 * is", "Note down what the nurse says": feedback in other words */
+		*route = POL_ROUTE_FEEDBACK;
+		answer = "Route: feedback";
 	} else {
 		*route = POL_ROUTE_REPLY;
 		*reply = strdup(reply_to(p));
