@@ -45,25 +45,6 @@ static char *write_input(const char *dir)
 	return path;
 }
 
-static int run(char **out, const char *fmt, ...)
-{
-	char cmd[9000];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	FILE *p = popen(cmd, "r");
-	assert_non_null(p);
-	size_t cap = 1 << 16, n = 0;
-	char *buf = calloc(1, cap);
-	size_t got;
-	while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0)
-		n += got;
-	int st = pclose(p);
-	*out = buf;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static uint64_t stored(const char *dir)
 {
 	h2emv_mem *m;
@@ -82,7 +63,7 @@ static void test_skip_bad_reports_every_kind_and_keeps_the_good(void **state)
 	char *dir = tu_tmpdir("cli");
 	const char *in = write_input(dir);
 	char *out;
-	int rc = run(&out, "%s ingest --create -m %s/mem --skip-bad %s 2>&1", H2EMV_CLI, dir, in);
+	int rc = tu_run(&out, "%s ingest --create -m %s/mem --skip-bad %s 2>&1", H2EMV_CLI, dir, in);
 	assert_int_equal(rc, 1); /* bad lines were skipped */
 	assert_non_null(strstr(out, "line 2, column"));
 	assert_non_null(strstr(out, "field 'location'"));
@@ -108,7 +89,7 @@ static void test_without_skip_bad_ingest_stops_and_keeps_what_came_before(void *
 	char *dir = tu_tmpdir("cli");
 	const char *in = write_input(dir);
 	char *out;
-	int rc = run(&out, "%s ingest --create -m %s/mem %s 2>&1", H2EMV_CLI, dir, in);
+	int rc = tu_run(&out, "%s ingest --create -m %s/mem %s 2>&1", H2EMV_CLI, dir, in);
 	assert_int_equal(rc, 2);
 	assert_non_null(strstr(out, "line 2, column"));
 	assert_null(strstr(out, "line 4")); /* stopped at the first bad line */
@@ -125,7 +106,7 @@ static void test_stdin_stream_is_stored(void **state)
 	(void)state;
 	char *dir = tu_tmpdir("cli");
 	char *out;
-	int rc = run(&out, "printf '%%s%%s' '%s' '%s' | %s ingest --create -m %s/mem --json", good,
+	int rc = tu_run(&out, "printf '%%s%%s' '%s' '%s' | %s ingest --create -m %s/mem --json", good,
 	             good, H2EMV_CLI, dir);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "\"stored\":2"));
@@ -139,14 +120,14 @@ static void test_config_sets_what_the_library_reads(void **state)
 	(void)state;
 	char *dir = tu_tmpdir("cli");
 	char *out;
-	assert_int_equal(run(&out, "%s init -m %s/mem", H2EMV_CLI, dir), 0);
+	assert_int_equal(tu_run(&out, "%s init -m %s/mem", H2EMV_CLI, dir), 0);
 	free(out);
-	assert_int_equal(run(&out, "%s config -m %s/mem --profile skill-stack --forgetting time "
+	assert_int_equal(tu_run(&out, "%s config -m %s/mem --profile skill-stack --forgetting time "
 	                           "--life-goal 12h --rules-in-summaries 0",
 	                     H2EMV_CLI, dir),
 	                 0);
 	free(out);
-	assert_int_equal(run(&out, "%s config -m %s/mem --forgetting sometimes 2>&1", H2EMV_CLI, dir),
+	assert_int_equal(tu_run(&out, "%s config -m %s/mem --forgetting sometimes 2>&1", H2EMV_CLI, dir),
 	                 64);
 	free(out);
 	char mem[4300];
@@ -170,18 +151,18 @@ static void test_robot_profiles_from_the_command_line(void **state)
 	(void)state;
 	char *dir = tu_tmpdir("cli");
 	char *out;
-	assert_int_equal(run(&out, "%s profile list", H2EMV_CLI), 0);
+	assert_int_equal(tu_run(&out, "%s profile list", H2EMV_CLI), 0);
 	assert_non_null(strstr(out, "armar7"));
 	free(out);
-	assert_int_equal(run(&out, "%s init -m %s/mem 2>&1", H2EMV_CLI, dir), 0);
+	assert_int_equal(tu_run(&out, "%s init -m %s/mem 2>&1", H2EMV_CLI, dir), 0);
 	free(out);
 	/* a shipped profile sets the segmentation before the first build */
-	assert_int_equal(run(&out, "%s profile -m %s/mem set armar7 2>&1", H2EMV_CLI, dir), 0);
+	assert_int_equal(tu_run(&out, "%s profile -m %s/mem set armar7 2>&1", H2EMV_CLI, dir), 0);
 	free(out);
-	assert_int_equal(run(&out, "%s config -m %s/mem", H2EMV_CLI, dir), 0);
+	assert_int_equal(tu_run(&out, "%s config -m %s/mem", H2EMV_CLI, dir), 0);
 	assert_non_null(strstr(out, "skill-stack"));
 	free(out);
-	assert_int_equal(run(&out, "%s profile -m %s/mem show", H2EMV_CLI, dir), 0);
+	assert_int_equal(tu_run(&out, "%s profile -m %s/mem show", H2EMV_CLI, dir), 0);
 	assert_non_null(strstr(out, "\"armar7\""));
 	free(out);
 	/* a bad profile names its field and changes nothing */
@@ -190,11 +171,11 @@ static void test_robot_profiles_from_the_command_line(void **state)
 	assert_non_null(f);
 	fputs("{\"profile\": 1, \"segmentation\": \"sideways\"}", f);
 	fclose(f);
-	assert_int_equal(run(&out, "%s config -m %s/mem --robot-profile %s 2>&1", H2EMV_CLI, dir, bad), 2);
+	assert_int_equal(tu_run(&out, "%s config -m %s/mem --robot-profile %s 2>&1", H2EMV_CLI, dir, bad), 2);
 	assert_non_null(strstr(out, "segmentation"));
 	free(out);
 	/* stray words are a usage error, not ignored */
-	assert_int_equal(run(&out, "%s config -m %s/mem forgetting banana 2>&1", H2EMV_CLI, dir), 64);
+	assert_int_equal(tu_run(&out, "%s config -m %s/mem forgetting banana 2>&1", H2EMV_CLI, dir), 64);
 	free(out);
 	free(bad);
 	tu_rmrf(dir);

@@ -516,26 +516,6 @@ static void test_a_stored_version_1_config_still_reads(void **state)
 
 /* ------------------------------------------------------------ the CLI -- */
 
-static int run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int run(char **out, const char *fmt, ...)
-{
-	char cmd[9000];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	FILE *p = popen(cmd, "r");
-	assert_non_null(p);
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = calloc(1, cap);
-	assert_non_null(buf);
-	while (n + 1 < cap && (got = fread(buf + n, 1, cap - n - 1, p)) > 0)
-		n += got;
-	int st = pclose(p);
-	*out = buf;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 static uint64_t stored(const char *mem)
 {
@@ -573,7 +553,7 @@ static void test_cli_ingest_refuses_a_jump_and_allows_it_on_request(void **state
 	write_lines(in, T0, N_GOOD, tail);
 
 	/* stops at the bad line, naming it; everything before it is stored */
-	int rc = run(&out, "%s ingest --create -m %s %s 2>&1", H2EMV_CLI, mem, in);
+	int rc = tu_run(&out, "%s ingest --create -m %s %s 2>&1", H2EMV_CLI, mem, in);
 	assert_int_equal(rc, 2);
 	assert_non_null(strstr(out, "line 601, column 6: field 't': 2025-06-26T19:48:57.000000Z is "));
 	assert_non_null(strstr(out, "ahead of the memory's clock"));
@@ -583,7 +563,7 @@ static void test_cli_ingest_refuses_a_jump_and_allows_it_on_request(void **state
 
 	/* --skip-bad: the line after it goes in, judged against the old clock */
 	write_lines(in, 0, 0, tail);
-	rc = run(&out, "%s ingest -m %s --skip-bad --json %s 2>&1", H2EMV_CLI, mem, in);
+	rc = tu_run(&out, "%s ingest -m %s --skip-bad --json %s 2>&1", H2EMV_CLI, mem, in);
 	assert_int_equal(rc, 1);
 	assert_non_null(strstr(out, "line 1, column 6: field 't'"));
 	assert_non_null(strstr(out, "\"stored\":1,\"bad\":1,"));
@@ -593,24 +573,24 @@ static void test_cli_ingest_refuses_a_jump_and_allows_it_on_request(void **state
 
 	/* allowed explicitly */
 	write_lines(in, 0, 0, "{\"t\":\"2025-06-26T19:48:57Z\"}\n");
-	rc = run(&out, "%s ingest -m %s --allow-clock-jump --json %s 2>&1", H2EMV_CLI, mem, in);
+	rc = tu_run(&out, "%s ingest -m %s --allow-clock-jump --json %s 2>&1", H2EMV_CLI, mem, in);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "\"stored\":1,\"bad\":0,"));
 	free(out);
 
 	/* now the history is out of order, and ingest says so */
 	write_lines(in, last + 120 * S_US, 3, NULL);
-	rc = run(&out, "%s ingest -m %s %s 2>&1", H2EMV_CLI, mem, in);
+	rc = tu_run(&out, "%s ingest -m %s %s 2>&1", H2EMV_CLI, mem, in);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "stored 3 observations"));
 	assert_non_null(strstr(out, "3 of them out of order"));
 	free(out);
-	rc = run(&out, "%s ingest -m %s --json %s 2>&1", H2EMV_CLI, mem, in);
+	rc = tu_run(&out, "%s ingest -m %s --json %s 2>&1", H2EMV_CLI, mem, in);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "\"out_of_order\":3"));
 	free(out);
 
-	rc = run(&out, "%s ingest --help", H2EMV_CLI);
+	rc = tu_run(&out, "%s ingest --help", H2EMV_CLI);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "--allow-clock-jump"));
 	assert_non_null(strstr(out, "Clock discipline"));
@@ -627,38 +607,38 @@ static void test_cli_config_sets_max_clock_jump(void **state)
 	snprintf(mem, sizeof mem, "%s/mem", dir);
 	snprintf(in, sizeof in, "%s/in.jsonl", dir);
 	write_lines(in, T0, 1, NULL);
-	int rc = run(&out, "%s ingest --create -q -m %s %s 2>&1", H2EMV_CLI, mem, in);
+	int rc = tu_run(&out, "%s ingest --create -q -m %s %s 2>&1", H2EMV_CLI, mem, in);
 	assert_int_equal(rc, 0);
 	free(out);
 
-	rc = run(&out, "%s config -m %s 2>&1", H2EMV_CLI, mem);
+	rc = tu_run(&out, "%s config -m %s 2>&1", H2EMV_CLI, mem);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "max-clock-jump      2592000s"));
 	free(out);
-	rc = run(&out, "%s config -m %s --max-clock-jump 2h 2>&1", H2EMV_CLI, mem);
+	rc = tu_run(&out, "%s config -m %s --max-clock-jump 2h 2>&1", H2EMV_CLI, mem);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "max-clock-jump      7200s"));
 	free(out);
 
 	/* three hours ahead: refused with the configured jump named */
 	write_lines(in, T0 + 3 * 3600 * S_US, 1, NULL);
-	rc = run(&out, "%s ingest -m %s %s 2>&1", H2EMV_CLI, mem, in);
+	rc = tu_run(&out, "%s ingest -m %s %s 2>&1", H2EMV_CLI, mem, in);
 	assert_int_equal(rc, 2);
 	assert_non_null(strstr(out, "the allowed jump is 2 h"));
 	free(out);
 
-	rc = run(&out, "%s config -m %s --max-clock-jump off 2>&1", H2EMV_CLI, mem);
+	rc = tu_run(&out, "%s config -m %s --max-clock-jump off 2>&1", H2EMV_CLI, mem);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "max-clock-jump      off"));
 	free(out);
-	rc = run(&out, "%s ingest -m %s %s 2>&1", H2EMV_CLI, mem, in);
+	rc = tu_run(&out, "%s ingest -m %s %s 2>&1", H2EMV_CLI, mem, in);
 	assert_int_equal(rc, 0);
 	free(out);
 
-	rc = run(&out, "%s config -m %s --max-clock-jump banana 2>&1", H2EMV_CLI, mem);
+	rc = tu_run(&out, "%s config -m %s --max-clock-jump banana 2>&1", H2EMV_CLI, mem);
 	assert_int_equal(rc, 64);
 	free(out);
-	rc = run(&out, "%s config --help", H2EMV_CLI);
+	rc = tu_run(&out, "%s config --help", H2EMV_CLI);
 	assert_non_null(strstr(out, "--max-clock-jump AGE"));
 	free(out);
 	tu_rmrf(dir);
@@ -674,12 +654,12 @@ static void test_cli_dry_run_checks_the_format_not_the_clock(void **state)
 	char in[4200];
 	snprintf(in, sizeof in, "%s/in.jsonl", dir);
 	write_lines(in, T0, 2, "{\"t\":\"9999-12-31T23:59:59Z\"}\n{\"t\":\"yesterday\"}\n");
-	int rc = run(&out, "%s ingest --dry-run -m %s/none %s 2>&1", H2EMV_CLI, dir, in);
+	int rc = tu_run(&out, "%s ingest --dry-run -m %s/none %s 2>&1", H2EMV_CLI, dir, in);
 	assert_int_equal(rc, 2);
 	assert_non_null(strstr(out, "line 4, column 6: field 't'"));
 	assert_null(strstr(out, "line 3"));
 	free(out);
-	rc = run(&out, "%s ingest --dry-run --skip-bad --json %s 2>&1", H2EMV_CLI, in);
+	rc = tu_run(&out, "%s ingest --dry-run --skip-bad --json %s 2>&1", H2EMV_CLI, in);
 	assert_int_equal(rc, 1);
 	assert_non_null(strstr(out, "\"stored\":3,\"bad\":1,"));
 	free(out);
@@ -698,7 +678,7 @@ static void test_another_process_moves_the_clock(void **state)
 	char in[4200], *out;
 	snprintf(in, sizeof in, "%s/in.jsonl", dir);
 	write_lines(in, T0 + 20 * DAY_US, 1, NULL);
-	assert_int_equal(run(&out, "%s ingest -q -m %s %s 2>&1", H2EMV_CLI, dir, in), 0);
+	assert_int_equal(tu_run(&out, "%s ingest -q -m %s %s 2>&1", H2EMV_CLI, dir, in), 0);
 	free(out);
 	/* 40 days after T0 is 20 after the other process's line */
 	assert_int_equal(ingest_at(m, T0 + 40 * DAY_US, &err), H2EMV_OK);

@@ -391,26 +391,6 @@ static void test_each_bad_body_fails_build_ask_and_say(void **state)
 
 /* ---------------------------------------------------- the command line -- */
 
-/* Run a shell command; its stdout in *out (malloc'd), its exit status. */
-static int run(char **out, const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	FILE *p = popen(cmd, "r");
-	assert_non_null(p);
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = calloc(1, cap);
-	assert_non_null(buf);
-	while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0)
-		n += got;
-	int st = pclose(p);
-	*out = buf;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* `h2emv --policy llm build` and `ask` against a server answering
  * {"choices":[]}: a non-zero exit, the server and the fault on stderr,
  * no answer on stdout, no snapshot. */
@@ -426,7 +406,7 @@ static void test_cli_build_and_ask_exit_non_zero(void **state)
 	char *env = tu_fmt("H2EMV_LLM_CONFIG=%s/llm.json H2EMV_POLICY=llm", dir);
 	char *out = NULL, *errs = NULL, *errfile = tu_fmt("%s/stderr.txt", dir);
 
-	int rc = run(&out, "%s %s build -m %s/mem 2>%s", env, H2EMV_CLI, dir, errfile);
+	int rc = tu_run(&out, "%s %s build -m %s/mem 2>%s", env, H2EMV_CLI, dir, errfile);
 	errs = tu_read_file(errfile, NULL);
 	if (rc == 0)
 		fail_msg("build exited 0; stdout: %s; stderr: %s", out, errs);
@@ -435,7 +415,7 @@ static void test_cli_build_and_ask_exit_non_zero(void **state)
 	free(out);
 	free(errs);
 
-	rc = run(&out, "%s %s ask -m %s/mem 'Where did you put the cup?' 2>%s", env, H2EMV_CLI,
+	rc = tu_run(&out, "%s %s ask -m %s/mem 'Where did you put the cup?' 2>%s", env, H2EMV_CLI,
 	         dir, errfile);
 	errs = tu_read_file(errfile, NULL);
 	if (rc == 0)

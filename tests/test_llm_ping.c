@@ -85,28 +85,6 @@ static void assert_contains(const char *hay, const char *needle)
 		fail_msg("\"%s\" does not contain \"%s\"", hay ? hay : "(null)", needle);
 }
 
-/* Run a shell command; its stdout and stderr in *out (malloc'd), its exit
- * status returned. */
-static int run(char **out, const char *f, ...) __attribute__((format(printf, 2, 3)));
-static int run(char **out, const char *f, ...)
-{
-	char cmd[4096];
-	va_list ap;
-	va_start(ap, f);
-	vsnprintf(cmd, sizeof cmd, f, ap);
-	va_end(ap);
-	FILE *p = popen(cmd, "r");
-	assert_non_null(p);
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = calloc(1, cap);
-	assert_non_null(buf);
-	while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0)
-		n += got;
-	int st = pclose(p);
-	*out = buf;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* ------------------------------------------------------------- the API -- */
 
 static void test_plain_ping_reports_model_latency_tokens_and_reply(void **state)
@@ -380,7 +358,7 @@ static void test_cli_ping_prints_the_server_model_and_structured_result(void **s
 	                                   .completion_tokens = 2 });
 	fake_llm_push(x.srv, &(fake_resp){ .content = "{\"ok\": true}" });
 	char *out;
-	assert_int_equal(run(&out, "%s llm ping --llm-config %s 2>&1", H2EMV_CLI, x.cfg), 0);
+	assert_int_equal(tu_run(&out, "%s llm ping --llm-config %s 2>&1", H2EMV_CLI, x.cfg), 0);
 	char *server = tu_fmt("server  %s\n", x.url);
 	assert_contains(out, server);
 	assert_contains(out, "model   fake-model\n");
@@ -394,7 +372,7 @@ static void test_cli_ping_prints_the_server_model_and_structured_result(void **s
 	/* prose under the schema: exit 1, and what to change */
 	fake_llm_push(x.srv, &(fake_resp){ .content = "pong" });
 	fake_llm_push(x.srv, &(fake_resp){ .content = "Sure!" });
-	assert_int_equal(run(&out, "H2EMV_LLM_CONFIG=%s %s llm ping 2>&1", x.cfg, H2EMV_CLI), 1);
+	assert_int_equal(tu_run(&out, "H2EMV_LLM_CONFIG=%s %s llm ping 2>&1", x.cfg, H2EMV_CLI), 1);
 	assert_contains(out, "does NOT work");
 	assert_contains(out, "not JSON");
 	assert_contains(out, "structured_output");
@@ -404,7 +382,7 @@ static void test_cli_ping_prints_the_server_model_and_structured_result(void **s
 	/* structured output off */
 	fx_config(&x, NULL);
 	fake_llm_push(x.srv, &(fake_resp){ .content = "pong" });
-	assert_int_equal(run(&out, "%s llm ping --llm-config %s 2>&1", H2EMV_CLI, x.cfg), 0);
+	assert_int_equal(tu_run(&out, "%s llm ping --llm-config %s 2>&1", H2EMV_CLI, x.cfg), 0);
 	assert_contains(out, "structured output: off");
 	free(out);
 	fx_end(&x);
@@ -418,7 +396,7 @@ static void test_cli_ping_of_a_server_that_is_down_exits_2_naming_it(void **stat
 	fake_llm_stop(x.srv);
 	x.srv = NULL;
 	char *out;
-	assert_int_equal(run(&out, "%s llm ping --llm-config %s 2>&1", H2EMV_CLI, x.cfg), 2);
+	assert_int_equal(tu_run(&out, "%s llm ping --llm-config %s 2>&1", H2EMV_CLI, x.cfg), 2);
 	assert_contains(out, x.url);
 	assert_contains(out, "Is the server running");
 	free(out);
@@ -429,15 +407,15 @@ static void test_cli_help_and_usage(void **state)
 {
 	(void)state;
 	char *out;
-	assert_int_equal(run(&out, "%s llm --help", H2EMV_CLI), 0);
+	assert_int_equal(tu_run(&out, "%s llm --help", H2EMV_CLI), 0);
 	assert_contains(out, "H2EMV_LLM_MODEL");
 	assert_contains(out, "H2EMV_LLM_CONFIG");
 	assert_contains(out, "structured_output");
 	assert_contains(out, "docs/llm.md");
 	free(out);
-	assert_int_equal(run(&out, "%s llm 2>&1", H2EMV_CLI), 64);
+	assert_int_equal(tu_run(&out, "%s llm 2>&1", H2EMV_CLI), 64);
 	free(out);
-	assert_int_equal(run(&out, "%s llm pong 2>&1", H2EMV_CLI), 64);
+	assert_int_equal(tu_run(&out, "%s llm pong 2>&1", H2EMV_CLI), 64);
 	assert_contains(out, "pong");
 	free(out);
 }

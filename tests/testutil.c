@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -115,6 +116,29 @@ char *tu_read_file(const char *path, size_t *len)
 			*len = (size_t)n;
 	}
 	return p;
+}
+
+int tu_run(char **out, const char *fmt, ...)
+{
+	char *cmd = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&cmd, fmt, ap) < 0)
+		cmd = NULL;
+	va_end(ap);
+	FILE *p = cmd ? popen(cmd, "r") : NULL;
+	free(cmd);
+	if (!p)
+		abort();
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = calloc(1, cap);
+	if (!buf)
+		abort();
+	while (n + 1 < cap && (got = fread(buf + n, 1, cap - n - 1, p)) > 0)
+		n += got;
+	int st = pclose(p);
+	*out = buf;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 char *tu_fmt(const char *fmt, ...)

@@ -28,6 +28,10 @@ void tu_obs_body(eng_buf *out, uint64_t i);
 
 /* printf into a malloc'd string; aborts when out of memory. */
 char *tu_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Run a shell command (printf's format): *out gets its standard output
+ * (malloc'd, NUL-terminated, at most 64 KiB); returns its exit status, -1
+ * if it did not exit. Aborts when the command cannot be started. */
+int tu_run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Ingest one observation written with printf's format; aborts the test
  * program (naming the line and the error) if it is refused. */
 void tu_ingestf(h2emv_mem *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
