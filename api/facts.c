@@ -576,22 +576,13 @@ static fact *kindex_get(const kindex *ix, facts *f, uint64_t key)
 	return NULL;
 }
 
-static int merge(facts *dst, const facts *add, int cont, const uint64_t *prev, size_t n_prev,
-                 size_t cap);
-
-int facts_merge(facts *dst, const facts *add, int cont, size_t cap)
+int facts_merge(facts *dst, const facts *add, size_t cap)
 {
-	return merge(dst, add, cont, NULL, 0, cap);
+	return facts_merge_seq(dst, add, NULL, 0, cap);
 }
 
 int facts_merge_seq(facts *dst, const facts *add, const uint64_t *prev, size_t n_prev,
                     size_t cap)
-{
-	return merge(dst, add, 0, prev, n_prev, cap);
-}
-
-static int merge(facts *dst, const facts *add, int cont, const uint64_t *prev, size_t n_prev,
-                 size_t cap)
 {
 	kindex ix;
 	if (kindex_init(&ix, dst->n + add->n))
@@ -602,7 +593,7 @@ static int merge(facts *dst, const facts *add, int cont, const uint64_t *prev, s
 	for (size_t i = 0; i < add->n; i++) {
 		const fact *a = &add->v[i];
 		fact *hit = kindex_get(&ix, dst, a->key);
-		int same = cont;
+		int same = 0;
 		for (size_t j = 0; j < n_prev && !same; j++)
 			same = prev[j] == a->key;
 		if (hit) {
@@ -902,7 +893,7 @@ static int aggregate_now(tnode *p)
 		/* aggregates guide the search down; they never answer a detail on
 		 * their own (recall.c treats them as the gist of what was forgotten) */
 		facts *kf = facts_of(k);
-		if (!kf || facts_merge(f, kf, 0, SIZE_MAX))
+		if (!kf || facts_merge(f, kf, SIZE_MAX))
 			return H2EMV_ENOMEM;
 	}
 	facts_trim(f, FACTS_SUMMARY_MAX); /* once, not after every child */

@@ -75,14 +75,13 @@ void facts_clear(facts *f);
 int facts_from_scene(facts *out, const struct scene *s, const struct robot_profile *prof,
                      int tasks);
 
-/* Merge `add` into `dst`. With `cont` (the scene continues the previous
- * one: same action, same status) an equal fact only moves its end; else it
- * counts as a new occurrence. Trims to `cap`. ENOMEM. */
-int facts_merge(facts *dst, const facts *add, int cont, size_t cap);
+/* Merge `add` into `dst`: an equal fact (same key) counts the occurrences
+ * and widens the times; any other is copied. Trims to `cap`. ENOMEM. */
+int facts_merge(facts *dst, const facts *add, size_t cap);
 
-/* The same, fact by fact: a fact whose key is among prev[0..n_prev) (the
- * previous scene's, when it came without a pause) only extends its end;
- * any other counts as a new occurrence. */
+/* The same for a scene's facts: one whose key is among prev[0..n_prev)
+ * (the previous scene's, when it came without a pause) continues that
+ * occurrence and only extends its end. */
 int facts_merge_seq(facts *dst, const facts *add, const uint64_t *prev, size_t n_prev,
                     size_t cap);
 
