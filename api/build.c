@@ -85,17 +85,22 @@ static int commit(builder *b, uint64_t *snapshots, h2emv_error *err)
 {
 	eng_kv_ent *kv = calloc(b->n_pending ? b->n_pending : 1, sizeof *kv);
 	uint8_t(*keys)[8] = calloc(b->n_pending ? b->n_pending : 1, 8);
-	uint8_t(*vals)[9] = calloc(b->n_pending ? b->n_pending : 1, 9);
+	eng_buf vals = { 0 };
 	int rc = H2EMV_OK;
-	if (!kv || !keys || !vals)
+	if (!kv || !keys)
+		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	size_t *at = rc ? NULL : calloc(b->n_pending + 1, sizeof *at);
+	if (rc == H2EMV_OK && !at)
 		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	for (size_t i = 0; rc == H2EMV_OK && i < b->n_pending; i++) {
-		uint64_t bits;
-		memcpy(&bits, &b->pending[i].alpha, 8);
+		at[i] = vals.len;
 		be64(keys[i], b->pending[i].key);
-		vals[i][0] = 0xcb; /* msgpack float64 */
-		be64(vals[i] + 1, bits);
-		kv[i] = (eng_kv_ent){ ENG_KV_RELCACHE, keys[i], 8, vals[i], 9 };
+		if (relcache_encode(&vals, b->pending[i].alpha, b->pending[i].last))
+			rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; rc == H2EMV_OK && i < b->n_pending; i++) {
+		size_t end = i + 1 < b->n_pending ? at[i + 1] : vals.len;
+		kv[i] = (eng_kv_ent){ ENG_KV_RELCACHE, keys[i], 8, vals.data + at[i], end - at[i] };
 	}
 	if (rc == H2EMV_OK)
 		rc = tree_commit(&b->t, b->mem->env, kv, b->n_pending, NULL, err);
@@ -105,7 +110,8 @@ static int commit(builder *b, uint64_t *snapshots, h2emv_error *err)
 	}
 	free(kv);
 	free(keys);
-	free(vals);
+	free(at);
+	eng_buf_free(&vals);
 	return rc;
 }
 

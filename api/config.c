@@ -2,6 +2,7 @@
  * config.c — the memory model's configuration, stored in `meta` as a small
  * msgpack array so every process opening the memory builds it the same way.
  */
+#include <msgpack.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -9,9 +10,11 @@
 
 #define H 3600000000ll
 #define CONFIG_KEY "config"
-#define CONFIG_FIELDS 15
-/* Version 1 stored the first 14 fields (no max_clock_jump). */
+#define CONFIG_FIELDS 17
+/* Version 1 stored the first 14 fields (no max_clock_jump), version 2 the
+ * first 15 (no retention). */
 #define CONFIG_FIELDS_V1 14
+#define CONFIG_FIELDS_V2 15
 
 void config_defaults(h2emv_config *c)
 {
@@ -40,44 +43,50 @@ void config_defaults(h2emv_config *c)
 		c->max_clock_jump = 30 * 24 * H;
 }
 
-static void put_u64(eng_buf *b, uint64_t v)
+static int buf_write(void *data, const char *p, size_t len)
 {
-	uint8_t x[9] = { 0xcf };
-	be64(x + 1, v);
-	eng_buf_append(b, x, 9);
+	return eng_buf_append(data, p, len) ? -1 : 0;
 }
 
+/* An array of fixed-width uint64 (the layout every version stored). */
 static int encode(eng_buf *b, const h2emv_config *c)
 {
-	uint8_t hdr = 0x90 | CONFIG_FIELDS;
-	eng_buf_append(b, &hdr, 1);
 	uint64_t f[CONFIG_FIELDS] = {
 		c->version, (uint64_t)c->profile, (uint64_t)c->forgetting, (uint64_t)c->life_scene,
 		(uint64_t)c->life_event, (uint64_t)c->life_goal, (uint64_t)c->life_summary,
 		(uint64_t)c->event_gap, (uint64_t)c->rules_in_summaries, (uint64_t)c->rules_in_relevance,
 		(uint64_t)c->flat, c->context_window, c->qa_max_rounds, c->qa_max_tokens,
-		(uint64_t)c->max_clock_jump,
+		(uint64_t)c->max_clock_jump, (uint64_t)c->raw_log_window, c->max_size,
 	};
+	msgpack_packer pk;
+	msgpack_packer_init(&pk, b, buf_write);
+	int bad = msgpack_pack_array(&pk, CONFIG_FIELDS);
 	for (int i = 0; i < CONFIG_FIELDS; i++)
-		put_u64(b, f[i]);
-	return b->data ? H2EMV_OK : H2EMV_ENOMEM;
+		bad |= msgpack_pack_fix_uint64(&pk, f[i]);
+	return bad ? H2EMV_ENOMEM : H2EMV_OK;
 }
 
-/* Either layout: version 1 (14 fields) or version 2 (15). */
+/* Any stored layout: version 1 (14 fields), 2 (15) or 3 (17). */
 static int decode(h2emv_config *c, const uint8_t *p, size_t n)
 {
-	int nf = n ? p[0] & 0x0f : 0;
-	if ((nf != CONFIG_FIELDS && nf != CONFIG_FIELDS_V1) || n != 1 + 9u * (size_t)nf ||
-	    p[0] != (0x90 | nf))
+	/* a fixarray (up to 15 fields) or an array16 */
+	size_t nf = 0, h = 0;
+	if (n >= 1 && (p[0] & 0xf0) == 0x90)
+		nf = p[0] & 0x0f, h = 1;
+	else if (n >= 3 && p[0] == 0xdc)
+		nf = (size_t)p[1] << 8 | p[2], h = 3;
+	if ((nf != CONFIG_FIELDS && nf != CONFIG_FIELDS_V1 && nf != CONFIG_FIELDS_V2) ||
+	    n != h + 9 * nf)
 		return H2EMV_ECORRUPT;
 	uint64_t f[CONFIG_FIELDS] = { 0 };
-	for (int i = 0; i < nf; i++) {
-		if (p[1 + 9 * i] != 0xcf)
+	for (size_t i = 0; i < nf; i++) {
+		if (p[h + 9 * i] != 0xcf)
 			return H2EMV_ECORRUPT;
-		f[i] = get_be64(p + 2 + 9 * i);
+		f[i] = get_be64(p + h + 1 + 9 * i);
 	}
-	if (f[0] != (nf == CONFIG_FIELDS ? 2u : 1u) || f[1] < 1 || f[1] > 2 || f[2] < 1 ||
-	    f[2] > 3 || f[14] > INT64_MAX)
+	unsigned want = nf == CONFIG_FIELDS ? 3u : nf == CONFIG_FIELDS_V2 ? 2u : 1u;
+	if (f[0] != want || f[1] < 1 || f[1] > 2 || f[2] < 1 || f[2] > 3 || f[14] > INT64_MAX ||
+	    f[15] > INT64_MAX)
 		return H2EMV_ECORRUPT;
 	memset(c, 0, sizeof *c);
 	c->version = (unsigned)f[0];
@@ -95,6 +104,8 @@ static int decode(h2emv_config *c, const uint8_t *p, size_t n)
 	c->qa_max_rounds = (unsigned)f[12];
 	c->qa_max_tokens = f[13];
 	c->max_clock_jump = (h2emv_time)f[14]; /* 0 (version 1): the default */
+	c->raw_log_window = (h2emv_time)f[15];  /* 0 (versions 1, 2): none */
+	c->max_size = f[16];
 	return H2EMV_OK;
 }
 
@@ -139,18 +150,19 @@ int h2emv_config_set(h2emv_mem *mem, const h2emv_config *cfg, h2emv_error *err)
 	if (!mem || !cfg || cfg->version < 1 || cfg->version > H2EMV_CONFIG_VERSION)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_config_set: bad arguments or version");
 	h2emv_config c;
-	if (cfg->version == 1) { /* the caller's struct ends before max_clock_jump */
-		memcpy(&c, cfg, offsetof(h2emv_config, max_clock_jump));
-		pthread_mutex_lock(&mem->lock);
-		c.max_clock_jump = mem->cfg.max_clock_jump;
-		pthread_mutex_unlock(&mem->lock);
-	} else {
-		c = *cfg;
-	}
+	/* an older caller's struct ends earlier: the stored values fill the rest */
+	size_t have = cfg->version == 1   ? offsetof(h2emv_config, max_clock_jump)
+	              : cfg->version == 2 ? offsetof(h2emv_config, raw_log_window)
+	                                  : sizeof c;
+	pthread_mutex_lock(&mem->lock);
+	c = mem->cfg;
+	pthread_mutex_unlock(&mem->lock);
+	memcpy(&c, cfg, have);
+	c.version = H2EMV_CONFIG_VERSION;
 	config_defaults(&c);
 	if (c.profile > H2EMV_PROFILE_SKILL_STACK || c.forgetting > H2EMV_FORGET_NONE ||
 	    c.life_scene < 0 || c.life_event < 0 || c.life_goal < 0 || c.life_summary < 0 ||
-	    c.max_clock_jump < 0)
+	    c.max_clock_jump < 0 || c.raw_log_window < 0)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_config_set: a value is out of range");
 	h2emv_stats st;
 	int rc = eng_stats(&st, mem->env, err);

@@ -17,6 +17,7 @@
  * α is 0 and the policy is not asked.
  */
 #include <math.h>
+#include <msgpack.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -41,13 +42,60 @@ static relcache_ent *cache_slot(builder *b, uint64_t key)
 	return &b->relcache[i];
 }
 
+static int buf_write(void *data, const char *p, size_t len)
+{
+	return eng_buf_append(data, p, len) ? -1 : 0;
+}
+
+int relcache_encode(eng_buf *out, double alpha, int64_t last)
+{
+	msgpack_packer pk;
+	msgpack_packer_init(&pk, out, buf_write);
+	int bad = msgpack_pack_array(&pk, 2);
+	bad |= msgpack_pack_double(&pk, alpha);
+	bad |= msgpack_pack_fix_int64(&pk, last);
+	return bad ? H2EMV_ENOMEM : H2EMV_OK;
+}
+
+int relcache_decode(double *alpha, int64_t *last, const void *body, size_t len)
+{
+	const uint8_t *p = body;
+	uint64_t bits;
+	if (len == 9 && p[0] == 0xcb) { /* alpha alone */
+		*last = 0;
+	} else if (len == 19 && p[0] == 0x92 && p[1] == 0xcb && p[10] == 0xd3) {
+		*last = (int64_t)get_be64(p + 11);
+		p++;
+	} else {
+		return H2EMV_ECORRUPT;
+	}
+	bits = get_be64(p + 1);
+	memcpy(alpha, &bits, 8);
+	return H2EMV_OK;
+}
+
+static void remember(builder *b, uint64_t key, double alpha, int64_t now)
+{
+	if (b->n_pending < PENDING_MAX) {
+		b->pending[b->n_pending].key = key;
+		b->pending[b->n_pending].alpha = alpha;
+		b->pending[b->n_pending].last = now;
+		b->n_pending++;
+	}
+}
+
 /* α for `n`: the cache (memory, then the relcache db), else the policy. */
 static int relevance(builder *b, tnode *n, double *alpha, h2emv_error *err)
 {
 	uint64_t key = cache_key(b, n);
 	relcache_ent *e = cache_slot(b, key);
+	int64_t now = b->t.t_now;
 	if (e->used && e->key == key) {
 		*alpha = e->alpha;
+		if (now - e->last > RELCACHE_REFRESH) { /* still in use: tell gc */
+			remember(b, key, e->alpha, now);
+			e->last = now;
+		}
 		return H2EMV_OK;
 	}
 	uint8_t k[8];
@@ -55,12 +103,15 @@ static int relevance(builder *b, tnode *n, double *alpha, h2emv_error *err)
 	eng_read *r;
 	eng_buf body = { 0 };
 	int found = 0;
+	int64_t last = now;
 	if (eng_read_begin(&r, b->mem->env, NULL) == H2EMV_OK) {
-		if (eng_kv_get(&body, r, ENG_KV_RELCACHE, k, 8, NULL) == H2EMV_OK && body.len == 9 &&
-		    body.data[0] == 0xcb) {
-			uint64_t bits = get_be64(body.data + 1);
-			memcpy(alpha, &bits, 8);
+		if (eng_kv_get(&body, r, ENG_KV_RELCACHE, k, 8, NULL) == H2EMV_OK &&
+		    relcache_decode(alpha, &last, body.data, body.len) == H2EMV_OK) {
 			found = 1;
+			if (now - last > RELCACHE_REFRESH) {
+				remember(b, key, *alpha, now);
+				last = now;
+			}
 		}
 		eng_read_end(r);
 	}
@@ -85,15 +136,12 @@ static int relevance(builder *b, tnode *n, double *alpha, h2emv_error *err)
 			return rc;
 		if (isnan(*alpha) || *alpha < 0)
 			*alpha = 0;
-		if (b->n_pending < PENDING_MAX) {
-			b->pending[b->n_pending].key = key;
-			b->pending[b->n_pending].alpha = *alpha;
-			b->n_pending++;
-		}
+		remember(b, key, *alpha, now);
 	}
 	e->used = 1;
 	e->key = key;
 	e->alpha = *alpha;
+	e->last = last;
 	return H2EMV_OK;
 }
 

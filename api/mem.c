@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/build.h"
 #include "api/mem.h"
 #include "api/observation.h"
 #include "api/policy/llm.h"
@@ -139,12 +140,69 @@ int h2emv_mem_stats(h2emv_stats *out, h2emv_mem *mem, h2emv_error *err)
 	return eng_stats(out, mem->env, err);
 }
 
+static int cache_used(int64_t *t, const void *body, size_t len)
+{
+	double alpha;
+	return relcache_decode(&alpha, t, body, len) ? -1 : 0;
+}
+
+/* What gc reclaims beyond node versions, from the configuration. */
+static void retain_of(eng_retain *ret, h2emv_mem *mem)
+{
+	h2emv_config c;
+	h2emv_config_get(&c, mem, NULL);
+	*ret = (eng_retain){ .obs_time = obs_body_end, .cache_used = cache_used,
+		             .raw_window = c.raw_log_window, .cache_window = RELCACHE_WINDOW,
+		             .cache_max = RELCACHE_MAX };
+}
+
 int h2emv_gc(h2emv_gc_result *out, h2emv_mem *mem, const h2emv_gc_options *opts,
              h2emv_error *err)
 {
 	if (!mem)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_gc: mem is NULL");
-	return eng_gc(out, mem->env, opts, err);
+	h2emv_gc_result res = { 0 };
+	int rc = eng_gc(&res, mem->env, opts, err);
+	if (rc == H2EMV_OK && !(opts && opts->version >= 2 && opts->keep_log)) {
+		eng_retain ret;
+		eng_retain_stats st;
+		retain_of(&ret, mem);
+		rc = eng_retain_run(&st, mem->env, &ret, opts ? opts->batch : 0, 0,
+		                    opts ? opts->progress : NULL, opts ? opts->progress_ctx : NULL,
+		                    err);
+		if (rc == H2EMV_OK) {
+			res.obs_reclaimed = st.obs_deleted;
+			res.obs_bytes_reclaimed = st.obs_deleted_bytes;
+			res.cache_collected = st.cache_deleted;
+		}
+	}
+	if (out)
+		*out = res;
+	return rc;
+}
+
+int h2emv_retention_stats(h2emv_retention *out, h2emv_mem *mem, h2emv_error *err)
+{
+	if (!out || !mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_retention_stats: bad arguments");
+	eng_retain ret;
+	eng_retain_stats st;
+	retain_of(&ret, mem);
+	int rc = eng_retain_run(&st, mem->env, &ret, 0, 1, NULL, NULL, err);
+	if (rc)
+		return rc;
+	memset(out, 0, sizeof *out);
+	out->obs_live = st.obs_live;
+	out->obs_window = st.obs_window;
+	out->obs_unbuilt = st.obs_unbuilt;
+	out->obs_unreadable = st.obs_unreadable;
+	out->obs_reclaimable = st.obs_reclaimable;
+	out->obs_reclaimable_bytes = st.obs_reclaimable_bytes;
+	out->obs_total = st.obs_live + st.obs_window + st.obs_unbuilt + st.obs_unreadable +
+	                 st.obs_reclaimable;
+	out->cache_entries = st.cache_entries;
+	out->cache_collectable = st.cache_collectable;
+	return H2EMV_OK;
 }
 
 int h2emv_compact(h2emv_mem *mem, uint64_t *bytes_before, uint64_t *bytes_after,

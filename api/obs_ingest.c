@@ -88,6 +88,12 @@ static int body_times(int64_t *t, int64_t *t_end, const void *body, size_t blen)
 
 /* --------------------------------------------------------- the clock -- */
 
+int obs_body_end(int64_t *t, const void *body, size_t blen)
+{
+	int64_t t0;
+	return body_times(&t0, t, body, blen);
+}
+
 /* Move *clock to the newest time among records (floor, last], reading at
  * most CLOCK_SCAN of them, newest first. Damaged records are passed over
  * (check reports them): the clock must not stop the memory. */

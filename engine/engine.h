@@ -269,6 +269,35 @@ int eng_kv_get(eng_buf *out, eng_read *r, int db, const void *key, size_t klen,
 int eng_stats(h2emv_stats *out, eng_env *env, h2emv_error *err);
 int eng_gc(h2emv_gc_result *out, eng_env *env, const h2emv_gc_options *opts, h2emv_error *err);
 int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *err);
+
+/* Retention beyond node versions (retain.c): observations no remaining
+ * snapshot's live scene holds, folded into the newest snapshot, outside
+ * the raw-log window; relevance-cache entries unused for `cache_window` of
+ * the memory's clock, then the least recently used beyond `cache_max`.
+ * api/ says how to read an observation's time and a cache entry's use. */
+typedef struct eng_retain {
+	int (*obs_time)(int64_t *t, const void *body, size_t len);   /* 0 = read */
+	int (*cache_used)(int64_t *t, const void *body, size_t len); /* 0 = read */
+	h2emv_time raw_window;   /* keep observations this recent; 0 = none */
+	h2emv_time cache_window; /* 0 = by the cap only */
+	uint64_t cache_max;      /* 0 = no cap */
+} eng_retain;
+
+typedef struct eng_retain_stats {
+	uint64_t obs_live;        /* held by a live scene of a remaining snapshot */
+	uint64_t obs_window;      /* held by the raw-log window */
+	uint64_t obs_unbuilt;     /* not folded yet (and the newest entry) */
+	uint64_t obs_unreadable;  /* damaged: kept for check and salvage */
+	uint64_t obs_reclaimable; /* may go (dry run) / went */
+	uint64_t obs_reclaimable_bytes;
+	uint64_t obs_deleted, obs_deleted_bytes;
+	uint64_t cache_entries, cache_collectable, cache_deleted;
+} eng_retain_stats;
+
+/* Reclaim (or with `dry`, only count) in write transactions of at most
+ * `batch` deletions (0 = 512). */
+int eng_retain_run(eng_retain_stats *out, eng_env *env, const eng_retain *ret, uint32_t batch,
+                   int dry, h2emv_progress_fn progress, void *pctx, h2emv_error *err);
 /* Verify every record and every snapshot's tree (see h2emv_check).
  * `obs_check` (may be NULL) validates an observation body's fields. */
 typedef int (*eng_body_check_fn)(const void *body, size_t len, h2emv_error *err);

@@ -36,9 +36,11 @@ static int is_pinned(MDB_txn *txn, eng_env *env, uint64_t seq, eng_buf *scratch,
 	MDB_cursor *cur;
 	MDB_val k, v;
 	*out = 0;
-	mdb_cursor_open(txn, env->dbi[DB_PINS], &cur);
-	int rc = H2EMV_OK;
-	for (int op = MDB_FIRST; !*out && mdb_cursor_get(cur, &k, &v, op) == 0; op = MDB_NEXT) {
+	int rc = mdb_cursor_open(txn, env->dbi[DB_PINS], &cur), mrc = 0;
+	if (rc)
+		return env_err(err, rc, "gc: opening the pins");
+	for (int op = MDB_FIRST; !*out && (mrc = mdb_cursor_get(cur, &k, &v, op)) == 0;
+	     op = MDB_NEXT) {
 		const uint8_t *body;
 		size_t blen;
 		uint64_t f[2];
@@ -50,6 +52,8 @@ static int is_pinned(MDB_txn *txn, eng_env *env, uint64_t seq, eng_buf *scratch,
 		}
 		*out = f[0] == seq;
 	}
+	if (rc == H2EMV_OK && mrc && mrc != MDB_NOTFOUND)
+		rc = env_err(err, mrc, "gc: reading the pins");
 	mdb_cursor_close(cur);
 	return rc;
 }
@@ -59,17 +63,20 @@ static int drop_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 {
 	gc_ctx *g = ctx;
 	MDB_stat st;
-	mdb_stat(txn, env->dbi[DB_SNAPSHOTS], &st);
+	int rc = mdb_stat(txn, env->dbi[DB_SNAPSHOTS], &st), mrc = 0;
+	if (rc)
+		return env_err(err, rc, "gc: counting snapshots");
 	uint64_t total = st.ms_entries, idx = 0;
 	MDB_cursor *cur;
 	MDB_val k, v;
 	eng_buf scratch = { 0 };
-	int rc = H2EMV_OK;
 	uint32_t n = 0;
 	g->step_deleted = 0;
 	g->oldest_kept_run = 0;
-	mdb_cursor_open(txn, env->dbi[DB_SNAPSHOTS], &cur);
-	for (int op = MDB_FIRST; mdb_cursor_get(cur, &k, &v, op) == 0; op = MDB_NEXT, idx++) {
+	if ((rc = mdb_cursor_open(txn, env->dbi[DB_SNAPSHOTS], &cur)))
+		return env_err(err, rc, "gc: opening the snapshots");
+	for (int op = MDB_FIRST; (mrc = mdb_cursor_get(cur, &k, &v, op)) == 0;
+	     op = MDB_NEXT, idx++) {
 		const uint8_t *body;
 		size_t blen;
 		eng_snap s;
@@ -77,7 +84,8 @@ static int drop_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 		    (rc = snap_decode(&s, body, blen, err)))
 			break;
 		int newest = idx + g->keep >= total;
-		int young = g->o->keep_age > 0 && s.created > g->now - g->o->keep_age;
+		/* age on the memory's clock: a replayed history ages as it was lived */
+		int young = g->o->keep_age > 0 && s.t_now > g->now - g->o->keep_age;
 		if (newest || young) {
 			g->oldest_kept_run = s.seq;
 			break;
@@ -97,6 +105,8 @@ static int drop_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 		}
 		n++;
 	}
+	if (rc == H2EMV_OK && mrc && mrc != MDB_NOTFOUND)
+		rc = env_err(err, mrc, "gc: reading the snapshots");
 	mdb_cursor_close(cur);
 	eng_buf_free(&scratch);
 	if (rc == H2EMV_OK)
@@ -130,8 +140,12 @@ static int sweep_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	eng_buf scratch = { 0 };
 	int rc = H2EMV_OK, mrc;
 	uint64_t n = 0, seen = 0;
-	mdb_cursor_open(txn, env->dbi[DB_DEAD], &dead);
-	mdb_cursor_open(txn, env->dbi[DB_SNAPSHOTS], &snaps);
+	if ((mrc = mdb_cursor_open(txn, env->dbi[DB_DEAD], &dead)))
+		return env_err(err, mrc, "gc: opening the dead list");
+	if ((mrc = mdb_cursor_open(txn, env->dbi[DB_SNAPSHOTS], &snaps))) {
+		mdb_cursor_close(dead);
+		return env_err(err, mrc, "gc: opening the snapshots");
+	}
 	k.mv_size = 20;
 	k.mv_data = g->resume;
 	mrc = mdb_cursor_get(dead, &k, &v, g->started ? MDB_SET_RANGE : MDB_FIRST);
@@ -194,10 +208,24 @@ int eng_gc(h2emv_gc_result *out, eng_env *env, const h2emv_gc_options *opts, h2e
 	h2emv_gc_options def = H2EMV_GC_OPTIONS_INIT;
 	if (!opts)
 		opts = &def;
-	if (opts->version != H2EMV_GC_OPTIONS_VERSION)
+	if (opts->version < 1 || opts->version > H2EMV_GC_OPTIONS_VERSION)
 		return eng_fail(err, H2EMV_EINVAL, "unknown gc options version %u", opts->version);
 	gc_ctx g = { .o = opts };
-	g.now = opts->now ? opts->now : eng_now_us();
+	g.now = opts->now;
+	if (!g.now) { /* the memory's clock: the newest snapshot's */
+		eng_read *r;
+		eng_snap s;
+		int rc = eng_read_begin(&r, env, err);
+		if (rc)
+			return rc;
+		rc = eng_snap_get(&s, r, 0, err);
+		eng_read_end(r);
+		if (rc == H2EMV_ENOTFOUND)
+			s.t_now = 0, rc = H2EMV_OK;
+		if (rc)
+			return rc;
+		g.now = s.t_now;
+	}
 	g.keep = opts->keep_snapshots ? opts->keep_snapshots : DEFAULT_KEEP;
 	g.batch = opts->batch ? opts->batch : DEFAULT_BATCH;
 	int rc;

@@ -414,31 +414,66 @@ typedef int (*h2emv_progress_fn)(void *ctx, const char *what, uint64_t done, uin
 typedef struct h2emv_gc_options {
 	unsigned version;            /* H2EMV_GC_OPTIONS_VERSION */
 	uint32_t keep_snapshots;     /* always keep this many newest; 0 = 16 (min 1) */
-	h2emv_time keep_age;         /* also keep every snapshot younger than this (µs); 0 = none */
-	h2emv_time now;              /* wall clock for ages; 0 = the real clock */
+	h2emv_time keep_age;         /* also keep every snapshot younger than this on the
+	                                memory's clock (µs; its t_now); 0 = none */
+	h2emv_time now;              /* the memory's clock for ages; 0 = the newest
+	                                snapshot's */
 	uint32_t batch;              /* deletions per write transaction; 0 = 512 */
 	h2emv_progress_fn progress;  /* may be NULL */
 	void *progress_ctx;
+	/* Since version 2: 1 = leave the observation log and the relevance
+	 * cache alone (only snapshots and node versions are collected). */
+	int keep_log;
 } h2emv_gc_options;
 
-#define H2EMV_GC_OPTIONS_VERSION 1
-#define H2EMV_GC_OPTIONS_INIT { H2EMV_GC_OPTIONS_VERSION, 0, 0, 0, 0, NULL, NULL }
+#define H2EMV_GC_OPTIONS_VERSION 2
+#define H2EMV_GC_OPTIONS_INIT { H2EMV_GC_OPTIONS_VERSION, 0, 0, 0, 0, NULL, NULL, 0 }
 
 typedef struct h2emv_gc_result {
 	uint64_t snapshots_dropped;
 	uint64_t versions_deleted;
-	uint64_t batches;           /* write transactions used */
+	uint64_t batches;            /* write transactions used (snapshots, versions) */
+	uint64_t obs_reclaimed;      /* observations deleted from the log */
+	uint64_t obs_bytes_reclaimed;
+	uint64_t cache_collected;    /* relevance-cache entries deleted */
 } h2emv_gc_result;
 
-/* Garbage-collect: drop snapshots beyond the retention (newest
- * keep_snapshots, plus those younger than keep_age, plus every pinned one),
- * then delete the superseded node versions no remaining snapshot can see.
+/* Garbage-collect, in this order:
+ *  1. drop snapshots beyond the retention (newest keep_snapshots, plus
+ *     those younger than keep_age on the memory's clock, plus every pinned
+ *     one);
+ *  2. delete the superseded node versions no remaining snapshot can see;
+ *  3. delete the observations no remaining snapshot needs: folded into the
+ *     newest snapshot, held by no live (unforgotten) scene of any remaining
+ *     snapshot, older than the configuration's raw_log_window; the newest
+ *     observation always stays (it numbers the next one);
+ *  4. delete relevance-cache entries unused for 14 days of the memory's
+ *     clock, then the least recently used beyond 65536.
  * Works in bounded batches, releasing the write lock between them, so an
  * ingest never waits for more than one batch. `opts`/`out` may be NULL.
  * The space is reused by later writes; h2emv_compact gives it back to the
- * disk. Returns OK, EREADONLY, ECORRUPT, EIO, ENOSPC. */
+ * disk (and only then are deleted bytes gone from the file). Returns OK,
+ * EREADONLY, ECORRUPT, EIO, ENOSPC. */
 int h2emv_gc(h2emv_gc_result *out, h2emv_mem *mem, const h2emv_gc_options *opts,
              h2emv_error *err);
+
+/* What the observation log and the relevance cache hold, by why it is
+ * kept, and what the next h2emv_gc would reclaim (it reads the whole log:
+ * seconds on a big memory). */
+typedef struct h2emv_retention {
+	uint64_t obs_total;
+	uint64_t obs_live;        /* held by a live scene of a remaining snapshot */
+	uint64_t obs_window;      /* held only by the raw-log window */
+	uint64_t obs_unbuilt;     /* not folded into the newest snapshot yet (and the newest) */
+	uint64_t obs_unreadable;  /* damaged (kept for check and salvage) */
+	uint64_t obs_reclaimable; /* the next gc deletes these */
+	uint64_t obs_reclaimable_bytes;
+	uint64_t cache_entries;
+	uint64_t cache_collectable;
+} h2emv_retention;
+
+/* Returns OK, ECORRUPT, EIO, ENOMEM. */
+int h2emv_retention_stats(h2emv_retention *out, h2emv_mem *mem, h2emv_error *err);
 
 /* Rewrite the data file without free pages (and so without the bytes of
  * deleted records) and swap it in atomically. Needs exclusive use: another
@@ -515,12 +550,22 @@ typedef struct h2emv_config {
 	 * than this ahead of the memory's clock or the wall clock (µs; 0 =
 	 * default 30 days; H2EMV_TIME_NEVER = no limit). Since version 2. */
 	h2emv_time max_clock_jump;
+	/* Retention (h2emv_gc; docs/storage.md). Since version 3.
+	 * raw_log_window: keep every observation this recent on the memory's
+	 * clock in the log, even once no scene holds it (an audit window;
+	 * 0 = none: an observation goes as soon as its scene is forgotten).
+	 * max_size: a disk budget in bytes for the data file; the automatic
+	 * maintenance of `build --follow` collects and compacts when the file
+	 * passes it (0 = no budget). */
+	h2emv_time raw_log_window;
+	uint64_t max_size;
 } h2emv_config;
 
-/* Version 1 lacks max_clock_jump; h2emv_config_set still takes it (and then
- * keeps the stored max_clock_jump). */
-#define H2EMV_CONFIG_VERSION 2
-#define H2EMV_CONFIG_INIT { H2EMV_CONFIG_VERSION, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0 }
+/* Version 1 lacks max_clock_jump, version 2 the retention fields;
+ * h2emv_config_set still takes them (and keeps the stored values of the
+ * fields they lack). */
+#define H2EMV_CONFIG_VERSION 3
+#define H2EMV_CONFIG_INIT { H2EMV_CONFIG_VERSION, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0 }
 
 /* The memory's configuration (defaults filled in). */
 int h2emv_config_get(h2emv_config *out, h2emv_mem *mem, h2emv_error *err);

@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,34 @@ int cli_duration(h2emv_time *out, const char *s)
 	return 0;
 }
 
+int cli_size(uint64_t *out, const char *s)
+{
+	if (!s || !*s)
+		return -1;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || v < 0)
+		return -1;
+	double unit = 1;
+	if (*end) {
+		switch (*end) {
+		case 'k': case 'K': unit = 1024.0; break;
+		case 'm': case 'M': unit = 1024.0 * 1024; break;
+		case 'g': case 'G': unit = 1024.0 * 1024 * 1024; break;
+		case 't': case 'T': unit = 1024.0 * 1024 * 1024 * 1024; break;
+		default: return -1;
+		}
+		if (end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB"))
+			return -1;
+	}
+	double b = v * unit;
+	if (b > 1.8e19)
+		return -1;
+	*out = (uint64_t)b;
+	return 0;
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -267,4 +296,17 @@ int cli_when(h2emv_time *out, h2emv_mem *mem, const char *s)
 	time_t t = timegm(&tm);
 	*out = ((h2emv_time)t - off) * 1000000 + (h2emv_time)(sec * 1e6 + 0.5);
 	return 0;
+}
+
+int cli_print_json(json_t *v)
+{
+	char *text = v ? json_dumps(v, JSON_COMPACT) : NULL;
+	json_decref(v);
+	if (!text) {
+		fprintf(stderr, "h2emv: out of memory writing JSON\n");
+		return EXIT_ERROR;
+	}
+	int rc = puts(text) < 0 ? EXIT_ERROR : EXIT_OK;
+	free(text);
+	return rc;
 }

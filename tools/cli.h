@@ -62,6 +62,10 @@ h2emv_mem *cli_open(const char *dir, unsigned flags);
 
 /* Print "h2emv <cmd>: <message>" for a failed call. Returns EXIT_ERROR. */
 int cli_fail(const char *cmd, int status, const h2emv_error *err);
+/* Print a JSON value built with jansson on one line and release it (NULL,
+ * from a failed json_pack, is reported). EXIT_OK or EXIT_ERROR. */
+struct json_t;
+int cli_print_json(struct json_t *v);
 
 /* Print a usage error and a pointer to --help. Returns EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -71,6 +75,8 @@ const char *cli_time(char *buf, size_t n, h2emv_time t);
 
 /* Parse "90s", "15m", "12h", "7d", "2w" or a plain number of seconds into
  * microseconds. Returns 0 on success. */
+/* A size: bytes, or a number with K, M, G or T (binary: 512M, 2G). */
+int cli_size(uint64_t *out, const char *s);
 int cli_duration(h2emv_time *out, const char *s);
 
 /* Parse a time: RFC 3339, "YYYY-MM-DD HH:MM[:SS]" (UTC), or +DURATION

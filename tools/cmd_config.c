@@ -36,9 +36,17 @@ static const char help[] =
 	"                              limit). Keep it above the longest time the robot\n"
 	"                              is switched off, or pass ingest --allow-clock-jump\n"
 	"                              after such a pause\n"
+	"      --raw-log-window AGE    keep every observation this recent (on the\n"
+	"                              memory's clock) in the log even once its scene\n"
+	"                              is forgotten, for audit (default 0: gc deletes an\n"
+	"                              observation as soon as no kept snapshot holds it)\n"
+	"      --max-size SIZE         disk budget of the data file: `build --follow`\n"
+	"                              collects and compacts when the file passes it\n"
+	"                              (e.g. 2G; 0 = no budget, the default)\n"
 	"  -h, --help                  this help\n"
 	"\n"
-	"AGE is a number with s, m, h, d or w: 90m, 12h, 3d.\n";
+	"AGE is a number with s, m, h, d or w: 90m, 12h, 3d. SIZE is bytes or a number\n"
+	"with K, M, G or T: 512M, 2G.\n";
 
 static const char *profile_name(h2emv_profile p)
 {
@@ -69,6 +77,11 @@ static void show(const h2emv_config *c)
 		printf("max-clock-jump      off\n");
 	else
 		printf("max-clock-jump      %llds\n", (long long)(c->max_clock_jump / 1000000));
+	printf("raw-log-window      %llds\n", (long long)(c->raw_log_window / 1000000));
+	if (c->max_size)
+		printf("max-size            %llu bytes\n", (unsigned long long)c->max_size);
+	else
+		printf("max-size            none\n");
 }
 
 static int flag(int *out, const char *s)
@@ -84,7 +97,7 @@ static int flag(int *out, const char *s)
 
 int cmd_config(int argc, char **argv)
 {
-	enum { P = 256, F, LS, LE, LG, LSU, EG, RS, RR, FL, QR, QT, MJ, RP };
+	enum { P = 256, F, LS, LE, LG, LSU, EG, RS, RR, FL, QR, QT, MJ, RP, RW, MS };
 	static const struct option opts[] = {
 		{ "mem", required_argument, NULL, 'm' },
 		{ "profile", required_argument, NULL, P },
@@ -101,6 +114,8 @@ int cmd_config(int argc, char **argv)
 		{ "qa-tokens", required_argument, NULL, QT },
 		{ "max-clock-jump", required_argument, NULL, MJ },
 		{ "robot-profile", required_argument, NULL, RP },
+		{ "raw-log-window", required_argument, NULL, RW },
+		{ "max-size", required_argument, NULL, MS },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -181,6 +196,8 @@ int cmd_config(int argc, char **argv)
 			else
 				bad = cli_duration(&cfg.max_clock_jump, v) || cfg.max_clock_jump <= 0;
 			break;
+		case RW: bad = cli_duration(&cfg.raw_log_window, v); break;
+		case MS: bad = cli_size(&cfg.max_size, v); break;
 		}
 		if (bad) {
 			h2emv_mem_close(m);
