@@ -41,12 +41,12 @@ static int lock_builder(h2emv_mem *mem, int *fd, h2emv_error *err)
 	return H2EMV_OK;
 }
 
-int builder_open(builder *b, h2emv_mem *mem, h2emv_error *err)
+static int open_with(builder *b, h2emv_mem *mem, int locked, h2emv_error *err)
 {
 	memset(b, 0, sizeof *b);
 	b->mem = mem;
 	b->lockfd = -1;
-	int rc = lock_builder(mem, &b->lockfd, err);
+	int rc = locked ? lock_builder(mem, &b->lockfd, err) : H2EMV_OK;
 	if (rc)
 		return rc;
 	rc = h2emv_config_get(&b->cfg, mem, err);
@@ -65,6 +65,16 @@ int builder_open(builder *b, h2emv_mem *mem, h2emv_error *err)
 	b->t.rules_version = b->rules_version;
 	seg_resume(b);
 	return H2EMV_OK;
+}
+
+int builder_open(builder *b, h2emv_mem *mem, h2emv_error *err)
+{
+	return open_with(b, mem, 1, err);
+}
+
+int builder_open_unlocked(builder *b, h2emv_mem *mem, h2emv_error *err)
+{
+	return open_with(b, mem, 0, err);
 }
 
 void builder_close(builder *b)
@@ -244,5 +254,26 @@ int h2emv_forget(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now, h2emv_
 		rc = commit(&b, &snaps, err);
 	result(out, &b, 0, snaps);
 	builder_close(&b);
+	return rc;
+}
+
+int h2emv_forget_preview(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now,
+                         h2emv_forgotten_fn fn, void *ctx, h2emv_error *err)
+{
+	if (!mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_forget_preview: mem is NULL");
+	builder b;
+	int rc = builder_open_unlocked(&b, mem, err);
+	if (rc)
+		return rc;
+	b.on_forget = fn;
+	b.on_forget_ctx = ctx;
+	if (now > b.t.t_now)
+		b.t.t_now = now;
+	rc = forget_pass(&b, b.t.t_now, NULL, NULL, err);
+	if (rc == H2EMV_OK)
+		tree_fit_range(b.t.root);
+	result(out, &b, 0, 0);
+	builder_close(&b); /* nothing committed, no estimate stored */
 	return rc;
 }

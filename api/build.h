@@ -64,11 +64,15 @@ typedef struct builder {
 	struct robot_profile *prof; /* the memory's robot profile (NULL: generic) */
 	uint64_t prev_keys[96];     /* the last scene's fact keys: what continues */
 	size_t n_prev;
+	h2emv_forgotten_fn on_forget; /* told of each node made a placeholder */
+	void *on_forget_ctx;
 } builder;
 
 /* Start: take the memory's builder lock (EBUSY if another builder holds
  * it), load the tree, the rules and the configuration. */
 int builder_open(builder *b, h2emv_mem *mem, h2emv_error *err);
+/* The same without the lock, for a pass that never commits (a preview). */
+int builder_open_unlocked(builder *b, h2emv_mem *mem, h2emv_error *err);
 void builder_close(builder *b);
 
 /* segment.c: derive the open goal/event from the tree; fold one scene. */

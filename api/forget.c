@@ -147,6 +147,14 @@ static int relevance(builder *b, tnode *n, double *alpha, h2emv_error *err)
 
 /* ------------------------------------------------------------- placeholders -- */
 
+static uint64_t subtree_size(const tnode *n)
+{
+	uint64_t k = 1;
+	for (uint32_t i = 0; i < n->n_kids; i++)
+		k += subtree_size(n->kids[i]);
+	return k;
+}
+
 static int make_placeholder(builder *b, tnode *n)
 {
 	/* summaries aggregate lazily: the parent takes a goal's or a summary's
@@ -155,6 +163,12 @@ static int make_placeholder(builder *b, tnode *n)
 	tnode *up = n->level >= 3 ? n->parent : NULL;
 	if (up && up->fx_stale && !facts_of(up))
 		return H2EMV_ENOMEM;
+	if (b->on_forget) {
+		h2emv_forgotten f = { { n->id, n->stored }, n->level, (h2emv_kind)n->kind,
+			              n->t_start, n->t_end, n->expiry, subtree_size(n) - 1,
+			              n->summary };
+		b->on_forget(b->on_forget_ctx, &f);
+	}
 	while (n->n_kids)
 		tree_drop(&b->t, tree_detach(n, n->n_kids - 1));
 	const char *nl = strchr(n->summary, '\n');

@@ -633,8 +633,37 @@ int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_optio
                 h2emv_error *err);
 
 /* Run the forgetting pass now with the memory's clock set to `now` (not
- * earlier than the clock already is), and commit. */
+ * earlier than the clock already is), and commit. This MOVES the memory's
+ * clock to `now` for good: an observation ingested later with an earlier
+ * time is placed at `now` and judged at that clock. To see what would go
+ * without changing anything, use h2emv_forget_preview. Returns OK, EBUSY
+ * (another builder), EREADONLY, ECORRUPT, EIO, ENOSPC, ENOMEM. */
 int h2emv_forget(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now, h2emv_error *err);
+
+/* One node a forgetting pass replaces by a placeholder (pointers valid
+ * during the callback). Its descendants go with it and are not listed. */
+typedef struct h2emv_forgotten {
+	h2emv_ref node;          /* id and the version it has now */
+	int level;
+	h2emv_kind kind;         /* what it is now */
+	h2emv_time start, end;
+	h2emv_time expiry;       /* τ after the policy's extension */
+	uint64_t descendants;    /* nodes below it that go too */
+	const char *summary;     /* its summary; the placeholder keeps line one */
+} h2emv_forgotten;
+
+typedef void (*h2emv_forgotten_fn)(void *ctx, const h2emv_forgotten *f);
+
+/* Dry run of h2emv_forget: what the pass at `now` would forget, without
+ * committing, storing relevance estimates or moving the clock; it neither
+ * takes nor waits for the builder lock, so it runs beside `build --follow`
+ * (on the newest snapshot). `fn` (may be NULL) sees each node as it would
+ * go, top-down; out->nodes_forgotten counts them (descendants not
+ * included), out->tree_size is the size the tree would have; an llm
+ * policy spends tokens here (out->tokens_forget). Returns OK, ECORRUPT,
+ * EIO, ENOMEM. */
+int h2emv_forget_preview(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now,
+                         h2emv_forgotten_fn fn, void *ctx, h2emv_error *err);
 
 /* ----------------------------------------------------------- questions -- */
 

@@ -332,6 +332,55 @@ static void test_forgetting_yields_to_waiting_observations(void **state)
 	assert_int_equal(n, 0);
 }
 
+typedef struct seen_list {
+	int n, levels[32];
+	uint64_t ids[32];
+} seen_list;
+
+static void on_forgotten(void *ctx, const h2emv_forgotten *f)
+{
+	seen_list *l = ctx;
+	if (l->n < 32) {
+		l->levels[l->n] = f->level;
+		l->ids[l->n++] = f->node.id;
+	}
+}
+
+static void test_a_preview_forgets_what_forget_would_and_changes_nothing(void **state)
+{
+	fx *f = *state;
+	pickup(f->m, T10);
+	build(f->m);
+	h2emv_snap_info *before;
+	size_t nb;
+	assert_int_equal(h2emv_snap_list(&before, &nb, f->m, NULL), H2EMV_OK);
+	/* 30 hours on: the scene, the event and the goal have expired */
+	seen_list l = { 0 };
+	h2emv_build_result p = { 0 };
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_forget_preview(&p, f->m, T10 + 30 * H, on_forgotten, &l, &err),
+	                 H2EMV_OK);
+	assert_true(p.nodes_forgotten >= 1);
+	assert_int_equal((uint64_t)l.n, p.nodes_forgotten);
+	/* nothing changed: the same snapshots, the same clock */
+	h2emv_snap_info *after;
+	size_t na;
+	assert_int_equal(h2emv_snap_list(&after, &na, f->m, NULL), H2EMV_OK);
+	assert_int_equal(na, nb);
+	assert_int_equal(after[na - 1].seq, before[nb - 1].seq);
+	assert_int_equal(after[na - 1].t_now, before[nb - 1].t_now);
+	h2emv_free(after);
+	h2emv_free(before);
+	chain c;
+	load_chain(&c, f->m);
+	assert_int_equal(h2emv_node_kind(at(&c, 1)), H2EMV_KIND_SCENE);
+	h2emv_snap_close(c.s);
+	/* the real pass forgets exactly as many */
+	h2emv_build_result r = forget(f->m, T10 + 30 * H);
+	assert_int_equal(r.nodes_forgotten, p.nodes_forgotten);
+	assert_int_equal(r.tree_size, p.tree_size);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -345,6 +394,7 @@ int main(void)
 		T(test_forgetting_by_time_only_never_asks_the_policy),
 		T(test_no_forgetting_keeps_everything),
 		T(test_forgetting_yields_to_waiting_observations),
+		T(test_a_preview_forgets_what_forget_would_and_changes_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
