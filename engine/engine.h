@@ -294,6 +294,10 @@ typedef struct eng_retain_stats {
 	uint64_t cache_entries, cache_collectable, cache_deleted;
 } eng_retain_stats;
 
+/* The data file's size and the bytes of its free pages (what compaction
+ * would give back, about). */
+int eng_space(uint64_t *file_bytes, uint64_t *free_bytes, eng_env *env, h2emv_error *err);
+
 /* Reclaim (or with `dry`, only count) in write transactions of at most
  * `batch` deletions (0 = 512). */
 int eng_retain_run(eng_retain_stats *out, eng_env *env, const eng_retain *ret, uint32_t batch,

@@ -17,8 +17,10 @@
  * already folded (a placeholder never comes back), so deleting from that
  * picture in later transactions is safe while the builder commits on.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <xxhash.h>
 
 #include "engine/env.h"
@@ -428,4 +430,50 @@ int eng_retain_run(eng_retain_stats *out, eng_env *env, const eng_retain *ret, u
 	if (out)
 		*out = total;
 	return rc;
+}
+
+/* ------------------------------------------------------------- space -- */
+
+int eng_space(uint64_t *file_bytes, uint64_t *free_bytes, eng_env *env, h2emv_error *err)
+{
+	eng_read *r;
+	int rc = eng_read_begin(&r, env, err);
+	if (rc)
+		return rc;
+	MDB_stat st;
+	MDB_envinfo info;
+	MDB_cursor *cur;
+	MDB_val k, v;
+	uint64_t free_pages = 0;
+	int mrc = mdb_env_stat(env->mdb, &st);
+	if (!mrc)
+		mrc = mdb_env_info(env->mdb, &info);
+	/* the free list is LMDB's database 0: each value is a page-number list
+	 * whose first word is its length */
+	if (!mrc)
+		mrc = mdb_cursor_open(r->txn, 0, &cur);
+	if (!mrc) {
+		for (int op = MDB_FIRST; (mrc = mdb_cursor_get(cur, &k, &v, op)) == 0; op = MDB_NEXT) {
+			size_t w = 0;
+			if (v.mv_size >= sizeof w)
+				memcpy(&w, v.mv_data, sizeof w);
+			if (w < v.mv_size / sizeof w)
+				free_pages += w;
+		}
+		mdb_cursor_close(cur);
+		if (mrc == MDB_NOTFOUND)
+			mrc = 0;
+	}
+	eng_read_end(r);
+	if (mrc)
+		return env_err(err, mrc, "reading the free space");
+	char path[4200];
+	struct stat fst;
+	snprintf(path, sizeof path, "%s/data.mdb", env->dir);
+	*file_bytes = stat(path, &fst) == 0 ? (uint64_t)fst.st_size
+	                                    : (uint64_t)(info.me_last_pgno + 1) * st.ms_psize;
+	*free_bytes = free_pages * st.ms_psize;
+	if (*free_bytes > *file_bytes)
+		*free_bytes = *file_bytes;
+	return H2EMV_OK;
 }

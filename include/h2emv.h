@@ -483,6 +483,38 @@ int h2emv_retention_stats(h2emv_retention *out, h2emv_mem *mem, h2emv_error *err
 int h2emv_compact(h2emv_mem *mem, uint64_t *bytes_before, uint64_t *bytes_after,
                   h2emv_error *err);
 
+/* Maintenance a robot does not have to script (docs/storage.md): run
+ * h2emv_gc when it is due, then h2emv_compact when the file holds enough
+ * free space or passes the configured disk budget (h2emv_config.max_size).
+ * `build --follow` calls this whenever it is idle. */
+typedef struct h2emv_maintain_options {
+	unsigned version;             /* H2EMV_MAINTAIN_OPTIONS_VERSION */
+	uint32_t gc_every_snapshots;  /* gc after this many new snapshots; 0 = 64 */
+	h2emv_time gc_every;          /* or after this long on the memory's clock; 0 = 1 day */
+	double compact_free_share;    /* compact when free pages are this share of the
+	                                 file; 0 = 0.25 */
+	uint64_t compact_min_bytes;   /* ... and the file is at least this big; 0 = 8 MiB */
+	int force;                    /* 1: gc and compact now, due or not */
+	h2emv_gc_options gc;          /* how gc runs (version 0 = the defaults) */
+} h2emv_maintain_options;
+
+#define H2EMV_MAINTAIN_OPTIONS_VERSION 1
+#define H2EMV_MAINTAIN_OPTIONS_INIT { H2EMV_MAINTAIN_OPTIONS_VERSION, 0, 0, 0, 0, 0, { 0 } }
+
+typedef struct h2emv_maintain_result {
+	int gc_ran;                   /* 1 if gc ran */
+	int compacted;                /* 1 if the file was compacted */
+	int compact_deferred;         /* 1 if compaction was due but the memory was busy */
+	h2emv_gc_result gc;
+	uint64_t bytes_before, bytes_after; /* the data file around the call */
+	uint64_t free_bytes;          /* free pages inside it before compaction */
+} h2emv_maintain_result;
+
+/* Returns OK, EREADONLY, ECORRUPT, EIO, ENOSPC, ENOMEM. A compaction that
+ * finds the memory busy is deferred (compact_deferred), not an error. */
+int h2emv_maintain(h2emv_maintain_result *out, h2emv_mem *mem,
+                   const h2emv_maintain_options *opts, h2emv_error *err);
+
 /* One problem found by h2emv_check. Pointers are valid during the callback. */
 typedef struct h2emv_violation {
 	const char *rule;     /* short name: "checksum", "dangling-child", "child-order",

@@ -248,6 +248,50 @@ static void test_a_forgotten_observation_leaves_every_file(void **state)
 	assert_int_equal(n, 0);
 }
 
+static void test_maintenance_runs_when_due_and_not_before(void **state)
+{
+	fx *f = *state;
+	for (int day = 0; day < 4; day++)
+		tu_chores(f->m, T0, day);
+	build(f->m, 0);
+	h2emv_maintain_result r;
+	h2emv_error err = { 0 };
+	/* never collected: due */
+	assert_int_equal(h2emv_maintain(&r, f->m, NULL, &err), H2EMV_OK);
+	assert_int_equal(r.gc_ran, 1);
+	assert_true(r.gc.obs_reclaimed > 0);
+	assert_int_equal(r.compacted, 0); /* a small file: not worth it */
+	/* nothing new since: not due */
+	assert_int_equal(h2emv_maintain(&r, f->m, NULL, &err), H2EMV_OK);
+	assert_int_equal(r.gc_ran, 0);
+	assert_int_equal(r.compacted, 0);
+	/* a day later on the memory's clock: due again */
+	tu_chores(f->m, T0, 5);
+	build(f->m, 0);
+	assert_int_equal(h2emv_maintain(&r, f->m, NULL, &err), H2EMV_OK);
+	assert_int_equal(r.gc_ran, 1);
+	/* a disk budget below the file: collected and compacted */
+	h2emv_config c;
+	assert_int_equal(h2emv_config_get(&c, f->m, &err), H2EMV_OK);
+	c.max_size = 4096;
+	assert_int_equal(h2emv_config_set(f->m, &c, &err), H2EMV_OK);
+	tu_chores(f->m, T0, 6);
+	build(f->m, 0);
+	assert_int_equal(h2emv_maintain(&r, f->m, NULL, &err), H2EMV_OK);
+	assert_int_equal(r.gc_ran, 1);
+	assert_int_equal(r.compacted, 1);
+	assert_true(r.bytes_after < r.bytes_before);
+	/* forced */
+	h2emv_maintain_options o = H2EMV_MAINTAIN_OPTIONS_INIT;
+	o.force = 1;
+	assert_int_equal(h2emv_maintain(&r, f->m, &o, &err), H2EMV_OK);
+	assert_int_equal(r.gc_ran, 1);
+	assert_int_equal(r.compacted, 1);
+	uint64_t n = 0;
+	assert_int_equal(h2emv_check(&n, f->m, NULL, NULL, NULL, NULL, &err), H2EMV_OK);
+	assert_int_equal(n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +303,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unused_cache_entries_are_collected, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_a_forgotten_observation_leaves_every_file, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_maintenance_runs_when_due_and_not_before, setup,
 		                                teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

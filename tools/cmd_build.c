@@ -23,6 +23,11 @@ static const char help[] =
 	"  -f, --follow        keep running: fold new observations as they arrive\n"
 	"                      (polls every --interval; stop with Ctrl-C, which commits)\n"
 	"  -i, --interval SEC  polling interval with --follow (default 1)\n"
+	"      --no-maintenance  with --follow: do not collect and compact when idle\n"
+	"                      (by default, whenever no observation waits, gc runs every\n"
+	"                      64 snapshots or day of the memory's clock, and compaction\n"
+	"                      when a quarter of the file is free or the file passes\n"
+	"                      `config --max-size`; see docs/storage.md)\n"
 	"  -c, --commit N      observations per snapshot (default 1000)\n"
 	"  -n, --max N         fold at most N observations, then stop\n"
 	"  -q, --quiet         no progress, no summary\n"
@@ -64,6 +69,32 @@ static void print(const h2emv_build_result *r, int json)
 	       (unsigned long long)(r->tokens_forget.prompt + r->tokens_forget.completion));
 }
 
+/* Idle: collect and compact when due (h2emv_maintain decides). */
+static int idle_maintenance(h2emv_mem *m, int quiet, h2emv_error *err)
+{
+	h2emv_maintain_result r;
+	int rc = h2emv_maintain(&r, m, NULL, err);
+	if (rc || quiet)
+		return rc;
+	if (r.gc_ran)
+		fprintf(stderr,
+		        "build: maintenance: gc dropped %llu snapshots, %llu node versions, %llu "
+		        "observations, %llu cache entries\n",
+		        (unsigned long long)r.gc.snapshots_dropped,
+		        (unsigned long long)r.gc.versions_deleted,
+		        (unsigned long long)r.gc.obs_reclaimed,
+		        (unsigned long long)r.gc.cache_collected);
+	if (r.compacted)
+		fprintf(stderr, "build: maintenance: compacted %llu -> %llu bytes\n",
+		        (unsigned long long)r.bytes_before, (unsigned long long)r.bytes_after);
+	static int told;
+	if (r.compact_deferred && !told)
+		fprintf(stderr, "build: maintenance: compaction due, but another process has the "
+		                "memory open; trying again when idle\n");
+	told = r.compact_deferred;
+	return H2EMV_OK;
+}
+
 int cmd_build(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -71,12 +102,13 @@ int cmd_build(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' }, { "commit", required_argument, NULL, 'c' },
 		{ "max", required_argument, NULL, 'n' },   { "quiet", no_argument, NULL, 'q' },
 		{ "json", no_argument, NULL, 'j' },        { "help", no_argument, NULL, 'h' },
+		{ "no-maintenance", no_argument, NULL, 'M' },
 		{ 0 },
 	};
 	const char *mem = NULL;
 	h2emv_build_options o = H2EMV_BUILD_OPTIONS_INIT;
 	uint64_t interval = 1;
-	int follow = 0, quiet = 0, json = 0, c;
+	int follow = 0, quiet = 0, json = 0, maintain = 1, c;
 	while ((c = getopt_long(argc, argv, "m:fi:c:n:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': mem = optarg; break;
@@ -95,6 +127,7 @@ int cmd_build(int argc, char **argv)
 			break;
 		case 'q': quiet = 1; break;
 		case 'j': json = 1; break;
+		case 'M': maintain = 0; break;
 		case 'h': fputs(help, stdout); return EXIT_OK;
 		default: return cli_usage("build", "unknown option");
 		}
@@ -125,8 +158,12 @@ int cmd_build(int argc, char **argv)
 		total.tokens_build.completion += r.tokens_build.completion;
 		total.tokens_forget.prompt += r.tokens_forget.prompt;
 		total.tokens_forget.completion += r.tokens_forget.completion;
-		if (follow && rc == H2EMV_OK && !interrupted && r.obs_folded == 0)
-			sleep((unsigned)interval);
+		if (follow && rc == H2EMV_OK && !interrupted && r.obs_folded == 0) {
+			if (maintain)
+				rc = idle_maintenance(m, quiet || json, &err);
+			if (rc == H2EMV_OK)
+				sleep((unsigned)interval);
+		}
 	} while (follow && rc == H2EMV_OK && !interrupted);
 	cli_progress_end(&p);
 	h2emv_policy_stats ps;
