@@ -16,6 +16,7 @@
 #define COMPACT_FREE_SHARE 0.25
 #define COMPACT_MIN_BYTES (8ull << 20)
 #define STATE_KEY "maintenance"
+#define KEEP_SNAPSHOTS 4
 
 static int buf_write(void *data, const char *p, size_t len)
 {
@@ -115,8 +116,10 @@ int h2emv_maintain(h2emv_maintain_result *out, h2emv_mem *mem,
 	          (s.seq > st[0] && s.t_now >= (int64_t)st[1] + every);
 	if (due && s.seq) {
 		h2emv_gc_options go = opts->gc;
-		if (go.version == 0)
+		if (go.version == 0) {
 			go = (h2emv_gc_options)H2EMV_GC_OPTIONS_INIT;
+			go.keep_snapshots = KEEP_SNAPSHOTS;
+		}
 		if ((rc = h2emv_gc(&res.gc, mem, &go, err)))
 			return rc;
 		res.gc_ran = 1;

@@ -43,6 +43,7 @@ int eng_stats(h2emv_stats *out, eng_env *env, h2emv_error *err)
 	out->relcache_entries = entries(txn, env->dbi[DB_RELCACHE]);
 	out->obs_bytes = value_bytes(txn, env->dbi[DB_OBS]);
 	out->node_bytes = value_bytes(txn, env->dbi[DB_NODES]);
+	out->relcache_bytes = value_bytes(txn, env->dbi[DB_RELCACHE]);
 	uint64_t fmt = 0;
 	if ((rc = eng_obs_last(&out->obs_last_seq, r, err)) ||
 	    (rc = eng_last_key(&out->last_snapshot, txn, env->dbi[DB_SNAPSHOTS], err)) ||

@@ -402,6 +402,7 @@ typedef struct h2emv_stats {
 	uint64_t obs_bytes;       /* stored bytes of observation records */
 	uint64_t node_bytes;      /* stored bytes of node records */
 	uint32_t format;          /* store format version */
+	uint64_t relcache_bytes;  /* stored bytes of relevance-cache records */
 } h2emv_stats;
 
 /* Counts and sizes. Returns OK, ECORRUPT, EIO. */
@@ -495,7 +496,8 @@ typedef struct h2emv_maintain_options {
 	                                 file; 0 = 0.25 */
 	uint64_t compact_min_bytes;   /* ... and the file is at least this big; 0 = 8 MiB */
 	int force;                    /* 1: gc and compact now, due or not */
-	h2emv_gc_options gc;          /* how gc runs (version 0 = the defaults) */
+	h2emv_gc_options gc;          /* how gc runs (version 0 = the defaults, but
+	                                 keeping the 4 newest snapshots and the pinned) */
 } h2emv_maintain_options;
 
 #define H2EMV_MAINTAIN_OPTIONS_VERSION 1
