@@ -191,26 +191,12 @@ static int run_cli(char **out, const char *fmt, ...) __attribute__((format(print
 
 static int run_cli(char **out, const char *fmt, ...)
 {
-	char args[2048], cmd[4096];
+	char args[2048];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof args, fmt, ap);
 	va_end(ap);
-	snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", H2EMV_CLI, args);
-	fflush(NULL);
-	FILE *p = popen(cmd, "r");
-	assert_non_null(p);
-	size_t cap = 1 << 16, n = 0;
-	char *buf = calloc(cap, 1);
-	size_t got;
-	while ((got = fread(buf + n, 1, cap - 1 - n, p)) > 0)
-		n += got;
-	int st = pclose(p);
-	*out = buf;
-	int code = WIFEXITED(st) ? WEXITSTATUS(st) : -2;
-	if (code == 64 && strstr(buf, "is not a command"))
-		return -1;
-	return code;
+	return tu_run(out, "'%s' %s 2>&1", H2EMV_CLI, args);
 }
 
 /* --------------------------------------------------------------- tests -- */
@@ -299,11 +285,6 @@ static void test_history_lists_every_version(void **state)
 	fx_close(x); /* the CLI opens the memory itself */
 	char *out;
 	int rc = run_cli(&out, "rules history -m '%s'", x->dir);
-	if (rc == -1) {
-		free(out);
-		fx_open(x);
-		skip();
-	}
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "(the default rule alone)"));
 	assert_non_null(strstr(out, "Remember where you put the keys."));
@@ -348,11 +329,6 @@ static void test_diff_shows_removed_added_and_kept_rules(void **state)
 	fx_close(x);
 	char *out;
 	int rc = run_cli(&out, "rules diff 1 -m '%s'", x->dir);
-	if (rc == -1) {
-		free(out);
-		fx_open(x);
-		skip();
-	}
 	assert_int_equal(rc, 0);
 	char want[2048];
 	snprintf(want, sizeof want,
@@ -829,8 +805,7 @@ static void test_builtin_policy_learns_a_rule_from_feedback(void **state)
 {
 	fx *x = *state;
 	x->mem->policy = x->real;
-	if (!x->real->learn)
-		skip(); /* the builtin learn is not in this build yet */
+	assert_non_null(x->real->learn);
 	h2emv_rules *r = feedback_ok(x, "You should always remember the location to where you "
 	                                "transport a knife");
 	assert_int_equal(r->version, 1);
@@ -867,16 +842,6 @@ static void test_feedback_cli_prints_the_new_version_and_marks(void **state)
 	char *out;
 	/* the CLI runs the builtin policy: only check what is policy-independent */
 	int rc = run_cli(&out, "feedback -m '%s' Remember where you put the keys", x->dir);
-	if (rc == -1) {
-		free(out);
-		fx_open(x);
-		skip();
-	}
-	if (rc == 2 && strstr(out, "cannot learn")) { /* no builtin learn yet */
-		free(out);
-		fx_open(x);
-		skip();
-	}
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(out, "rules version 2 (from version 1):"));
 	assert_non_null(strstr(out, R_LAUNDRY));
