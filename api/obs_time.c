@@ -3,7 +3,10 @@
  * back. Written out rather than left to strptime/timegm, which depend on
  * the locale and the TZ environment and accept more than RFC 3339 does.
  */
+#include <string.h>
+
 #include "api/obs_internal.h"
+#include "engine/engine.h"
 
 #define US_PER_SEC INT64_C(1000000)
 #define SEC_PER_DAY INT64_C(86400)
@@ -225,4 +228,72 @@ void obs_time_format(char out[OBS_TIME_TEXT], int64_t us)
 	p = put_digits(p, us % US_PER_SEC, 6);
 	*p++ = 'Z';
 	*p = '\0';
+}
+
+/* ------------------------------------------------ the public reader -- */
+
+static int all_digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return n > 0;
+}
+
+int h2emv_time_parse(h2emv_time *out, const char *s, h2emv_error *err)
+{
+	if (!out || !s)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_time_parse: bad arguments");
+	size_t n = strlen(s);
+	if (all_digits(s, n)) { /* microseconds since the epoch */
+		if (n > 18)
+			return eng_fail(err, H2EMV_EINVAL, "'%s': too many digits for microseconds", s);
+		int64_t v = 0;
+		for (size_t i = 0; i < n; i++)
+			v = v * 10 + (s[i] - '0');
+		*out = v;
+		return H2EMV_OK;
+	}
+	/* complete the short forms to RFC 3339, then read that strictly */
+	char buf[64];
+	if (n < 10 || n > 40)
+		return eng_fail(err, H2EMV_EINVAL,
+		                "'%s' is not a time (try 2024-09-23T10:00:00Z or \"2024-09-23 10:00\")",
+		                s);
+	memcpy(buf, s, n + 1);
+	if (n == 10) {
+		memcpy(buf + 10, "T00:00:00Z", 11);
+	} else if (n >= 16 && (buf[10] == ' ' || buf[10] == 'T' || buf[10] == 't')) {
+		size_t k = 16; /* after HH:MM */
+		if (n == 16 || (n > 16 && buf[16] != ':')) {
+			memmove(buf + 19, buf + 16, n - 16 + 1);
+			memcpy(buf + 16, ":00", 3);
+			n += 3;
+		}
+		k = 19;
+		while (k < n && (buf[k] == '.' || (buf[k] >= '0' && buf[k] <= '9')))
+			k++;
+		if (k == n) /* no zone: UTC */
+			memcpy(buf + n, "Z", 2);
+	}
+	const char *why = "not a time";
+	if (obs_time_parse(out, buf, strlen(buf), &why))
+		return eng_fail(err, H2EMV_EINVAL, "'%s': %s", s, why);
+	return H2EMV_OK;
+}
+
+const char *h2emv_time_format(char out[H2EMV_TIME_TEXT], h2emv_time t, int form)
+{
+	if (t == H2EMV_TIME_NEVER) {
+		memcpy(out, "never", 6);
+		return out;
+	}
+	char full[OBS_TIME_TEXT];
+	obs_time_format(full, t);
+	memcpy(out, full, OBS_TIME_TEXT);
+	if (form == H2EMV_TIME_HUMAN) { /* 2024-09-23T10:00:00.000000Z -> 2024-09-23 10:00:00 */
+		out[10] = ' ';
+		out[19] = '\0';
+	}
+	return out;
 }

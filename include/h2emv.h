@@ -88,6 +88,21 @@ typedef int64_t h2emv_time;
 
 typedef struct h2emv_mem h2emv_mem;
 
+/* Read a time a person or a script writes: RFC 3339 ("2024-09-23T10:00:00Z",
+ * with a fraction or an offset), "YYYY-MM-DD HH:MM[:SS]" and "YYYY-MM-DD"
+ * (UTC; a missing zone means UTC), or whole microseconds since the epoch.
+ * Returns H2EMV_OK or H2EMV_EINVAL (err says what is wrong). Relative times
+ * ("+7d", "yesterday") are the caller's: they need a clock. */
+int h2emv_time_parse(h2emv_time *out, const char *s, h2emv_error *err);
+
+/* Write `t` (clamped to 1970 .. 9999) in one of two forms: H2EMV_TIME_RFC3339
+ * "2024-09-23T10:00:00.000000Z" (what observations and exports carry) or
+ * H2EMV_TIME_HUMAN "2024-09-23 10:00:00" (what the command line shows);
+ * H2EMV_TIME_NEVER gives "never". Returns `out`. */
+enum { H2EMV_TIME_RFC3339 = 0, H2EMV_TIME_HUMAN = 1 };
+#define H2EMV_TIME_TEXT 32
+const char *h2emv_time_format(char out[H2EMV_TIME_TEXT], h2emv_time t, int form);
+
 #define H2EMV_OPEN_CREATE 0x1u   /* create the directory and store if missing */
 #define H2EMV_OPEN_READONLY 0x2u /* never write; writes return H2EMV_EREADONLY */
 #define H2EMV_OPEN_NOSYNC 0x4u   /* skip fsync: NOT crash-safe; benchmarks only */

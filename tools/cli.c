@@ -87,19 +87,8 @@ h2emv_mem *cli_open(const char *dir, unsigned flags)
 
 const char *cli_time(char *buf, size_t n, h2emv_time t)
 {
-	if (t == H2EMV_TIME_NEVER) {
-		snprintf(buf, n, "never");
-		return buf;
-	}
-	time_t s = (time_t)(t / 1000000);
-	if (t < 0 && t % 1000000)
-		s--;
-	struct tm tm;
-	if (!gmtime_r(&s, &tm)) {
-		snprintf(buf, n, "%lld", (long long)t);
-		return buf;
-	}
-	strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm);
+	char text[H2EMV_TIME_TEXT];
+	snprintf(buf, n, "%s", h2emv_time_format(text, t, H2EMV_TIME_HUMAN));
 	return buf;
 }
 
@@ -258,44 +247,7 @@ int cli_when(h2emv_time *out, h2emv_mem *mem, const char *s)
 		*out = base + d;
 		return 0;
 	}
-	/* accept "YYYY-MM-DD HH:MM[:SS]" and RFC 3339 with Z or an offset */
-	int Y, M, D, h = 0, mi = 0, n = 0;
-	double sec = 0;
-	if (sscanf(s, "%d-%d-%d%n", &Y, &M, &D, &n) != 3)
-		return -1;
-	const char *p = s + n;
-	if (*p == 'T' || *p == 't' || *p == ' ') {
-		int k = 0;
-		if (sscanf(p + 1, "%d:%d%n", &h, &mi, &k) != 2)
-			return -1;
-		p += 1 + k;
-		if (*p == ':') {
-			char *end;
-			sec = strtod(p + 1, &end);
-			p = end;
-		}
-	}
-	long off = 0;
-	if (*p == 'Z' || *p == 'z') {
-		p++;
-	} else if (*p == '+' || *p == '-') {
-		int oh, om;
-		if (sscanf(p + 1, "%d:%d", &oh, &om) != 2)
-			return -1;
-		off = (*p == '-' ? -1 : 1) * (oh * 3600L + om * 60L);
-		p += 6;
-	}
-	if (*p || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || mi > 59 || sec < 0 || sec >= 61)
-		return -1;
-	struct tm tm = { 0 };
-	tm.tm_year = Y - 1900;
-	tm.tm_mon = M - 1;
-	tm.tm_mday = D;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	time_t t = timegm(&tm);
-	*out = ((h2emv_time)t - off) * 1000000 + (h2emv_time)(sec * 1e6 + 0.5);
-	return 0;
+	return h2emv_time_parse(out, s, NULL) == H2EMV_OK ? 0 : -1;
 }
 
 int cli_print_json(json_t *v)

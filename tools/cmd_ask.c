@@ -52,70 +52,10 @@ static const char help[] =
 
 /* ------------------------------------------------------------------ time -- */
 
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-	y -= m <= 2;
-	int64_t era = (y >= 0 ? y : y - 399) / 400;
-	int64_t yoe = y - era * 400;
-	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
-}
-
-static int two(const char **p, int *out)
-{
-	const char *s = *p;
-	if (s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9')
-		return -1;
-	*out = (s[0] - '0') * 10 + (s[1] - '0');
-	*p = s + 2;
-	return 0;
-}
-
 /* RFC 3339, "YYYY-MM-DD HH:MM[:SS]", "YYYY-MM-DD" (UTC), or µs. */
 static int parse_time(h2emv_time *out, const char *s)
 {
-	uint64_t us;
-	if (!cli_u64(&us, s) && us < (uint64_t)INT64_MAX) {
-		*out = (h2emv_time)us;
-		return 0;
-	}
-	int y = 0, mo, d, h = 0, mi = 0, sec = 0;
-	const char *p = s;
-	for (int i = 0; i < 4; i++, p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		y = y * 10 + (*p - '0');
-	}
-	if (*p++ != '-' || two(&p, &mo) || *p++ != '-' || two(&p, &d))
-		return -1;
-	int64_t frac = 0, offset = 0;
-	if (*p == 'T' || *p == 't' || *p == ' ') {
-		p++;
-		if (two(&p, &h) || *p++ != ':' || two(&p, &mi))
-			return -1;
-		if (*p == ':' && (p++, two(&p, &sec)))
-			return -1;
-		if (*p == '.') {
-			int64_t scale = 100000;
-			for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
-				frac += scale * (*p - '0');
-		}
-		if (*p == 'Z' || *p == 'z') {
-			p++;
-		} else if (*p == '+' || *p == '-') {
-			int sign = *p++ == '-' ? -1 : 1, oh, om;
-			if (two(&p, &oh) || *p++ != ':' || two(&p, &om))
-				return -1;
-			offset = sign * ((int64_t)oh * 3600 + om * 60);
-		}
-	}
-	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
-		return -1;
-	int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - offset;
-	if (secs < 0)
-		return -1;
-	*out = secs * 1000000 + frac;
-	return 0;
+	return h2emv_time_parse(out, s, NULL) == H2EMV_OK ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------- output -- */

@@ -59,73 +59,15 @@ uint64_t imp_rng_below(imp_rng *r, uint64_t n)
 	return x % n;
 }
 
-/* Read exactly `n` digits. */
-static int digits(const char **p, int n, int *out)
-{
-	int v = 0;
-	for (int i = 0; i < n; i++, (*p)++) {
-		if (**p < '0' || **p > '9')
-			return -1;
-		v = v * 10 + (**p - '0');
-	}
-	*out = v;
-	return 0;
-}
-
 int imp_parse_time(h2emv_time *out, const char *s)
 {
-	const char *p = s;
-	int y, mo, d, h = 0, mi = 0, sec = 0;
-	long us = 0;
-	if (!s || digits(&p, 4, &y) || *p++ != '-' || digits(&p, 2, &mo) || *p++ != '-' ||
-	    digits(&p, 2, &d))
-		return -1;
-	if (*p == 'T' || *p == 't' || *p == ' ') {
-		p++;
-		if (digits(&p, 2, &h) || *p++ != ':' || digits(&p, 2, &mi))
-			return -1;
-		if (*p == ':') {
-			p++;
-			if (digits(&p, 2, &sec))
-				return -1;
-			if (*p == '.') {
-				p++;
-				int nd = 0;
-				for (; *p >= '0' && *p <= '9'; p++, nd++)
-					if (nd < 6)
-						us = us * 10 + (*p - '0');
-				if (nd == 0)
-					return -1;
-				for (; nd < 6; nd++)
-					us *= 10;
-			}
-		}
-	}
-	if (*p == 'Z' || *p == 'z')
-		p++;
-	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 59)
-		return -1;
-	struct tm tm = { .tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d,
-		         .tm_hour = h, .tm_min = mi, .tm_sec = sec };
-	time_t tt = timegm(&tm);
-	if (tm.tm_mday != d || tm.tm_mon != mo - 1) /* February 30th rolled over */
-		return -1;
-	*out = (h2emv_time)tt * IMP_US + us;
-	return 0;
+	return s && h2emv_time_parse(out, s, NULL) == H2EMV_OK ? 0 : -1;
 }
 
 const char *imp_format_time(char *buf, size_t n, h2emv_time t)
 {
-	int64_t s = t / IMP_US, us = t % IMP_US;
-	if (us < 0) {
-		us += IMP_US;
-		s--;
-	}
-	time_t tt = (time_t)s;
-	struct tm tm;
-	gmtime_r(&tt, &tm);
-	snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%06lldZ", tm.tm_year + 1900, tm.tm_mon + 1,
-	         tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long long)us);
+	char text[H2EMV_TIME_TEXT];
+	snprintf(buf, n, "%s", h2emv_time_format(text, t, H2EMV_TIME_RFC3339));
 	return buf;
 }
 
