@@ -27,7 +27,7 @@
 #include "h2emv.h"
 
 #define US 1000000ll
-#define T0 (1735689600ll * US) /* 2025-01-01, a Wednesday */
+#define T0 (1704067200ll * US) /* 2024-01-01, a Monday: two years end before today */
 
 static const char *objs[] = { "knife", "cup",   "plate", "apple", "keys",  "wallet",
 	                      "bowl",  "sponge", "book", "remote", "glasses", "mug" };
