@@ -6,8 +6,7 @@
  *
  * An old rule is UNRELATED to the feedback when the two share no content
  * word. Content words: the text split at anything that is not a letter, a
- * digit or a non-ASCII byte; lowercased; stemmed (plural -s/-es/-ies,
- * -ing, -ed, a doubled final consonant and a final -e are cut, so
+ * digit or a non-ASCII byte; lowercased; stemmed with Snowball (so
  * "transporting", "transported" and "transports" meet at "transport");
  * then stop words (always, remember, record, retain, the, a, you, when,
  * what, where, exact, time, ... below) and one-letter words are dropped.
@@ -21,9 +20,11 @@
  * duplicates are dropped, and so are copies of the default rule, word for
  * word or near-identical (the caller puts the default back as items[0]).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/lex.h"
 #include "api/mem.h"
 
 #define WORD_MAX 48 /* longer words are compared by their first 47 bytes */
@@ -57,43 +58,12 @@ static void ws_free(wset *s)
 	s->n = s->cap = 0;
 }
 
-static int ends(const char *w, size_t n, const char *suffix)
-{
-	size_t k = strlen(suffix);
-	return n >= k && memcmp(w + n - k, suffix, k) == 0;
-}
-
-static int vowel(char c)
-{
-	return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u';
-}
-
-/* Cut an English ending off a lowercase word in place; words with
- * anything but a-z (numbers, non-ASCII) are left as they are. */
+/* A lowercase word's Snowball stem, in place (api/lex.c: the one stemmer). */
 static void stem(char *w)
 {
-	size_t n = strlen(w);
-	for (size_t i = 0; i < n; i++)
-		if (w[i] < 'a' || w[i] > 'z')
-			return;
-	if (n > 4 && (ends(w, n, "ies") || ends(w, n, "ied"))) {
-		n -= 3;
-		w[n++] = 'y';
-	} else if (n > 5 && ends(w, n, "ing")) {
-		n -= 3;
-	} else if (n > 4 && ends(w, n, "ed")) {
-		n -= 2;
-	} else if (n > 4 && ends(w, n, "es") && strchr("sxzh", w[n - 3])) {
-		n -= 2;
-	} else if (n > 3 && ends(w, n, "s") && !ends(w, n, "ss") && !ends(w, n, "us") &&
-	           !ends(w, n, "is")) {
-		n -= 1;
-	}
-	if (n > 3 && w[n - 1] == w[n - 2] && !vowel(w[n - 1]))
-		n--;
-	if (n > 3 && w[n - 1] == 'e')
-		n--;
-	w[n] = '\0';
+	char out[LEX_WORD_MAX];
+	lex_stem(w, strlen(w), out);
+	snprintf(w, WORD_MAX, "%s", out);
 }
 
 static int is_stop(const char *stemmed)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/lex.h"
 #include "api/policy/builtin.h"
 
 /* ---------------------------------------------------------- vocabulary -- */
@@ -108,33 +109,22 @@ static unsigned fam_lookup(const char *w, size_t n)
 	return v ? v->fam : 0;
 }
 
-/* Fold -ed / -ing (placed, moving, dropped, carried) to the base form and
- * look it up. */
+/* The word, else its Snowball stem (placed, moving, dropped -> place, move,
+ * drop; carried -> carri -> carry), looked up. */
 static unsigned stem_lookup(const char *w, size_t n)
 {
 	unsigned f = fam_lookup(w, n);
-	if (f || n > 40)
+	if (f || n >= LEX_WORD_MAX)
 		return f;
-	char b[48];
-	size_t cut = 0;
-	if (n > 5 && !memcmp(w + n - 3, "ing", 3))
-		cut = 3;
-	else if (n > 4 && !memcmp(w + n - 2, "ed", 2))
-		cut = 2;
-	if (!cut)
+	char b[LEX_WORD_MAX];
+	lex_stem(w, n, b);
+	size_t m = strlen(b);
+	if (m == n && !memcmp(b, w, n))
 		return 0;
-	size_t m = n - cut;
-	memcpy(b, w, m);
-	b[m] = '\0';
 	if ((f = fam_lookup(b, m)))
 		return f;
-	b[m] = 'e'; /* plac(ed) -> place, mov(ing) -> move */
-	if ((f = fam_lookup(b, m + 1)))
-		return f;
-	if (m > 2 && b[m - 1] == b[m - 2] && (f = fam_lookup(b, m - 1)))
-		return f; /* dropp(ed) -> drop */
-	if (b[m - 1] == 'i') {
-		b[m - 1] = 'y'; /* carri(ed) -> carry */
+	if (m > 1 && b[m - 1] == 'i') {
+		b[m - 1] = 'y';
 		return fam_lookup(b, m);
 	}
 	return 0;
