@@ -1,9 +1,12 @@
 /*
  * main.c — the `h2emv` command line: git-style subcommands, one file each.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/cli.h"
 
@@ -26,11 +29,45 @@ static const cli_cmd commands[] = {
 	{ "feedback", cmd_feedback, "teach the memory what matters: a new rules version" },
 	{ "rules", cmd_rules, "the relevance rules: list, history, diff, revert" },
 	{ "llm", cmd_llm, "check the llm policy's model server (llm ping)" },
-	{ "sim", cmd_sim, "write a simulated household history (JSON Lines)" },
 	{ "import", cmd_import, "TEACh episodes or the ARMAR-7 stream as observation JSON Lines" },
-	{ "questions", cmd_questions, "question pairs from a history, by the paper's recipe" },
-	{ "eval", cmd_eval, "the paper's two-round evaluation of its 13 variants" },
 };
+
+/* Commands another program carries: `h2emv NAME` runs `PROG NAME ...`,
+ * found next to this executable, else on $PATH. */
+static const struct {
+	const char *name, *prog, *summary;
+} external[] = {
+	{ "sim", "h2emv-eval", "write a simulated household history (JSON Lines)" },
+	{ "questions", "h2emv-eval", "question pairs from a history, by the paper's recipe" },
+	{ "eval", "h2emv-eval", "the paper's two-round evaluation of its 13 variants" },
+};
+
+static int run_external(const char *prog, int argc, char **argv)
+{
+	char self[PATH_MAX], path[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	argv[0] = (char *)prog;
+	(void)argc;
+	if (n > 0) {
+		self[n] = 0;
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(path, sizeof path, "%s/%s", self, prog);
+			if (access(path, X_OK) == 0) {
+				execv(path, argv);
+				fprintf(stderr, "h2emv: cannot run %s: %s\n", path, strerror(errno));
+				return EXIT_ERROR;
+			}
+		}
+	}
+	execvp(prog, argv);
+	fprintf(stderr,
+	        "h2emv: '%s' is carried by %s, which is not installed next to h2emv or on the "
+	        "PATH (%s); build it from the source tree (it is part of bench/)\n",
+	        argv[1], prog, strerror(errno));
+	return EXIT_ERROR;
+}
 
 static void usage(FILE *f)
 {
@@ -44,6 +81,9 @@ static void usage(FILE *f)
 	        "(or $H2EMV_POLICY=llm) points them at a model server: docs/llm.md.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nevaluation (the separate program h2emv-eval, built from bench/):\n");
+	for (size_t i = 0; i < sizeof external / sizeof external[0]; i++)
+		fprintf(f, "  %-10s %s\n", external[i].name, external[i].summary);
 	fprintf(f, "\nexit status: 0 ok, 1 check found problems, 2 error, 64 usage error.\n"
 	           "Formats: docs/formats.md.  Version " H2EMV_VERSION_STRING ".\n");
 }
@@ -90,6 +130,11 @@ int main(int argc, char **argv)
 					char *av[] = { argv[2], "--help", NULL };
 					return commands[i].run(2, av);
 				}
+			for (size_t i = 0; i < sizeof external / sizeof external[0]; i++)
+				if (!strcmp(external[i].name, argv[2])) {
+					char *av[] = { NULL, argv[2], "--help", NULL };
+					return run_external(external[i].prog, 3, av);
+				}
 		}
 		usage(stdout);
 		return EXIT_OK;
@@ -101,6 +146,16 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(commands[i].name, name))
 			return commands[i].run(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof external / sizeof external[0]; i++)
+		if (!strcmp(external[i].name, name)) {
+			/* `h2emv eval ...` -> `h2emv-eval eval ...` */
+			char **av = calloc((size_t)argc + 1, sizeof *av);
+			if (!av)
+				return EXIT_ERROR;
+			for (int k = 1; k < argc; k++)
+				av[k] = argv[k];
+			return run_external(external[i].prog, argc, av);
+		}
 	fprintf(stderr, "h2emv: '%s' is not a command. See 'h2emv --help'.\n", name);
 	return EXIT_USAGE;
 }
