@@ -158,6 +158,8 @@ typedef struct eng_open_opts {
 int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_error *err);
 void eng_close(eng_env *env);
 const char *eng_dir(const eng_env *env);
+/* 1 if the store was opened read-only (H2EMV_OPEN_READONLY). */
+int eng_readonly(const eng_env *env);
 rec_codec *eng_codec(eng_env *env);
 
 /* Begin / end a read view. Any number may be open, in any threads. */

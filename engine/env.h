@@ -60,6 +60,7 @@ struct eng_env {
 	pthread_mutex_t trainlock; /* one dictionary trainer at a time */
 	map_gate gate;             /* read views vs. remapping */
 	int lockfd;                /* flock: shared while open, exclusive to compact */
+	int nolock;                /* read-only, without LMDB's lock file (eng_open) */
 	int broken;                /* a commit failed with an I/O error: reopen first */
 	int registered;            /* in the process-wide list of open stores */
 	dev_t reg_dev;

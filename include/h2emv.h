@@ -582,10 +582,24 @@ typedef struct h2emv_build_result {
  * grouping, summarising), forgetting after each new goal, and commit
  * snapshots as it goes (every commit_every observations and at the end).
  * After a crash it resumes from the last snapshot's cursor and reaches the
- * same tree. One builder at a time per memory (EBUSY otherwise).
+ * same tree. One builder at a time per memory: EBUSY, naming the other
+ * builder's process, while another process, handle or thread of this
+ * handle builds or forgets, or holds the role (h2emv_build_claim).
  * Returns OK, EBUSY, ECORRUPT, EIO, ENOSPC, EREADONLY, ENOMEM. */
 int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_options *opts,
                 h2emv_error *err);
+
+/* Claim the builder role for this handle until h2emv_build_release or
+ * h2emv_mem_close, so that no other process or handle can build or forget
+ * between this handle's calls (a loop that builds as observations arrive,
+ * like `h2emv build --follow`). Builds and forgets on a claimed handle
+ * run as usual, one thread at a time. Claiming twice is harmless.
+ * Returns OK, EBUSY (another builder holds the role; the message names
+ * its process when it can), EREADONLY, EIO. */
+int h2emv_build_claim(h2emv_mem *mem, h2emv_error *err);
+
+/* Give the claimed builder role back. NULL or an unclaimed handle is fine. */
+void h2emv_build_release(h2emv_mem *mem);
 
 /* Run the forgetting pass now with the memory's clock set to `now` (not
  * earlier than the clock already is), and commit. */

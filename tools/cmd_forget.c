@@ -42,6 +42,8 @@ int cmd_forget(int argc, char **argv)
 		else
 			return cli_usage("forget", "unknown option");
 	}
+	if (optind < argc)
+		return cli_usage("forget", "unexpected argument '%s'", argv[optind]);
 	if (!when)
 		return cli_usage("forget", "--now TIME is required");
 	h2emv_mem *m = cli_open(cli_mem_dir(mem), 0);
@@ -56,8 +58,10 @@ int cmd_forget(int argc, char **argv)
 	h2emv_error err = { 0 };
 	int rc = h2emv_forget(&r, m, now, &err);
 	h2emv_mem_close(m);
-	if (rc)
-		return cli_fail("forget", rc, &err);
+	if (rc) {
+		cli_fail("forget", rc, &err);
+		return rc == H2EMV_EBUSY ? EXIT_BUSY : EXIT_ERROR;
+	}
 	char t[32];
 	printf("forgot %llu nodes as of %s; tree size %llu; relevance tokens %llu\n",
 	       (unsigned long long)r.nodes_forgotten, cli_time(t, sizeof t, now),

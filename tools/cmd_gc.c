@@ -56,6 +56,8 @@ int cmd_gc(int argc, char **argv)
 		default: return cli_usage("gc", "unknown option");
 		}
 	}
+	if (optind < argc)
+		return cli_usage("gc", "unexpected argument '%s'", argv[optind]);
 	h2emv_mem *m = cli_open(cli_mem_dir(mem), 0);
 	if (!m)
 		return EXIT_ERROR;
