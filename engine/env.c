@@ -18,7 +18,7 @@
 #include "engine/env.h"
 
 const char *const eng_db_names[DB_COUNT] = {
-	"meta", "obs", "nodes", "snapshots", "rules", "relcache", "dead", "pins", "dicts",
+	"meta", "obs", "nodes", "snapshots", "rules", "relcache", "dead", "pins", "dicts", "obsids",
 };
 
 /* LMDB forbids opening one environment twice in a process: the second
@@ -335,8 +335,17 @@ static int open_dbis(eng_env *env, int create, h2emv_error *err)
 	int rc = mdb_txn_begin(env->mdb, NULL, tflags, &txn);
 	if (rc)
 		return env_err(err, rc, "opening the databases");
+	env->no_obsids = 0;
 	for (int i = 0; i < DB_COUNT; i++) {
-		rc = mdb_dbi_open(txn, eng_db_names[i], create ? MDB_CREATE : 0, &env->dbi[i]);
+		/* obsids came later: created in an older store opened for writing;
+		 * read-only, its absence means no id was ever stored */
+		int later = i == DB_OBSIDS;
+		unsigned f = create || (later && !tflags) ? MDB_CREATE : 0;
+		rc = mdb_dbi_open(txn, eng_db_names[i], f, &env->dbi[i]);
+		if (rc == MDB_NOTFOUND && later) {
+			env->no_obsids = 1;
+			continue;
+		}
 		if (rc == MDB_NOTFOUND) {
 			mdb_txn_abort(txn);
 			return eng_fail(err, H2EMV_EFORMAT,
