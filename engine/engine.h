@@ -14,8 +14,12 @@
 
 #include "h2emv.h"
 
-/* The store format written by this build. Bump on any incompatible change. */
-#define ENG_FORMAT 1
+/* The store format written by this build. Bump on any incompatible change.
+ * 2: observation ids (body key 12, the obsids database). A format-1 store
+ * stays 1, readable by older builds, until its first id is stored: that
+ * transaction raises it to 2 (ENG_FORMAT_IDS). */
+#define ENG_FORMAT 2
+#define ENG_FORMAT_IDS 2
 
 /* ------------------------------------------------------------- buffers -- */
 

@@ -107,6 +107,17 @@ static int append_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 		return rc;
 	a->first = 0; /* this may be a retry after the map grew */
 	a->stored = 0;
+	int any_id = 0;
+	for (size_t i = 0; i < a->n && !any_id; i++)
+		any_id = has_id(a, i);
+	if (any_id) { /* bodies with ids need a reader that knows them */
+		uint64_t fmt;
+		rc = meta_get_u64(&fmt, txn, env, "format", err);
+		if (rc == H2EMV_OK && fmt < ENG_FORMAT_IDS)
+			rc = meta_put_u64(txn, env, "format", ENG_FORMAT_IDS, err);
+		if (rc)
+			return rc;
+	}
 	uint64_t next = last + 1;
 	for (size_t i = 0; i < a->n; i++) {
 		if (has_id(a, i)) {

@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "api/mem.h"
 #include "h2emv.h"
 #include "testutil.h"
 
@@ -144,6 +145,38 @@ static void test_a_reused_id_with_other_content_is_refused(void **state)
 	free(first);
 	free(lines[0]);
 	free(lines[1]);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static uint32_t store_format(h2emv_mem *m)
+{
+	h2emv_stats st;
+	assert_int_equal(h2emv_mem_stats(&st, m, NULL), H2EMV_OK);
+	return st.format;
+}
+
+/* A store of format 1 (before ids) stays readable by older builds until
+ * an id is stored in it: that transaction raises its format. */
+static void test_the_first_id_raises_an_old_stores_format(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("ack", &dir);
+	assert_non_null(m);
+	uint8_t body[10] = { 0x91, 0xcf };
+	be64(body + 2, 1);
+	assert_int_equal(eng_kv_put(m->env, ENG_KV_META, "format", 6, body, sizeof body, NULL),
+	                 H2EMV_OK);
+	assert_int_equal(store_format(m), 1);
+	const char *plain = "{\"t\":1700000000000000}";
+	assert_int_equal(h2emv_ingest(m, plain, strlen(plain), NULL, NULL), H2EMV_OK);
+	assert_int_equal(store_format(m), 1);
+	char *with_id = line_of(2);
+	assert_int_equal(h2emv_ingest(m, with_id, strlen(with_id), NULL, NULL), H2EMV_OK);
+	assert_int_equal(store_format(m), ENG_FORMAT_IDS);
+	free(with_id);
 	h2emv_mem_close(m);
 	tu_rmrf(dir);
 	free(dir);
@@ -388,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_an_id_twice_in_one_call_is_stored_once),
 		cmocka_unit_test(test_a_reused_id_with_other_content_is_refused),
 		cmocka_unit_test(test_version_1_callers_keep_their_result_size),
+		cmocka_unit_test(test_the_first_id_raises_an_old_stores_format),
 		cmocka_unit_test(test_killed_ingest_then_full_resend_stores_each_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
