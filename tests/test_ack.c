@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "api/mem.h"
+#include "engine/env.h" /* env_write, to delete an observation as GC does */
 #include "h2emv.h"
 #include "testutil.h"
 
@@ -177,6 +178,56 @@ static void test_the_first_id_raises_an_old_stores_format(void **state)
 	assert_int_equal(h2emv_ingest(m, with_id, strlen(with_id), NULL, NULL), H2EMV_OK);
 	assert_int_equal(store_format(m), ENG_FORMAT_IDS);
 	free(with_id);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static int delete_obs_2(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
+{
+	(void)ctx;
+	uint8_t key[8];
+	be64(key, 2);
+	MDB_val k = { 8, key };
+	int rc = mdb_del(txn, env->dbi[DB_OBS], &k, NULL);
+	return rc ? env_err(err, rc, "deleting") : H2EMV_OK;
+}
+
+static int prune(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
+{
+	return eng_obsids_prune_txn(txn, env, ctx, err);
+}
+
+/* What GC will do: once an observation is gone, its id names nothing;
+ * pruning drops the entry and the id may be stored again. */
+static void test_ids_of_collected_observations_are_pruned(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("ack", &dir);
+	assert_non_null(m);
+	char *lines[3] = { line_of(1), line_of(2), line_of(3) };
+	h2emv_ingest_result res;
+	h2emv_ingest_item items[3];
+	assert_int_equal(ingest_lines(&res, items, m, lines, 3, NULL), H2EMV_OK);
+	assert_int_equal(env_write(m->env, delete_obs_2, NULL, NULL), H2EMV_OK);
+	uint64_t dropped = 0;
+	assert_int_equal(env_write(m->env, prune, &dropped, NULL), H2EMV_OK);
+	assert_int_equal(dropped, 1);
+	eng_read *r;
+	uint64_t seq = 0;
+	assert_int_equal(eng_read_begin(&r, m->env, NULL), H2EMV_OK);
+	assert_int_equal(eng_obsids_get(&seq, r, "r-2", 3, NULL), H2EMV_ENOTFOUND);
+	assert_int_equal(eng_obsids_get(&seq, r, "r-3", 3, NULL), H2EMV_OK);
+	assert_int_equal(seq, 3);
+	eng_read_end(r);
+	/* r-2 is new again; r-1 and r-3 are still duplicates */
+	assert_int_equal(ingest_lines(&res, items, m, lines, 3, NULL), H2EMV_OK);
+	assert_int_equal(res.stored, 1);
+	assert_true(items[0].duplicate && items[2].duplicate && !items[1].duplicate);
+	assert_int_equal(items[1].seq, 4);
+	for (int i = 0; i < 3; i++)
+		free(lines[i]);
 	h2emv_mem_close(m);
 	tu_rmrf(dir);
 	free(dir);
@@ -422,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_a_reused_id_with_other_content_is_refused),
 		cmocka_unit_test(test_version_1_callers_keep_their_result_size),
 		cmocka_unit_test(test_the_first_id_raises_an_old_stores_format),
+		cmocka_unit_test(test_ids_of_collected_observations_are_pruned),
 		cmocka_unit_test(test_killed_ingest_then_full_resend_stores_each_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
