@@ -110,8 +110,15 @@ typedef struct h2emv_open_options {
  * processes are cleared. A store written by a newer h2emv, or not an h2emv
  * store at all, is refused with H2EMV_EFORMAT and a message saying which.
  * `opts` may be NULL for defaults.
+ * Read-only memories: a memory this process cannot write (the kernel says
+ * so for the directory, data.mdb or lock.mdb: permissions, a read-only
+ * mount, an immutable file) opens only with H2EMV_OPEN_READONLY; without
+ * it the call returns H2EMV_EREADONLY saying so. When LMDB's lock.mdb
+ * cannot be written, a read-only open goes without it (MDB_NOLOCK), which
+ * is safe only while nobody writes the memory: docs/formats.md 1.9.
  * Returns H2EMV_OK, EINVAL, ENOMEM, EIO, ENOSPC, EFORMAT, ECORRUPT, ENOTFOUND
- * (no store and no CREATE flag), EBUSY (a compaction is running).
+ * (no store and no CREATE flag), EBUSY (a compaction is running), EREADONLY
+ * (the memory cannot be written and READONLY was not asked for).
  * On success *out is owned by the caller; release it with h2emv_mem_close. */
 int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *opts,
                    h2emv_error *err);
