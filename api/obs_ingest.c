@@ -289,13 +289,16 @@ static int find_known(batch *b, h2emv_mem *mem, h2emv_error *err)
 	int rc = eng_read_begin(&r, mem->env, err);
 	for (size_t i = 0; rc == H2EMV_OK && i < b->n; i++) {
 		uint64_t seq;
+		h2emv_error e = { 0 };
 		if (!b->ids[i].len)
 			continue;
-		rc = eng_obsids_get(&seq, r, b->ids[i].data, b->ids[i].len, err);
+		rc = eng_obsids_get(&seq, r, b->ids[i].data, b->ids[i].len, &e);
 		if (rc == H2EMV_OK)
 			b->known[i] = 1;
 		else if (rc == H2EMV_ENOTFOUND || rc == H2EMV_ECORRUPT)
 			rc = H2EMV_OK; /* a damaged entry: the append decides */
+		else if (err)
+			*err = e;
 	}
 	eng_read_end(r);
 	return rc;
