@@ -16,6 +16,8 @@ static const char help[] =
 	"summary. The build runs this after every observation; use this command to see\n"
 	"what the memory would keep after a quiet week, or from a nightly timer.\n"
 	"Stops early (with its progress committed) if observations arrive meanwhile.\n"
+	"It is a builder: while another builder runs (a build --follow), it says so\n"
+	"and exits with status 75.\n"
 	"\n"
 	"  -m, --mem DIR   the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
 	"  -t, --now TIME  RFC 3339 (2024-09-30T08:00:00Z), \"2024-09-30 08:00\", or\n"
