@@ -233,6 +233,52 @@ static void test_ids_of_collected_observations_are_pruned(void **state)
 	free(dir);
 }
 
+static int drop_obsids(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
+{
+	(void)ctx;
+	int rc = mdb_drop(txn, env->dbi[DB_OBSIDS], 1);
+	return rc ? env_err(err, rc, "dropping obsids") : H2EMV_OK;
+}
+
+/* A store from before the obsids database: read-only it opens and checks
+ * clean with no index; opened for writing it gets one. */
+static void test_a_store_without_the_index_opens_both_ways(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("ack", &dir);
+	assert_non_null(m);
+	const char *plain = "{\"t\":1700000000000000}";
+	assert_int_equal(h2emv_ingest(m, plain, strlen(plain), NULL, NULL), H2EMV_OK);
+	assert_int_equal(env_write(m->env, drop_obsids, NULL, NULL), H2EMV_OK);
+	h2emv_mem_close(m);
+	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
+	o.flags = H2EMV_OPEN_READONLY;
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_mem_open(&m, dir, &o, &err), H2EMV_OK);
+	assert_true(m->env->no_obsids);
+	uint64_t bad = 99;
+	assert_int_equal(h2emv_check(&bad, m, NULL, NULL, NULL, NULL, &err), H2EMV_OK);
+	assert_int_equal(bad, 0);
+	eng_read *r;
+	uint64_t seq;
+	assert_int_equal(eng_read_begin(&r, m->env, NULL), H2EMV_OK);
+	assert_int_equal(eng_obsids_get(&seq, r, "r-1", 3, NULL), H2EMV_ENOTFOUND);
+	eng_read_end(r);
+	h2emv_mem_close(m);
+	o.flags = 0;
+	assert_int_equal(h2emv_mem_open(&m, dir, &o, &err), H2EMV_OK);
+	assert_false(m->env->no_obsids);
+	char *line = line_of(2);
+	assert_int_equal(h2emv_ingest(m, line, strlen(line), &seq, &err), H2EMV_OK);
+	assert_int_equal(h2emv_ingest(m, line, strlen(line), &seq, &err), H2EMV_OK);
+	assert_int_equal(seq, 2); /* the resend found the new index */
+	free(line);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 /* The layout of version 1 of the options and the result, as a caller
  * built against it has them. */
 typedef struct v1_options {
@@ -474,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_version_1_callers_keep_their_result_size),
 		cmocka_unit_test(test_the_first_id_raises_an_old_stores_format),
 		cmocka_unit_test(test_ids_of_collected_observations_are_pruned),
+		cmocka_unit_test(test_a_store_without_the_index_opens_both_ways),
 		cmocka_unit_test(test_killed_ingest_then_full_resend_stores_each_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
