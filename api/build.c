@@ -23,22 +23,87 @@
 #define DEFAULT_COMMIT_EVERY 1000
 #define READ_CHUNK 512 /* observations read per read view */
 
-/* One builder per memory at a time, across processes. */
-static int lock_builder(h2emv_mem *mem, int *fd, h2emv_error *err)
+/* One builder per memory at a time, across processes: an exclusive flock
+ * on build.lock, which also holds the holder's pid for the message the
+ * next one gets. */
+static int busy(h2emv_error *err, int fd, const char *dir)
+{
+	char buf[32] = { 0 };
+	long pid = 0;
+	if (pread(fd, buf, sizeof buf - 1, 0) > 0)
+		pid = strtol(buf, NULL, 10);
+	if (pid > 0 && pid != (long)getpid())
+		return eng_fail(err, H2EMV_EBUSY,
+		                "another builder (process %ld) is working on %s; only one may run "
+		                "at a time (a `build --follow` runs until it is stopped)",
+		                pid, dir);
+	return eng_fail(err, H2EMV_EBUSY,
+	                "another builder is working on %s; only one may run at a time (a `build "
+	                "--follow` runs until it is stopped)",
+	                dir);
+}
+
+static int take_build_lock(int *fd, h2emv_mem *mem, h2emv_error *err)
 {
 	char path[4200];
-	snprintf(path, sizeof path, "%s/build.lock", h2emv_mem_dir(mem));
+	const char *dir = h2emv_mem_dir(mem);
+	if (eng_readonly(mem->env))
+		return eng_fail(err, H2EMV_EREADONLY,
+		                "%s is open read-only: building writes snapshots", dir);
+	snprintf(path, sizeof path, "%s/build.lock", dir);
 	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (*fd < 0)
-		return eng_fail(err, errno == EACCES || errno == EROFS ? H2EMV_EREADONLY : H2EMV_EIO,
+		return eng_fail(err, errno == EACCES || errno == EROFS || errno == EPERM
+		                         ? H2EMV_EREADONLY : H2EMV_EIO,
 		                "%s: %s", path, strerror(errno));
 	if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+		int rc = busy(err, *fd, dir);
 		close(*fd);
 		*fd = -1;
-		return eng_fail(err, H2EMV_EBUSY, "another builder is working on %s",
-		                h2emv_mem_dir(mem));
+		return rc;
 	}
+	/* who holds it, for the message above; a failure here costs only that */
+	char pid[32];
+	int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	if (ftruncate(*fd, 0) == 0 && pwrite(*fd, pid, (size_t)n, 0) != n)
+		(void)ftruncate(*fd, 0);
 	return H2EMV_OK;
+}
+
+/* The builder role for one call: the handle's (one thread at a time), and
+ * build.lock unless the handle's claim already holds it. */
+static int lock_builder(builder *b, h2emv_mem *mem, h2emv_error *err)
+{
+	if (pthread_mutex_trylock(&mem->build_mu) != 0)
+		return eng_fail(err, H2EMV_EBUSY,
+		                "another thread is building %s with this handle", h2emv_mem_dir(mem));
+	b->locked = 1;
+	if (mem->build_fd >= 0)
+		return H2EMV_OK;
+	return take_build_lock(&b->lockfd, mem, err);
+}
+
+int h2emv_build_claim(h2emv_mem *mem, h2emv_error *err)
+{
+	if (!mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_build_claim: mem is NULL");
+	if (pthread_mutex_trylock(&mem->build_mu) != 0)
+		return eng_fail(err, H2EMV_EBUSY,
+		                "another thread is building %s with this handle", h2emv_mem_dir(mem));
+	int rc = mem->build_fd >= 0 ? H2EMV_OK : take_build_lock(&mem->build_fd, mem, err);
+	pthread_mutex_unlock(&mem->build_mu);
+	return rc;
+}
+
+void h2emv_build_release(h2emv_mem *mem)
+{
+	if (!mem)
+		return;
+	pthread_mutex_lock(&mem->build_mu);
+	if (mem->build_fd >= 0)
+		close(mem->build_fd);
+	mem->build_fd = -1;
+	pthread_mutex_unlock(&mem->build_mu);
 }
 
 static int open_with(builder *b, h2emv_mem *mem, int locked, h2emv_error *err)
@@ -46,9 +111,11 @@ static int open_with(builder *b, h2emv_mem *mem, int locked, h2emv_error *err)
 	memset(b, 0, sizeof *b);
 	b->mem = mem;
 	b->lockfd = -1;
-	int rc = locked ? lock_builder(mem, &b->lockfd, err) : H2EMV_OK;
-	if (rc)
+	int rc = locked ? lock_builder(b, mem, err) : H2EMV_OK;
+	if (rc) {
+		builder_close(b);
 		return rc;
+	}
 	rc = h2emv_config_get(&b->cfg, mem, err);
 	if (rc == H2EMV_OK)
 		rc = tree_load(&b->t, mem->env, err);
@@ -88,6 +155,9 @@ void builder_close(builder *b)
 	if (b->lockfd >= 0)
 		close(b->lockfd);
 	b->lockfd = -1;
+	if (b->locked)
+		pthread_mutex_unlock(&b->mem->build_mu);
+	b->locked = 0;
 }
 
 /* Commit the tree with the relevance estimates made since the last one. */

@@ -43,7 +43,9 @@ int relcache_decode(double *alpha, int64_t *last, const void *body, size_t len);
 
 typedef struct builder {
 	h2emv_mem *mem;
-	int lockfd;               /* build.lock, held exclusively while open */
+	int lockfd;               /* build.lock, held exclusively while open (-1 when
+	                             the handle's claim holds it) */
+	int locked;               /* mem->build_mu is ours */
 	tree t;
 	h2emv_config cfg;
 	pol_rule_list rules;      /* in force (items[0] the default rule) */

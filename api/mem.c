@@ -35,6 +35,8 @@ int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *o
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_mutex_init(&m->spare_lock, NULL);
 	pthread_mutex_init(&m->ingest_lock, NULL);
+	pthread_mutex_init(&m->build_mu, NULL);
+	m->build_fd = -1;
 	m->clock = -1;
 	int rc = eng_open(&m->env, dir, &eo, err);
 	if (rc == H2EMV_OK)
@@ -55,7 +57,9 @@ void h2emv_mem_close(h2emv_mem *mem)
 		return;
 	pol_free(mem->policy);
 	snap_spare_free(mem->spare);
+	h2emv_build_release(mem);
 	eng_close(mem->env);
+	pthread_mutex_destroy(&mem->build_mu);
 	pthread_mutex_destroy(&mem->spare_lock);
 	pthread_mutex_destroy(&mem->ingest_lock);
 	pthread_mutex_destroy(&mem->lock);

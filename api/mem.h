@@ -24,6 +24,11 @@ struct h2emv_mem {
 	int clock_known;         /* 0 until the first ingest reads the log */
 	uint64_t clock_seq;
 	int64_t clock;           /* -1: the log is empty */
+	/* the builder role (api/build.c): one build or forget at a time on
+	 * this handle; build_fd holds build.lock between calls once claimed
+	 * (h2emv_build_claim), else -1 */
+	pthread_mutex_t build_mu;
+	int build_fd;
 };
 
 /* Free what closed snapshots left (at h2emv_mem_close). */

@@ -129,6 +129,14 @@ static int text_val(bctx *c, mobj *o)
 	return str_val(c, o, 0);
 }
 
+static int id_val(bctx *c, mobj *o)
+{
+	if (o->type != MSGPACK_OBJECT_STR || !obs_id_ok(o->via.str.ptr, o->via.str.size))
+		return corrupt(c, "an id that is not 1 to %d printable ASCII characters", OBS_ID_MAX);
+	emit_string(c, o->via.str.ptr, o->via.str.size);
+	return H2EMV_OK;
+}
+
 /* A string, number, boolean or nil. Returns 1 if `o` is none of those. */
 static int scalar_val(bctx *c, mobj *o, int *rc)
 {
@@ -481,6 +489,7 @@ static const field_fn top_fns[OBS_K_LAST + 1] = {
 	[OBS_K_PERSONS] = persons_val,
 	[OBS_K_SPEECH] = speech_val,
 	[OBS_K_NOTE] = text_val,
+	[OBS_K_ID] = id_val,
 };
 static const map_kind top_kind = { "an observation", OBS_K_LAST, obs_top_names, top_fns,
 	                           1u << OBS_K_T, 0 };

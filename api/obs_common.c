@@ -13,8 +13,18 @@
 
 const char *const obs_top_names[OBS_K_LAST + 1] = {
 	NULL, "t", "t_end", "action", "goal", "goal_status", "location",
-	"objects", "relations", "persons", "speech", "note",
+	"objects", "relations", "persons", "speech", "note", "id",
 };
+
+int obs_id_ok(const char *s, size_t n)
+{
+	if (n < 1 || n > OBS_ID_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x21 || (unsigned char)s[i] > 0x7e)
+			return 0;
+	return 1;
+}
 
 const char *const obs_status_names[OBS_ST_LAST + 1] = {
 	NULL, "preparing", "running", "succeeded", "failed", "aborted",

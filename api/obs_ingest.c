@@ -2,8 +2,11 @@
  * obs_ingest.c — storing observations: each is validated, then held to the
  * memory's clock (clock discipline: a time too far ahead is refused, an
  * earlier one counted), and the batch appended in one durable transaction.
+ * An observation with an id already stored is a duplicate: not stored
+ * again, and reported with the seq it has (idempotent resends).
  * The clock is cached on the handle; docs/formats.md describes the rules.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +229,8 @@ typedef struct judge_in {
 	const uint64_t *lines; /* NULL: 1, 2, ... */
 	int64_t jump;          /* H2EMV_TIME_NEVER: no limit */
 	int64_t now;           /* the wall clock */
+	const uint8_t *known;  /* NULL, or 1 for an item whose id is already
+	                          stored: a duplicate, not held to the clock */
 } judge_in;
 
 /* Hold each item to the running clock *clock (moved by the items before
@@ -237,6 +242,8 @@ static int judge(int64_t *clock, uint64_t *out_of_order, size_t *failed, const j
 	int64_t c = *clock;
 	uint64_t late = 0;
 	for (size_t i = 0; i < in->n; i++) {
+		if (in->known && in->known[i])
+			continue;
 		int64_t t = in->times[i].t, top = in->times[i].t_end;
 		uint64_t line = in->lines ? in->lines[i] : i + 1;
 		/* both sides lie in 0..OBS_TIME_MAX: the differences cannot overflow */
@@ -262,33 +269,139 @@ static int judge(int64_t *clock, uint64_t *out_of_order, size_t *failed, const j
 	return H2EMV_OK;
 }
 
+/* What one call works on: the parsed items and what happens to them. */
+typedef struct batch {
+	eng_buf *bodies;
+	eng_buf *ids;  /* ids[i].len 0: item i has none */
+	char *idtext;  /* n * (OBS_ID_MAX + 1) bytes ids[] point into */
+	item_time *times;
+	uint8_t *known;
+	uint64_t *seqs;
+	uint8_t *dup;
+	size_t n;
+	int any_id;
+} batch;
+
+/* Which items' ids are already stored (a resend after a crash): they are
+ * duplicates, so the clock does not judge them. The append decides again
+ * inside its transaction, which is what counts when another process
+ * appends the same ids at the same moment. */
+static int find_known(batch *b, h2emv_mem *mem, h2emv_error *err)
+{
+	memset(b->known, 0, b->n);
+	if (!b->any_id)
+		return H2EMV_OK;
+	eng_read *r = NULL;
+	int rc = eng_read_begin(&r, mem->env, err);
+	for (size_t i = 0; rc == H2EMV_OK && i < b->n; i++) {
+		uint64_t seq;
+		h2emv_error e = { 0 };
+		if (!b->ids[i].len)
+			continue;
+		rc = eng_obsids_get(&seq, r, b->ids[i].data, b->ids[i].len, &e);
+		if (rc == H2EMV_OK)
+			b->known[i] = 1;
+		else if (rc == H2EMV_ENOTFOUND || rc == H2EMV_ECORRUPT)
+			rc = H2EMV_OK; /* a damaged entry: the append decides */
+		else if (err)
+			*err = e;
+	}
+	eng_read_end(r);
+	return rc;
+}
+
+/* An id that names a different observation: refused like a bad line. */
+static int fail_id(h2emv_error *err, uint64_t line, uint64_t column, const obs_path *path,
+                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int fail_id(h2emv_error *err, uint64_t line, uint64_t column, const obs_path *path,
+                   const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	obs_errorv(err, H2EMV_EEXIST, line, column, path, NULL, fmt, ap);
+	va_end(ap);
+	return H2EMV_EEXIST;
+}
+
+static int fail_conflict(h2emv_error *err, const char *json, size_t len, uint64_t line)
+{
+	char msg[sizeof err->message] = "";
+	if (err)
+		snprintf(msg, sizeof msg, "%s", err->message);
+	obs_path path = { 0 };
+	obs_path_key(&path, "id", 2);
+	return fail_id(err, line, obs_locate(json, len, &path, 0), &path,
+	               "%s; an id names one observation, so a resend must repeat it unchanged",
+	               msg);
+}
+
 /* Under ingest_lock: judge the parsed batch against the clock, append it,
  * and move the clock. */
-static int judge_and_append(h2emv_ingest_result *res, h2emv_mem *mem, const eng_buf *bodies,
-                            judge_in *in, int allow, h2emv_error *err)
+static int judge_and_append(h2emv_ingest_result *res, h2emv_mem *mem, batch *b, judge_in *in,
+                            int allow, h2emv_error *err)
 {
 	int rc = clock_refresh(mem, err);
+	if (rc == H2EMV_OK)
+		rc = find_known(b, mem, err);
 	if (rc)
 		return rc;
 	pthread_mutex_lock(&mem->lock);
 	in->jump = allow ? H2EMV_TIME_NEVER : mem->cfg.max_clock_jump;
 	pthread_mutex_unlock(&mem->lock);
+	in->known = b->known;
 	int64_t clock = mem->clock;
 	uint64_t late = 0;
+	size_t stored = 0, conflict = 0;
 	rc = judge(&clock, &late, &res->failed, in, err);
 	if (rc == H2EMV_OK)
-		rc = eng_obs_append(mem->env, bodies, in->n, &res->first_seq, err);
+		rc = eng_obs_append_ids(mem->env, b->bodies, b->any_id ? b->ids : NULL, in->n, b->seqs,
+		                        b->dup, &res->first_seq, &stored, &conflict, err);
+	if (rc == H2EMV_EEXIST) {
+		res->failed = conflict;
+		uint64_t line = in->lines ? in->lines[conflict] : conflict + 1;
+		rc = fail_conflict(err, in->json[conflict], in->len[conflict], line);
+	}
 	if (rc == H2EMV_OK) {
 		res->out_of_order = late;
+		res->stored = stored;
+		res->duplicates = in->n - stored;
 		if (clock > mem->clock)
 			mem->clock = clock;
 		/* Another process appended between the refresh and this commit:
 		 * leave clock_seq behind so the next refresh reads the log. */
-		if (res->first_seq == mem->clock_seq + 1)
-			mem->clock_seq = res->first_seq + in->n - 1;
+		if (stored && res->first_seq == mem->clock_seq + 1)
+			mem->clock_seq = res->first_seq + stored - 1;
 	}
 	res->clock = mem->clock;
 	return rc;
+}
+
+static int batch_alloc(batch *b, size_t n)
+{
+	memset(b, 0, sizeof *b);
+	b->n = n;
+	b->bodies = calloc(n, sizeof *b->bodies);
+	b->ids = calloc(n, sizeof *b->ids);
+	b->idtext = malloc(n * (OBS_ID_MAX + 1));
+	b->times = calloc(n, sizeof *b->times);
+	b->known = calloc(n, 1);
+	b->seqs = calloc(n, sizeof *b->seqs);
+	b->dup = calloc(n, 1);
+	return b->bodies && b->ids && b->idtext && b->times && b->known && b->seqs && b->dup;
+}
+
+static void batch_free(batch *b)
+{
+	for (size_t i = 0; b->bodies && i < b->n; i++)
+		eng_buf_free(&b->bodies[i]);
+	free(b->bodies);
+	free(b->ids); /* they point into idtext */
+	free(b->idtext);
+	free(b->times);
+	free(b->known);
+	free(b->seqs);
+	free(b->dup);
 }
 
 int h2emv_ingest_opts(h2emv_ingest_result *out, h2emv_mem *mem, const char *const *json,
@@ -296,41 +409,48 @@ int h2emv_ingest_opts(h2emv_ingest_result *out, h2emv_mem *mem, const char *cons
                       h2emv_error *err)
 {
 	h2emv_ingest_options def = H2EMV_INGEST_OPTIONS_INIT;
+	/* a caller built against version 1 has the shorter options and result */
+	unsigned version = opts ? opts->version : 1;
 	if (!opts)
 		opts = &def;
-	if (!mem || (n && (!json || !len)) || opts->version != H2EMV_INGEST_OPTIONS_VERSION ||
+	if (!mem || (n && (!json || !len)) || version < 1 || version > H2EMV_INGEST_OPTIONS_VERSION ||
 	    opts->now < 0)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_ingest: bad arguments or options version");
 	if (n == 0)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_ingest: empty batch");
-	h2emv_ingest_result res = { 0, n, 0, CLOCK_NONE };
-	eng_buf *bodies = calloc(n, sizeof *bodies);
-	item_time *times = calloc(n, sizeof *times);
-	int rc = bodies && times ? H2EMV_OK : eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	h2emv_ingest_result res = { 0, n, 0, CLOCK_NONE, 0, 0 };
+	batch b;
+	int rc = batch_alloc(&b, n) ? H2EMV_OK : eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	for (size_t i = 0; i < n && rc == H2EMV_OK; i++) {
-		rc = obs_from_json(&bodies[i], json[i], len[i], opts->lines ? opts->lines[i] : i + 1,
-		                   err);
+		char *id = b.idtext + i * (OBS_ID_MAX + 1);
+		size_t idlen = 0;
+		rc = obs_from_json_id(&b.bodies[i], id, &idlen, json[i], len[i],
+		                      opts->lines ? opts->lines[i] : i + 1, err);
 		if (rc)
 			res.failed = i;
-		else if (body_times(&times[i].t, &times[i].t_end, bodies[i].data, bodies[i].len))
+		else if (body_times(&b.times[i].t, &b.times[i].t_end, b.bodies[i].data,
+		                    b.bodies[i].len))
 			rc = eng_fail(err, H2EMV_EINTERNAL, "an observation body lost its time");
+		b.ids[i] = (eng_buf){ (uint8_t *)id, idlen, 0 };
+		b.any_id |= idlen > 0;
 	}
 	if (rc == H2EMV_OK) {
 		int64_t now = opts->now ? opts->now : eng_now_us();
-		judge_in in = { json, len, times, n, opts->lines, 0, now > 0 ? now : 0 };
+		judge_in in = { json, len, b.times, n, opts->lines, 0, now > 0 ? now : 0, NULL };
 		pthread_mutex_lock(&mem->ingest_lock);
-		rc = judge_and_append(&res, mem, bodies, &in,
+		rc = judge_and_append(&res, mem, &b, &in,
 		                      (opts->flags & H2EMV_INGEST_ALLOW_CLOCK_JUMP) != 0, err);
 		pthread_mutex_unlock(&mem->ingest_lock);
 	}
-	for (size_t i = 0; bodies && i < n; i++)
-		eng_buf_free(&bodies[i]);
-	free(bodies);
-	free(times);
+	if (rc == H2EMV_OK && version >= 2 && opts->items)
+		for (size_t i = 0; i < n; i++)
+			opts->items[i] = (h2emv_ingest_item){ b.seqs[i], b.dup[i] };
+	batch_free(&b);
 	if (rc != H2EMV_OK)
 		res.first_seq = 0;
 	if (out)
-		*out = res;
+		memcpy(out, &res,
+		       version >= 2 ? sizeof res : offsetof(h2emv_ingest_result, stored));
 	return rc;
 }
 
@@ -347,5 +467,11 @@ int h2emv_ingest_batch(h2emv_mem *mem, const char *const *json, const size_t *le
 int h2emv_ingest(h2emv_mem *mem, const char *json, size_t len, uint64_t *seq_out,
                  h2emv_error *err)
 {
-	return h2emv_ingest_batch(mem, &json, &len, 1, seq_out, err);
+	h2emv_ingest_item item = { 0, 0 };
+	h2emv_ingest_options o = H2EMV_INGEST_OPTIONS_INIT;
+	o.items = &item;
+	int rc = h2emv_ingest_opts(NULL, mem, &json, &len, 1, &o, err);
+	if (rc == H2EMV_OK && seq_out)
+		*seq_out = item.seq; /* a duplicate's: the seq its id already has */
+	return rc;
 }

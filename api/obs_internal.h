@@ -27,7 +27,8 @@ enum obs_key {
 	OBS_K_PERSONS = 9,
 	OBS_K_SPEECH = 10,
 	OBS_K_NOTE = 11,
-	OBS_K_LAST = OBS_K_NOTE
+	OBS_K_ID = 12, /* the producer's id, the key of idempotent ingest */
+	OBS_K_LAST = OBS_K_ID
 };
 
 /* Keys inside the nested maps. */
@@ -59,6 +60,12 @@ extern const char *const obs_status_names[OBS_ST_LAST + 1];
  * every body we write. Checked before unpacking so hostile bytes cannot
  * make the zone large. */
 #define OBS_MAX_BODY (3u << 20)
+
+/* An observation id: 1..OBS_ID_MAX bytes, each printable ASCII other than
+ * space (0x21..0x7e), so it can be written anywhere without escaping
+ * doubts and used as a key as it is. */
+#define OBS_ID_MAX 128
+int obs_id_ok(const char *s, size_t n);
 
 /* Times: µs since the epoch, years 1970..9999. */
 #define OBS_TIME_MAX INT64_C(253402300799999999) /* 9999-12-31T23:59:59.999999Z */

@@ -23,6 +23,8 @@ typedef struct jctx {
 	msgpack_packer pk;
 	int nomem;    /* a write failed: the body is incomplete */
 	int64_t t;    /* the observation's `t`, to check `t_end` against */
+	char *id;     /* NULL, or OBS_ID_MAX + 1 bytes for the observation's id */
+	size_t *id_len;
 	obs_path path;
 } jctx;
 /* The packer's write callback: appends to c->out, or sets c->nomem. */

@@ -260,6 +260,27 @@ static int put_goal(jctx *c, const json_t *v)
 	return oj_put_array_of(c, v, oj_put_ident, "strings");
 }
 
+/* The producer's id: what makes a resent observation recognisable. */
+static int put_id(jctx *c, const json_t *v)
+{
+	if (!json_is_string(v))
+		return oj_fail(c, H2EMV_EPARSE, "expected a string (the observation's id), got %s",
+		               oj_type(v));
+	const char *s = json_string_value(v);
+	size_t n = json_string_length(v);
+	if (!obs_id_ok(s, n))
+		return oj_fail(c, H2EMV_EPARSE,
+		               "an id is 1 to %d characters, each printable ASCII other than space",
+		               OBS_ID_MAX);
+	oj_pack_strn(c, s, n);
+	if (c->id) {
+		memcpy(c->id, s, n);
+		c->id[n] = 0;
+		*c->id_len = n;
+	}
+	return H2EMV_OK;
+}
+
 typedef int (*put_fn)(jctx *, const json_t *);
 
 static const put_fn top_fns[OBS_K_LAST + 1] = {
@@ -274,6 +295,7 @@ static const put_fn top_fns[OBS_K_LAST + 1] = {
 	[OBS_K_PERSONS] = oj_put_persons,
 	[OBS_K_SPEECH] = oj_put_speech,
 	[OBS_K_NOTE] = oj_put_text,
+	[OBS_K_ID] = put_id,
 };
 
 static int put_observation(jctx *c, const json_t *root)
@@ -363,7 +385,18 @@ static int json_fail(jctx *c, const json_error_t *je)
 int obs_from_json(eng_buf *body, const char *json, size_t len, uint64_t line,
                   h2emv_error *err)
 {
+	return obs_from_json_id(body, NULL, NULL, json, len, line, err);
+}
+
+int obs_from_json_id(eng_buf *body, char *id, size_t *id_len, const char *json, size_t len,
+                     uint64_t line, h2emv_error *err)
+{
 	jctx c = { .err = err, .line = line, .text = json, .len = len, .out = body };
+	if (id && id_len) {
+		c.id = id;
+		c.id_len = id_len;
+		*id_len = 0;
+	}
 	if (!body || (!json && len))
 		return oj_fail_column(&c, H2EMV_EINVAL, 0, "obs_from_json: NULL argument");
 	/* Before jansson sees it: a huge line must cost nothing. */

@@ -17,6 +17,12 @@
 int obs_from_json(eng_buf *body, const char *json, size_t len, uint64_t line,
                   h2emv_error *err);
 
+/* obs_from_json that also copies the observation's id, if it has one, to
+ * id[0..*id_len) (NUL-terminated; `id` has room for OBS_ID_MAX + 1 bytes);
+ * *id_len = 0 when it has none. */
+int obs_from_json_id(eng_buf *body, char *id, size_t *id_len, const char *json, size_t len,
+                     uint64_t line, h2emv_error *err);
+
 /* Render a stored body as canonical JSON (one line, NUL-terminated, no
  * newline). *out is malloc'd. Hostile bytes give H2EMV_ECORRUPT. */
 int obs_to_json(char **out, size_t *out_len, const void *body, size_t blen,

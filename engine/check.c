@@ -169,6 +169,8 @@ static int check_records(checker *c, int db, h2emv_progress_fn progress, void *p
 	MDB_cursor *cur;
 	MDB_val k, v;
 	MDB_stat st;
+	if (db == DB_OBSIDS && c->env->no_obsids) /* an older store, read-only */
+		return H2EMV_OK;
 	mdb_stat(c->txn, c->env->dbi[db], &st);
 	int rc = mdb_cursor_open(c->txn, c->env->dbi[db], &cur);
 	if (rc)

@@ -14,8 +14,12 @@
 
 #include "h2emv.h"
 
-/* The store format written by this build. Bump on any incompatible change. */
-#define ENG_FORMAT 1
+/* The store format written by this build. Bump on any incompatible change.
+ * 2: observation ids (body key 12, the obsids database). A format-1 store
+ * stays 1, readable by older builds, until its first id is stored: that
+ * transaction raises it to 2 (ENG_FORMAT_IDS). */
+#define ENG_FORMAT 2
+#define ENG_FORMAT_IDS 2
 
 /* ------------------------------------------------------------- buffers -- */
 
@@ -158,6 +162,8 @@ typedef struct eng_open_opts {
 int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_error *err);
 void eng_close(eng_env *env);
 const char *eng_dir(const eng_env *env);
+/* 1 if the store was opened read-only (H2EMV_OPEN_READONLY). */
+int eng_readonly(const eng_env *env);
 rec_codec *eng_codec(eng_env *env);
 
 /* Begin / end a read view. Any number may be open, in any threads. */
@@ -170,6 +176,31 @@ void eng_read_end(eng_read *r);
  * durable transaction. *first_seq gets the first new seq. */
 int eng_obs_append(eng_env *env, const eng_buf *bodies, size_t n, uint64_t *first_seq,
                    h2emv_error *err);
+/* Producer ids make appends idempotent: the `obsids` database maps each
+ * id (its bytes, 1..ENG_OBS_ID_MAX of them) to the seq of the observation
+ * stored with it, written in the same transaction as the observation.
+ * Its value is a record like every other (header, checksum) whose body is
+ * a msgpack array of one uint64: [seq]. Entries whose seq is gone (GC) are
+ * stale; eng_obsids_prune drops them. */
+#define ENG_OBS_ID_MAX 128
+
+/* eng_obs_append with ids: ids[i] (NULL, or len 0: none) is item i's id.
+ * An item whose id is already stored, or repeated earlier in the call, is
+ * not stored again: dup[i] = 1 and seqs[i] = the seq it has; if its body
+ * differs from the stored one the whole call fails with H2EMV_EEXIST and
+ * *conflict = i (an id names one observation). Other items get new seqs
+ * in order: seqs[i], dup[i] = 0. *stored (may be NULL) counts them and
+ * *first_seq is the first new seq (0 if none). `seqs` and `dup` have n
+ * slots; `conflict` may be NULL. */
+int eng_obs_append_ids(eng_env *env, const eng_buf *bodies, const eng_buf *ids, size_t n,
+                       uint64_t *seqs, uint8_t *dup, uint64_t *first_seq, size_t *stored,
+                       size_t *conflict, h2emv_error *err);
+/* The seq stored under id[0..len) (ENOTFOUND if none, or if the store
+ * predates ids and is open read-only). */
+int eng_obsids_get(uint64_t *seq, eng_read *r, const void *id, size_t len, h2emv_error *err);
+/* Inside a write transaction of the engine (GC): delete every obsids entry
+ * whose observation is no longer stored; *dropped (may be NULL) counts them. */
+int eng_obsids_prune_txn(void *mdb_txn, eng_env *env, uint64_t *dropped, h2emv_error *err);
 /* Read observation `seq`'s body into `out` (replaced). ENOTFOUND if none. */
 int eng_obs_get(eng_buf *out, eng_read *r, uint64_t seq, h2emv_error *err);
 /* The highest observation seq (0 if none). */

@@ -18,7 +18,7 @@
 #include "engine/env.h"
 
 const char *const eng_db_names[DB_COUNT] = {
-	"meta", "obs", "nodes", "snapshots", "rules", "relcache", "dead", "pins", "dicts",
+	"meta", "obs", "nodes", "snapshots", "rules", "relcache", "dead", "pins", "dicts", "obsids",
 };
 
 /* LMDB forbids opening one environment twice in a process: the second
@@ -335,8 +335,17 @@ static int open_dbis(eng_env *env, int create, h2emv_error *err)
 	int rc = mdb_txn_begin(env->mdb, NULL, tflags, &txn);
 	if (rc)
 		return env_err(err, rc, "opening the databases");
+	env->no_obsids = 0;
 	for (int i = 0; i < DB_COUNT; i++) {
-		rc = mdb_dbi_open(txn, eng_db_names[i], create ? MDB_CREATE : 0, &env->dbi[i]);
+		/* obsids came later: created in an older store opened for writing;
+		 * read-only, its absence means no id was ever stored */
+		int later = i == DB_OBSIDS;
+		unsigned f = create || (later && !tflags) ? MDB_CREATE : 0;
+		rc = mdb_dbi_open(txn, eng_db_names[i], f, &env->dbi[i]);
+		if (rc == MDB_NOTFOUND && later) {
+			env->no_obsids = 1;
+			continue;
+		}
 		if (rc == MDB_NOTFOUND) {
 			mdb_txn_abort(txn);
 			return eng_fail(err, H2EMV_EFORMAT,
@@ -363,6 +372,8 @@ static int mdb_open_env(eng_env *env, h2emv_error *err)
 	unsigned f = MDB_NOTLS;
 	if (env->flags & H2EMV_OPEN_READONLY)
 		f |= MDB_RDONLY;
+	if (env->nolock)
+		f |= MDB_NOLOCK;
 	if (env->flags & H2EMV_OPEN_NOSYNC)
 		f |= MDB_NOSYNC;
 	rc = mdb_env_open(env->mdb, env->dir, f, 0644);
@@ -491,6 +502,10 @@ static int take_dir_lock(eng_env *env, int create, h2emv_error *err)
 	env->lockfd = open(path, (ro ? O_RDONLY : O_RDWR | (create ? O_CREAT : 0)) | O_CLOEXEC, 0644);
 	if (env->lockfd < 0 && errno == ENOENT && !create)
 		env->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644); /* older layout */
+	if (env->lockfd < 0 && ro && (errno == EACCES || errno == EROFS || errno == EPERM))
+		/* a read-only copy without the lock file (nobody can compact it):
+		 * the directory stands in, for register_store's identity */
+		env->lockfd = open(env->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (env->lockfd < 0)
 		return eng_fail(err, errno == EACCES ? H2EMV_EREADONLY : H2EMV_EIO, "%s: %s", path,
 		                strerror(errno));
@@ -498,6 +513,44 @@ static int take_dir_lock(eng_env *env, int create, h2emv_error *err)
 		return eng_fail(err, H2EMV_EBUSY, "%s is being compacted by another process; retry",
 		                env->dir);
 	return H2EMV_OK;
+}
+
+/* ------------------------------------------------ read-only stores -- */
+
+/* Can this process write `path` (ENOENT counts as yes: it may be created
+ * when the directory is writable)? access(2) asks the kernel, which says no
+ * even to root on a read-only mount or an immutable (chattr +i) file. */
+static int writable(const char *dir, const char *name, int *why)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s%s%s", dir, *name ? "/" : "", name);
+	if (access(path, W_OK) == 0 || (errno == ENOENT && *name))
+		return 1;
+	*why = errno;
+	return 0;
+}
+
+/* A writer needs the directory (lock files, compaction's copy), the data
+ * file and LMDB's lock file. */
+static int store_writable(const char *dir, int *why)
+{
+	return writable(dir, "", why) && writable(dir, "data.mdb", why) &&
+	       writable(dir, "lock.mdb", why);
+}
+
+/* Can a reader use LMDB's lock file? LMDB opens it for writing even for
+ * read-only transactions (it registers readers there) and gives up when it
+ * cannot, except on a read-only file system. Without it (MDB_NOLOCK) a
+ * reader is not seen by writers, which is safe only because this process
+ * cannot write the store: docs/formats.md, "Read-only memories". */
+static int lock_file_usable(const char *dir)
+{
+	char path[4200];
+	int why;
+	snprintf(path, sizeof path, "%s/lock.mdb", dir);
+	if (access(path, F_OK) != 0)
+		return writable(dir, "", &why);
+	return writable(dir, "lock.mdb", &why);
 }
 
 static int prepare_dir(const char *dir, int create, h2emv_error *err)
@@ -534,6 +587,13 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 	int rc = prepare_dir(dir, create, err);
 	if (rc)
 		return rc;
+	int ro = (opts->flags & H2EMV_OPEN_READONLY) != 0, why = 0;
+	if (!ro && !store_writable(dir, &why))
+		return eng_fail(err, H2EMV_EREADONLY,
+		                "%s is read-only (%s): it can only be opened for reading "
+		                "(H2EMV_OPEN_READONLY, `h2emv --read-only`), which check, stats, ask, "
+		                "inspect and snapshots list do by themselves",
+		                dir, strerror(why));
 	eng_env *env = calloc(1, sizeof *env);
 	if (!env || !(env->dir = strdup(dir))) {
 		free(env);
@@ -541,6 +601,7 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 	}
 	env->lockfd = -1;
 	env->flags = opts->flags;
+	env->nolock = ro && !lock_file_usable(dir);
 	env->map_size = opts->initial_map_size ? opts->initial_map_size : DEFAULT_MAP;
 	env->max_map = opts->max_map_size ? opts->max_map_size : DEFAULT_MAX_MAP;
 	if (env->map_size > env->max_map)
@@ -599,6 +660,11 @@ void eng_close(eng_env *env)
 const char *eng_dir(const eng_env *env)
 {
 	return env->dir;
+}
+
+int eng_readonly(const eng_env *env)
+{
+	return (env->flags & H2EMV_OPEN_READONLY) != 0;
 }
 
 rec_codec *eng_codec(eng_env *env)

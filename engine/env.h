@@ -21,6 +21,7 @@ enum {
 	DB_DEAD,
 	DB_PINS,
 	DB_DICTS,
+	DB_OBSIDS, /* added after format 1 shipped: may be missing (eng_open) */
 	DB_COUNT
 };
 
@@ -60,6 +61,8 @@ struct eng_env {
 	pthread_mutex_t trainlock; /* one dictionary trainer at a time */
 	map_gate gate;             /* read views vs. remapping */
 	int lockfd;                /* flock: shared while open, exclusive to compact */
+	int nolock;                /* read-only, without LMDB's lock file (eng_open) */
+	int no_obsids;             /* read-only store from before the obsids database */
 	int broken;                /* a commit failed with an I/O error: reopen first */
 	int registered;            /* in the process-wide list of open stores */
 	dev_t reg_dev;

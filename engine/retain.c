@@ -380,6 +380,12 @@ static int cache_plan(cache_ctx *c, eng_retain_stats *st, eng_env *env, const pi
 
 /* ------------------------------------------------------------- entry -- */
 
+static int prune_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
+{
+	(void)ctx;
+	return eng_obsids_prune_txn(txn, env, NULL, err);
+}
+
 int eng_retain_run(eng_retain_stats *out, eng_env *env, const eng_retain *ret, uint32_t batch,
                    int dry, h2emv_progress_fn progress, void *pctx, h2emv_error *err)
 {
@@ -412,6 +418,9 @@ int eng_retain_run(eng_retain_stats *out, eng_env *env, const eng_retain *ret, u
 		if (o.done)
 			break;
 	}
+	/* the ids of deleted observations may be used again */
+	if (rc == H2EMV_OK && !dry && total.obs_deleted)
+		rc = env_write(env, prune_fn, NULL, err);
 	cache_ctx c = { .batch = o.batch };
 	if (rc == H2EMV_OK)
 		rc = cache_plan(&c, &total, env, &p, ret, err);

@@ -125,8 +125,15 @@ typedef struct h2emv_open_options {
  * processes are cleared. A store written by a newer h2emv, or not an h2emv
  * store at all, is refused with H2EMV_EFORMAT and a message saying which.
  * `opts` may be NULL for defaults.
+ * Read-only memories: a memory this process cannot write (the kernel says
+ * so for the directory, data.mdb or lock.mdb: permissions, a read-only
+ * mount, an immutable file) opens only with H2EMV_OPEN_READONLY; without
+ * it the call returns H2EMV_EREADONLY saying so. When LMDB's lock.mdb
+ * cannot be written, a read-only open goes without it (MDB_NOLOCK), which
+ * is safe only while nobody writes the memory: docs/formats.md 1.9.
  * Returns H2EMV_OK, EINVAL, ENOMEM, EIO, ENOSPC, EFORMAT, ECORRUPT, ENOTFOUND
- * (no store and no CREATE flag), EBUSY (a compaction is running).
+ * (no store and no CREATE flag), EBUSY (a compaction is running), EREADONLY
+ * (the memory cannot be written and READONLY was not asked for).
  * On success *out is owned by the caller; release it with h2emv_mem_close. */
 int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *opts,
                    h2emv_error *err);
@@ -230,11 +237,26 @@ int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error 
  * call (again up to 256 records). Past those 256 the clock may lag the
  * log, which makes the check stricter, never looser. */
 
+/* Observation ids (idempotent ingest). An observation may carry an "id": a
+ * string of 1 to 128 characters, each printable ASCII other than space
+ * (0x21-0x7e), unique per observation (for example "<robot>-<boot>-<n>").
+ * An observation whose id is already stored - a resend after a crash, or
+ * the same id earlier in the same call - is a duplicate: it is not stored
+ * again, is not held to the clock, and is reported with the seq its id
+ * already has (h2emv_ingest_item). If its content differs from what is
+ * stored under that id, the call fails with H2EMV_EEXIST naming the line
+ * and the field "id": an id names one observation. The id is stored in
+ * the observation (h2emv_obs_get_json shows it) and in an index written in
+ * the same transaction, so a crash cannot separate them. Ids of
+ * observations collected by GC may be reused. */
+
 /* Store one observation durably. When this returns H2EMV_OK the observation
  * is on disk (fsync'd unless H2EMV_OPEN_NOSYNC) and *seq_out (may be NULL)
- * holds its sequence number (1, 2, ...). Nothing is stored on error. The
- * clock discipline above applies (with no override; see h2emv_ingest_opts).
+ * holds its sequence number (1, 2, ...), or, for a duplicate id, the seq
+ * the id already has. Nothing is stored on error. The clock discipline
+ * above applies (with no override; see h2emv_ingest_opts).
  * Returns H2EMV_OK, EPARSE (malformed, or too far ahead of the clock),
+ * EEXIST (its id names a different stored observation),
  * ELIMIT, ENOMEM, EIO, ENOSPC, EREADONLY, ECORRUPT (the log cannot be read
  * for the clock), and EBUSY when the map must grow while snapshots stay
  * open in this process for more than 10 s. The call that crosses the
@@ -244,10 +266,12 @@ int h2emv_ingest(h2emv_mem *mem, const char *json, size_t len, uint64_t *seq_out
                  h2emv_error *err);
 
 /* Store `n` observations in one durable transaction (one fsync for all).
- * All or nothing: if any item fails validation or the clock discipline,
- * nothing is stored and err->line is the 1-based index of the first bad
- * item. *first_seq_out (may be NULL) gets the sequence number of the first
- * one; the rest follow in order. h2emv_ingest_opts with NULL options. */
+ * All or nothing: if any item fails validation, the clock discipline or
+ * its id (EEXIST), nothing is stored and err->line is the 1-based index of
+ * the first bad item. *first_seq_out (may be NULL) gets the sequence number
+ * of the first one; the rest follow in order, except duplicates (ids
+ * already stored), which take no new seq: h2emv_ingest_opts with
+ * `items` says which are which. h2emv_ingest_opts with NULL options. */
 int h2emv_ingest_batch(h2emv_mem *mem, const char *const *json, const size_t *len,
                        size_t n, uint64_t *first_seq_out, h2emv_error *err);
 
@@ -256,24 +280,38 @@ int h2emv_ingest_batch(h2emv_mem *mem, const char *const *json, const size_t *le
  * lie in the future). The items still move the clock. */
 #define H2EMV_INGEST_ALLOW_CLOCK_JUMP 0x1u
 
+/* What became of one item (h2emv_ingest_options.items). */
+typedef struct h2emv_ingest_item {
+	uint64_t seq;   /* its seq: new, or for a duplicate the one its id has */
+	int duplicate;  /* 1: its id was already stored (or came earlier in the
+	                   call); nothing was stored for it */
+} h2emv_ingest_item;
+
 typedef struct h2emv_ingest_options {
 	unsigned version;       /* H2EMV_INGEST_OPTIONS_VERSION */
 	unsigned flags;         /* H2EMV_INGEST_* */
 	const uint64_t *lines;  /* n input line numbers, one per item, used for
 	                           err->line and messages; NULL = 1, 2, ... n */
 	h2emv_time now;         /* the wall clock for the check; 0 = the real clock */
+	/* version 2 */
+	h2emv_ingest_item *items; /* NULL, or n slots, filled on success */
 } h2emv_ingest_options;
 
-#define H2EMV_INGEST_OPTIONS_VERSION 1
-#define H2EMV_INGEST_OPTIONS_INIT { H2EMV_INGEST_OPTIONS_VERSION, 0, NULL, 0 }
+#define H2EMV_INGEST_OPTIONS_VERSION 2
+#define H2EMV_INGEST_OPTIONS_INIT { H2EMV_INGEST_OPTIONS_VERSION, 0, NULL, 0, NULL }
 
 typedef struct h2emv_ingest_result {
-	uint64_t first_seq;     /* seq of the first item stored (0 on error) */
-	size_t failed;          /* on an error about one item (EPARSE, ELIMIT): its
-	                           0-based index; otherwise n */
+	uint64_t first_seq;     /* seq of the first item stored (0 on error, or
+	                           when every item was a duplicate) */
+	size_t failed;          /* on an error about one item (EPARSE, ELIMIT,
+	                           EEXIST): its 0-based index; otherwise n */
 	uint64_t out_of_order;  /* items stored with t earlier than the memory's clock */
 	h2emv_time clock;       /* the memory's clock after the call; -1 while the
 	                           log is empty */
+	/* filled only when the options passed have version >= 2 (a caller
+	 * built against version 1 has the shorter struct) */
+	uint64_t stored;        /* items stored: seqs first_seq .. first_seq+stored-1 */
+	uint64_t duplicates;    /* items not stored because their id was */
 } h2emv_ingest_result; /* on error, only `failed` is meaningful */
 
 /* h2emv_ingest_batch with options and a result: the clock override, the
@@ -676,10 +714,24 @@ typedef struct h2emv_build_result {
  * grouping, summarising), forgetting after each new goal, and commit
  * snapshots as it goes (every commit_every observations and at the end).
  * After a crash it resumes from the last snapshot's cursor and reaches the
- * same tree. One builder at a time per memory (EBUSY otherwise).
+ * same tree. One builder at a time per memory: EBUSY, naming the other
+ * builder's process, while another process, handle or thread of this
+ * handle builds or forgets, or holds the role (h2emv_build_claim).
  * Returns OK, EBUSY, ECORRUPT, EIO, ENOSPC, EREADONLY, ENOMEM. */
 int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_options *opts,
                 h2emv_error *err);
+
+/* Claim the builder role for this handle until h2emv_build_release or
+ * h2emv_mem_close, so that no other process or handle can build or forget
+ * between this handle's calls (a loop that builds as observations arrive,
+ * like `h2emv build --follow`). Builds and forgets on a claimed handle
+ * run as usual, one thread at a time. Claiming twice is harmless.
+ * Returns OK, EBUSY (another builder holds the role; the message names
+ * its process when it can), EREADONLY, EIO. */
+int h2emv_build_claim(h2emv_mem *mem, h2emv_error *err);
+
+/* Give the claimed builder role back. NULL or an unclaimed handle is fine. */
+void h2emv_build_release(h2emv_mem *mem);
 
 /* Run the forgetting pass now with the memory's clock set to `now` (not
  * earlier than the clock already is), and commit. This MOVES the memory's

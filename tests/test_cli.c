@@ -2,7 +2,10 @@
  * test_cli.c — the command line: `h2emv ingest` on bad lines of every
  * kind (each reported with its line, and column and field where there is
  * one; --skip-bad stores every good line; without it ingest stops at the
- * first bad line and keeps every line before it), and `h2emv config`.
+ * first bad line and keeps every line before it), `h2emv config`, and the
+ * argument rules every command keeps: stray words and an empty -m are
+ * usage errors, `snapshots pin` takes SEQ first, a second builder is told
+ * about the first and exits 75.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -182,6 +187,139 @@ static void test_robot_profiles_from_the_command_line(void **state)
 	free(dir);
 }
 
+/* A memory in dir/mem with 6 observations built into 3 snapshots. */
+static char *small_memory(const char *dir)
+{
+	char *mem = tu_fmt("%s/mem", dir), *out;
+	assert_int_equal(tu_run(&out, "for i in 1 2 3 4 5 6; do echo \"{\\\"t\\\":\\\"2024-09-23T10:0$i:00Z\\\","
+	                              "\\\"note\\\":\\\"n$i\\\"}\"; done | %s ingest -q --create -m %s && "
+	                              "for k in 1 2 3; do %s build -q -n 2 -m %s || exit 1; done 2>&1",
+	                        H2EMV_CLI, mem, H2EMV_CLI, mem),
+	                 0);
+	free(out);
+	return mem;
+}
+
+static void test_snapshots_pin_takes_the_seq_first(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir("cli");
+	char *mem = small_memory(dir), *out;
+	assert_int_equal(tu_run(&out, "%s snapshots -m %s pin 2 2>&1", H2EMV_CLI, mem), 0);
+	assert_non_null(strstr(out, "pinned snapshot 2 as 'snap-2'"));
+	free(out);
+	assert_int_equal(tu_run(&out, "%s snapshots -m %s pin 1 audit 2>&1", H2EMV_CLI, mem), 0);
+	free(out);
+	/* the old order (a name first) is refused, not read as "pin the newest" */
+	assert_int_equal(tu_run(&out, "%s snapshots -m %s pin audit 2>&1", H2EMV_CLI, mem), 64);
+	assert_non_null(strstr(out, "snapshot number first"));
+	free(out);
+	assert_int_equal(tu_run(&out, "%s snapshots -m %s pin 99 2>&1", H2EMV_CLI, mem), 2);
+	free(out);
+	assert_int_equal(tu_run(&out, "%s snapshots -m %s list --json", H2EMV_CLI, mem), 0);
+	assert_non_null(strstr(out, "{\"seq\":1,"));
+	assert_non_null(strstr(out, "\"pins\":[\"audit\"]"));
+	assert_non_null(strstr(out, "\"pins\":[\"snap-2\"]"));
+	assert_null(strstr(out, "\"pins\":[\"audit\",\"snap-2\"]")); /* not both on one */
+	free(out);
+	free(mem);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static void test_stray_arguments_are_usage_errors(void **state)
+{
+	(void)state;
+	static const char *const cmds[] = {
+		"stats -m %s banana",         "check -m %s banana",
+		"gc -m %s banana",            "compact -m %s banana",
+		"inspect -m %s banana",       "forget -m %s --now +1d banana",
+		"snapshots -m %s list banana", "snapshots -m %s unpin a b",
+		"snapshots -m %s pin 1 a b",  "rules -m %s list banana",
+		"build -m %s banana",         "config -m %s banana",
+		"init %s extra",              "sim -n 1 banana",
+		"demo -d %s/demo banana",     "ingest -m %s --ack --dry-run",
+	};
+	char *dir = tu_tmpdir("cli");
+	char *mem = small_memory(dir);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		char *args = tu_fmt(cmds[i], mem), *out;
+		int rc = tu_run(&out, "%s %s < /dev/null 2>&1", H2EMV_CLI, args);
+		if (rc != 64)
+			fail_msg("`h2emv %s` exited %d: %s", args, rc, out);
+		free(out);
+		free(args);
+	}
+	free(mem);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static void test_an_empty_mem_is_a_usage_error(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir("cli"), *out;
+	static const char *const forms[] = { "stats -m ''", "stats --mem=", "init ''",
+	                                     "ingest -m '' --create", "check --mem ''" };
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		int rc = tu_run(&out, "cd %s && H2EMV_MEM= %s %s < /dev/null 2>&1", dir, H2EMV_CLI,
+		                forms[i]);
+		if (rc != 64 || !strstr(out, "not an empty string"))
+			fail_msg("`h2emv %s` exited %d: %s", forms[i], rc, out);
+		free(out);
+	}
+	/* and nothing was made in the working directory */
+	assert_int_equal(tu_run(&out, "test -e %s/h2emv-memory", dir), 1);
+	free(out);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static void test_a_second_builder_is_told_about_the_first(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir("cli");
+	char *mem = small_memory(dir), *out;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl(H2EMV_CLI, "h2emv", "build", "--follow", "-q", "-m", mem, (char *)NULL);
+		_exit(127);
+	}
+	/* wait until the follower holds the role (it writes its pid) */
+	char *lock = tu_fmt("%s/build.lock", mem);
+	int held = 0;
+	for (int i = 0; i < 500 && !held; i++) {
+		char *text = tu_read_file(lock, NULL);
+		held = text && strtol(text, NULL, 10) == (long)pid;
+		free(text);
+		if (!held)
+			usleep(10000);
+	}
+	assert_true(held);
+	/* between the follower's polls too: a second build is refused, twice */
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(tu_run(&out, "%s build -m %s 2>&1", H2EMV_CLI, mem), 75);
+		char want[64];
+		snprintf(want, sizeof want, "another builder (process %ld)", (long)pid);
+		assert_non_null(strstr(out, want));
+		free(out);
+		usleep(600000);
+	}
+	assert_int_equal(tu_run(&out, "%s forget -m %s --now +1d 2>&1", H2EMV_CLI, mem), 75);
+	free(out);
+	kill(pid, SIGTERM);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(tu_run(&out, "%s build -q -m %s 2>&1", H2EMV_CLI, mem), 0);
+	free(out);
+	free(lock);
+	free(mem);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +328,10 @@ int main(void)
 		cmocka_unit_test(test_stdin_stream_is_stored),
 		cmocka_unit_test(test_config_sets_what_the_library_reads),
 		cmocka_unit_test(test_robot_profiles_from_the_command_line),
+		cmocka_unit_test(test_snapshots_pin_takes_the_seq_first),
+		cmocka_unit_test(test_stray_arguments_are_usage_errors),
+		cmocka_unit_test(test_an_empty_mem_is_a_usage_error),
+		cmocka_unit_test(test_a_second_builder_is_told_about_the_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -164,6 +164,30 @@ static void test_canonical_form_is_fixed(void **state)
 	free(json);
 }
 
+/* The id is kept and rendered last; 128 characters are the limit. */
+static void test_id_round_trips_up_to_its_limit(void **state)
+{
+	(void)state;
+	char *json = round_trip("{\"id\":\"robot-7:boot-3/42\",\"t\":4}");
+	assert_string_equal(json, "{\"t\":\"1970-01-01T00:00:00.000004Z\",\"id\":\"robot-7:boot-3/42\"}");
+	free(json);
+	char line[256], id[130];
+	memset(id, '~', 128);
+	id[128] = 0;
+	snprintf(line, sizeof line, "{\"t\":4,\"id\":\"%s\"}", id);
+	json = round_trip(line);
+	assert_non_null(strstr(json, id));
+	free(json);
+	id[128] = '~';
+	id[129] = 0;
+	snprintf(line, sizeof line, "{\"t\":4,\"id\":\"%s\"}", id);
+	eng_buf body = { 0 };
+	h2emv_error err = { 0 };
+	assert_int_equal(obs_from_json(&body, line, strlen(line), 1, &err), H2EMV_EPARSE);
+	assert_string_equal(err.field, "id");
+	eng_buf_free(&body);
+}
+
 /* msgpack-c hands back an empty string with a NULL pointer when no
  * multi-byte value came before it; found by fuzz_obs. */
 static void test_empty_strings_round_trip(void **state)
@@ -328,6 +352,10 @@ static const bad_case bad_cases[] = {
 	{ "{\"t\":1,\"speech\":[{\"speaker\":\"\",\"text\":\"x\"}]}", H2EMV_EPARSE,
 	  "speech[0].speaker", 0, "must not be empty" },
 	{ "{\"t\":1,\"note\":[]}", H2EMV_EPARSE, "note", 0, "expected a string, got an array" },
+	{ "{\"t\":1,\"id\":\"\"}", H2EMV_EPARSE, "id", 0, "an id is 1 to 128 characters" },
+	{ "{\"t\":1,\"id\":\"a b\"}", H2EMV_EPARSE, "id", 0, "printable ASCII other than space" },
+	{ "{\"t\":1,\"id\":\"caf\u00e9\"}", H2EMV_EPARSE, "id", 0, "printable ASCII" },
+	{ "{\"t\":1,\"id\":7}", H2EMV_EPARSE, "id", 0, "expected a string (the observation's id)" },
 	{ "{\"t\":1,\"t\":2}", H2EMV_EPARSE, "t", 0, "duplicate key" },
 	{ "{\"t\":1,\"action\":{\"name\":\"a\",\"args\":{\"k\":1,\"k\":2}}}", H2EMV_EPARSE,
 	  "action.args.k", 0, "duplicate key" },
@@ -536,7 +564,9 @@ static const raw_body hostile[] = {
 	RAW("\x80", "without its t"),
 	RAW("\x81\x02\x05", "without its t"),
 	RAW("\x82\x01\x05\x01\x06", "unordered"),
-	RAW("\x82\x01\x05\x0c\x06", "bad"),
+	RAW("\x82\x01\x05\x0d\x06", "bad"),
+	RAW("\x82\x01\x05\x0c\x06", "field 'id': an id that is not"),
+	RAW("\x82\x01\x05\x0c\xa3\x61\x20\x62", "field 'id': an id that is not"),
 	RAW("\x81\xa1t\x05", "bad"),
 	RAW("\x81\x01\xff", "expected a time"),
 	RAW("\x81\x01\xcf\xff\xff\xff\xff\xff\xff\xff\xff", "expected a time"),
@@ -658,6 +688,7 @@ int main(void)
 		cmocka_unit_test(test_armar_line_round_trips),
 		cmocka_unit_test(test_teach_line_round_trips),
 		cmocka_unit_test(test_canonical_form_is_fixed),
+		cmocka_unit_test(test_id_round_trips_up_to_its_limit),
 		cmocka_unit_test(test_empty_strings_round_trip),
 		cmocka_unit_test(test_equivalent_inputs_give_the_same_body),
 		cmocka_unit_test(test_reals_read_back_exactly),

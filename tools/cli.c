@@ -12,10 +12,18 @@
 
 #include "tools/cli.h"
 
+int cli_read_only;
+
 const char *cli_mem_dir(const char *opt)
 {
 	if (opt && *opt)
 		return opt;
+	if (opt) {
+		/* `-m ''` or `-m "$UNSET"`: a script bug, never ./h2emv-memory */
+		fprintf(stderr, "h2emv: -m/--mem needs a directory, not an empty string\n"
+		                "Try 'h2emv --help'.\n");
+		exit(EXIT_USAGE);
+	}
 	const char *env = getenv("H2EMV_MEM");
 	return env && *env ? env : "h2emv-memory";
 }
@@ -61,8 +69,23 @@ int cli_basic_opts(int argc, char **argv, const char *cmd, const char *help, con
 	return -1;
 }
 
+int cli_no_operands(int argc, char **argv, const char *cmd)
+{
+	if (optind < argc)
+		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	return -1;
+}
+
 h2emv_mem *cli_open(const char *dir, unsigned flags)
 {
+	if (cli_read_only && !(flags & H2EMV_OPEN_READONLY)) {
+		fprintf(stderr,
+		        "h2emv: this command writes to the memory, and --read-only forbids it (%s); "
+		        "check, stats, ask, inspect, snapshots list, rules list and config (no "
+		        "changes) only read\n",
+		        dir);
+		return NULL;
+	}
 	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
 	o.flags = flags;
 	h2emv_mem *m = NULL;

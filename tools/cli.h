@@ -16,8 +16,12 @@ typedef struct cli_cmd {
 	const char *summary;
 } cli_cmd;
 
-/* Exit codes every subcommand uses. */
-enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_ERROR = 2, EXIT_USAGE = 64 };
+/* Exit codes every subcommand uses. EXIT_BUSY (sysexits' EX_TEMPFAIL):
+ * another builder is running (build, forget); try again later. */
+enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_ERROR = 2, EXIT_USAGE = 64, EXIT_BUSY = 75 };
+
+/* `h2emv --read-only`: every command opens the memory read-only. */
+extern int cli_read_only;
 
 int cmd_demo(int argc, char **argv);
 int cmd_ask(int argc, char **argv);
@@ -54,7 +58,12 @@ size_t cli_rules_diff(char *ops, char *const *a, size_t na, char *const *b, size
 int cli_basic_opts(int argc, char **argv, const char *cmd, const char *help, const char **mem,
                    int *json);
 
-/* The memory directory: --mem/-m, else $H2EMV_MEM, else ./h2emv-memory. */
+/* -1 when every argument was an option; else EXIT_USAGE after naming the
+ * first stray operand (a word a command does not take is never ignored). */
+int cli_no_operands(int argc, char **argv, const char *cmd);
+
+/* The memory directory: --mem/-m, else $H2EMV_MEM, else ./h2emv-memory.
+ * An empty --mem is a usage error: it exits with EXIT_USAGE. */
 const char *cli_mem_dir(const char *opt);
 
 /* Open the memory; on failure print the error and return NULL. */

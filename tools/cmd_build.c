@@ -17,7 +17,9 @@ static const char help[] =
 	"(builtin unless configured), forgetting after every observation. Snapshots are\n"
 	"committed as it goes; a build that is stopped or killed resumes where its last\n"
 	"snapshot left off and reaches the same tree. Questions are answered from the\n"
-	"newest snapshot meanwhile. One builder per memory at a time.\n"
+	"newest snapshot meanwhile. One builder per memory at a time: while another\n"
+	"runs (a build --follow holds the role until it is stopped), build says so\n"
+	"and exits with status 75.\n"
 	"\n"
 	"  -m, --mem DIR       the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
 	"  -f, --follow        keep running: fold new observations as they arrive\n"
@@ -137,6 +139,15 @@ int cmd_build(int argc, char **argv)
 	h2emv_mem *m = cli_open(cli_mem_dir(mem), 0);
 	if (!m)
 		return EXIT_ERROR;
+	h2emv_error err = { 0 };
+	int rc = H2EMV_OK;
+	/* --follow holds the builder role between its builds too, so a second
+	 * builder is told about this one instead of slipping in while it sleeps */
+	if (follow && (rc = h2emv_build_claim(m, &err)) != H2EMV_OK) {
+		h2emv_mem_close(m);
+		cli_fail("build", rc, &err);
+		return rc == H2EMV_EBUSY ? EXIT_BUSY : EXIT_ERROR;
+	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	cli_progress p;
@@ -144,8 +155,6 @@ int cmd_build(int argc, char **argv)
 	o.progress = stop_cb;
 	o.progress_ctx = &p;
 	h2emv_build_result total = { 0 };
-	int rc = H2EMV_OK;
-	h2emv_error err = { 0 };
 	do {
 		h2emv_build_result r = { 0 };
 		rc = h2emv_build(&r, m, &o, &err);
@@ -177,8 +186,10 @@ int cmd_build(int argc, char **argv)
 		        ps.name, (unsigned long long)ps.decisions, (unsigned long long)ps.bad_replies,
 		        (unsigned long long)ps.retries, (unsigned long long)ps.fallbacks,
 		        (unsigned long long)ps.transport_errors);
-	if (rc)
-		return cli_fail("build", rc, &err);
+	if (rc) {
+		cli_fail("build", rc, &err);
+		return rc == H2EMV_EBUSY ? EXIT_BUSY : EXIT_ERROR;
+	}
 	if (!quiet)
 		print(&total, json);
 	return EXIT_OK;

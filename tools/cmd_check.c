@@ -104,12 +104,13 @@ int cmd_check(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage("check", "unexpected argument '%s'", argv[optind]);
+	const char *dir = cli_mem_dir(mem);
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid < 0)
-		return run_check(cli_mem_dir(mem), &o);
+		return run_check(dir, &o);
 	if (pid == 0)
-		_exit(run_check(cli_mem_dir(mem), &o));
+		_exit(run_check(dir, &o));
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		;
@@ -117,7 +118,7 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr,
 		        "h2emv check: the database file in %s is damaged: reading it crashed the "
 		        "database library (signal %d, %s). Restore it from a backup or an export.\n",
-		        cli_mem_dir(mem), WTERMSIG(st), strsignal(WTERMSIG(st)));
+		        dir, WTERMSIG(st), strsignal(WTERMSIG(st)));
 		return EXIT_ERROR;
 	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_ERROR;

@@ -21,7 +21,7 @@ int cmd_compact(int argc, char **argv)
 {
 	const char *mem = NULL;
 	int st = cli_basic_opts(argc, argv, "compact", help, &mem, NULL);
-	if (st >= 0)
+	if (st >= 0 || (st = cli_no_operands(argc, argv, "compact")) >= 0)
 		return st;
 	h2emv_mem *m = cli_open(cli_mem_dir(mem), 0);
 	if (!m)

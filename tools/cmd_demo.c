@@ -185,6 +185,10 @@ int cmd_demo(int argc, char **argv)
 		else
 			return cli_usage("demo", "unknown option");
 	}
+	if (optind < argc)
+		return cli_usage("demo", "unexpected argument '%s'", argv[optind]);
+	if (!*dir)
+		return cli_usage("demo", "--dir needs a directory, not an empty string");
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	char cmd[4300];

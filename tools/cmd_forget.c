@@ -23,7 +23,8 @@ static const char help[] =
 	"judged at that clock. To see what the memory would keep after a quiet week,\n"
 	"use --dry-run: it lists what would be forgotten and changes nothing (it runs\n"
 	"beside a `build --follow`). A committing run stops early (with its progress\n"
-	"committed) if observations arrive meanwhile.\n"
+	"committed) if observations arrive meanwhile; it is a builder: while another\n"
+	"builder runs (a build --follow), it says so and exits with status 75.\n"
 	"\n"
 	"  -m, --mem DIR   the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
 	"  -t, --now TIME  RFC 3339 (2024-09-30T08:00:00Z), \"2024-09-30 08:00\", or\n"
@@ -110,10 +111,10 @@ int cmd_forget(int argc, char **argv)
 		else
 			return cli_usage("forget", "unknown option");
 	}
-	if (!when)
-		return cli_usage("forget", "--now TIME is required");
 	if (optind < argc)
 		return cli_usage("forget", "unexpected argument '%s'", argv[optind]);
+	if (!when)
+		return cli_usage("forget", "--now TIME is required");
 	if (json && !dry)
 		return cli_usage("forget", "--json goes with --dry-run");
 	h2emv_mem *m = cli_open(cli_mem_dir(mem), dry ? H2EMV_OPEN_READONLY : 0);
@@ -153,8 +154,10 @@ int cmd_forget(int argc, char **argv)
 	}
 	int rc = h2emv_forget(&r, m, now, &err);
 	h2emv_mem_close(m);
-	if (rc)
-		return cli_fail("forget", rc, &err);
+	if (rc) {
+		cli_fail("forget", rc, &err);
+		return rc == H2EMV_EBUSY ? EXIT_BUSY : EXIT_ERROR;
+	}
 	printf("forgot %llu nodes as of %s; tree size %llu; relevance tokens %llu\n",
 	       (unsigned long long)r.nodes_forgotten, t, (unsigned long long)r.tree_size,
 	       (unsigned long long)(r.tokens_forget.prompt + r.tokens_forget.completion));

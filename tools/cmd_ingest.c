@@ -33,6 +33,10 @@ static const char help[] =
 	"earlier than the memory's clock are stored and counted as out of order\n"
 	"(the tree places them at the clock's time).\n"
 	"\n"
+	"Idempotent resends: a line with an \"id\" already stored is a duplicate,\n"
+	"reported (--ack, the summary) with the seq it has and not stored twice; an\n"
+	"id stored with different content is a bad line.\n"
+	"\n"
 	"  -m, --mem DIR      the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
 	"      --create       create the memory if it does not exist\n"
 	"  -b, --batch N      lines per durable batch (default 1000)\n"
@@ -42,9 +46,14 @@ static const char help[] =
 	"      --allow-clock-jump\n"
 	"                     accept times however far ahead (the robot really was\n"
 	"                     off longer than max-clock-jump); they move the clock\n"
+	"  -a, --ack          after each durable batch, one JSON line on stdout:\n"
+	"                     {\"file\",\"line\",\"stored\",\"first_seq\",\"last_seq\",\n"
+	"                     \"duplicates\",\"dup\":[{\"line\",\"seq\"}...]} - every line up\n"
+	"                     to \"line\" is on disk (docs/formats.md, \"Acknowledged\n"
+	"                     ingest\"); a robot resends what follows after a crash\n"
 	"  -q, --quiet        no progress bar, no summary\n"
 	"      --json         print the summary as JSON on stdout (stored, bad, blank,\n"
-	"                     first_seq, last_seq, out_of_order, dry_run)\n"
+	"                     first_seq, last_seq, out_of_order, duplicates, dry_run)\n"
 	"  -h, --help         this help\n"
 	"\n"
 	"exit status: 0 all lines stored; 1 bad lines were skipped (--skip-bad);\n"
@@ -60,10 +69,36 @@ typedef struct batch {
 typedef struct ingest {
 	h2emv_mem *mem;
 	batch b;
-	int skip_bad, dry_run, quiet, json, allow_jump;
-	uint64_t stored, bad, blank, first_seq, last_seq, out_of_order;
+	h2emv_ingest_item *items; /* b.cap slots: what became of each line */
+	int skip_bad, dry_run, quiet, json, allow_jump, ack;
+	uint64_t stored, bad, blank, first_seq, last_seq, out_of_order, duplicates;
 	cli_progress progress;
 } ingest;
+
+/* One acknowledgement: lines [from, to) of the batch are durable. */
+static void print_ack(const ingest *g, const char *name, size_t from, size_t to,
+                      const h2emv_ingest_result *res)
+{
+	printf("{\"file\":");
+	cli_json_str(stdout, name);
+	printf(",\"line\":%llu,\"stored\":%llu,\"first_seq\":%llu,\"last_seq\":%llu,"
+	       "\"duplicates\":%llu,\"dup\":[",
+	       (unsigned long long)g->b.lineno[to - 1], (unsigned long long)res->stored,
+	       (unsigned long long)(res->stored ? res->first_seq : 0),
+	       (unsigned long long)(res->stored ? res->first_seq + res->stored - 1 : 0),
+	       (unsigned long long)res->duplicates);
+	int first = 1;
+	for (size_t i = from; i < to; i++) {
+		if (!g->items[i - from].duplicate)
+			continue;
+		printf("%s{\"line\":%llu,\"seq\":%llu}", first ? "" : ",",
+		       (unsigned long long)g->b.lineno[i], (unsigned long long)g->items[i - from].seq);
+		first = 0;
+	}
+	printf("]}\n");
+	/* the robot waits for this line: never leave it in a buffer */
+	fflush(stdout);
+}
 
 /* Read one line of at most `max` bytes. Longer lines are consumed to their
  * end and reported with *too_long. Returns 0 at end of input. */
@@ -124,7 +159,8 @@ static void drop_lines(batch *b)
 /* Store lines [from, to) of the batch durably (validate them only, with
  * --dry-run). On an error about one line, *failed is its index in [from,
  * to) counted from `from`. */
-static int store(ingest *g, size_t from, size_t to, h2emv_error *err, size_t *failed)
+static int store(ingest *g, const char *name, size_t from, size_t to, h2emv_error *err,
+                 size_t *failed)
 {
 	*failed = to - from;
 	if (from == to)
@@ -143,15 +179,21 @@ static int store(ingest *g, size_t from, size_t to, h2emv_error *err, size_t *fa
 	h2emv_ingest_options o = H2EMV_INGEST_OPTIONS_INIT;
 	o.flags = g->allow_jump ? H2EMV_INGEST_ALLOW_CLOCK_JUMP : 0;
 	o.lines = g->b.lineno + from; /* messages name the file's line numbers */
+	o.items = g->items;
 	h2emv_ingest_result res;
 	int rc = h2emv_ingest_opts(&res, g->mem, (const char *const *)g->b.lines + from,
 	                           g->b.lens + from, to - from, &o, err);
 	if (rc == H2EMV_OK) {
-		if (!g->first_seq)
-			g->first_seq = res.first_seq;
-		g->last_seq = res.first_seq + (to - from) - 1;
-		g->stored += to - from;
+		if (res.stored) {
+			if (!g->first_seq)
+				g->first_seq = res.first_seq;
+			g->last_seq = res.first_seq + res.stored - 1;
+		}
+		g->stored += res.stored;
+		g->duplicates += res.duplicates;
 		g->out_of_order += res.out_of_order;
+		if (g->ack)
+			print_ack(g, name, from, to, &res);
 	} else {
 		*failed = res.failed;
 	}
@@ -169,16 +211,17 @@ static int flush(ingest *g, const char *name)
 	while (start < g->b.n) {
 		h2emv_error err = { 0 }, err2 = { 0 };
 		size_t failed;
-		int src = store(g, start, g->b.n, &err, &failed);
+		int src = store(g, name, start, g->b.n, &err, &failed);
 		if (src == H2EMV_OK)
 			break;
 		size_t bad = start + failed;
-		if ((src != H2EMV_EPARSE && src != H2EMV_ELIMIT) || bad >= g->b.n) {
+		if ((src != H2EMV_EPARSE && src != H2EMV_ELIMIT && src != H2EMV_EEXIST) ||
+		    bad >= g->b.n) {
 			rc = cli_fail("ingest", src, &err);
 			break;
 		}
 		int bad_status = src;
-		if ((src = store(g, start, bad, &err2, &failed)) != H2EMV_OK) {
+		if ((src = store(g, name, start, bad, &err2, &failed)) != H2EMV_OK) {
 			rc = cli_fail("ingest", src, &err2);
 			break;
 		}
@@ -277,11 +320,12 @@ static void summary(const ingest *g)
 {
 	if (g->json) {
 		printf("{\"stored\":%llu,\"bad\":%llu,\"blank\":%llu,\"first_seq\":%llu,"
-		       "\"last_seq\":%llu,\"out_of_order\":%llu,\"dry_run\":%s}\n",
+		       "\"last_seq\":%llu,\"out_of_order\":%llu,\"duplicates\":%llu,"
+		       "\"dry_run\":%s}\n",
 		       (unsigned long long)g->stored, (unsigned long long)g->bad,
 		       (unsigned long long)g->blank, (unsigned long long)g->first_seq,
 		       (unsigned long long)g->last_seq, (unsigned long long)g->out_of_order,
-		       g->dry_run ? "true" : "false");
+		       (unsigned long long)g->duplicates, g->dry_run ? "true" : "false");
 		return;
 	}
 	if (g->quiet)
@@ -299,8 +343,11 @@ static void summary(const ingest *g)
 		        (unsigned long long)g->last_seq, (unsigned long long)g->bad,
 		        g->bad == 1 ? "" : "s",
 		        !g->bad ? "" : g->skip_bad ? " skipped" : ": stopped at the first");
-	else
+	else if (g->bad || !g->duplicates)
 		fprintf(stderr, "stored no observations; %llu bad lines\n", (unsigned long long)g->bad);
+	if (g->duplicates)
+		fprintf(stderr, "%llu duplicates (their ids were already stored) not stored again\n",
+		        (unsigned long long)g->duplicates);
 	if (g->out_of_order)
 		fprintf(stderr,
 		        "%llu of them out of order (earlier than the memory's clock; the tree "
@@ -316,6 +363,7 @@ int cmd_ingest(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },     { "json", no_argument, NULL, 'j' },
 		{ "create", no_argument, NULL, 'c' },    { "help", no_argument, NULL, 'h' },
 		{ "allow-clock-jump", no_argument, NULL, 'J' },
+		{ "ack", no_argument, NULL, 'a' },
 		{ 0 },
 	};
 	ingest g = { 0 };
@@ -323,7 +371,7 @@ int cmd_ingest(int argc, char **argv)
 	uint64_t bsize = 1000;
 	unsigned flags = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "m:b:knqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:b:knqah", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': mem = optarg; break;
 		case 'b':
@@ -336,23 +384,31 @@ int cmd_ingest(int argc, char **argv)
 		case 'j': g.json = 1; break;
 		case 'c': flags |= H2EMV_OPEN_CREATE; break;
 		case 'J': g.allow_jump = 1; break;
+		case 'a': g.ack = 1; break;
 		case 'h': fputs(help, stdout); return EXIT_OK;
 		default: return cli_usage("ingest", "unknown option");
 		}
 	}
+	if (g.ack && g.dry_run)
+		return cli_usage("ingest", "--ack acknowledges stored lines; --dry-run stores none");
 	g.b.cap = (size_t)bsize;
+	g.items = calloc(g.b.cap, sizeof *g.items);
 	g.b.lines = calloc(g.b.cap, sizeof *g.b.lines);
 	g.b.lens = calloc(g.b.cap, sizeof *g.b.lens);
 	g.b.lineno = calloc(g.b.cap, sizeof *g.b.lineno);
-	if (!g.b.lines || !g.b.lens || !g.b.lineno)
-		return EXIT_ERROR;
-	if (!g.dry_run && !(g.mem = cli_open(cli_mem_dir(mem), flags))) {
+	int rc = EXIT_OK;
+	if (!g.b.lines || !g.b.lens || !g.b.lineno || !g.items)
+		rc = EXIT_ERROR;
+	else if (!g.dry_run && !(g.mem = cli_open(cli_mem_dir(mem), flags)))
+		rc = EXIT_ERROR;
+	if (rc != EXIT_OK) {
 		free(g.b.lines);
 		free(g.b.lens);
-		return EXIT_ERROR;
+		free(g.b.lineno);
+		free(g.items);
+		return rc;
 	}
 	cli_progress_begin(&g.progress, "ingest", g.quiet);
-	int rc = EXIT_OK;
 	if (optind >= argc)
 		rc = ingest_file(&g, stdin, "<stdin>", 0);
 	for (int i = optind; rc == EXIT_OK && i < argc; i++) {
@@ -377,6 +433,7 @@ int cmd_ingest(int argc, char **argv)
 	free(g.b.lines);
 	free(g.b.lens);
 	free(g.b.lineno);
+	free(g.items);
 	if (rc == EXIT_OK && g.bad)
 		rc = EXIT_FOUND;
 	return rc;

@@ -110,6 +110,8 @@ int cmd_inspect(int argc, char **argv)
 		default: return cli_usage("inspect", "unknown option");
 		}
 	}
+	if (optind < argc)
+		return cli_usage("inspect", "unexpected argument '%s'", argv[optind]);
 	h2emv_mem *m = cli_open(cli_mem_dir(mem), H2EMV_OPEN_READONLY);
 	if (!m)
 		return EXIT_ERROR;

@@ -269,7 +269,7 @@ int cmd_rules(int argc, char **argv)
 	} else {
 		return cli_usage("rules", "'%s' is not list, history, diff or revert", verb);
 	}
-	h2emv_mem *m = cli_open(cli_mem_dir(mem), 0);
+	h2emv_mem *m = cli_open(cli_mem_dir(mem), strcmp(verb, "revert") ? H2EMV_OPEN_READONLY : 0);
 	if (!m)
 		return EXIT_ERROR;
 	int rc;

@@ -10,14 +10,15 @@
 
 static const char help[] =
 	"usage: h2emv snapshots [list] [--json]\n"
-	"       h2emv snapshots pin NAME [SEQ]\n"
+	"       h2emv snapshots pin SEQ [NAME]\n"
 	"       h2emv snapshots unpin NAME\n"
 	"\n"
 	"A snapshot is one consistent version of the memory tree; every build commits\n"
 	"one. `list` shows them oldest first: seq, when it was made, the memory's clock,\n"
 	"the last observation folded in (cursor), tree size (nodes of level >= 3), and\n"
-	"pins. `pin` keeps snapshot SEQ (default: the newest) from GC under NAME (moving\n"
-	"the pin if NAME exists); `unpin` releases it.\n"
+	"pins. `pin` keeps snapshot SEQ (a number from `list`, or `latest`) from GC\n"
+	"under NAME (default: snap-SEQ), moving the pin if NAME exists; `unpin`\n"
+	"releases it. `list` only reads: it works on a read-only memory.\n"
 	"\n"
 	"  -m, --mem DIR   the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
 	"      --json      list as JSON Lines\n"
@@ -84,26 +85,51 @@ int cmd_snapshots(int argc, char **argv)
 		return st;
 	const char *verb = optind < argc ? argv[optind++] : "list";
 	int is_pin = !strcmp(verb, "pin"), is_unpin = !strcmp(verb, "unpin");
+	int nargs = argc - optind;
 	if (!is_pin && !is_unpin && strcmp(verb, "list"))
 		return cli_usage("snapshots", "'%s' is not list, pin or unpin", verb);
-	if ((is_pin || is_unpin) && optind >= argc)
-		return cli_usage("snapshots", "%s needs a NAME", verb);
+	if (!is_pin && !is_unpin && nargs)
+		return cli_usage("snapshots", "list takes no arguments ('%s')", argv[optind]);
+	if (is_unpin && nargs != 1)
+		return cli_usage("snapshots", "unpin takes one NAME");
+	if (is_pin && (nargs < 1 || nargs > 2))
+		return cli_usage("snapshots", "pin takes SEQ and an optional NAME");
 	uint64_t seq = H2EMV_SNAP_LATEST;
-	if (is_pin && optind + 1 < argc && cli_u64(&seq, argv[optind + 1]))
-		return cli_usage("snapshots", "SEQ must be a snapshot number");
-	h2emv_mem *m = cli_open(cli_mem_dir(mem), 0);
+	char defname[32];
+	const char *name = is_unpin ? argv[optind] : NULL;
+	if (is_pin) {
+		const char *s = argv[optind];
+		if (strcmp(s, "latest") && (cli_u64(&seq, s) || seq == 0))
+			return cli_usage("snapshots",
+			                 "pin takes the snapshot number first (SEQ or 'latest'), not '%s'", s);
+		snprintf(defname, sizeof defname, "snap-%llu", (unsigned long long)seq);
+		name = nargs == 2 ? argv[optind + 1] : defname;
+	}
+	h2emv_mem *m = cli_open(cli_mem_dir(mem), is_pin || is_unpin ? 0 : H2EMV_OPEN_READONLY);
 	if (!m)
 		return EXIT_ERROR;
+	if (is_pin && seq == H2EMV_SNAP_LATEST) {
+		/* pin the snapshot named in the message, and name the pin after
+		 * it rather than after "latest" */
+		h2emv_snap *snap;
+		if (h2emv_snap_open(&snap, m, H2EMV_SNAP_LATEST, NULL) == H2EMV_OK) {
+			h2emv_snap_info info;
+			h2emv_snap_get_info(&info, snap);
+			seq = info.seq;
+			h2emv_snap_close(snap);
+			snprintf(defname, sizeof defname, "snap-%llu", (unsigned long long)seq);
+		}
+	}
 	h2emv_error err = { 0 };
 	int rc = EXIT_OK, src = H2EMV_OK;
 	if (is_pin) {
-		src = h2emv_snap_pin(m, argv[optind], seq, &err);
+		src = h2emv_snap_pin(m, name, seq, &err);
 		if (src == H2EMV_OK)
-			printf("pinned '%s'\n", argv[optind]);
+			printf("pinned snapshot %llu as '%s'\n", (unsigned long long)seq, name);
 	} else if (is_unpin) {
-		src = h2emv_snap_unpin(m, argv[optind], &err);
+		src = h2emv_snap_unpin(m, name, &err);
 		if (src == H2EMV_OK)
-			printf("unpinned '%s'\n", argv[optind]);
+			printf("unpinned '%s'\n", name);
 	} else {
 		rc = list(m, json);
 	}

@@ -27,7 +27,7 @@ int cmd_stats(int argc, char **argv)
 	const char *mem = NULL;
 	int json = 0;
 	int st = cli_basic_opts(argc, argv, "stats", help, &mem, &json);
-	if (st >= 0)
+	if (st >= 0 || (st = cli_no_operands(argc, argv, "stats")) >= 0)
 		return st;
 	h2emv_mem *m = cli_open(cli_mem_dir(mem), H2EMV_OPEN_READONLY);
 	if (!m)

@@ -72,29 +72,47 @@ static int run_external(const char *prog, int argc, char **argv)
 static void usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: h2emv [--policy builtin|llm] [--llm-config FILE] <command> [options] [args]\n"
+	        "usage: h2emv [--read-only] [--policy builtin|llm] [--llm-config FILE] <command>\n"
+	        "             [options] [args]\n"
 	        "\n"
 	        "h2emv keeps a robot's lifelong episodic memory in one directory.\n"
 	        "Every command takes -m/--mem DIR (default: $H2EMV_MEM, else ./h2emv-memory)\n"
 	        "and --help. The judgements (grouping, summaries, relevance, rules, answers)\n"
 	        "are made by the builtin policy (offline, deterministic) unless --policy llm\n"
-	        "(or $H2EMV_POLICY=llm) points them at a model server: docs/llm.md.\n\ncommands:\n");
+	        "(or $H2EMV_POLICY=llm) points them at a model server: docs/llm.md.\n"
+	        "--read-only opens the memory for reading only (commands that write fail);\n"
+	        "commands that only read do so by themselves, and a memory whose directory\n"
+	        "or files are not writable (a backup, a read-only mount) opens that way.\n"
+	        "\ncommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nevaluation (the separate program h2emv-eval, built from bench/):\n");
 	for (size_t i = 0; i < sizeof external / sizeof external[0]; i++)
 		fprintf(f, "  %-10s %s\n", external[i].name, external[i].summary);
-	fprintf(f, "\nexit status: 0 ok, 1 check found problems, 2 error, 64 usage error.\n"
+	fprintf(f, "\nexit status: 0 ok, 1 check found problems, 2 error (a write on a read-only\n"
+	           "memory included), 64 usage error, 75 another builder is running.\n"
 	           "Formats: docs/formats.md.  Version " H2EMV_VERSION_STRING ".\n");
 }
 
 /* Options before the command: --policy NAME and --llm-config FILE, passed
- * on as $H2EMV_POLICY and $H2EMV_LLM_CONFIG (which cli_open reads).
- * Returns the number of arguments used, or -1 on a usage error. */
+ * on as $H2EMV_POLICY and $H2EMV_LLM_CONFIG (which cli_open reads), and
+ * --read-only. Returns the number of arguments used, or -1 on a usage
+ * error. */
 static int global_options(int argc, char **argv)
 {
 	int i = 1;
-	while (i + 1 < argc && (!strcmp(argv[i], "--policy") || !strcmp(argv[i], "--llm-config"))) {
+	while (i < argc) {
+		if (!strcmp(argv[i], "--read-only")) {
+			cli_read_only = 1;
+			i++;
+			continue;
+		}
+		if (strcmp(argv[i], "--policy") && strcmp(argv[i], "--llm-config"))
+			break;
+		if (i + 1 >= argc) {
+			fprintf(stderr, "h2emv: %s needs a value\n", argv[i]);
+			return -1;
+		}
 		const char *var = !strcmp(argv[i], "--policy") ? "H2EMV_POLICY" : "H2EMV_LLM_CONFIG";
 		if (!strcmp(var, "H2EMV_POLICY") && strcmp(argv[i + 1], "builtin") &&
 		    strcmp(argv[i + 1], "llm")) {
@@ -103,10 +121,6 @@ static int global_options(int argc, char **argv)
 		}
 		setenv(var, argv[i + 1], 1);
 		i += 2;
-	}
-	if (i < argc && (!strcmp(argv[i], "--policy") || !strcmp(argv[i], "--llm-config"))) {
-		fprintf(stderr, "h2emv: %s needs a value\n", argv[i]);
-		return -1;
 	}
 	return i - 1;
 }
