@@ -144,7 +144,11 @@ int h2emv_gc(h2emv_gc_result *out, h2emv_mem *mem, const h2emv_gc_options *opts,
 {
 	if (!mem)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_gc: mem is NULL");
-	return eng_gc(out, mem->env, opts, err);
+	/* gc frees space: on a full disk it may use the reserve */
+	eng_maintenance(mem->env, 1);
+	int rc = eng_gc(out, mem->env, opts, err);
+	eng_maintenance(mem->env, 0);
+	return rc;
 }
 
 int h2emv_compact(h2emv_mem *mem, uint64_t *bytes_before, uint64_t *bytes_after,

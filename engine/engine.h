@@ -268,7 +268,19 @@ int eng_kv_get(eng_buf *out, eng_read *r, int db, const void *key, size_t klen,
 
 int eng_stats(h2emv_stats *out, eng_env *env, h2emv_error *err);
 int eng_gc(h2emv_gc_result *out, eng_env *env, const h2emv_gc_options *opts, h2emv_error *err);
+/* Copy the live pages into the next generation of the data file and switch
+ * to it; readers never wait, writers wait for the copy (see gen.c). */
 int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *err);
+/* The current generation's data file (what `ls` shows as the store), for
+ * sizes and for tests and tools that read the bytes on disk. */
+void eng_data_path(char *buf, size_t cap, eng_env *env);
+/* The same for a store not open here: the file DIR/CURRENT names. */
+int eng_data_file(char *buf, size_t cap, const char *dir, h2emv_error *err);
+/* The current generation number (0 = DIR/data.mdb). */
+uint64_t eng_generation(eng_env *env);
+/* Mark maintenance (gc) running on this handle: a write that finds the
+ * disk full may then release the reserve and retry. Calls nest. */
+void eng_maintenance(eng_env *env, int on);
 /* Verify every record and every snapshot's tree (see h2emv_check).
  * `obs_check` (may be NULL) validates an observation body's fields. */
 typedef int (*eng_body_check_fn)(const void *body, size_t len, h2emv_error *err);

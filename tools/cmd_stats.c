@@ -39,12 +39,13 @@ int cmd_stats(int argc, char **argv)
 		       "\"node_versions\":%llu,\"dead_versions\":%llu,\"snapshots\":%llu,"
 		       "\"last_snapshot\":%llu,\"pins\":%llu,\"rules_versions\":%llu,"
 		       "\"relcache_entries\":%llu,\"dicts\":%llu,\"obs_bytes\":%llu,\"node_bytes\":%llu,"
-		       "\"file_bytes\":%llu,\"used_bytes\":%llu,\"map_bytes\":%llu}\n",
+		       "\"file_bytes\":%llu,\"used_bytes\":%llu,\"map_bytes\":%llu,"
+		       "\"generation\":%llu,\"reserve_bytes\":%llu}\n",
 		       s.format, U(s.obs_count), U(s.obs_last_seq), U(s.build_cursor),
 		       U(s.node_versions), U(s.dead_versions), U(s.snapshots), U(s.last_snapshot),
 		       U(s.pins), U(s.rules_versions), U(s.relcache_entries), U(s.dicts),
 		       U(s.obs_bytes), U(s.node_bytes), U(s.file_bytes), U(s.used_bytes),
-		       U(s.map_bytes));
+		       U(s.map_bytes), U(s.generation), U(s.reserve_bytes));
 		return EXIT_OK;
 	}
 	printf("memory          %s (store format %u)\n", cli_mem_dir(mem), s.format);
@@ -59,7 +60,13 @@ int cmd_stats(int argc, char **argv)
 	       U(s.last_snapshot), U(s.pins));
 	printf("rules versions  %llu; relevance cache %llu entries; zstd dictionaries %llu\n",
 	       U(s.rules_versions), U(s.relcache_entries), U(s.dicts));
-	printf("file            %llu bytes (%llu in use; %llu mapped)\n", U(s.file_bytes),
-	       U(s.used_bytes), U(s.map_bytes));
+	printf("file            %llu bytes (%llu in use; %llu mapped), generation %llu\n",
+	       U(s.file_bytes), U(s.used_bytes), U(s.map_bytes), U(s.generation));
+	if (s.reserve_bytes)
+		printf("reserve         %llu bytes held for gc and compact on a full disk\n",
+		       U(s.reserve_bytes));
+	else
+		printf("reserve         none (released on a full disk, or no room for it): "
+		       "run `h2emv gc` and `h2emv compact`, or free space\n");
 	return EXIT_OK;
 }
