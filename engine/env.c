@@ -273,6 +273,22 @@ static int repair(eng_env *env, h2emv_error *err)
 	return rc;
 }
 
+/* Keep the reserve as large as the data file's pages in use: look again
+ * each time the file has grown by RESERVE_STEP since the last look. */
+#define RESERVE_STEP (4ull << 20)
+static void reserve_follow(eng_env *env, eng_gen *g)
+{
+	MDB_envinfo info;
+	MDB_stat st;
+	if (mdb_env_info(g->mdb, &info) != 0 || mdb_env_stat(g->mdb, &st) != 0)
+		return;
+	uint64_t used = ((uint64_t)info.me_last_pgno + 1) * st.ms_psize;
+	if (used < env->reserve_next)
+		return;
+	env->reserve_next = used + RESERVE_STEP;
+	reserve_refresh(env, g);
+}
+
 /* A write that found the disk full. During maintenance (gc) the reserve
  * gives way, once, so that the space it held lets gc finish; an ordinary
  * write leaves it for gc and compaction and says so. 1 = retry. */
@@ -338,8 +354,10 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 		rc = fn(txn, env, ctx, err);
 		if (rc == H2EMV_OK) {
 			mrc = mdb_txn_commit(txn);
-			if (mrc == MDB_SUCCESS)
+			if (mrc == MDB_SUCCESS) {
+				reserve_follow(env, g);
 				break;
+			}
 			rc = env_err(err, mrc == EIO && space_exhausted(env, g) ? ENOSPC : mrc,
 			             "committing");
 			/* a failed commit leaves LMDB consistent (the old meta page

@@ -67,6 +67,7 @@ struct eng_env {
 	pthread_mutex_t genmu;
 	int wlockfd;               /* DIR/h2emv.wlock: flock EX around every write */
 	int maint;                 /* > 0 while gc or compaction runs: they may use the reserve */
+	uint64_t reserve_next;     /* used bytes at which a writer refreshes the reserve */
 	char *dir;
 	unsigned flags;
 	uint64_t map_size, max_map;

@@ -58,19 +58,21 @@ void reserve_refresh(eng_env *env, eng_gen *g)
 {
 	uint64_t have = reserve_bytes(env->dir);
 	uint64_t want = reserve_target(g);
-	/* grow in steps, not at every open: a quarter of slack is fine */
-	if (have >= want - want / 4)
+	if (have >= want)
 		return;
-	/* never take more than half of what is free, so that the reserve
-	 * itself does not fill the disk it is meant to rescue */
+	/* The reserve comes before the data's growth: it takes what is free
+	 * up to its target, less a MiB for the writes under way. A reserve
+	 * smaller than its target still lets gc run. */
 	struct statvfs vfs;
 	if (statvfs(env->dir, &vfs) != 0)
 		return;
 	uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	if (free_bytes <= MIB)
+		return;
 	uint64_t size = want;
-	if (size - have > free_bytes / 2)
-		size = have + free_bytes / 2 / MIB * MIB;
-	if (size < RESERVE_MIN || size <= have)
+	if (size - have > free_bytes - MIB)
+		size = have + (free_bytes - MIB) / MIB * MIB;
+	if (size < RESERVE_MIN || size < have + MIB)
 		return;
 	struct rlimit rl; /* past the file size limit SIGXFSZ would kill us */
 	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
