@@ -26,6 +26,7 @@
  * lock-file page first touched through the map on a full disk would be a
  * SIGBUS). LMDB adopts a larger lock file as is (more reader slots). */
 #define LOCK_FILE_BYTES (64u << 10)
+#define REMAP_WAIT_SECONDS 10
 
 static uint64_t file_size(const char *path)
 {
@@ -127,11 +128,26 @@ static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, h2emv_error
 	/* no other compaction runs (we hold the lock): newer files are a
 	 * crashed one's, older ones retired */
 	gen_cleanup(env->dir, g->num, 1);
-	int e = write_copy(env, g, next);
-	if (e && is_space_error(e) && reserve_release(env->dir) > 0) {
-		/* the disk is full: the reserve is there for this */
-		gen_cleanup(env->dir, g->num, 1);
+	int e = 0, released = 0, resized = 0;
+	for (;;) {
+		/* the copy reads through the map like a view: no remap under it */
+		gate_read_enter(&env->gate);
 		e = write_copy(env, g, next);
+		gate_read_exit(&env->gate);
+		if (e && is_space_error(e) && !released++ && reserve_release(env->dir) > 0) {
+			/* the disk is full: the reserve is there for this */
+			gen_cleanup(env->dir, g->num, 1);
+			continue;
+		}
+		if (e == MDB_MAP_RESIZED && !resized++ &&
+		    gate_remap_begin(&env->gate, REMAP_WAIT_SECONDS) == H2EMV_OK) {
+			/* another process grew the map before we took the lock */
+			mdb_env_set_mapsize(g->mdb, 0);
+			gate_remap_end(&env->gate);
+			gen_cleanup(env->dir, g->num, 1);
+			continue;
+		}
+		break;
 	}
 	int rc = H2EMV_OK;
 	if (e)
