@@ -104,18 +104,23 @@ static int switch_to(eng_env *env, uint64_t next, h2emv_error *err)
 	char tmp[4200], cur[4200];
 	snprintf(tmp, sizeof tmp, "%s/CURRENT.tmp", env->dir);
 	snprintf(cur, sizeof cur, "%s/CURRENT", env->dir);
+	/* The rename and the install happen under genmu: a thread of ours that
+	 * reads the new CURRENT must find `ng` installed, not open the same
+	 * file a second time (two LMDB environments on one file in one
+	 * process break each other's locks and reader table). */
+	pthread_mutex_lock(&env->genmu);
 	if (rename(tmp, cur) != 0) {
 		int e = errno;
+		pthread_mutex_unlock(&env->genmu);
 		gen_close(ng);
 		return env_err(err, e, "compact: switching to the new file");
 	}
+	gen_install_locked(env, ng);
+	pthread_mutex_unlock(&env->genmu);
 	/* From here the new generation is the store, whatever happens next;
 	 * a lost directory sync at worst leaves CURRENT naming the old one,
 	 * which is complete too. */
 	sync_dir(env->dir);
-	pthread_mutex_lock(&env->genmu);
-	gen_install_locked(env, ng);
-	pthread_mutex_unlock(&env->genmu);
 	return H2EMV_OK;
 }
 
