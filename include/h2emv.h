@@ -440,7 +440,10 @@ typedef struct h2emv_gc_result {
  * Works in bounded batches, releasing the write lock between them, so an
  * ingest never waits for more than one batch. `opts`/`out` may be NULL.
  * The space is reused by later writes; h2emv_compact gives it back to the
- * disk. Returns OK, EREADONLY, ECORRUPT, EIO, ENOSPC. */
+ * disk. On a full disk a batch that cannot be written releases the memory's
+ * reserve (DIR/reserve, see h2emv_stats.reserve_bytes) and is retried once,
+ * so gc can run where an ingest failed with ENOSPC.
+ * Returns OK, EREADONLY, ECORRUPT, EIO, ENOSPC. */
 int h2emv_gc(h2emv_gc_result *out, h2emv_mem *mem, const h2emv_gc_options *opts,
              h2emv_error *err);
 
