@@ -5,8 +5,9 @@
  * The live test compacts a memory N times (20; H2EMV_LIVE_COMPACTIONS
  * overrides) while, all at once: two processes run `h2emv ask` in a loop;
  * two threads of this process open snapshots and walk them; `h2emv build
- * --follow` runs; and a child process ingests observations one by one,
- * acknowledging each through a pipe. Compactions alternate between this
+ * --follow` runs; a child process ingests observations one by one,
+ * acknowledging each through a pipe; and an `h2emv ingest` of a small file
+ * starts just before each compaction. Compactions alternate between this
  * process's handle (h2emv_compact, beside its own reader threads) and the
  * CLI (`h2emv compact`). It asserts that no ask, no reader call, no ingest
  * and no compaction failed, that `h2emv check` passes, and that every
@@ -115,8 +116,8 @@ static int run_cli(const char *const *argv, const char *errlog)
 	return wait_status(spawn_cli(argv, errlog));
 }
 
-/* Observation `i` of the live feed: its note names it. */
-static int live_obs(char *out, size_t cap, uint64_t i)
+/* Observation `i` of a feed: its note names it ("live-00000042"). */
+static int feed_obs(char *out, size_t cap, const char *feed, uint64_t i)
 {
 	time_t t = (time_t)(1688940000 + i); /* after the simulated history */
 	struct tm tm;
@@ -126,8 +127,13 @@ static int live_obs(char *out, size_t cap, uint64_t i)
 	return snprintf(out, cap,
 	                "{\"t\":\"%s\",\"action\":{\"name\":\"Grasp\",\"args\":{\"object\":"
 	                "\"cup-%" PRIu64 "\"},\"status\":\"succeeded\"},\"location\":\"kitchen\","
-	                "\"note\":\"live-%08" PRIu64 "\"}",
-	                ts, i % 7, i);
+	                "\"note\":\"%s-%08" PRIu64 "\"}",
+	                ts, i % 7, feed, i);
+}
+
+static int live_obs(char *out, size_t cap, uint64_t i)
+{
+	return feed_obs(out, cap, "live", i);
 }
 
 /* Is there a child message on `fd` (without blocking)? */
@@ -257,8 +263,10 @@ static void *reader_main(void *arg)
 
 /* --------------------------------------------------------- verification -- */
 
-/* Observation seq holds the note "live-<i>" for some i; collect which. */
-static void verify_acked(const char *dir, const uint8_t *acked, uint64_t max_acked)
+/* Every acknowledged observation of feed `feed` ("live", "cli") is
+ * stored: some seq holds the note "<feed>-<i>". */
+static void verify_feed(const char *dir, const char *feed, const uint8_t *acked,
+                        uint64_t max_acked)
 {
 	h2emv_mem *m;
 	h2emv_error e = { 0 };
@@ -273,10 +281,14 @@ static void verify_acked(const char *dir, const uint8_t *acked, uint64_t max_ack
 	for (uint64_t seq = 1; seq <= last; seq++) {
 		if (eng_obs_get(&body, r, seq, &e) != H2EMV_OK)
 			continue; /* none are deleted here, but be exact below */
-		const uint8_t *p = memmem(body.data, body.len, "live-", 5);
-		if (!p || (size_t)(p - body.data) + 13 > body.len)
+		size_t fl = strlen(feed);
+		const uint8_t *p = memmem(body.data, body.len, feed, fl);
+		if (!p || (size_t)(p - body.data) + fl + 9 > body.len || p[fl] != '-')
 			continue;
-		uint64_t i = strtoull((const char *)p + 5, NULL, 10);
+		char digits[9];
+		memcpy(digits, p + fl + 1, 8);
+		digits[8] = 0;
+		uint64_t i = strtoull(digits, NULL, 10);
 		if (i <= max_acked)
 			seen[i] = 1;
 	}
@@ -285,7 +297,7 @@ static void verify_acked(const char *dir, const uint8_t *acked, uint64_t max_ack
 	h2emv_mem_close(m);
 	for (uint64_t i = 1; i <= max_acked; i++)
 		if (acked[i] && !seen[i])
-			fail_msg("acknowledged observation live-%08" PRIu64 " is lost", i);
+			fail_msg("acknowledged observation %s-%08" PRIu64 " is lost", feed, i);
 	free(seen);
 }
 
@@ -377,11 +389,26 @@ static void test_compaction_beside_askers_readers_ingest_and_follower_fails_noth
 	uint8_t *acked = calloc(acked_cap, 1);
 	assert_non_null(acked);
 	uint64_t max_acked = 0, ingest_failed = 0;
-	uint64_t compact_failures = 0;
+	uint64_t compact_failures = 0, cli_ingest_failures = 0;
+	uint8_t cli_acked[4096] = { 0 };
+	uint64_t cli_next = 1;
+	char *cli_batch = tu_fmt("%s.batch.jsonl", dir);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint64_t n = 0; n < compactions; n++) {
 		sleep_ms(120); /* let askers start and finish around the switches */
+		/* `h2emv ingest` of a small file, running beside the compaction */
+		uint64_t first_cli = cli_next;
+		FILE *bf = fopen(cli_batch, "w");
+		assert_non_null(bf);
+		for (int k = 0; k < 3; k++, cli_next++) {
+			char json[512];
+			feed_obs(json, sizeof json, "cli", cli_next);
+			fprintf(bf, "%s\n", json);
+		}
+		assert_int_equal(fclose(bf), 0);
+		const char *ingest_cli[] = { "ingest", "-m", dir, cli_batch, NULL };
+		pid_t cli_ingester = spawn_cli(ingest_cli, errlog);
 		int rc_c;
 		if (n % 2 == 0) {
 			memset(&e, 0, sizeof e);
@@ -395,6 +422,12 @@ static void test_compaction_beside_askers_readers_ingest_and_follower_fails_noth
 				fprintf(stderr, "compaction %" PRIu64 " (CLI) exited %d\n", n + 1, rc_c);
 		}
 		compact_failures += rc_c != 0;
+		if (wait_status(cli_ingester) == 0) {
+			for (uint64_t k = first_cli; k < cli_next && k < sizeof cli_acked; k++)
+				cli_acked[k] = 1;
+		} else {
+			cli_ingest_failures++;
+		}
 		uint64_t i;
 		while (readable(acks[0]) && read(acks[0], &i, 8) == 8) {
 			if (i == 0)
@@ -447,20 +480,23 @@ static void test_compaction_beside_askers_readers_ingest_and_follower_fails_noth
 	print_message("%" PRIu64 " compactions in %.1f s (%" PRIu64 " failed); %" PRIu64
 	              " asks (%" PRIu64 " failed); %" PRIu64 " + %" PRIu64
 	              " reader-thread views (%" PRIu64 " failed); %" PRIu64
-	              " observations ingested (%" PRIu64 " refused); generation %" PRIu64
+	              " observations ingested (%" PRIu64 " refused) + %" PRIu64
+	              " by `h2emv ingest` (%" PRIu64 " runs failed); generation %" PRIu64
 	              ", build cursor %" PRIu64 " of %" PRIu64 "\n",
 	              compactions, secs, compact_failures, total.runs, total.failures, rc[0].views,
 	              rc[1].views, rc[0].failures + rc[1].failures, max_acked, ingest_failed,
-	              st.generation, st.build_cursor, st.obs_last_seq);
+	              cli_next - 1, cli_ingest_failures, st.generation, st.build_cursor, st.obs_last_seq);
 	for (int k = 0; k < 2; k++)
 		if (rc[k].failures)
 			fprintf(stderr, "reader thread %d: first error: %s\n", k, rc[k].first_error);
-	if (total.failures || compact_failures || ingest_failed || follower_rc || ingester_rc)
+	if (total.failures || compact_failures || ingest_failed || follower_rc || ingester_rc ||
+	    cli_ingest_failures)
 		print_file(errlog);
 	assert_int_equal(compact_failures, 0);
 	assert_int_equal(total.failures, 0);
 	assert_int_equal(rc[0].failures + rc[1].failures, 0);
 	assert_int_equal(ingest_failed, 0);
+	assert_int_equal(cli_ingest_failures, 0);
 	assert_int_equal(ingester_rc, 0);
 	assert_int_equal(follower_rc, 0);
 	/* the test did run things beside the compactions */
@@ -473,9 +509,12 @@ static void test_compaction_beside_askers_readers_ingest_and_follower_fails_noth
 
 	const char *check[] = { "check", "-m", dir, NULL };
 	assert_int_equal(run_cli(check, errlog), 0);
-	verify_acked(dir, acked, max_acked);
+	verify_feed(dir, "live", acked, max_acked);
+	verify_feed(dir, "cli", cli_acked, cli_next - 1 < sizeof cli_acked ? cli_next - 1 : 0);
 	assert_int_equal(data_files(dir), 1);
 	free(acked);
+	unlink(cli_batch);
+	free(cli_batch);
 	tu_rmrf(dir);
 	unlink(hist);
 	unlink(errlog);
@@ -592,7 +631,7 @@ static void test_kill_during_compaction_loses_nothing(void **state)
 		assert_int_equal(violations, 0);
 		h2emv_mem_close(m);
 		assert_int_equal(data_files(dir), 1);
-		verify_acked(dir, acked, max_acked);
+		verify_feed(dir, "live", acked, max_acked);
 	}
 	print_message("%" PRIu64 " of %" PRIu64 " kills landed inside a compaction; %" PRIu64
 	              " observations acknowledged\n",
