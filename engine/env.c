@@ -346,8 +346,12 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 			continue;
 		}
 		if (mrc) {
-			if (mrc == MDB_PANIC)
+			if (mrc == MDB_PANIC) {
 				env->broken = 1;
+				/* the failed commit before a reserve-backed retry */
+				if (released == 1 && (released = 2))
+					continue;
+			}
 			rc = env_err(err, mrc, "starting a write");
 			break;
 		}

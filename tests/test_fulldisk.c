@@ -231,6 +231,13 @@ static void test_full_disk_recovers_with_gc_and_compact_from_the_reserve(void **
 	free(errors);
 	assert_int_equal(truncate(errlog, 0), 0);
 
+	/* the failed writes left the reserve alone */
+	assert_int_equal(cli(errlog, &out, "stats -m '%s' --json", dir), 0);
+	uint64_t reserve_full = json_u64(out, "reserve_bytes");
+	free(out);
+	print_message("reserve on the full disk: %" PRIu64 " bytes\n", reserve_full);
+	assert_true(reserve_full >= reserve0);
+
 	/* recovery from inside: nothing outside the memory is touched */
 	int gc_rc = cli(errlog, &out, "gc -m '%s' --keep 1", dir);
 	print_message("gc: exit %d: %s", gc_rc, out);
@@ -251,6 +258,8 @@ static void test_full_disk_recovers_with_gc_and_compact_from_the_reserve(void **
 	print_message("after gc and compact: %" PRIu64 " bytes free; stats %s", free_bytes(mountpoint),
 	              out);
 	assert_true(json_u64(out, "generation") >= 1);
+	/* made again after the compaction, where there was room */
+	assert_true(json_u64(out, "reserve_bytes") >= reserve0);
 	free(out);
 
 	/* ingest works again, and nothing acknowledged was lost */
