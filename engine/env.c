@@ -597,6 +597,18 @@ static int open_current_gen(eng_env *env, int create, h2emv_error *err)
 		int rc = gen_read_current(&cur, env->dir, err);
 		if (rc)
 			return rc;
+		uint64_t lost;
+		char data0[4200];
+		struct stat st0;
+		gen_path(data0, sizeof data0, env->dir, 0, 0);
+		if (cur == 0 && stat(data0, &st0) != 0 && (lost = gen_highest_on_disk(env->dir)))
+			/* CURRENT was removed after a compaction: never start afresh
+			 * (and never clean away) beside the real data */
+			return eng_fail(err, H2EMV_ECORRUPT,
+			                "%s/CURRENT is missing but data.%llu.mdb is there: restore it "
+			                "with `echo %llu > %s/CURRENT`",
+			                env->dir, (unsigned long long)lost, (unsigned long long)lost,
+			                env->dir);
 		if (!ro) {
 			/* a free write lock means no compaction is copying: files of
 			 * newer generations are a crashed one's (CURRENT is read again

@@ -151,7 +151,7 @@ int env_open_dbis(MDB_env *mdb, MDB_dbi *dbi, int create, int readonly, const ch
 void gen_path(char *buf, size_t cap, const char *dir, uint64_t num, int lock);
 /* The generation DIR/CURRENT names (0 when there is no such file). */
 int gen_read_current(uint64_t *out, const char *dir, h2emv_error *err);
-/* Does `dir` hold a store (a CURRENT file or DIR/data.mdb)? */
+/* Does `dir` hold a store (a CURRENT file, DIR/data.mdb or a data.N.mdb)? */
 int gen_store_exists(const char *dir);
 /* Open generation `num` as a new eng_gen with one reference. Its data file
  * must exist unless GEN_MAY_CREATE; with GEN_CHECK_DBIS its databases must
@@ -173,6 +173,8 @@ void gen_release(eng_env *env, eng_gen *g);
  * newer ones (a crashed compaction's copy) only when `newer` is set, which
  * needs the write lock. */
 void gen_cleanup(const char *dir, uint64_t current, int newer);
+/* The highest N of the DIR/data.N.mdb files present (0 if none). */
+uint64_t gen_highest_on_disk(const char *dir);
 /* Cross-process write lock (flock EX on DIR/h2emv.wlock); waits. */
 int wlock_take(eng_env *env, h2emv_error *err);
 void wlock_drop(eng_env *env);

@@ -117,7 +117,9 @@ int gen_store_exists(const char *dir)
 	if (stat(path, &st) == 0)
 		return 1;
 	snprintf(path, sizeof path, "%s/data.mdb", dir);
-	return stat(path, &st) == 0;
+	/* data.N.mdb without CURRENT: a store whose pointer is lost, which
+	 * opening reports */
+	return stat(path, &st) == 0 || gen_highest_on_disk(dir) > 0;
 }
 
 int wlock_take(eng_env *env, h2emv_error *err)
@@ -282,9 +284,33 @@ static uint64_t gen_of_name(const char *name)
 	return v;
 }
 
+uint64_t gen_highest_on_disk(const char *dir)
+{
+	uint64_t best = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+		uint64_t n = gen_of_name(de->d_name);
+		if (n > best && len > 4 && !strcmp(de->d_name + len - 4, ".mdb"))
+			best = n;
+	}
+	closedir(d);
+	return best;
+}
+
 void gen_cleanup(const char *dir, uint64_t current, int newer)
 {
 	char path[4200];
+	struct stat st;
+	/* Nothing goes unless the current generation is there: a CURRENT
+	 * naming a missing file is damage to report, not a reason to delete
+	 * the files that may be the only copy left. */
+	gen_path(path, sizeof path, dir, current, 0);
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
 	if (current > 0) {
 		gen_path(path, sizeof path, dir, 0, 0);
 		unlink(path);

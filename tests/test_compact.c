@@ -687,6 +687,60 @@ static void test_leftover_compaction_copy_is_discarded_on_open(void **state)
 	eng_buf_free(&t1);
 }
 
+/* CURRENT names the store's file: damaged, the store is refused with a
+ * message that names it (nothing is guessed, nothing is recreated). */
+static void test_a_damaged_current_file_is_refused_by_name(void **state)
+{
+	fixture *f = *state;
+	grow_history(f, 3);
+	h2emv_error e = { 0 };
+	assert_int_equal(h2emv_compact(f->mem, NULL, NULL, &e), H2EMV_OK);
+	h2emv_mem_close(f->mem);
+	f->mem = NULL;
+	char cur[4200];
+	snprintf(cur, sizeof cur, "%s/CURRENT", f->dir);
+	static const char *const bad[] = { "", "1", "x\n", "1\n2\n", "99999999999999999999\n" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		FILE *fp = fopen(cur, "wb");
+		assert_non_null(fp);
+		fputs(bad[i], fp);
+		assert_int_equal(fclose(fp), 0);
+		h2emv_mem *m = NULL;
+		memset(&e, 0, sizeof e);
+		assert_int_equal(h2emv_mem_open(&m, f->dir, NULL, &e), H2EMV_ECORRUPT);
+		assert_non_null(strstr(e.message, "CURRENT"));
+	}
+	/* naming a generation that is not there is no store either */
+	FILE *fp = fopen(cur, "wb");
+	assert_non_null(fp);
+	fputs("7\n", fp);
+	assert_int_equal(fclose(fp), 0);
+	h2emv_mem *m = NULL;
+	assert_int_not_equal(h2emv_mem_open(&m, f->dir, NULL, &e), H2EMV_OK);
+	char *seven = tu_fmt("%s/data.7.mdb", f->dir);
+	assert_int_not_equal(access(seven, F_OK), 0);
+	free(seven);
+	/* without CURRENT, neither an open nor a create touches the data */
+	assert_int_equal(unlink(cur), 0);
+	memset(&e, 0, sizeof e);
+	assert_int_equal(h2emv_mem_open(&m, f->dir, NULL, &e), H2EMV_ECORRUPT);
+	assert_non_null(strstr(e.message, "CURRENT is missing"));
+	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
+	o.flags = H2EMV_OPEN_CREATE;
+	memset(&e, 0, sizeof e);
+	assert_int_equal(h2emv_mem_open(&m, f->dir, &o, &e), H2EMV_ECORRUPT);
+	assert_non_null(strstr(e.message, "CURRENT is missing"));
+	char *one = tu_fmt("%s/data.1.mdb", f->dir);
+	assert_int_equal(access(one, F_OK), 0);
+	free(one);
+	/* repaired, it opens again */
+	fp = fopen(cur, "wb");
+	assert_non_null(fp);
+	fputs("1\n", fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(open_mem(f, 0), 0);
+}
+
 static void test_compaction_of_a_read_only_memory_is_refused(void **state)
 {
 	fixture *f = *state;
@@ -714,6 +768,8 @@ int main(void)
 			test_compaction_while_another_process_has_the_memory_open_works, fx_setup,
 			fx_teardown),
 		cmocka_unit_test_setup_teardown(test_leftover_compaction_copy_is_discarded_on_open, fx_setup,
+		                                fx_teardown),
+		cmocka_unit_test_setup_teardown(test_a_damaged_current_file_is_refused_by_name, fx_setup,
 		                                fx_teardown),
 		cmocka_unit_test_setup_teardown(test_compaction_of_a_read_only_memory_is_refused, fx_setup,
 		                                fx_teardown),
