@@ -271,13 +271,10 @@ int eng_gc(h2emv_gc_result *out, eng_env *env, const h2emv_gc_options *opts, h2e
 /* Copy the live pages into the next generation of the data file and switch
  * to it; readers never wait, writers wait for the copy (see gen.c). */
 int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *err);
-/* The current generation's data file (what `ls` shows as the store), for
- * sizes and for tests and tools that read the bytes on disk. */
-void eng_data_path(char *buf, size_t cap, eng_env *env);
-/* The same for a store not open here: the file DIR/CURRENT names. */
+/* The path of the data file of the store in `dir` (the file DIR/CURRENT
+ * names, DIR/data.mdb before any compaction): the one helper for sizes and
+ * for tests and tools that read the bytes on disk. */
 int eng_data_file(char *buf, size_t cap, const char *dir, h2emv_error *err);
-/* The current generation number (0 = DIR/data.mdb). */
-uint64_t eng_generation(eng_env *env);
 /* Mark maintenance (gc) running on this handle: a write that finds the
  * disk full may then release the reserve and retry. Calls nest. */
 void eng_maintenance(eng_env *env, int on);

@@ -39,11 +39,6 @@ void gen_path(char *buf, size_t cap, const char *dir, uint64_t num, int lock)
 		snprintf(buf, cap, "%s/data.%" PRIu64 ".mdb%s", dir, num, lock ? "-lock" : "");
 }
 
-void eng_data_path(char *buf, size_t cap, eng_env *env)
-{
-	gen_path(buf, cap, env->dir, eng_generation(env), 0);
-}
-
 int eng_data_file(char *buf, size_t cap, const char *dir, h2emv_error *err)
 {
 	uint64_t num;
@@ -51,14 +46,6 @@ int eng_data_file(char *buf, size_t cap, const char *dir, h2emv_error *err)
 	if (rc == H2EMV_OK)
 		gen_path(buf, cap, dir, num, 0);
 	return rc;
-}
-
-uint64_t eng_generation(eng_env *env)
-{
-	pthread_mutex_lock(&env->genmu);
-	uint64_t n = env->gen ? env->gen->num : 0;
-	pthread_mutex_unlock(&env->genmu);
-	return n;
 }
 
 void eng_maintenance(eng_env *env, int on)
