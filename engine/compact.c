@@ -169,13 +169,9 @@ int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *er
 	if (env->flags & H2EMV_OPEN_READONLY)
 		return eng_fail(err, H2EMV_EREADONLY, "the memory at %s is open read-only", env->dir);
 	eng_maintenance(env, 1);
-	pthread_mutex_lock(&env->wlock);
 	eng_gen *g = NULL;
-	int rc = wlock_take(env, err);
-	if (rc == H2EMV_OK && (rc = gen_acquire(&g, env, err)) != H2EMV_OK)
-		wlock_drop(env);
+	int rc = writer_begin(&g, env, err);
 	if (rc) {
-		pthread_mutex_unlock(&env->wlock);
 		eng_maintenance(env, 0);
 		return rc;
 	}
@@ -184,9 +180,7 @@ int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *er
 	uint64_t b = file_size(data), a = b;
 	rc = compact_locked(env, g, &a, err);
 	uint64_t current = g->num + (rc == H2EMV_OK);
-	gen_release(env, g);
-	wlock_drop(env);
-	pthread_mutex_unlock(&env->wlock);
+	writer_end(env, g);
 	if (rc == H2EMV_OK) {
 		/* the old files go now; processes still reading them keep their
 		 * mapping until their views end */

@@ -314,17 +314,10 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 {
 	if (env->flags & H2EMV_OPEN_READONLY)
 		return eng_fail(err, H2EMV_EREADONLY, "the memory at %s is open read-only", env->dir);
-	pthread_mutex_lock(&env->wlock);
-	/* Under the cross-process write lock no compaction can switch the
-	 * generation, so the one CURRENT names now takes this write. */
 	eng_gen *g = NULL;
-	int rc = wlock_take(env, err);
-	if (rc == H2EMV_OK && (rc = gen_acquire(&g, env, err)) != H2EMV_OK)
-		wlock_drop(env);
-	if (rc) {
-		pthread_mutex_unlock(&env->wlock);
+	int rc = writer_begin(&g, env, err);
+	if (rc)
 		return rc;
-	}
 	int released = 0;
 	for (;;) {
 		if (env->broken && (rc = repair(env, err)) != H2EMV_OK)
@@ -380,9 +373,7 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 		if ((rc = grow_map(env, g, err)) != H2EMV_OK)
 			break;
 	}
-	gen_release(env, g);
-	wlock_drop(env);
-	pthread_mutex_unlock(&env->wlock);
+	writer_end(env, g);
 	return rc;
 }
 

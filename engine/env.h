@@ -178,6 +178,11 @@ uint64_t gen_highest_on_disk(const char *dir);
 /* Cross-process write lock (flock EX on DIR/h2emv.wlock); waits. */
 int wlock_take(eng_env *env, h2emv_error *err);
 void wlock_drop(eng_env *env);
+/* Become this memory's writer: the process's wlock, then the cross-process
+ * write lock, then a reference to the generation CURRENT names (under the
+ * lock it cannot change). writer_end releases all three. */
+int writer_begin(eng_gen **out, eng_env *env, h2emv_error *err);
+void writer_end(eng_env *env, eng_gen *g);
 /* fsync a directory. */
 int sync_dir(const char *dir);
 

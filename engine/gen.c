@@ -123,6 +123,26 @@ void wlock_drop(eng_env *env)
 	flock(env->wlockfd, LOCK_UN);
 }
 
+int writer_begin(eng_gen **out, eng_env *env, h2emv_error *err)
+{
+	pthread_mutex_lock(&env->wlock);
+	/* Under the cross-process write lock no compaction can switch the
+	 * generation, so the one CURRENT names now takes the write. */
+	int rc = wlock_take(env, err);
+	if (rc == H2EMV_OK && (rc = gen_acquire(out, env, err)) != H2EMV_OK)
+		wlock_drop(env);
+	if (rc)
+		pthread_mutex_unlock(&env->wlock);
+	return rc;
+}
+
+void writer_end(eng_env *env, eng_gen *g)
+{
+	gen_release(env, g);
+	wlock_drop(env);
+	pthread_mutex_unlock(&env->wlock);
+}
+
 int gen_open(eng_gen **out, eng_env *env, uint64_t num, unsigned flags, h2emv_error *err)
 {
 	char path[4200];

@@ -140,22 +140,6 @@ static int occurrences_in_dir(const fixture *f, const char *needle)
 	return total;
 }
 
-/* How many data files (of any generation) the directory holds. */
-static int data_files_in_dir(const fixture *f)
-{
-	int n = 0;
-	DIR *d = opendir(f->dir);
-	assert_non_null(d);
-	struct dirent *de;
-	while ((de = readdir(d)) != NULL) {
-		size_t len = strlen(de->d_name);
-		if (!strncmp(de->d_name, "data.", 5) && len > 4 && !strcmp(de->d_name + len - 4, ".mdb"))
-			n++;
-	}
-	closedir(d);
-	return n;
-}
-
 static void commit(fixture *f, eng_node **nodes, size_t n, const eng_ref *dead, size_t nd,
                    eng_ref root, uint64_t *seq)
 {
@@ -500,7 +484,7 @@ static void test_compaction_with_a_snapshot_open_here_works_beside_it(void **sta
 	 * directory, and the open snapshot still reads it through its map */
 	assert_string_not_equal(data_path(f), old_path);
 	assert_int_not_equal(access(old_path, F_OK), 0);
-	assert_int_equal(data_files_in_dir(f), 1);
+	assert_int_equal(tu_data_files(f->dir), 1);
 	assert_int_equal(file_size(data_path(f)), after);
 	const h2emv_node *root, *goal;
 	assert_int_equal(h2emv_snap_root(&root, snap, &e), H2EMV_OK);
@@ -539,15 +523,6 @@ static void test_compaction_with_a_snapshot_open_here_works_beside_it(void **sta
 	assert_int_equal(st.last_snapshot, 21);
 }
 
-/* A forked child must die of its own faults, not longjmp back into the
- * test runner's copy that cmocka's signal handlers would resume. */
-static void child_default_signals(void)
-{
-	static const int sigs[] = { SIGBUS, SIGSEGV, SIGILL, SIGFPE, SIGSYS, SIGABRT };
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		signal(sigs[i], SIG_DFL);
-}
-
 /* A child that opens the memory and holds it until told to go; then it
  * appends observation `seq` on the handle it opened before the compaction
  * and reads it back through a new view. Reports 'R' when open, 'E' when the
@@ -561,7 +536,7 @@ static pid_t spawn_holder(const char *dir, int *go_fd)
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		child_default_signals();
+		tu_child_default_signals();
 		close(ready[0]);
 		close(go[1]);
 		h2emv_mem *m = NULL;
@@ -645,7 +620,7 @@ static void test_compaction_while_another_process_has_the_memory_open_works(void
 	assert_int_equal(st.last_snapshot, 21);
 	assert_int_equal(st.obs_count, 1);
 	assert_int_equal(st.generation, 1);
-	assert_int_equal(data_files_in_dir(f), 1);
+	assert_int_equal(tu_data_files(f->dir), 1);
 }
 
 /* A crash during compaction leaves the old file whole and a partial copy
@@ -679,7 +654,7 @@ static void test_leftover_compaction_copy_is_discarded_on_open(void **state)
 		if (access(tmp, F_OK) == 0)
 			fail_msg("%s survived the open", junk[i]);
 	}
-	assert_int_equal(data_files_in_dir(f), 1);
+	assert_int_equal(tu_data_files(f->dir), 1);
 	transcript(&t1, f);
 	assert_int_equal(t1.len, t0.len);
 	assert_memory_equal(t1.data, t0.data, t0.len);

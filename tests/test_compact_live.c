@@ -67,15 +67,6 @@ static void sleep_ms(long ms)
 		;
 }
 
-/* A forked child must die of its own faults, not longjmp back into the
- * test runner's copy that cmocka's signal handlers would resume. */
-static void child_default_signals(void)
-{
-	static const int sigs[] = { SIGBUS, SIGSEGV, SIGILL, SIGFPE, SIGSYS, SIGABRT };
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		signal(sigs[i], SIG_DFL);
-}
-
 /* Run the CLI with `argv` (NULL-terminated, without the program), its
  * standard output thrown away and its standard error appended to `errlog`.
  * Returns the pid. */
@@ -152,7 +143,7 @@ typedef struct ask_tally {
 /* Ask until `stop` becomes readable; the tally goes to `out`. */
 static _Noreturn void asker_main(const char *dir, const char *errlog, int stop, int out)
 {
-	child_default_signals();
+	tu_child_default_signals();
 	static const char *const questions[] = {
 		"Where did you put the cup?",
 		"When did you last grasp the cup?",
@@ -176,7 +167,7 @@ static _Noreturn void asker_main(const char *dir, const char *errlog, int stop, 
  * ingest writes 0 and stops. */
 static _Noreturn void ingester_main(const char *dir, int stop, int acks)
 {
-	child_default_signals();
+	tu_child_default_signals();
 	h2emv_mem *m = NULL;
 	h2emv_error e = { 0 };
 	if (h2emv_mem_open(&m, dir, NULL, &e) != H2EMV_OK) {
@@ -299,21 +290,6 @@ static void verify_feed(const char *dir, const char *feed, const uint8_t *acked,
 		if (acked[i] && !seen[i])
 			fail_msg("acknowledged observation %s-%08" PRIu64 " is lost", feed, i);
 	free(seen);
-}
-
-static int data_files(const char *dir)
-{
-	int n = 0;
-	DIR *d = opendir(dir);
-	assert_non_null(d);
-	struct dirent *de;
-	while ((de = readdir(d)) != NULL) {
-		size_t len = strlen(de->d_name);
-		if (!strncmp(de->d_name, "data.", 5) && len > 4 && !strcmp(de->d_name + len - 4, ".mdb"))
-			n++;
-	}
-	closedir(d);
-	return n;
 }
 
 static void print_file(const char *path)
@@ -511,7 +487,7 @@ static void test_compaction_beside_askers_readers_ingest_and_follower_fails_noth
 	assert_int_equal(run_cli(check, errlog), 0);
 	verify_feed(dir, "live", acked, max_acked);
 	verify_feed(dir, "cli", cli_acked, cli_next - 1 < sizeof cli_acked ? cli_next - 1 : 0);
-	assert_int_equal(data_files(dir), 1);
+	assert_int_equal(tu_data_files(dir), 1);
 	free(acked);
 	unlink(cli_batch);
 	free(cli_batch);
@@ -539,7 +515,7 @@ static uint64_t rnd_next(uint64_t *s)
  * killed. Observations continue from `next`. */
 static _Noreturn void crash_child(const char *dir, uint64_t next, int acks)
 {
-	child_default_signals();
+	tu_child_default_signals();
 	h2emv_mem *m = NULL;
 	h2emv_error e = { 0 };
 	if (h2emv_mem_open(&m, dir, NULL, &e) != H2EMV_OK) {
@@ -622,7 +598,7 @@ static void test_kill_during_compaction_loses_nothing(void **state)
 		/* was it inside a compaction? (a copy or CURRENT.tmp left behind) */
 		char tmp[4200];
 		snprintf(tmp, sizeof tmp, "%s/CURRENT.tmp", dir);
-		if (access(tmp, F_OK) == 0 || data_files(dir) > 1)
+		if (access(tmp, F_OK) == 0 || tu_data_files(dir) > 1)
 			kills_in_compaction++;
 		/* open, check, everything acknowledged is there */
 		assert_int_equal(h2emv_mem_open(&m, dir, NULL, &e), H2EMV_OK);
@@ -630,7 +606,7 @@ static void test_kill_during_compaction_loses_nothing(void **state)
 		assert_int_equal(h2emv_check(&violations, m, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
 		assert_int_equal(violations, 0);
 		h2emv_mem_close(m);
-		assert_int_equal(data_files(dir), 1);
+		assert_int_equal(tu_data_files(dir), 1);
 		verify_feed(dir, "live", acked, max_acked);
 	}
 	print_message("%" PRIu64 " of %" PRIu64 " kills landed inside a compaction; %" PRIu64
