@@ -166,6 +166,8 @@ int h2emv_gc(h2emv_gc_result *out, h2emv_mem *mem, const h2emv_gc_options *opts,
 	if (!mem)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_gc: mem is NULL");
 	h2emv_gc_result res = { 0 };
+	/* gc frees space: on a full disk it may use the reserve */
+	eng_maintenance(mem->env, 1);
 	int rc = eng_gc(&res, mem->env, opts, err);
 	if (rc == H2EMV_OK && !(opts && opts->version >= 2 && opts->keep_log)) {
 		eng_retain ret;
@@ -180,6 +182,7 @@ int h2emv_gc(h2emv_gc_result *out, h2emv_mem *mem, const h2emv_gc_options *opts,
 			res.cache_collected = st.cache_deleted;
 		}
 	}
+	eng_maintenance(mem->env, 0);
 	if (out)
 		*out = res;
 	return rc;

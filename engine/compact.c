@@ -1,20 +1,32 @@
 /*
  * compact.c — give freed space back to the disk. LMDB reuses freed pages
  * but never shrinks its file, and the bytes of deleted records linger in
- * free pages. Compaction copies the live pages into a new file
- * (mdb_env_copyfd2 with MDB_CP_COMPACT), syncs it, and renames it over the
- * old one, so a crash leaves either file whole. It needs the memory to
- * itself: the directory lock goes exclusive for the duration.
+ * free pages. Compaction copies the live pages (mdb_env_copyfd2 with
+ * MDB_CP_COMPACT) into the next generation's data file, syncs it, and
+ * points DIR/CURRENT at it (see gen.c). It holds the write lock for the copy
+ * and the switch, so writers in any process wait that long; readers never
+ * wait: views already open finish on the old file, new ones use the new.
+ * A crash at any moment leaves CURRENT naming a complete file.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine/env.h"
+
+/* The new generation's LMDB lock file is made in full before the copy, so
+ * that the copy is the last thing to take space on a nearly full disk (a
+ * lock-file page first touched through the map on a full disk would be a
+ * SIGBUS). LMDB adopts a larger lock file as is (more reader slots). */
+#define LOCK_FILE_BYTES (64u << 10)
+#define REMAP_WAIT_SECONDS 10
 
 static uint64_t file_size(const char *path)
 {
@@ -22,80 +34,165 @@ static uint64_t file_size(const char *path)
 	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
-static int sync_dir(const char *dir)
+static int is_space_error(int e)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	int rc = fsync(fd);
-	close(fd);
-	return rc;
+	return e == ENOSPC || e == EFBIG || e == EDQUOT;
 }
 
-/* Copy, sync and swap. Called with every lock held exclusively. */
-static int copy_and_swap(eng_env *env, uint64_t *after, h2emv_error *err)
+static int write_current_tmp(const char *dir, uint64_t num)
 {
-	char tmp[4200], data[4200];
-	snprintf(tmp, sizeof tmp, "%s/data.mdb.compact", env->dir);
-	snprintf(data, sizeof data, "%s/data.mdb", env->dir);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	char path[4200], text[32];
+	snprintf(path, sizeof path, "%s/CURRENT.tmp", dir);
+	int len = snprintf(text, sizeof text, "%" PRIu64 "\n", num);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return env_err(err, errno, "compact: creating the copy");
-	int rc = mdb_env_copyfd2(env->mdb, fd, MDB_CP_COMPACT);
+		return errno;
+	int rc = 0;
+	if (write(fd, text, (size_t)len) != len)
+		rc = errno ? errno : EIO;
 	if (rc == 0 && fsync(fd) != 0)
 		rc = errno;
 	if (close(fd) != 0 && rc == 0)
 		rc = errno;
-	if (rc) {
-		unlink(tmp);
-		return env_err(err, rc, "compact: writing the copy");
-	}
-	*after = file_size(tmp);
-	mdb_env_close(env->mdb);
-	env->mdb = NULL;
-	if (rename(tmp, data) != 0) {
+	return rc;
+}
+
+static int make_lock_file(const char *dir, uint64_t num)
+{
+	char path[4200];
+	gen_path(path, sizeof path, dir, num, 1);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return errno;
+	int rc = posix_fallocate(fd, 0, LOCK_FILE_BYTES);
+	close(fd);
+	return rc;
+}
+
+/* Write generation `next` as a compact copy of `g`: CURRENT.tmp, the lock
+ * file, then the data file, each synced, then the directory. An errno. */
+static int write_copy(eng_env *env, eng_gen *g, uint64_t next)
+{
+	char data[4200];
+	gen_path(data, sizeof data, env->dir, next, 0);
+	int rc = write_current_tmp(env->dir, next);
+	if (rc == 0)
+		rc = make_lock_file(env->dir, next);
+	if (rc)
+		return rc;
+	int fd = open(data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return errno;
+	rc = mdb_env_copyfd2(g->mdb, fd, MDB_CP_COMPACT);
+	if (rc == 0 && fsync(fd) != 0)
 		rc = errno;
-		unlink(tmp);
-		int rrc = env_reopen(env, err);
-		return rrc ? rrc : env_err(err, rc, "compact: swapping the files");
+	if (close(fd) != 0 && rc == 0)
+		rc = errno;
+	/* the new file's name must be on disk before CURRENT can name it */
+	if (rc == 0 && sync_dir(env->dir) != 0)
+		rc = errno;
+	return rc;
+}
+
+/* Make `next` current: open it, rename CURRENT.tmp over CURRENT, sync. */
+static int switch_to(eng_env *env, uint64_t next, h2emv_error *err)
+{
+	eng_gen *ng;
+	int rc = gen_open(&ng, env, next, GEN_CHECK_DBIS, err);
+	if (rc)
+		return rc;
+	char tmp[4200], cur[4200];
+	snprintf(tmp, sizeof tmp, "%s/CURRENT.tmp", env->dir);
+	snprintf(cur, sizeof cur, "%s/CURRENT", env->dir);
+	/* The rename and the install happen under genmu: a thread of ours that
+	 * reads the new CURRENT must find `ng` installed, not open the same
+	 * file a second time (two LMDB environments on one file in one
+	 * process break each other's locks and reader table). */
+	pthread_mutex_lock(&env->genmu);
+	if (rename(tmp, cur) != 0) {
+		int e = errno;
+		pthread_mutex_unlock(&env->genmu);
+		gen_close(ng);
+		return env_err(err, e, "compact: switching to the new file");
 	}
+	gen_install_locked(env, ng);
+	pthread_mutex_unlock(&env->genmu);
+	/* From here the new generation is the store, whatever happens next;
+	 * a lost directory sync at worst leaves CURRENT naming the old one,
+	 * which is complete too. */
 	sync_dir(env->dir);
-	return env_reopen(env, err);
+	return H2EMV_OK;
+}
+
+/* The copy and the switch, under the write lock, on generation `g`. */
+static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, h2emv_error *err)
+{
+	uint64_t next = g->num + 1;
+	char data[4200];
+	gen_path(data, sizeof data, env->dir, next, 0);
+	/* no other compaction runs (we hold the lock): newer files are a
+	 * crashed one's, older ones retired */
+	gen_cleanup(env->dir, g->num, 1);
+	int e = 0, released = 0, resized = 0;
+	for (;;) {
+		/* the copy reads through the map like a view: no remap under it */
+		gate_read_enter(&env->gate);
+		e = write_copy(env, g, next);
+		gate_read_exit(&env->gate);
+		if (e && is_space_error(e) && !released++ && reserve_release(env->dir) > 0) {
+			/* the disk is full: the reserve is there for this */
+			gen_cleanup(env->dir, g->num, 1);
+			continue;
+		}
+		if (e == MDB_MAP_RESIZED && !resized++ &&
+		    gate_remap_begin(&env->gate, REMAP_WAIT_SECONDS) == H2EMV_OK) {
+			/* another process grew the map before we took the lock */
+			mdb_env_set_mapsize(g->mdb, 0);
+			gate_remap_end(&env->gate);
+			gen_cleanup(env->dir, g->num, 1);
+			continue;
+		}
+		break;
+	}
+	int rc = H2EMV_OK;
+	if (e)
+		rc = env_err(err, e, "compact: writing the copy");
+	else if ((rc = switch_to(env, next, err)) == H2EMV_OK)
+		*after = file_size(data);
+	if (rc)
+		gen_cleanup(env->dir, g->num, 1); /* the copy, its lock file, CURRENT.tmp */
+	return rc;
 }
 
 int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *err)
 {
 	if (env->flags & H2EMV_OPEN_READONLY)
 		return eng_fail(err, H2EMV_EREADONLY, "the memory at %s is open read-only", env->dir);
+	eng_maintenance(env, 1);
+	eng_gen *g = NULL;
+	int rc = writer_begin(&g, env, err);
+	if (rc) {
+		eng_maintenance(env, 0);
+		return rc;
+	}
 	char data[4200];
-	snprintf(data, sizeof data, "%s/data.mdb", env->dir);
+	gen_path(data, sizeof data, env->dir, g->num, 0);
 	uint64_t b = file_size(data), a = b;
-	pthread_mutex_lock(&env->wlock);
-	int rc = H2EMV_OK;
+	rc = compact_locked(env, g, &a, err);
+	uint64_t current = g->num + (rc == H2EMV_OK);
+	writer_end(env, g);
+	if (rc == H2EMV_OK) {
+		/* the old files go now; processes still reading them keep their
+		 * mapping until their views end */
+		gen_cleanup(env->dir, current, 0);
+		if (gen_acquire(&g, env, NULL) == H2EMV_OK) {
+			reserve_refresh(env, g);
+			gen_release(env, g);
+		}
+	}
+	eng_maintenance(env, 0);
 	if (before)
 		*before = b;
-	if (after)
-		*after = b;
-	if (gate_remap_begin(&env->gate, 0) != H2EMV_OK) {
-		pthread_mutex_unlock(&env->wlock);
-		return eng_fail(err, H2EMV_EBUSY, "compact: close the snapshots open in this process first");
-	}
-	if (flock(env->lockfd, LOCK_EX | LOCK_NB) != 0) {
-		/* Linux may have dropped our shared lock trying to convert it */
-		flock(env->lockfd, LOCK_SH);
-		rc = eng_fail(err, H2EMV_EBUSY,
-		              "compact: another process has %s open; compaction needs it alone",
-		              env->dir);
-	} else {
-		rc = copy_and_swap(env, &a, err);
-		flock(env->lockfd, LOCK_SH);
-		if (rc == H2EMV_OK)
-			env->broken = 0;
-		else if (!env->mdb)
-			env->broken = 1;
-	}
-	gate_remap_end(&env->gate);
-	pthread_mutex_unlock(&env->wlock);
 	if (after)
 		*after = rc == H2EMV_OK ? a : b;
 	return rc;

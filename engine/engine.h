@@ -299,6 +299,8 @@ int eng_kv_get(eng_buf *out, eng_read *r, int db, const void *key, size_t klen,
 
 int eng_stats(h2emv_stats *out, eng_env *env, h2emv_error *err);
 int eng_gc(h2emv_gc_result *out, eng_env *env, const h2emv_gc_options *opts, h2emv_error *err);
+/* Copy the live pages into the next generation of the data file and switch
+ * to it; readers never wait, writers wait for the copy (see gen.c). */
 int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *err);
 
 /* Retention beyond node versions (retain.c): observations no remaining
@@ -333,6 +335,13 @@ int eng_space(uint64_t *file_bytes, uint64_t *free_bytes, eng_env *env, h2emv_er
  * `batch` deletions (0 = 512). */
 int eng_retain_run(eng_retain_stats *out, eng_env *env, const eng_retain *ret, uint32_t batch,
                    int dry, h2emv_progress_fn progress, void *pctx, h2emv_error *err);
+/* The path of the data file of the store in `dir` (the file DIR/CURRENT
+ * names, DIR/data.mdb before any compaction): the one helper for sizes and
+ * for tests and tools that read the bytes on disk. */
+int eng_data_file(char *buf, size_t cap, const char *dir, h2emv_error *err);
+/* Mark maintenance (gc) running on this handle: a write that finds the
+ * disk full may then release the reserve and retry. Calls nest. */
+void eng_maintenance(eng_env *env, int on);
 /* Verify every record and every snapshot's tree (see h2emv_check).
  * `obs_check` (may be NULL) validates an observation body's fields. */
 typedef int (*eng_body_check_fn)(const void *body, size_t len, h2emv_error *err);

@@ -222,7 +222,7 @@ int meta_put_u64(MDB_txn *txn, eng_env *env, const char *name, uint64_t v, h2emv
 
 /* Grow the map. Every read view in this process must be closed while LMDB
  * remaps, so wait (bounded) for them. */
-static int grow_map(eng_env *env, h2emv_error *err)
+static int grow_map(eng_env *env, eng_gen *g, h2emv_error *err)
 {
 	if (env->map_size >= env->max_map)
 		return eng_fail(err, H2EMV_ENOSPC,
@@ -235,7 +235,7 @@ static int grow_map(eng_env *env, h2emv_error *err)
 		return eng_fail(err, H2EMV_EBUSY,
 		                "the map is full and cannot grow while snapshots stay open in this "
 		                "process; close them and retry");
-	int rc = mdb_env_set_mapsize(env->mdb, (size_t)next);
+	int rc = mdb_env_set_mapsize(g->mdb, (size_t)next);
 	gate_remap_end(&env->gate);
 	if (rc)
 		return env_err(err, rc, "growing the map");
@@ -245,12 +245,12 @@ static int grow_map(eng_env *env, h2emv_error *err)
 
 /* LMDB reports a write cut short by a full disk or the file size limit as
  * EIO; tell them apart so the caller hears "no space". */
-static int space_exhausted(eng_env *env)
+static int space_exhausted(eng_env *env, eng_gen *g)
 {
 	struct statvfs vfs;
 	char path[4200];
 	struct stat st;
-	snprintf(path, sizeof path, "%s/data.mdb", env->dir);
+	gen_path(path, sizeof path, env->dir, g->num, 0);
 	if (statvfs(env->dir, &vfs) == 0 && (uint64_t)vfs.f_bavail * vfs.f_frsize < (1u << 20))
 		return 1;
 	struct rlimit rl;
@@ -273,17 +273,57 @@ static int repair(eng_env *env, h2emv_error *err)
 	return rc;
 }
 
+/* Keep the reserve as large as the data file's pages in use: look again
+ * each time the file has grown by RESERVE_STEP since the last look. */
+#define RESERVE_STEP (4ull << 20)
+static void reserve_follow(eng_env *env, eng_gen *g)
+{
+	MDB_envinfo info;
+	MDB_stat st;
+	if (mdb_env_info(g->mdb, &info) != 0 || mdb_env_stat(g->mdb, &st) != 0)
+		return;
+	uint64_t used = ((uint64_t)info.me_last_pgno + 1) * st.ms_psize;
+	if (used < env->reserve_next)
+		return;
+	env->reserve_next = used + RESERVE_STEP;
+	reserve_refresh(env, g);
+}
+
+/* A write that found the disk full. During maintenance (gc) the reserve
+ * gives way, once, so that the space it held lets gc finish; an ordinary
+ * write leaves it for gc and compaction and says so. 1 = retry. */
+static int disk_full(eng_env *env, int *released, h2emv_error *err)
+{
+	if (__atomic_load_n(&env->maint, __ATOMIC_SEQ_CST) > 0 && !*released) {
+		*released = 1;
+		if (reserve_release(env->dir) > 0)
+			return 1;
+	}
+	uint64_t r = reserve_bytes(env->dir);
+	if (err && r > 0) {
+		size_t len = strlen(err->message);
+		snprintf(err->message + len, sizeof err->message - len,
+		         "; `h2emv gc` and `h2emv compact` can still run: they use the memory's "
+		         "%llu-byte reserve",
+		         (unsigned long long)r);
+	}
+	return 0;
+}
+
 int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 {
 	if (env->flags & H2EMV_OPEN_READONLY)
 		return eng_fail(err, H2EMV_EREADONLY, "the memory at %s is open read-only", env->dir);
-	pthread_mutex_lock(&env->wlock);
-	int rc = H2EMV_OK;
+	eng_gen *g = NULL;
+	int rc = writer_begin(&g, env, err);
+	if (rc)
+		return rc;
+	int released = 0;
 	for (;;) {
 		if (env->broken && (rc = repair(env, err)) != H2EMV_OK)
 			break;
 		MDB_txn *txn;
-		int mrc = mdb_txn_begin(env->mdb, NULL, 0, &txn);
+		int mrc = mdb_txn_begin(g->mdb, NULL, 0, &txn);
 		if (mrc == MDB_MAP_RESIZED) {
 			/* another process grew the file: adopt its size */
 			if (gate_remap_begin(&env->gate, GROW_WAIT_SECONDS) != H2EMV_OK) {
@@ -291,129 +331,118 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 				              "the snapshots open in this process to follow it");
 				break;
 			}
-			mdb_env_set_mapsize(env->mdb, 0);
+			mdb_env_set_mapsize(g->mdb, 0);
 			MDB_envinfo info;
-			mdb_env_info(env->mdb, &info);
+			mdb_env_info(g->mdb, &info);
 			env->map_size = info.me_mapsize;
 			gate_remap_end(&env->gate);
 			continue;
 		}
 		if (mrc) {
-			if (mrc == MDB_PANIC)
+			if (mrc == MDB_PANIC) {
 				env->broken = 1;
+				/* the failed commit before a reserve-backed retry */
+				if (released == 1 && (released = 2))
+					continue;
+			}
 			rc = env_err(err, mrc, "starting a write");
 			break;
 		}
 		rc = fn(txn, env, ctx, err);
 		if (rc == H2EMV_OK) {
 			mrc = mdb_txn_commit(txn);
-			if (mrc == MDB_SUCCESS)
+			if (mrc == MDB_SUCCESS) {
+				reserve_follow(env, g);
 				break;
-			rc = env_err(err, mrc == EIO && space_exhausted(env) ? ENOSPC : mrc, "committing");
+			}
+			rc = env_err(err, mrc == EIO && space_exhausted(env, g) ? ENOSPC : mrc,
+			             "committing");
 			/* a failed commit leaves LMDB consistent (the old meta page
 			 * stands); only MDB_PANIC at the next begin needs a reopen */
+			if (rc == H2EMV_ENOSPC && disk_full(env, &released, err))
+				continue;
 			if (rc != ENG_EMAPFULL)
 				break;
 		} else {
 			mdb_txn_abort(txn);
+			if (rc == H2EMV_ENOSPC && disk_full(env, &released, err))
+				continue;
 			if (rc != ENG_EMAPFULL)
 				break;
 		}
-		if ((rc = grow_map(env, err)) != H2EMV_OK)
+		if ((rc = grow_map(env, g, err)) != H2EMV_OK)
 			break;
 	}
-	pthread_mutex_unlock(&env->wlock);
+	writer_end(env, g);
 	return rc;
 }
 
 /* ----------------------------------------------------------- opening -- */
 
-static int open_dbis(eng_env *env, int create, h2emv_error *err)
+int env_open_dbis(MDB_env *mdb, MDB_dbi *dbi, int create, int readonly, const char *dir,
+                  int *no_obsids, h2emv_error *err)
 {
-	MDB_txn *txn;
-	unsigned tflags = (env->flags & H2EMV_OPEN_READONLY) ? MDB_RDONLY : 0;
-	int rc = mdb_txn_begin(env->mdb, NULL, tflags, &txn);
-	if (rc)
-		return env_err(err, rc, "opening the databases");
-	env->no_obsids = 0;
-	for (int i = 0; i < DB_COUNT; i++) {
-		/* obsids came later: created in an older store opened for writing;
-		 * read-only, its absence means no id was ever stored */
-		int later = i == DB_OBSIDS;
-		unsigned f = create || (later && !tflags) ? MDB_CREATE : 0;
-		rc = mdb_dbi_open(txn, eng_db_names[i], f, &env->dbi[i]);
-		if (rc == MDB_NOTFOUND && later) {
-			env->no_obsids = 1;
+	/* A read transaction when every database exists: opening the store
+	 * then writes nothing, so it needs neither the write lock nor space.
+	 * obsids came later: a writer creates it in an older store; read-only,
+	 * its absence means no id was ever stored. */
+	*no_obsids = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		int writing = pass == 1;
+		if (writing && (!create || readonly))
+			break;
+		*no_obsids = 0;
+		MDB_txn *txn;
+		int rc = mdb_txn_begin(mdb, NULL, writing ? 0 : MDB_RDONLY, &txn);
+		if (rc)
+			return env_err(err, rc, "opening the databases");
+		int missing = 0;
+		for (int i = 0; i < DB_COUNT && !missing; i++) {
+			rc = mdb_dbi_open(txn, eng_db_names[i], writing ? MDB_CREATE : 0, &dbi[i]);
+			if (rc == MDB_NOTFOUND && i == DB_OBSIDS) {
+				*no_obsids = 1;
+				dbi[i] = 0;
+				if (readonly)
+					continue;
+			}
+			if (rc == MDB_NOTFOUND) {
+				missing = 1;
+				if (create && !readonly && !writing)
+					break;
+				mdb_txn_abort(txn);
+				return eng_fail(err, H2EMV_EFORMAT,
+				                "%s is not an h2emv memory: database '%s' is missing", dir,
+				                eng_db_names[i]);
+			}
+			if (rc) {
+				mdb_txn_abort(txn);
+				return env_err(err, rc, "opening the databases");
+			}
+		}
+		if (missing) {
+			mdb_txn_abort(txn);
 			continue;
 		}
-		if (rc == MDB_NOTFOUND) {
-			mdb_txn_abort(txn);
-			return eng_fail(err, H2EMV_EFORMAT,
-			                "%s is not an h2emv memory: database '%s' is missing", env->dir,
-			                eng_db_names[i]);
-		}
-		if (rc) {
-			mdb_txn_abort(txn);
-			return env_err(err, rc, "opening the databases");
-		}
+		rc = mdb_txn_commit(txn);
+		return rc ? env_err(err, rc, "opening the databases") : H2EMV_OK;
 	}
-	rc = mdb_txn_commit(txn);
-	return rc ? env_err(err, rc, "opening the databases") : H2EMV_OK;
-}
-
-static int mdb_open_env(eng_env *env, h2emv_error *err)
-{
-	int rc = mdb_env_create(&env->mdb);
-	if (rc)
-		return env_err(err, rc, "creating the LMDB environment");
-	mdb_env_set_maxdbs(env->mdb, DB_COUNT + 2);
-	mdb_env_set_maxreaders(env->mdb, 254);
-	mdb_env_set_mapsize(env->mdb, (size_t)env->map_size);
-	unsigned f = MDB_NOTLS;
-	if (env->flags & H2EMV_OPEN_READONLY)
-		f |= MDB_RDONLY;
-	if (env->nolock)
-		f |= MDB_NOLOCK;
-	if (env->flags & H2EMV_OPEN_NOSYNC)
-		f |= MDB_NOSYNC;
-	rc = mdb_env_open(env->mdb, env->dir, f, 0644);
-	if (rc) {
-		mdb_env_close(env->mdb);
-		env->mdb = NULL;
-		return env_err(err, rc, env->dir);
-	}
-	MDB_envinfo info;
-	MDB_stat st;
-	mdb_env_info(env->mdb, &info);
-	mdb_env_stat(env->mdb, &st);
-	env->map_size = info.me_mapsize; /* LMDB keeps a file larger than asked */
-	/* LMDB maps every page its meta page claims; a file cut short would
-	 * fault (SIGBUS) on first touch. Refuse it instead. */
-	char path[4200];
-	struct stat fst;
-	snprintf(path, sizeof path, "%s/data.mdb", env->dir);
-	if (stat(path, &fst) == 0 &&
-	    (uint64_t)fst.st_size < (uint64_t)(info.me_last_pgno + 1) * st.ms_psize) {
-		mdb_env_close(env->mdb);
-		env->mdb = NULL;
-		return eng_fail(err, H2EMV_ECORRUPT,
-		                "%s is damaged: the data file is %llu bytes but its pages need %llu",
-		                env->dir, (unsigned long long)fst.st_size,
-		                (unsigned long long)(info.me_last_pgno + 1) * st.ms_psize);
-	}
-	int dead;
-	mdb_reader_check(env->mdb, &dead);
-	return H2EMV_OK;
+	return eng_fail(err, H2EMV_EFORMAT, "%s: the databases cannot be opened", dir);
 }
 
 int env_reopen(eng_env *env, h2emv_error *err)
 {
-	mdb_env_close(env->mdb);
-	env->mdb = NULL;
-	int rc = mdb_open_env(env, err);
-	if (rc == H2EMV_OK)
-		rc = open_dbis(env, 0, err);
-	return rc;
+	eng_gen *g = env->gen;
+	mdb_env_close(g->mdb);
+	g->mdb = env->mdb = NULL;
+	eng_gen *fresh;
+	int rc = gen_open(&fresh, env, g->num, 0, err);
+	if (rc)
+		return rc;
+	g->mdb = env->mdb = fresh->mdb;
+	fresh->mdb = NULL;
+	gen_close(fresh);
+	return env_open_dbis(g->mdb, env->dbi, 0, (env->flags & H2EMV_OPEN_READONLY) != 0, env->dir,
+	                     &env->no_obsids, err);
 }
 
 static int init_format(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
@@ -460,9 +489,17 @@ int env_load_dicts(eng_env *env, h2emv_error *err)
 {
 	MDB_txn *txn;
 	MDB_cursor *cur;
-	int rc = mdb_txn_begin(env->mdb, NULL, MDB_RDONLY, &txn);
-	if (rc)
+	/* no gen_acquire here: this runs inside a write (wlock held) or a read
+	 * view, and the current generation cannot close under either */
+	pthread_mutex_lock(&env->genmu);
+	eng_gen *g = env->gen;
+	g->refs++;
+	pthread_mutex_unlock(&env->genmu);
+	int rc = mdb_txn_begin(g->mdb, NULL, MDB_RDONLY, &txn);
+	if (rc) {
+		gen_release(env, g);
 		return env_err(err, rc, "reading dictionaries");
+	}
 	mdb_cursor_open(txn, env->dbi[DB_DICTS], &cur);
 	MDB_val k, v;
 	eng_buf scratch = { 0 };
@@ -490,6 +527,7 @@ int env_load_dicts(eng_env *env, h2emv_error *err)
 	}
 	mdb_cursor_close(cur);
 	mdb_txn_abort(txn);
+	gen_release(env, g);
 	eng_buf_free(&scratch);
 	return rc;
 }
@@ -509,9 +547,17 @@ static int take_dir_lock(eng_env *env, int create, h2emv_error *err)
 	if (env->lockfd < 0)
 		return eng_fail(err, errno == EACCES ? H2EMV_EREADONLY : H2EMV_EIO, "%s: %s", path,
 		                strerror(errno));
-	if (flock(env->lockfd, LOCK_SH | LOCK_NB) != 0)
-		return eng_fail(err, H2EMV_EBUSY, "%s is being compacted by another process; retry",
-		                env->dir);
+	/* Only an h2emv older than generations takes this lock exclusively
+	 * (to compact): wait for it, a bounded time. */
+	for (int waited = 0; flock(env->lockfd, LOCK_SH | LOCK_NB) != 0; waited++) {
+		if (waited >= 600)
+			return eng_fail(err, H2EMV_EBUSY,
+			                "%s has been locked exclusively for a minute (an older h2emv "
+			                "compacting it?); retry",
+			                env->dir);
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
 	return H2EMV_OK;
 }
 
@@ -520,22 +566,34 @@ static int take_dir_lock(eng_env *env, int create, h2emv_error *err)
 /* Can this process write `path` (ENOENT counts as yes: it may be created
  * when the directory is writable)? access(2) asks the kernel, which says no
  * even to root on a read-only mount or an immutable (chattr +i) file. */
-static int writable(const char *dir, const char *name, int *why)
+static int writable(const char *path, int may_be_missing, int *why)
 {
-	char path[4200];
-	snprintf(path, sizeof path, "%s%s%s", dir, *name ? "/" : "", name);
-	if (access(path, W_OK) == 0 || (errno == ENOENT && *name))
+	if (access(path, W_OK) == 0 || (errno == ENOENT && may_be_missing))
 		return 1;
 	*why = errno;
 	return 0;
+}
+
+/* The current generation's data file and LMDB lock file (docs/formats.md
+ * §4): data.mdb + lock.mdb, or data.N.mdb + data.N.mdb-lock. */
+static void store_files(const char *dir, char *data, char *lock, size_t cap)
+{
+	if (eng_data_file(data, cap, dir, NULL) != H2EMV_OK)
+		snprintf(data, cap, "%s/data.mdb", dir);
+	size_t n = strlen(data);
+	if (n >= 9 && !strcmp(data + n - 9, "/data.mdb"))
+		snprintf(lock, cap, "%s/lock.mdb", dir);
+	else
+		snprintf(lock, cap, "%s-lock", data);
 }
 
 /* A writer needs the directory (lock files, compaction's copy), the data
  * file and LMDB's lock file. */
 static int store_writable(const char *dir, int *why)
 {
-	return writable(dir, "", why) && writable(dir, "data.mdb", why) &&
-	       writable(dir, "lock.mdb", why);
+	char data[4200], lock[4300];
+	store_files(dir, data, lock, sizeof data);
+	return writable(dir, 0, why) && writable(data, 1, why) && writable(lock, 1, why);
 }
 
 /* Can a reader use LMDB's lock file? LMDB opens it for writing even for
@@ -545,18 +603,17 @@ static int store_writable(const char *dir, int *why)
  * cannot write the store: docs/formats.md, "Read-only memories". */
 static int lock_file_usable(const char *dir)
 {
-	char path[4200];
+	char data[4200], lock[4300];
 	int why;
-	snprintf(path, sizeof path, "%s/lock.mdb", dir);
-	if (access(path, F_OK) != 0)
-		return writable(dir, "", &why);
-	return writable(dir, "lock.mdb", &why);
+	store_files(dir, data, lock, sizeof data);
+	if (access(lock, F_OK) != 0)
+		return writable(dir, 0, &why);
+	return writable(lock, 0, &why);
 }
 
 static int prepare_dir(const char *dir, int create, h2emv_error *err)
 {
 	struct stat st;
-	char path[4200];
 	if (strlen(dir) > 4000)
 		return eng_fail(err, H2EMV_EINVAL, "directory path is too long");
 	if (stat(dir, &st) != 0) {
@@ -571,11 +628,91 @@ static int prepare_dir(const char *dir, int create, h2emv_error *err)
 	} else if (!S_ISDIR(st.st_mode)) {
 		return eng_fail(err, H2EMV_EINVAL, "%s is not a directory", dir);
 	}
-	snprintf(path, sizeof path, "%s/data.mdb", dir);
-	if (!create && stat(path, &st) != 0)
+	if (!create && !gen_store_exists(dir))
 		return eng_fail(err, H2EMV_ENOTFOUND,
 		                "no h2emv memory in %s (create one with `h2emv init %s`)", dir, dir);
 	return H2EMV_OK;
+}
+
+/* Open the generation CURRENT names, after removing the files of retired
+ * generations (and, when no compaction runs, of a crashed one's copy). */
+static int open_current_gen(eng_env *env, int create, h2emv_error *err)
+{
+	int ro = (env->flags & H2EMV_OPEN_READONLY) != 0;
+	if (!ro) {
+		char path[4200];
+		snprintf(path, sizeof path, "%s/h2emv.wlock", env->dir);
+		env->wlockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (env->wlockfd < 0)
+			return eng_fail(err, errno == EACCES || errno == EROFS ? H2EMV_EREADONLY : H2EMV_EIO,
+			                "%s: %s", path, strerror(errno));
+	}
+	for (int tries = 0;; tries++) {
+		uint64_t cur;
+		int rc = gen_read_current(&cur, env->dir, err);
+		if (rc)
+			return rc;
+		uint64_t lost;
+		char data0[4200];
+		struct stat st0;
+		gen_path(data0, sizeof data0, env->dir, 0, 0);
+		if (cur == 0 && stat(data0, &st0) != 0 && (lost = gen_highest_on_disk(env->dir)))
+			/* CURRENT was removed after a compaction: never start afresh
+			 * (and never clean away) beside the real data */
+			return eng_fail(err, H2EMV_ECORRUPT,
+			                "%s/CURRENT is missing but data.%llu.mdb is there: restore it "
+			                "with `echo %llu > %s/CURRENT`",
+			                env->dir, (unsigned long long)lost, (unsigned long long)lost,
+			                env->dir);
+		if (!ro) {
+			/* a free write lock means no compaction is copying: files of
+			 * newer generations are a crashed one's (CURRENT is read again
+			 * under the lock: a compaction may have switched meanwhile) */
+			int alone = flock(env->wlockfd, LOCK_EX | LOCK_NB) == 0;
+			if (alone && (rc = gen_read_current(&cur, env->dir, err)) != H2EMV_OK) {
+				wlock_drop(env);
+				return rc;
+			}
+			gen_cleanup(env->dir, cur, alone);
+			if (alone)
+				wlock_drop(env);
+		}
+		eng_gen *g;
+		h2emv_error e2 = { 0 };
+		rc = gen_open(&g, env, cur, create && cur == 0 ? GEN_MAY_CREATE : 0, &e2);
+		if (rc == H2EMV_OK) {
+			rc = env_open_dbis(g->mdb, env->dbi, 0, ro, env->dir, &env->no_obsids, &e2);
+			/* a store from before obsids, opened to write: add it */
+			if (rc == H2EMV_EFORMAT && (create || (env->no_obsids && !ro))) {
+				/* a new store: create the databases under the write lock,
+				 * in the generation that is still current */
+				uint64_t again = cur;
+				rc = wlock_take(env, &e2);
+				if (rc == H2EMV_OK && (rc = gen_read_current(&again, env->dir, &e2)) == 0 &&
+				    again == cur)
+					rc = env_open_dbis(g->mdb, env->dbi, 1, ro, env->dir,
+					                   &env->no_obsids, &e2);
+				else if (rc == H2EMV_OK)
+					rc = H2EMV_ENOTFOUND;
+				if (env->wlockfd >= 0)
+					wlock_drop(env);
+			}
+			if (rc == H2EMV_OK) {
+				g->refs = 1;
+				env->gen = g;
+				env->mdb = g->mdb;
+				return H2EMV_OK;
+			}
+			gen_close(g);
+		}
+		/* a compaction may have retired the generation as we opened it */
+		uint64_t again;
+		if (tries >= 8 || gen_read_current(&again, env->dir, NULL) != H2EMV_OK || again == cur) {
+			if (err)
+				*err = e2;
+			return rc;
+		}
+	}
 }
 
 int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_error *err)
@@ -600,6 +737,7 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory opening %s", dir);
 	}
 	env->lockfd = -1;
+	env->wlockfd = -1;
 	env->flags = opts->flags;
 	env->nolock = ro && !lock_file_usable(dir);
 	env->map_size = opts->initial_map_size ? opts->initial_map_size : DEFAULT_MAP;
@@ -609,6 +747,7 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 	env->dict_train_after = opts->dict_train_after ? opts->dict_train_after : 2000;
 	pthread_mutex_init(&env->wlock, NULL);
 	pthread_mutex_init(&env->trainlock, NULL);
+	pthread_mutex_init(&env->genmu, NULL);
 	gate_init(&env->gate);
 	if ((rc = rec_codec_new(&env->codec)) != H2EMV_OK) {
 		eng_fail(err, rc, "out of memory");
@@ -617,15 +756,7 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 	if ((rc = take_dir_lock(env, create, err)) != H2EMV_OK ||
 	    (rc = register_store(env, err)) != H2EMV_OK)
 		goto fail;
-	if (!(env->flags & H2EMV_OPEN_READONLY)) {
-		/* our lock is shared, so no compaction runs: a leftover copy is stale */
-		char tmp[4200];
-		snprintf(tmp, sizeof tmp, "%s/data.mdb.compact", dir);
-		unlink(tmp);
-	}
-	if ((rc = mdb_open_env(env, err)) != H2EMV_OK)
-		goto fail;
-	if ((rc = open_dbis(env, create, err)) != H2EMV_OK)
+	if ((rc = open_current_gen(env, create, err)) != H2EMV_OK)
 		goto fail;
 	if (create && (rc = env_write(env, init_format, NULL, err)) != H2EMV_OK)
 		goto fail;
@@ -633,6 +764,8 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 		goto fail;
 	if ((rc = env_load_dicts(env, err)) != H2EMV_OK)
 		goto fail;
+	if (!(env->flags & H2EMV_OPEN_READONLY))
+		reserve_refresh(env, env->gen);
 	*out = env;
 	return H2EMV_OK;
 fail:
@@ -644,11 +777,16 @@ void eng_close(eng_env *env)
 {
 	if (!env)
 		return;
-	if (env->mdb)
-		mdb_env_close(env->mdb);
+	/* every view has ended (the API requires it), so the current
+	 * generation holds the last reference */
+	if (env->gen && --env->gen->refs == 0)
+		gen_close(env->gen);
 	unregister_store(env);
 	if (env->lockfd >= 0)
 		close(env->lockfd);
+	if (env->wlockfd >= 0)
+		close(env->wlockfd);
+	pthread_mutex_destroy(&env->genmu);
 	rec_codec_free(env->codec);
 	pthread_mutex_destroy(&env->wlock);
 	pthread_mutex_destroy(&env->trainlock);
@@ -682,16 +820,27 @@ int eng_read_begin(eng_read **out, eng_env *env, h2emv_error *err)
 	r->env = env;
 	for (;;) {
 		gate_read_enter(&env->gate);
-		int rc = mdb_txn_begin(env->mdb, NULL, MDB_RDONLY, &r->txn);
+		/* the generation CURRENT names now; the view ends on it */
+		int rc = gen_acquire(&r->gen, env, err);
+		if (rc) {
+			gate_read_exit(&env->gate);
+			free(r);
+			return rc;
+		}
+		rc = mdb_txn_begin(r->gen->mdb, NULL, MDB_RDONLY, &r->txn);
 		if (rc == MDB_SUCCESS)
 			break;
 		gate_read_exit(&env->gate);
+		eng_gen *g = r->gen;
+		r->gen = NULL;
 		if (rc == MDB_MAP_RESIZED &&
 		    gate_remap_begin(&env->gate, GROW_WAIT_SECONDS) == H2EMV_OK) {
-			mdb_env_set_mapsize(env->mdb, 0);
+			mdb_env_set_mapsize(g->mdb, 0);
 			gate_remap_end(&env->gate);
+			gen_release(env, g);
 			continue;
 		}
+		gen_release(env, g);
 		free(r);
 		return env_err(err, rc == MDB_MAP_RESIZED ? EBUSY : rc, "opening a read view");
 	}
@@ -705,6 +854,7 @@ void eng_read_end(eng_read *r)
 		return;
 	mdb_txn_abort(r->txn);
 	gate_read_exit(&r->env->gate);
+	gen_release(r->env, r->gen);
 	eng_buf_free(&r->scratch);
 	free(r);
 }

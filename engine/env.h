@@ -47,9 +47,28 @@ void gate_read_exit(map_gate *g);
 int gate_remap_begin(map_gate *g, int wait_seconds);
 void gate_remap_end(map_gate *g);
 
-struct eng_env {
+/* One generation of the data file (see gen.c): an LMDB environment of its
+ * own. Views and writes hold a reference; the current one holds one more,
+ * so a retired generation closes when the last view on it ends. */
+typedef struct eng_gen {
 	MDB_env *mdb;
+	uint64_t num;  /* 0 = DIR/data.mdb, N = DIR/data.N.mdb */
+	int refs;      /* under eng_env.genmu */
+} eng_gen;
+
+struct eng_env {
+	/* The current generation's environment. Only for code that holds wlock
+	 * (a writer, which has checked the generation) or runs inside open:
+	 * anywhere else take a reference with gen_acquire. */
+	MDB_env *mdb;
+	/* Handles of the named databases: the same in every generation (LMDB
+	 * numbers them in the order they are opened; gen_open checks). */
 	MDB_dbi dbi[DB_COUNT];
+	eng_gen *gen;              /* the current generation, under genmu */
+	pthread_mutex_t genmu;
+	int wlockfd;               /* DIR/h2emv.wlock: flock EX around every write */
+	int maint;                 /* > 0 while gc or compaction runs: they may use the reserve */
+	uint64_t reserve_next;     /* used bytes at which a writer refreshes the reserve */
 	char *dir;
 	unsigned flags;
 	uint64_t map_size, max_map;
@@ -60,7 +79,8 @@ struct eng_env {
 	pthread_mutex_t wlock;     /* one writer at a time in this process */
 	pthread_mutex_t trainlock; /* one dictionary trainer at a time */
 	map_gate gate;             /* read views vs. remapping */
-	int lockfd;                /* flock: shared while open, exclusive to compact */
+	int lockfd;                /* flock DIR/h2emv.lock: shared while open (older
+	                              h2emv versions took it exclusive to compact) */
 	int nolock;                /* read-only, without LMDB's lock file (eng_open) */
 	int no_obsids;             /* read-only store from before the obsids database */
 	int broken;                /* a commit failed with an I/O error: reopen first */
@@ -71,6 +91,7 @@ struct eng_env {
 
 struct eng_read {
 	eng_env *env;
+	eng_gen *gen; /* the generation the view began on; it ends there */
 	MDB_txn *txn;
 	eng_buf scratch;
 };
@@ -117,8 +138,67 @@ int env_load_dicts(eng_env *env, h2emv_error *err);
 /* The largest big-endian u64 key prefix in `dbi` (0 if empty). */
 int eng_last_key(uint64_t *out, MDB_txn *txn, MDB_dbi dbi, h2emv_error *err);
 
-/* Close and reopen the LMDB environment (after a failed commit, after
- * compaction). The caller holds wlock and the gate (gate_remap_begin). */
+/* Close and reopen the current generation's LMDB environment (after a
+ * failed commit). The caller holds wlock and the gate (gate_remap_begin). */
 int env_reopen(eng_env *env, h2emv_error *err);
+
+/* Open the named databases of `mdb` into dbi[] (read-only transaction; with
+ * `create`, a write transaction that creates missing ones). A missing
+ * obsids (a store from before ids) sets *no_obsids: tolerated read-only,
+ * EFORMAT otherwise (open again with `create` to add it). */
+int env_open_dbis(MDB_env *mdb, MDB_dbi *dbi, int create, int readonly, const char *dir,
+                  int *no_obsids, h2emv_error *err);
+
+/* ------------------------------------------------ generations (gen.c) -- */
+
+/* Path of generation `num`'s data file (lock = 0) or LMDB lock file
+ * (lock = 1) in `dir`. */
+void gen_path(char *buf, size_t cap, const char *dir, uint64_t num, int lock);
+/* The generation DIR/CURRENT names (0 when there is no such file). */
+int gen_read_current(uint64_t *out, const char *dir, h2emv_error *err);
+/* Does `dir` hold a store (a CURRENT file, DIR/data.mdb or a data.N.mdb)? */
+int gen_store_exists(const char *dir);
+/* Open generation `num` as a new eng_gen with one reference. Its data file
+ * must exist unless GEN_MAY_CREATE; with GEN_CHECK_DBIS its databases must
+ * open under the handles in env->dbi. */
+#define GEN_CHECK_DBIS 1u
+#define GEN_MAY_CREATE 2u
+int gen_open(eng_gen **out, eng_env *env, uint64_t num, unsigned flags, h2emv_error *err);
+void gen_close(eng_gen *g);
+/* Make `ng` (one reference) the current generation; the previous one is
+ * closed once its last view ends. Caller holds genmu. */
+void gen_install_locked(eng_env *env, eng_gen *ng);
+/* A reference to the current generation, after moving to the one
+ * DIR/CURRENT names if a compaction switched. Never blocks on another
+ * process. Release with gen_release. */
+int gen_acquire(eng_gen **out, eng_env *env, h2emv_error *err);
+void gen_release(eng_env *env, eng_gen *g);
+/* Remove the files of generations other than `current`: older ones always
+ * (they are unlinked under any process still reading them, which is fine),
+ * newer ones (a crashed compaction's copy) only when `newer` is set, which
+ * needs the write lock. */
+void gen_cleanup(const char *dir, uint64_t current, int newer);
+/* The highest N of the DIR/data.N.mdb files present (0 if none). */
+uint64_t gen_highest_on_disk(const char *dir);
+/* Cross-process write lock (flock EX on DIR/h2emv.wlock); waits. */
+int wlock_take(eng_env *env, h2emv_error *err);
+void wlock_drop(eng_env *env);
+/* Become this memory's writer: the process's wlock, then the cross-process
+ * write lock, then a reference to the generation CURRENT names (under the
+ * lock it cannot change). writer_end releases all three. */
+int writer_begin(eng_gen **out, eng_env *env, h2emv_error *err);
+void writer_end(eng_env *env, eng_gen *g);
+/* fsync a directory. */
+int sync_dir(const char *dir);
+
+/* ---------------------------------------------- the reserve (reserve.c) -- */
+
+/* Bytes the reserve holds now (0 = none). */
+uint64_t reserve_bytes(const char *dir);
+/* Create or grow DIR/reserve towards its target when free space allows
+ * (best effort: errors are ignored, the store works without it). */
+void reserve_refresh(eng_env *env, eng_gen *g);
+/* Unlink the reserve; returns the bytes released. */
+uint64_t reserve_release(const char *dir);
 
 #endif

@@ -454,9 +454,9 @@ int eng_space(uint64_t *file_bytes, uint64_t *free_bytes, eng_env *env, h2emv_er
 	MDB_cursor *cur;
 	MDB_val k, v;
 	uint64_t free_pages = 0;
-	int mrc = mdb_env_stat(env->mdb, &st);
+	int mrc = mdb_env_stat(r->gen->mdb, &st);
 	if (!mrc)
-		mrc = mdb_env_info(env->mdb, &info);
+		mrc = mdb_env_info(r->gen->mdb, &info);
 	/* the free list is LMDB's database 0: each value is a page-number list
 	 * whose first word is its length */
 	if (!mrc)
@@ -473,12 +473,12 @@ int eng_space(uint64_t *file_bytes, uint64_t *free_bytes, eng_env *env, h2emv_er
 		if (mrc == MDB_NOTFOUND)
 			mrc = 0;
 	}
+	char path[4200];
+	gen_path(path, sizeof path, env->dir, r->gen->num, 0);
 	eng_read_end(r);
 	if (mrc)
 		return env_err(err, mrc, "reading the free space");
-	char path[4200];
 	struct stat fst;
-	snprintf(path, sizeof path, "%s/data.mdb", env->dir);
 	*file_bytes = stat(path, &fst) == 0 ? (uint64_t)fst.st_size
 	                                    : (uint64_t)(info.me_last_pgno + 1) * st.ms_psize;
 	*free_bytes = free_pages * st.ms_psize;

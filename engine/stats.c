@@ -55,15 +55,17 @@ int eng_stats(h2emv_stats *out, eng_env *env, h2emv_error *err)
 	out->format = (uint32_t)fmt;
 	MDB_envinfo info;
 	MDB_stat st;
-	mdb_env_info(env->mdb, &info);
-	mdb_env_stat(env->mdb, &st);
+	mdb_env_info(r->gen->mdb, &info);
+	mdb_env_stat(r->gen->mdb, &st);
 	out->map_bytes = info.me_mapsize;
 	out->used_bytes = (uint64_t)(info.me_last_pgno + 1) * st.ms_psize;
-	eng_read_end(r);
+	out->generation = r->gen->num;
 	char path[4200];
 	struct stat fst;
-	snprintf(path, sizeof path, "%s/data.mdb", env->dir);
+	gen_path(path, sizeof path, env->dir, r->gen->num, 0);
+	eng_read_end(r);
 	if (stat(path, &fst) == 0)
 		out->file_bytes = (uint64_t)fst.st_size;
+	out->reserve_bytes = reserve_bytes(env->dir);
 	return H2EMV_OK;
 }

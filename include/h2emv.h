@@ -132,8 +132,8 @@ typedef struct h2emv_open_options {
  * cannot be written, a read-only open goes without it (MDB_NOLOCK), which
  * is safe only while nobody writes the memory: docs/formats.md 1.9.
  * Returns H2EMV_OK, EINVAL, ENOMEM, EIO, ENOSPC, EFORMAT, ECORRUPT, ENOTFOUND
- * (no store and no CREATE flag), EBUSY (a compaction is running), EREADONLY
- * (the memory cannot be written and READONLY was not asked for).
+ * (no store and no CREATE flag), EREADONLY (the memory cannot be written and
+ * READONLY was not asked for). A compaction running does not stop it.
  * On success *out is owned by the caller; release it with h2emv_mem_close. */
 int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *opts,
                    h2emv_error *err);
@@ -456,6 +456,10 @@ typedef struct h2emv_stats {
 	uint64_t node_bytes;      /* stored bytes of node records */
 	uint32_t format;          /* store format version */
 	uint64_t relcache_bytes;  /* stored bytes of relevance-cache records */
+	uint64_t generation;      /* data file generation: 0 = data.mdb, N = data.N.mdb;
+	                             each compaction adds one (docs/formats.md) */
+	uint64_t reserve_bytes;   /* space held back in DIR/reserve for gc and compact on
+	                             a full disk; 0 = none (released, or no room) */
 } h2emv_stats;
 
 /* Counts and sizes. Returns OK, ECORRUPT, EIO. */
@@ -506,8 +510,11 @@ typedef struct h2emv_gc_result {
  * Works in bounded batches, releasing the write lock between them, so an
  * ingest never waits for more than one batch. `opts`/`out` may be NULL.
  * The space is reused by later writes; h2emv_compact gives it back to the
- * disk (and only then are deleted bytes gone from the file). Returns OK,
- * EREADONLY, ECORRUPT, EIO, ENOSPC. */
+ * disk (and only then are deleted bytes gone from the file). On a full disk
+ * a batch that cannot be written releases the memory's reserve (DIR/reserve,
+ * see h2emv_stats.reserve_bytes) and is retried once, so gc can run where an
+ * ingest failed with ENOSPC.
+ * Returns OK, EREADONLY, ECORRUPT, EIO, ENOSPC. */
 int h2emv_gc(h2emv_gc_result *out, h2emv_mem *mem, const h2emv_gc_options *opts,
              h2emv_error *err);
 
@@ -530,10 +537,16 @@ typedef struct h2emv_retention {
 int h2emv_retention_stats(h2emv_retention *out, h2emv_mem *mem, h2emv_error *err);
 
 /* Rewrite the data file without free pages (and so without the bytes of
- * deleted records) and swap it in atomically. Needs exclusive use: another
- * process with the memory open, or a snapshot open in this one, gives
- * H2EMV_EBUSY. A crash at any moment leaves either the old or the new file.
- * bytes_before/after may be NULL. Returns OK, EBUSY, EREADONLY, EIO, ENOSPC. */
+ * deleted records) into the next generation's file and switch to it
+ * atomically. Runs beside everything else, in this process and others:
+ * readers never wait (snapshots and views already open finish on the old
+ * file, which stays mapped until they close; new ones open on the new
+ * file), writers wait while the copy is made. A crash at any moment leaves
+ * the old or the new file current, whole. Needs free space for one copy of
+ * the live data; on a full disk it uses the memory's reserve (see
+ * h2emv_stats.reserve_bytes). The old file's space returns to the disk when
+ * the last snapshot open on it, in any process, closes.
+ * bytes_before/after may be NULL. Returns OK, EREADONLY, EIO, ENOSPC. */
 int h2emv_compact(h2emv_mem *mem, uint64_t *bytes_before, uint64_t *bytes_after,
                   h2emv_error *err);
 

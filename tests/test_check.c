@@ -258,7 +258,7 @@ static void ingest_n(const char *dir, int n, uint64_t first_seq)
 static uint8_t *read_data_file(const char *dir, size_t *len)
 {
 	char path[4200];
-	snprintf(path, sizeof path, "%s/data.mdb", dir);
+	assert_int_equal(eng_data_file(path, sizeof path, dir, NULL), H2EMV_OK);
 	uint8_t *p = (uint8_t *)tu_read_file(path, len);
 	assert_non_null(p);
 	return p;
@@ -267,7 +267,7 @@ static uint8_t *read_data_file(const char *dir, size_t *len)
 static void write_at(const char *dir, size_t off, const void *p, size_t n)
 {
 	char path[4200];
-	snprintf(path, sizeof path, "%s/data.mdb", dir);
+	assert_int_equal(eng_data_file(path, sizeof path, dir, NULL), H2EMV_OK);
 	int fd = open(path, O_WRONLY);
 	assert_true(fd >= 0);
 	assert_int_equal(pwrite(fd, p, n, (off_t)off), (ssize_t)n);

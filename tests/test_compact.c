@@ -1,8 +1,9 @@
 /*
  * test_compact.c — compaction gives freed space back and, with GC before
- * it, removes the bytes of forgotten content from the data file. It needs
- * the memory to itself: an open snapshot here or another process with the
- * memory open makes it H2EMV_EBUSY.
+ * it, removes the bytes of forgotten content from the data file. It runs
+ * beside readers: a snapshot open here, or another process with the memory
+ * open, keeps working across the switch to the new generation of the file.
+ * (test_compact_live.c runs it beside CLI askers, a follower and kill -9.)
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memmem */
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <dirent.h>
 
 #include "api/mem.h" /* the engine env behind a h2emv_mem: one LMDB env per process */
 #include "engine/engine.h"
@@ -91,10 +93,11 @@ static int fx_teardown(void **state)
 	return 0;
 }
 
+/* The current generation's data file. */
 static char *data_path(const fixture *f)
 {
 	static char path[4200];
-	snprintf(path, sizeof path, "%s/data.mdb", f->dir);
+	assert_int_equal(eng_data_file(path, sizeof path, f->dir, NULL), H2EMV_OK);
 	return path;
 }
 
@@ -119,17 +122,21 @@ static int occurrences(const char *path, const char *needle)
 	return count;
 }
 
-/* Occurrences in every file of the directory. */
+/* Occurrences in every file of the directory (every generation left). */
 static int occurrences_in_dir(const fixture *f, const char *needle)
 {
-	static const char *const names[] = { "data.mdb", "lock.mdb", "h2emv.lock", "data.mdb.compact" };
 	int total = 0;
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+	DIR *d = opendir(f->dir);
+	assert_non_null(d);
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
 		char path[4200];
-		snprintf(path, sizeof path, "%s/%s", f->dir, names[i]);
-		if (access(path, F_OK) == 0)
+		struct stat st;
+		snprintf(path, sizeof path, "%s/%s", f->dir, de->d_name);
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 			total += occurrences(path, needle);
 	}
+	closedir(d);
 	return total;
 }
 
@@ -461,47 +468,65 @@ static void test_compaction_keeps_every_snapshot_and_shrinks_the_file(void **sta
 	eng_buf_free(&t1);
 }
 
-static void test_compaction_with_a_snapshot_open_here_is_busy(void **state)
+static void test_compaction_with_a_snapshot_open_here_works_beside_it(void **state)
 {
 	fixture *f = *state;
 	grow_history(f, 20);
 	h2emv_snap *snap;
 	h2emv_error e = { 0 };
 	assert_int_equal(h2emv_snap_open(&snap, f->mem, H2EMV_SNAP_LATEST, &e), H2EMV_OK);
-	uint64_t size = file_size(data_path(f));
+	char old_path[4200];
+	snprintf(old_path, sizeof old_path, "%s", data_path(f));
 	memset(&e, 0, sizeof e);
-	assert_int_equal(h2emv_compact(f->mem, NULL, NULL, &e), H2EMV_EBUSY);
-	assert_int_equal(e.status, H2EMV_EBUSY);
-	assert_non_null(strstr(e.message, "snapshot"));
-	/* the snapshot is unharmed and the file untouched */
-	const h2emv_node *root;
+	uint64_t before, after;
+	assert_int_equal(h2emv_compact(f->mem, &before, &after, &e), H2EMV_OK);
+	/* the new generation is current, the old file is gone from the
+	 * directory, and the open snapshot still reads it through its map */
+	assert_string_not_equal(data_path(f), old_path);
+	assert_int_not_equal(access(old_path, F_OK), 0);
+	assert_int_equal(tu_data_files(f->dir), 1);
+	assert_int_equal(file_size(data_path(f)), after);
+	const h2emv_node *root, *goal;
 	assert_int_equal(h2emv_snap_root(&root, snap, &e), H2EMV_OK);
 	assert_int_equal(h2emv_node_ref(root).version, 20);
-	assert_int_equal(file_size(data_path(f)), size);
-	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s/data.mdb.compact", f->dir);
-	assert_int_not_equal(access(tmp, F_OK), 0);
-	h2emv_snap_close(snap);
+	assert_int_equal(h2emv_node_child(&goal, snap, root, 0, &e), H2EMV_OK);
+	assert_int_equal(h2emv_node_ref(goal).version, 20);
 
-	/* an engine read view counts the same */
+	/* a write lands in the new generation while the old view stays open */
+	small_tree t;
+	small_tree_make(&t, 21, 21, 21, 20);
+	eng_node *nodes[] = { &t.root, &t.goal, &t.ev3 };
+	const eng_ref dead[] = { { 1, 20 }, { 2, 20 }, { 3, 20 } };
+	uint64_t seq;
+	commit(f, nodes, 3, dead, 3, (eng_ref){ 1, 21 }, &seq);
+	assert_int_equal(seq, 21);
+	h2emv_snap *fresh;
+	assert_int_equal(h2emv_snap_open(&fresh, f->mem, H2EMV_SNAP_LATEST, &e), H2EMV_OK);
+	assert_int_equal(h2emv_snap_root(&root, fresh, &e), H2EMV_OK);
+	assert_int_equal(h2emv_node_ref(root).version, 21);
+	h2emv_snap_close(fresh);
+	/* a second compaction with the first-generation view still open */
 	eng_read *r;
 	assert_int_equal(eng_read_begin(&r, f->env, &e), H2EMV_OK);
-	assert_int_equal(h2emv_compact(f->mem, NULL, NULL, &e), H2EMV_EBUSY);
-	eng_read_end(r);
 	assert_int_equal(h2emv_compact(f->mem, NULL, NULL, &e), H2EMV_OK);
+	uint64_t last = 0;
+	assert_int_equal(eng_obs_last(&last, r, &e), H2EMV_OK);
+	eng_read_end(r);
+	assert_int_equal(h2emv_node_ref(goal).version, 20);
+	h2emv_snap_close(snap);
+	uint64_t violations = 99;
+	assert_int_equal(h2emv_check(&violations, f->mem, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(violations, 0);
+	h2emv_stats st;
+	assert_int_equal(h2emv_mem_stats(&st, f->mem, &e), H2EMV_OK);
+	assert_int_equal(st.generation, 2);
+	assert_int_equal(st.last_snapshot, 21);
 }
 
-/* A forked child must die of its own faults, not longjmp back into the
- * test runner's copy that cmocka's signal handlers would resume. */
-static void child_default_signals(void)
-{
-	static const int sigs[] = { SIGBUS, SIGSEGV, SIGILL, SIGFPE, SIGSYS, SIGABRT };
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		signal(sigs[i], SIG_DFL);
-}
-
-/* A child that opens the memory and holds it until told to go. Reports
- * 'R' when open, 'E' when the open failed. */
+/* A child that opens the memory and holds it until told to go; then it
+ * appends observation `seq` on the handle it opened before the compaction
+ * and reads it back through a new view. Reports 'R' when open, 'E' when the
+ * open failed. */
 static pid_t spawn_holder(const char *dir, int *go_fd)
 {
 	int ready[2], go[2];
@@ -511,18 +536,38 @@ static pid_t spawn_holder(const char *dir, int *go_fd)
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		child_default_signals();
+		tu_child_default_signals();
 		close(ready[0]);
 		close(go[1]);
 		h2emv_mem *m = NULL;
+		eng_read *r = NULL;
 		char c = h2emv_mem_open(&m, dir, NULL, NULL) == H2EMV_OK ? 'R' : 'E';
+		/* a view open across the compaction, too */
+		if (c == 'R' && eng_read_begin(&r, m->env, NULL) != H2EMV_OK)
+			c = 'E';
 		if (write(ready[1], &c, 1) != 1)
 			_exit(3);
 		char x;
 		while (read(go[0], &x, 1) < 0)
 			;
+		if (c != 'R')
+			_exit(2);
+		uint64_t before = 0, first = 0, last = 0;
+		eng_obs_last(&before, r, NULL);
+		eng_read_end(r);
+		eng_buf body = { 0 }, back = { 0 };
+		tu_obs_body(&body, 7);
+		if (eng_obs_append(m->env, &body, 1, &first, NULL) != H2EMV_OK)
+			_exit(4);
+		if (eng_read_begin(&r, m->env, NULL) != H2EMV_OK || eng_obs_last(&last, r, NULL) ||
+		    last != first || eng_obs_get(&back, r, first, NULL) || back.len != body.len ||
+		    memcmp(back.data, body.data, body.len) != 0)
+			_exit(5);
+		eng_read_end(r);
+		eng_buf_free(&body);
+		eng_buf_free(&back);
 		h2emv_mem_close(m);
-		_exit(c == 'R' ? 0 : 2);
+		_exit(0);
 	}
 	close(ready[1]);
 	close(go[0]);
@@ -544,21 +589,18 @@ static void release_holder(pid_t pid, int go_fd)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
-static void test_compaction_while_another_process_has_the_memory_open_is_busy(void **state)
+static void test_compaction_while_another_process_has_the_memory_open_works(void **state)
 {
 	fixture *f = *state;
 	grow_history(f, 20);
 	int go;
 	pid_t child = spawn_holder(f->dir, &go);
-	uint64_t size = file_size(data_path(f));
 	h2emv_error e = { 0 };
 	int rc = h2emv_compact(f->mem, NULL, NULL, &e);
-	if (rc != H2EMV_EBUSY) {
+	if (rc != H2EMV_OK) {
 		release_holder(child, go);
 		fail_msg("compaction with another process attached gave %d (%s)", rc, e.message);
 	}
-	assert_non_null(strstr(e.message, "another process"));
-	assert_int_equal(file_size(data_path(f)), size);
 	/* this process keeps working normally */
 	small_tree t;
 	small_tree_make(&t, 21, 21, 21, 20);
@@ -567,15 +609,18 @@ static void test_compaction_while_another_process_has_the_memory_open_is_busy(vo
 	uint64_t seq;
 	commit(f, nodes, 3, dead, 3, (eng_ref){ 1, 21 }, &seq);
 	assert_int_equal(seq, 21);
+	/* the child writes through its handle opened on the old generation:
+	 * the write must land in the new one, where this process sees it */
 	release_holder(child, go);
-	/* alone again: compaction goes through */
-	assert_int_equal(h2emv_compact(f->mem, NULL, NULL, &e), H2EMV_OK);
 	uint64_t violations = 99;
 	assert_int_equal(h2emv_check(&violations, f->mem, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
 	assert_int_equal(violations, 0);
 	h2emv_stats st;
 	assert_int_equal(h2emv_mem_stats(&st, f->mem, &e), H2EMV_OK);
 	assert_int_equal(st.last_snapshot, 21);
+	assert_int_equal(st.obs_count, 1);
+	assert_int_equal(st.generation, 1);
+	assert_int_equal(tu_data_files(f->dir), 1);
 }
 
 /* A crash during compaction leaves the old file whole and a partial copy
@@ -584,22 +629,91 @@ static void test_leftover_compaction_copy_is_discarded_on_open(void **state)
 {
 	fixture *f = *state;
 	grow_history(f, 5);
+	h2emv_error e = { 0 };
+	assert_int_equal(h2emv_compact(f->mem, NULL, NULL, &e), H2EMV_OK); /* generation 1 */
 	eng_buf t0 = { 0 }, t1 = { 0 };
 	transcript(&t0, f);
 	h2emv_mem_close(f->mem);
+	/* what a crash can leave: a copy of an older h2emv, the next
+	 * generation's half copy, its lock file and CURRENT.tmp, and the
+	 * retired generation 0 */
+	static const char *const junk[] = { "data.mdb.compact", "data.2.mdb", "data.2.mdb-lock",
+		                            "CURRENT.tmp", "data.mdb", "lock.mdb" };
 	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s/data.mdb.compact", f->dir);
-	FILE *fp = fopen(tmp, "wb");
-	assert_non_null(fp);
-	assert_int_equal(fwrite("half a copy", 1, 11, fp), 11);
-	assert_int_equal(fclose(fp), 0);
+	for (size_t i = 0; i < sizeof junk / sizeof *junk; i++) {
+		snprintf(tmp, sizeof tmp, "%s/%s", f->dir, junk[i]);
+		FILE *fp = fopen(tmp, "wb");
+		assert_non_null(fp);
+		assert_int_equal(fwrite(i == 3 ? "2\n" : "half a copy", 1, i == 3 ? 2 : 11, fp),
+		                 i == 3 ? 2 : 11);
+		assert_int_equal(fclose(fp), 0);
+	}
 	assert_int_equal(open_mem(f, 0), 0);
-	assert_int_not_equal(access(tmp, F_OK), 0);
+	for (size_t i = 0; i < sizeof junk / sizeof *junk; i++) {
+		snprintf(tmp, sizeof tmp, "%s/%s", f->dir, junk[i]);
+		if (access(tmp, F_OK) == 0)
+			fail_msg("%s survived the open", junk[i]);
+	}
+	assert_int_equal(tu_data_files(f->dir), 1);
 	transcript(&t1, f);
 	assert_int_equal(t1.len, t0.len);
 	assert_memory_equal(t1.data, t0.data, t0.len);
 	eng_buf_free(&t0);
 	eng_buf_free(&t1);
+}
+
+/* CURRENT names the store's file: damaged, the store is refused with a
+ * message that names it (nothing is guessed, nothing is recreated). */
+static void test_a_damaged_current_file_is_refused_by_name(void **state)
+{
+	fixture *f = *state;
+	grow_history(f, 3);
+	h2emv_error e = { 0 };
+	assert_int_equal(h2emv_compact(f->mem, NULL, NULL, &e), H2EMV_OK);
+	h2emv_mem_close(f->mem);
+	f->mem = NULL;
+	char cur[4200];
+	snprintf(cur, sizeof cur, "%s/CURRENT", f->dir);
+	static const char *const bad[] = { "", "1", "x\n", "1\n2\n", "99999999999999999999\n" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		FILE *fp = fopen(cur, "wb");
+		assert_non_null(fp);
+		fputs(bad[i], fp);
+		assert_int_equal(fclose(fp), 0);
+		h2emv_mem *m = NULL;
+		memset(&e, 0, sizeof e);
+		assert_int_equal(h2emv_mem_open(&m, f->dir, NULL, &e), H2EMV_ECORRUPT);
+		assert_non_null(strstr(e.message, "CURRENT"));
+	}
+	/* naming a generation that is not there is no store either */
+	FILE *fp = fopen(cur, "wb");
+	assert_non_null(fp);
+	fputs("7\n", fp);
+	assert_int_equal(fclose(fp), 0);
+	h2emv_mem *m = NULL;
+	assert_int_not_equal(h2emv_mem_open(&m, f->dir, NULL, &e), H2EMV_OK);
+	char *seven = tu_fmt("%s/data.7.mdb", f->dir);
+	assert_int_not_equal(access(seven, F_OK), 0);
+	free(seven);
+	/* without CURRENT, neither an open nor a create touches the data */
+	assert_int_equal(unlink(cur), 0);
+	memset(&e, 0, sizeof e);
+	assert_int_equal(h2emv_mem_open(&m, f->dir, NULL, &e), H2EMV_ECORRUPT);
+	assert_non_null(strstr(e.message, "CURRENT is missing"));
+	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
+	o.flags = H2EMV_OPEN_CREATE;
+	memset(&e, 0, sizeof e);
+	assert_int_equal(h2emv_mem_open(&m, f->dir, &o, &e), H2EMV_ECORRUPT);
+	assert_non_null(strstr(e.message, "CURRENT is missing"));
+	char *one = tu_fmt("%s/data.1.mdb", f->dir);
+	assert_int_equal(access(one, F_OK), 0);
+	free(one);
+	/* repaired, it opens again */
+	fp = fopen(cur, "wb");
+	assert_non_null(fp);
+	fputs("1\n", fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(open_mem(f, 0), 0);
 }
 
 static void test_compaction_of_a_read_only_memory_is_refused(void **state)
@@ -623,12 +737,14 @@ int main(void)
 		                                fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_compaction_keeps_every_snapshot_and_shrinks_the_file,
 		                                fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(test_compaction_with_a_snapshot_open_here_is_busy, fx_setup,
-		                                fx_teardown),
+		cmocka_unit_test_setup_teardown(test_compaction_with_a_snapshot_open_here_works_beside_it,
+		                                fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(
-			test_compaction_while_another_process_has_the_memory_open_is_busy, fx_setup,
+			test_compaction_while_another_process_has_the_memory_open_works, fx_setup,
 			fx_teardown),
 		cmocka_unit_test_setup_teardown(test_leftover_compaction_copy_is_discarded_on_open, fx_setup,
+		                                fx_teardown),
+		cmocka_unit_test_setup_teardown(test_a_damaged_current_file_is_refused_by_name, fx_setup,
 		                                fx_teardown),
 		cmocka_unit_test_setup_teardown(test_compaction_of_a_read_only_memory_is_refused, fx_setup,
 		                                fx_teardown),

@@ -240,10 +240,9 @@ static _Noreturn void full_disk_child(const char *dir, int fd, tree t, uint64_t 
 	h2emv_error err = { 0 };
 	h2emv_mem *mem = NULL;
 	int rc = h2emv_mem_open(&mem, dir, NULL, &err);
-	char path[4200];
-	snprintf(path, sizeof path, "%s/data.mdb", dir);
+	char path[4200] = "";
 	struct stat st;
-	if (rc || stat(path, &st) != 0) {
+	if (rc || eng_data_file(path, sizeof path, dir, NULL) || stat(path, &st) != 0) {
 		r.setup_failed = 1;
 		snprintf(r.setup_msg, sizeof r.setup_msg, "open: %.180s", err.message);
 		send_report(fd, &r);
@@ -619,7 +618,7 @@ static void test_readonly_memory_refuses_every_write(void **state)
 	assert_int_equal(commit_grow(&seq, mem->env, &t, 3, &err), H2EMV_OK);
 	h2emv_mem_close(mem);
 	char path[4200];
-	snprintf(path, sizeof path, "%s/data.mdb", dir);
+	assert_int_equal(eng_data_file(path, sizeof path, dir, NULL), H2EMV_OK);
 	size_t len_before = 0, len_after = 0;
 	char *before = tu_read_file(path, &len_before);
 	assert_non_null(before);

@@ -130,6 +130,14 @@ static char *path_in(const char *dir, const char *name)
 	return path;
 }
 
+/* The store's current data file (data.mdb until a compaction). */
+static char *data_file(const char *dir)
+{
+	static char path[4200];
+	assert_int_equal(eng_data_file(path, sizeof path, dir, NULL), H2EMV_OK);
+	return path;
+}
+
 static void write_file(const char *path, const void *data, size_t n)
 {
 	FILE *fp = fopen(path, "wb");
@@ -204,7 +212,7 @@ static void test_store_of_a_newer_format_is_refused(void **state)
 	h2emv_mem_close(f->mem);
 	f->mem = NULL;
 	size_t n0 = 0, n1 = 0;
-	char *before = tu_read_file(path_in(f->mdir, "data.mdb"), &n0);
+	char *before = tu_read_file(data_file(f->mdir), &n0);
 	assert_non_null(before);
 	static const unsigned flag_sets[] = { 0, H2EMV_OPEN_CREATE, H2EMV_OPEN_READONLY };
 	for (size_t i = 0; i < 3; i++) {
@@ -216,7 +224,7 @@ static void test_store_of_a_newer_format_is_refused(void **state)
 			fail_msg("the refusal does not say the store is newer: %s", e.message);
 	}
 	/* refusing it wrote nothing */
-	char *after = tu_read_file(path_in(f->mdir, "data.mdb"), &n1);
+	char *after = tu_read_file(data_file(f->mdir), &n1);
 	assert_non_null(after);
 	assert_int_equal(n1, n0);
 	assert_memory_equal(after, before, n0);
@@ -252,7 +260,7 @@ static void test_foreign_data_file_is_refused_not_crashed(void **state)
 		for (int fill = 0; fill < 2; fill++) {
 			for (size_t i = 0; i < sizes[s]; i++)
 				junk[i] = fill ? (uint8_t)mix(i + s * 7919) : 0;
-			write_file(path_in(f->mdir, "data.mdb"), junk, sizes[s]);
+			write_file(data_file(f->mdir), junk, sizes[s]);
 			for (int create = 0; create < 2; create++) {
 				h2emv_error e = { 0 };
 				int rc = open_with(f, create ? H2EMV_OPEN_CREATE : 0, 0, 0, 0, &e);
@@ -263,7 +271,7 @@ static void test_foreign_data_file_is_refused_not_crashed(void **state)
 				assert_true(e.message[0] != 0);
 				/* and left the foreign file as it was */
 				size_t n = 0;
-				char *now = tu_read_file(path_in(f->mdir, "data.mdb"), &n);
+				char *now = tu_read_file(data_file(f->mdir), &n);
 				assert_non_null(now);
 				assert_int_equal(n, sizes[s]);
 				assert_memory_equal(now, junk, n);
@@ -348,7 +356,7 @@ static void test_truncated_data_file_is_refused_not_crashed(void **state)
 	h2emv_mem_close(f->mem);
 	f->mem = NULL;
 	size_t full = 0;
-	char *data = tu_read_file(path_in(f->mdir, "data.mdb"), &full);
+	char *data = tu_read_file(data_file(f->mdir), &full);
 	assert_non_null(data);
 	assert_true(full > 16 * 4096);
 	/* the whole file is fine */
@@ -360,7 +368,7 @@ static void test_truncated_data_file_is_refused_not_crashed(void **state)
 	const size_t cuts[] = { 2 * 4096, full / 2 };
 	int failures = 0;
 	for (size_t c = 0; c < sizeof cuts / sizeof *cuts; c++) {
-		write_file(path_in(f->mdir, "data.mdb"), data, cuts[c]);
+		write_file(data_file(f->mdir), data, cuts[c]);
 		pr = probe_store(f->mdir);
 		if (pr.crashed) {
 			print_error("a data file cut from %zu to %zu bytes crashed the opener (signal %d)\n",

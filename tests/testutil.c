@@ -1,4 +1,6 @@
 /* testutil.c — helpers shared by the tests. */
+#include <dirent.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,4 +206,27 @@ h2emv_reply *tu_say(h2emv_mem *m, const char *text)
 		abort();
 	}
 	return r;
+}
+
+int tu_data_files(const char *dir)
+{
+	int n = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		abort();
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+		if (!strncmp(de->d_name, "data.", 5) && len > 4 && !strcmp(de->d_name + len - 4, ".mdb"))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+void tu_child_default_signals(void)
+{
+	static const int sigs[] = { SIGBUS, SIGSEGV, SIGILL, SIGFPE, SIGSYS, SIGABRT };
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		signal(sigs[i], SIG_DFL);
 }

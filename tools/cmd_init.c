@@ -27,11 +27,11 @@ int cmd_init(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage("init", "one directory at most");
 	const char *dir = cli_mem_dir(mem);
-	char path[4200];
-	struct stat st;
-	snprintf(path, sizeof path, "%s/data.mdb", dir);
-	int existed = stat(path, &st) == 0;
-	h2emv_mem *m = cli_open(dir, H2EMV_OPEN_CREATE);
+	/* a store opens without CREATE (data.mdb, or data.N.mdb after compaction) */
+	h2emv_mem *m = NULL;
+	int existed = h2emv_mem_open(&m, dir, NULL, NULL) == H2EMV_OK;
+	if (!existed)
+		m = cli_open(dir, H2EMV_OPEN_CREATE);
 	if (!m)
 		return EXIT_ERROR;
 	h2emv_mem_close(m);

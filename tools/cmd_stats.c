@@ -54,6 +54,14 @@ int cmd_stats(int argc, char **argv)
 			(json_int_t)s.obs_bytes, "node_bytes", (json_int_t)s.node_bytes, "file_bytes",
 			(json_int_t)s.file_bytes, "used_bytes", (json_int_t)s.used_bytes, "map_bytes",
 			(json_int_t)s.map_bytes);
+		if (o && (json_object_set_new(o, "generation", json_integer((json_int_t)s.generation)) ||
+		          json_object_set_new(o, "reserve_bytes",
+		                              json_integer((json_int_t)s.reserve_bytes)) ||
+		          json_object_set_new(o, "relcache_bytes",
+		                              json_integer((json_int_t)s.relcache_bytes)))) {
+			json_decref(o);
+			o = NULL;
+		}
 		json_t *r = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "live",
 		                      (json_int_t)ret.obs_live, "window", (json_int_t)ret.obs_window,
 		                      "unbuilt", (json_int_t)ret.obs_unbuilt, "unreadable",
@@ -80,8 +88,14 @@ int cmd_stats(int argc, char **argv)
 	       U(s.last_snapshot), U(s.pins));
 	printf("rules versions  %llu; relevance cache %llu entries; zstd dictionaries %llu\n",
 	       U(s.rules_versions), U(s.relcache_entries), U(s.dicts));
-	printf("file            %llu bytes (%llu in use; %llu mapped)\n", U(s.file_bytes),
-	       U(s.used_bytes), U(s.map_bytes));
+	printf("file            %llu bytes (%llu in use; %llu mapped), generation %llu\n",
+	       U(s.file_bytes), U(s.used_bytes), U(s.map_bytes), U(s.generation));
+	if (s.reserve_bytes)
+		printf("reserve         %llu bytes held for gc and compact on a full disk\n",
+		       U(s.reserve_bytes));
+	else
+		printf("reserve         none (released on a full disk, or no room for it): "
+		       "run `h2emv gc` and `h2emv compact`, or free space\n");
 	printf("log retention   %llu live, %llu in the raw-log window, %llu not built, "
 	       "%llu damaged; %llu reclaimable (%llu bytes) by gc\n",
 	       U(ret.obs_live), U(ret.obs_window), U(ret.obs_unbuilt), U(ret.obs_unreadable),
