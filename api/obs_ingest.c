@@ -50,7 +50,7 @@ static int mp_uint(uint64_t *v, const uint8_t *p, size_t n, size_t *used)
 
 /* t and t_end (t when absent) of a stored body: the map's first entries,
  * in the order obs_from_json writes them. -1 if the bytes are not that. */
-static int body_times(int64_t *t, int64_t *t_end, const void *body, size_t blen)
+int obs_body_times(int64_t *t, int64_t *t_end, const void *body, size_t blen)
 {
 	const uint8_t *p = body;
 	size_t n = blen, used = 0;
@@ -105,7 +105,7 @@ static int scan_log(int64_t *clock, eng_read *r, uint64_t last, uint64_t floor,
 		if (rc)
 			break;
 		int64_t t, t_end;
-		if (body_times(&t, &t_end, body.data, body.len) == 0 && t_end > *clock)
+		if (obs_body_times(&t, &t_end, body.data, body.len) == 0 && t_end > *clock)
 			*clock = t_end;
 	}
 	eng_buf_free(&body);
@@ -306,7 +306,7 @@ int h2emv_ingest_opts(h2emv_ingest_result *out, h2emv_mem *mem, const char *cons
 		                   err);
 		if (rc)
 			res.failed = i;
-		else if (body_times(&times[i].t, &times[i].t_end, bodies[i].data, bodies[i].len))
+		else if (obs_body_times(&times[i].t, &times[i].t_end, bodies[i].data, bodies[i].len))
 			rc = eng_fail(err, H2EMV_EINTERNAL, "an observation body lost its time");
 	}
 	if (rc == H2EMV_OK) {

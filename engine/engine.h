@@ -269,6 +269,9 @@ int eng_kv_get(eng_buf *out, eng_read *r, int db, const void *key, size_t klen,
 int eng_stats(h2emv_stats *out, eng_env *env, h2emv_error *err);
 int eng_gc(h2emv_gc_result *out, eng_env *env, const h2emv_gc_options *opts, h2emv_error *err);
 int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *err);
+/* A consistent copy of the store in the new directory `dest` (see
+ * h2emv_mem_backup). *bytes (may be NULL) gets the copy's size. */
+int eng_backup(eng_env *env, const char *dest, uint64_t *bytes, h2emv_error *err);
 /* Verify every record and every snapshot's tree (see h2emv_check).
  * `obs_check` (may be NULL) validates an observation body's fields. */
 typedef int (*eng_body_check_fn)(const void *body, size_t len, h2emv_error *err);
