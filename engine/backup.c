@@ -76,7 +76,7 @@ static int check_dest(const char *dest, h2emv_error *err)
 	if (!*dest || strlen(dest) > 4000)
 		return eng_fail(err, H2EMV_EINVAL, "backup: the destination path is empty or too long");
 	if (lstat(dest, &st) == 0)
-		return eng_fail(err, H2EMV_EEXIST, "backup: %s already exists; name a new directory",
+		return eng_fail(err, H2EMV_EEXIST, "%s already exists: a backup goes to a new directory",
 		                dest);
 	if (errno != ENOENT)
 		return eng_fail(err, H2EMV_EIO, "backup: %s: %s", dest, strerror(errno));
@@ -84,7 +84,7 @@ static int check_dest(const char *dest, h2emv_error *err)
 	snprintf(copy, sizeof copy, "%s", dest);
 	const char *parent = dirname(copy);
 	if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
-		return eng_fail(err, H2EMV_ENOTFOUND, "backup: the directory %s does not exist",
+		return eng_fail(err, H2EMV_ENOTFOUND, "the directory %s (where the backup would go) does not exist",
 		                parent);
 	return H2EMV_OK;
 }
