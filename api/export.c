@@ -52,35 +52,50 @@ int xw_puts(xw *w, const char *s)
 	return xw_put(w, s, strlen(s));
 }
 
-typedef struct dump_ctx {
-	xw *w;
-	int html;
-} dump_ctx;
-
-static int dump_cb(const char *buf, size_t size, void *data)
+/* Text that sits inside a <script> element: '<', '>' and '&' escaped (they
+ * only ever occur inside JSON strings, where the escapes mean the same). */
+static int put_escaped(xw *w, const char *buf, size_t size)
 {
-	dump_ctx *d = data;
-	if (!d->html)
-		return xw_put(d->w, buf, size) ? -1 : 0;
 	size_t from = 0;
 	for (size_t i = 0; i < size; i++) {
 		const char *esc = buf[i] == '<' ? "\\u003c" : buf[i] == '>' ? "\\u003e"
 		                : buf[i] == '&' ? "\\u0026" : NULL;
 		if (!esc)
 			continue;
-		if (xw_put(d->w, buf + from, i - from) || xw_puts(d->w, esc))
-			return -1;
+		xw_put(w, buf + from, i - from);
+		xw_puts(w, esc);
 		from = i + 1;
 	}
-	return xw_put(d->w, buf + from, size - from) ? -1 : 0;
+	return xw_put(w, buf + from, size - from);
 }
 
-int xw_json(xw *w, const json_t *v, int html)
+int xw_json(xw *w, const json_t *v, int html, const char *extra)
 {
-	dump_ctx d = { w, html };
-	if (json_dump_callback(v, dump_cb, &d, JSON_COMPACT) != 0 && w->status == H2EMV_OK)
-		w->status = H2EMV_ENOMEM;
-	return w->status;
+	/* one dump into a buffer kept across calls: a node's JSON at a time */
+	size_t n = json_dumpb(v, (char *)w->dump.data, w->dump.cap, JSON_COMPACT);
+	if (n > w->dump.cap) {
+		w->dump.len = 0;
+		if (eng_buf_reserve(&w->dump, n))
+			return w->status ? w->status : (w->status = H2EMV_ENOMEM);
+		n = json_dumpb(v, (char *)w->dump.data, w->dump.cap, JSON_COMPACT);
+	}
+	if (n < 2 || n > w->dump.cap)
+		return w->status ? w->status : (w->status = H2EMV_ENOMEM);
+	const char *text = (const char *)w->dump.data;
+	if (extra) /* reopen the object (a compact dump ends with '}') */
+		n--;
+	if (html)
+		put_escaped(w, text, n);
+	else
+		xw_put(w, text, n);
+	if (!extra)
+		return w->status;
+	xw_puts(w, ",\"observation\":");
+	if (html)
+		put_escaped(w, extra, strlen(extra));
+	else
+		xw_puts(w, extra);
+	return xw_puts(w, "}");
 }
 
 /* ------------------------------------------------------------------ walk -- */
@@ -208,15 +223,17 @@ static int emit(xp *x, const h2emv_node *n, const h2emv_node *parent)
 	if (x->o->format == H2EMV_EXPORT_DOT) {
 		rc = dot_node(x, n, parent);
 	} else {
-		char pref[32];
+		char pref[32], *obs = NULL;
 		json_t *j = export_node_json(&x->nx, n,
-		                             parent ? export_ref(pref, h2emv_node_ref(parent)) : NULL);
+		                             parent ? export_ref(pref, h2emv_node_ref(parent)) : NULL,
+		                             &obs);
 		if (!j)
 			return H2EMV_ENOMEM;
 		if (x->count)
 			xw_puts(&x->w, ",");
-		rc = xw_json(&x->w, j, x->o->format == H2EMV_EXPORT_HTML);
+		rc = xw_json(&x->w, j, x->o->format == H2EMV_EXPORT_HTML, obs);
 		json_decref(j);
+		free(obs);
 	}
 	x->count++;
 	if (x->o->progress && x->count % 256 == 0)
@@ -273,8 +290,10 @@ static int json_doc(xp *x, const h2emv_node *start, int html)
 		return fail_status(x, H2EMV_ENOMEM);
 	size_t n = strlen(text);
 	/* a compact object dump ends with '}'; html escaping as in xw_json */
-	dump_ctx d = { &x->w, html };
-	dump_cb(text, n - 1, &d);
+	if (html)
+		put_escaped(&x->w, text, n - 1);
+	else
+		xw_put(&x->w, text, n - 1);
 	free(text);
 	xw_puts(&x->w, n > 2 ? ",\"nodes\":[" : "\"nodes\":[");
 	int rc = start ? walk(x, start, NULL, 0) : H2EMV_OK;
@@ -384,7 +403,7 @@ int h2emv_snap_export(h2emv_snap *snap, h2emv_write_fn write, void *ctx,
 	if (rc == H2EMV_OK && o.progress)
 		o.progress(o.progress_ctx, "export", x.count, x.count);
 	eng_buf_free(&x.w.buf);
-	eng_buf_free(&x.nx.scratch);
+	eng_buf_free(&x.w.dump);
 	free(x.ranks);
 	profile_free(prof);
 	return rc;

@@ -23,7 +23,7 @@ typedef struct jb {
 
 static void put(jb *b, const char *key, json_t *v)
 {
-	if (!v || json_object_set_new(b->o, key, v))
+	if (!v || json_object_set_new_nocheck(b->o, key, v)) /* our keys are ASCII */
 		b->oom = 1;
 }
 
@@ -48,19 +48,19 @@ static json_t *jtext(const char *s)
 	return s ? jtextn(s, strlen(s)) : json_null();
 }
 
-/* "key": ISO-8601 UTC and "key_us": microseconds; both null for never. */
-static void put_time(jb *b, const char *key, int64_t us)
+/* "key": ISO-8601 UTC and "key_us" (`ukey`): microseconds; both null for
+ * never. */
+static void put_time(jb *b, const char *key, const char *ukey, int64_t us)
 {
-	char k[48], iso[OBS_TIME_TEXT];
-	snprintf(k, sizeof k, "%s_us", key);
+	char iso[OBS_TIME_TEXT];
 	if (us == H2EMV_TIME_NEVER) {
 		put(b, key, json_null());
-		put(b, k, json_null());
+		put(b, ukey, json_null());
 		return;
 	}
 	obs_time_format(iso, us);
-	put(b, key, json_string(iso));
-	put(b, k, json_integer(us));
+	put(b, key, json_string_nocheck(iso));
+	put(b, ukey, json_integer(us));
 }
 
 char *export_ref(char *out, h2emv_ref r)
@@ -104,26 +104,21 @@ static const char *const slot_names[FS_N] = {
 	[FS_STATE] = "state",
 };
 
-static json_t *fact_json(const fact *f, eng_buf *scratch)
+static json_t *fact_json(const fact *f)
 {
 	jb b = { json_object(), 0 };
 	if (!b.o)
 		return NULL;
-	put(&b, "type", json_string(type_name(f->type)));
-	put(&b, "status", json_string(status_name(f->status)));
-	scratch->len = 0;
-	if (facts_render_one(scratch, f) == H2EMV_OK)
-		put(&b, "rendered", jtextn((const char *)scratch->data, scratch->len));
-	else
-		put(&b, "rendered", json_string(""));
+	put(&b, "type", json_string_nocheck(type_name(f->type)));
+	put(&b, "status", json_string_nocheck(status_name(f->status)));
 	for (int i = 0; i < FS_N; i++)
 		if (f->s[i])
 			put(&b, slot_names[i], jtext(f->s[i]));
-	put(&b, "class", json_integer(f->cls));
 	put(&b, "count", json_integer(f->count));
-	put_time(&b, "first", f->t0);
-	put_time(&b, "last", f->t1);
-	put_time(&b, "last_end", f->t2);
+	/* microseconds only: a node can hold hundreds of facts */
+	put(&b, "first_us", json_integer(f->t0));
+	put(&b, "last_us", json_integer(f->t1));
+	put(&b, "last_end_us", json_integer(f->t2));
 	if (b.oom) {
 		json_decref(b.o);
 		return NULL;
@@ -131,9 +126,10 @@ static json_t *fact_json(const fact *f, eng_buf *scratch)
 	return b.o;
 }
 
-/* The facts of a node: a scene's from its observation, any other's from
- * its payload. A damaged payload reads as no facts (as in answering). */
-static int node_facts(facts *f, xnode_ctx *x, const h2emv_node *n, json_t **obs)
+/* The facts of a node: a scene's from its observation (whose canonical
+ * JSON goes to *obs, malloc'd), any other's from its payload. A damaged
+ * payload reads as no facts (as in answering). */
+static int node_facts(facts *f, xnode_ctx *x, const h2emv_node *n, char **obs)
 {
 	size_t len;
 	const void *p = h2emv_node_payload(n, &len);
@@ -146,12 +142,9 @@ static int node_facts(facts *f, xnode_ctx *x, const h2emv_node *n, json_t **obs)
 	}
 	if (obs_body_check(p, len, NULL) != H2EMV_OK)
 		return H2EMV_OK;
-	char *json = NULL;
 	size_t jl;
-	if (obs_to_json(&json, &jl, p, len, NULL) == H2EMV_OK) {
-		*obs = json_loadb(json, jl, 0, NULL);
-		free(json);
-	}
+	if (obs_to_json(obs, &jl, p, len, NULL) != H2EMV_OK)
+		*obs = NULL;
 	scene s;
 	int rc = scene_decode(&s, p, len, NULL);
 	if (rc == H2EMV_OK) {
@@ -163,7 +156,7 @@ static int node_facts(facts *f, xnode_ctx *x, const h2emv_node *n, json_t **obs)
 
 /* ------------------------------------------------------------------ node -- */
 
-json_t *export_node_json(xnode_ctx *x, const h2emv_node *n, const char *parent)
+json_t *export_node_json(xnode_ctx *x, const h2emv_node *n, const char *parent, char **obs)
 {
 	char ref[32];
 	h2emv_ref r = h2emv_node_ref(n);
@@ -178,9 +171,9 @@ json_t *export_node_json(xnode_ctx *x, const h2emv_node *n, const char *parent)
 	put(&b, "kind", json_string(export_kind_name(kind)));
 	put(&b, "forgotten", json_boolean(kind == H2EMV_KIND_FORGOTTEN));
 	put(&b, "parent", parent ? json_string(parent) : json_null());
-	put_time(&b, "start", h2emv_node_start(n));
-	put_time(&b, "end", h2emv_node_end(n));
-	put_time(&b, "expiry", h2emv_node_expiry(n));
+	put_time(&b, "start", "start_us", h2emv_node_start(n));
+	put_time(&b, "end", "end_us", h2emv_node_end(n));
+	put_time(&b, "expiry", "expiry_us", h2emv_node_expiry(n));
 	put(&b, "born", json_integer((json_int_t)n->e.born));
 	size_t slen;
 	const char *summary = h2emv_node_summary(n, &slen);
@@ -194,19 +187,16 @@ json_t *export_node_json(xnode_ctx *x, const h2emv_node *n, const char *parent)
 		put(&b, "extended", json_boolean(open & 2));
 	}
 	facts f = { 0 };
-	json_t *obs = NULL;
 	json_t *fl = json_array();
-	if (!fl || node_facts(&f, x, n, &obs) != H2EMV_OK)
+	if (!fl || node_facts(&f, x, n, obs) != H2EMV_OK)
 		b.oom = 1;
 	for (size_t i = 0; !b.oom && i < f.n; i++) {
-		json_t *fj = fact_json(&f.v[i], &x->scratch);
+		json_t *fj = fact_json(&f.v[i]);
 		if (!fj || json_array_append_new(fl, fj))
 			b.oom = 1;
 	}
 	facts_free(&f);
 	put(&b, "facts", fl);
-	if (obs)
-		put(&b, "observation", obs);
 	json_t *kids = json_array();
 	for (size_t i = 0; kids && i < h2emv_node_child_count(n); i++)
 		if (json_array_append_new(kids, json_string(export_ref(ref, h2emv_node_child_ref(n, i)))))
@@ -214,6 +204,8 @@ json_t *export_node_json(xnode_ctx *x, const h2emv_node *n, const char *parent)
 	put(&b, "children", kids);
 	if (b.oom) {
 		json_decref(b.o);
+		free(*obs);
+		*obs = NULL;
 		return NULL;
 	}
 	return b.o;
@@ -231,8 +223,8 @@ static json_t *snapshot_json(h2emv_snap *snap, h2emv_error *err)
 		return NULL;
 	put(&b, "seq", json_integer((json_int_t)info.seq));
 	put(&b, "root", info.root.id ? json_string(export_ref(ref, info.root)) : json_null());
-	put_time(&b, "t_now", info.t_now);
-	put_time(&b, "created", info.created);
+	put_time(&b, "t_now", "t_now_us", info.t_now);
+	put_time(&b, "created", "created_us", info.created);
 	put(&b, "build_cursor", json_integer((json_int_t)info.build_cursor));
 	put(&b, "n_nodes", json_integer((json_int_t)info.n_nodes));
 	put(&b, "rules_version", json_integer(info.rules_version));
@@ -304,7 +296,7 @@ static json_t *rules_json(h2emv_mem *mem, uint32_t version, h2emv_error *err)
 		put(&b, "parent", json_integer(r ? r->parent : 0));
 		put(&b, "repaired", json_boolean(r && r->repaired));
 		if (r)
-			put_time(&b, "created", r->created);
+			put_time(&b, "created", "created_us", r->created);
 		else
 			put(&b, "created", json_null());
 	} else {

@@ -28,7 +28,7 @@ int h2emv_obs_export(uint64_t *n_out, h2emv_mem *mem, h2emv_time from, h2emv_tim
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_obs_export: mem and write are required");
 	if (to && to <= from)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_obs_export: the range ends before it starts");
-	xw w = { write, ctx, { 0 }, H2EMV_OK };
+	xw w = { write, ctx, { 0 }, { 0 }, H2EMV_OK };
 	eng_buf body = { 0 };
 	uint64_t last = 0, written = 0;
 	int rc = H2EMV_OK;
