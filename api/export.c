@@ -378,6 +378,7 @@ int h2emv_snap_export(h2emv_snap *snap, h2emv_write_fn write, void *ctx,
 	if ((rc = profile_load(&prof, mem->env, err)) != H2EMV_OK)
 		return rc;
 	x.nx.prof = prof;
+	x.nx.no_facts = o.no_facts;
 	pthread_mutex_lock(&mem->lock);
 	x.nx.tasks = mem->cfg.profile != H2EMV_PROFILE_SKILL_STACK;
 	pthread_mutex_unlock(&mem->lock);

@@ -41,6 +41,7 @@ int xw_json(xw *w, const json_t *v, int html, const char *extra);
 typedef struct xnode_ctx {
 	const struct robot_profile *prof; /* scenes' facts; NULL: the generic mapping */
 	int tasks;                        /* the outermost goal is a task fact */
+	int no_facts;                     /* leave out facts and observations */
 } xnode_ctx;
 
 /* "ID:VERSION" into out (>= 32 bytes); returns out. */

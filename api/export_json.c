@@ -187,8 +187,9 @@ json_t *export_node_json(xnode_ctx *x, const h2emv_node *n, const char *parent, 
 		put(&b, "extended", json_boolean(open & 2));
 	}
 	facts f = { 0 };
-	json_t *fl = json_array();
-	if (!fl || node_facts(&f, x, n, obs) != H2EMV_OK)
+	json_t *fl = x->no_facts ? NULL : json_array();
+	*obs = NULL;
+	if (!x->no_facts && (!fl || node_facts(&f, x, n, obs) != H2EMV_OK))
 		b.oom = 1;
 	for (size_t i = 0; !b.oom && i < f.n; i++) {
 		json_t *fj = fact_json(&f.v[i]);
@@ -196,7 +197,8 @@ json_t *export_node_json(xnode_ctx *x, const h2emv_node *n, const char *parent, 
 			b.oom = 1;
 	}
 	facts_free(&f);
-	put(&b, "facts", fl);
+	if (!x->no_facts)
+		put(&b, "facts", fl);
 	json_t *kids = json_array();
 	for (size_t i = 0; kids && i < h2emv_node_child_count(n); i++)
 		if (json_array_append_new(kids, json_string(export_ref(ref, h2emv_node_child_ref(n, i)))))
@@ -340,6 +342,7 @@ json_t *export_head_json(h2emv_snap *snap, const h2emv_export_options *o, h2emv_
 		put(&sc, "start", o->start.id ? json_string(export_ref(ref, o->start)) : json_null());
 		put(&sc, "max_depth", o->max_depth >= 0 ? json_integer(o->max_depth) : json_null());
 		put(&sc, "min_level", json_integer(o->min_level));
+		put(&sc, "facts", json_boolean(!o->no_facts));
 		b.oom |= sc.oom;
 	}
 	put(&b, "scope", sc.o);

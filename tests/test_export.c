@@ -310,6 +310,17 @@ static void test_subtree_depth_and_min_level_limit_the_export(void **state)
 	json_array_foreach(json_object_get(doc, "nodes"), i, n)
 		assert_true(json_integer_value(json_object_get(n, "level")) >= 2);
 	json_decref(doc);
+	/* a light export: no facts, no observations, and it says so */
+	o = (h2emv_export_options)H2EMV_EXPORT_OPTIONS_INIT;
+	o.no_facts = 1;
+	doc = export_json(f->m, &o);
+	assert_true(json_is_false(json_object_get(json_object_get(doc, "scope"), "facts")));
+	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
+		assert_null(json_object_get(n, "facts"));
+		assert_null(json_object_get(n, "observation"));
+		assert_non_null(json_object_get(n, "summary"));
+	}
+	json_decref(doc);
 	/* inspect --json prints the same document for what it shows */
 	char *out;
 	assert_int_equal(tu_run(&out, "%s inspect -m %s --json --depth 1", H2EMV_CLI, f->dir), 0);

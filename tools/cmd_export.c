@@ -46,6 +46,8 @@ static const char help[] =
 	"  -n, --node ID[.VER]  only the subtree under this node\n"
 	"  -d, --depth N        only N levels below the top node\n"
 	"      --min-level N    leave out nodes below level N (2 leaves out the scenes)\n"
+	"      --no-facts       leave out typed facts and observations: a light export,\n"
+	"                       several times faster on big trees\n"
 	"      --from TIME      jsonl: the first time included (default: the beginning)\n"
 	"      --to TIME        jsonl: the first time left out (default: no end)\n"
 	"  -q, --quiet          no progress on stderr\n"
@@ -216,7 +218,7 @@ static int export_obs(args *a, h2emv_mem *m, out *o, h2emv_error *err)
 
 /* ------------------------------------------------------------- options -- */
 
-enum { OPT_PIN = 256, OPT_AT, OPT_MIN_LEVEL, OPT_FROM, OPT_TO };
+enum { OPT_PIN = 256, OPT_AT, OPT_MIN_LEVEL, OPT_FROM, OPT_TO, OPT_NO_FACTS };
 
 static int parse(args *a, int argc, char **argv)
 {
@@ -227,6 +229,7 @@ static int parse(args *a, int argc, char **argv)
 		{ "node", required_argument, NULL, 'n' },     { "depth", required_argument, NULL, 'd' },
 		{ "min-level", required_argument, NULL, OPT_MIN_LEVEL },
 		{ "from", required_argument, NULL, OPT_FROM }, { "to", required_argument, NULL, OPT_TO },
+		{ "no-facts", no_argument, NULL, OPT_NO_FACTS },
 		{ "quiet", no_argument, NULL, 'q' },          { "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -268,6 +271,7 @@ static int parse(args *a, int argc, char **argv)
 				return cli_usage("export", "--min-level takes a level from 0 to 255");
 			a->o.min_level = (int)v;
 			break;
+		case OPT_NO_FACTS: a->o.no_facts = 1; break;
 		case OPT_FROM: a->from = optarg; break;
 		case OPT_TO: a->to = optarg; break;
 		case 'q': a->quiet = 1; break;
@@ -279,7 +283,8 @@ static int parse(args *a, int argc, char **argv)
 		return cli_usage("export", "unexpected argument '%s'", argv[optind]);
 	if (a->snapshot && a->at)
 		return cli_usage("export", "give --snapshot/--pin or --at, not both");
-	if (a->jsonl && (a->snapshot || a->at || a->node || a->o.max_depth >= 0 || a->o.min_level))
+	if (a->jsonl && (a->snapshot || a->at || a->node || a->o.max_depth >= 0 || a->o.min_level ||
+	                 a->o.no_facts))
 		return cli_usage("export", "jsonl exports observations: it takes --from and --to only");
 	if (!a->jsonl && (a->from || a->to))
 		return cli_usage("export", "--from and --to go with --format jsonl");
