@@ -593,7 +593,7 @@ static void test_backup_while_ingest_and_build_run(void **state)
 	pid_t child = fork();
 	assert_true(child >= 0);
 	if (child == 0)
-		busy_child(dir, 120);
+		busy_child(dir, 80);
 	h2emv_open_options ro = H2EMV_OPEN_OPTIONS_INIT;
 	ro.flags = H2EMV_OPEN_READONLY;
 	assert_int_equal(h2emv_mem_open(&m, dir, &ro, NULL), H2EMV_OK);
