@@ -110,7 +110,7 @@ typedef struct xp {
 	const h2emv_export_options *o;
 	xw w;
 	xnode_ctx nx;
-	uint64_t count;
+	uint64_t count, trimmed_at;
 	lvref *ranks; /* dot: every node with its level, for the rank groups */
 	size_t n_ranks, cap_ranks;
 	h2emv_error *err;
@@ -147,7 +147,7 @@ static int dot_str(xw *w, const char *s, size_t n)
 	return xw_put(w, s + from, n - from);
 }
 
-static int dot_node(xp *x, const h2emv_node *n, const h2emv_node *parent)
+static int dot_node(xp *x, const h2emv_node *n, const h2emv_ref *parent)
 {
 	char ref[32], a[OBS_TIME_TEXT], b[OBS_TIME_TEXT], head[160];
 	h2emv_ref r = h2emv_node_ref(n);
@@ -175,7 +175,7 @@ static int dot_node(xp *x, const h2emv_node *n, const h2emv_node *parent)
 		xw_puts(&x->w, ", penwidth=2");
 	xw_puts(&x->w, "];\n");
 	if (parent) {
-		h2emv_ref p = h2emv_node_ref(parent);
+		h2emv_ref p = *parent;
 		snprintf(head, sizeof head, "  n%llu_%u -> n%llu_%u%s;\n", (unsigned long long)p.id,
 		         p.version, (unsigned long long)r.id, r.version,
 		         kind == H2EMV_KIND_FORGOTTEN ? " [style=dashed, color=gray45]" : "");
@@ -217,16 +217,14 @@ static int dot_ranks(xp *x)
 	return xw_puts(&x->w, x->n_ranks ? " }\n" : "");
 }
 
-static int emit(xp *x, const h2emv_node *n, const h2emv_node *parent)
+static int emit(xp *x, const h2emv_node *n, const h2emv_ref *parent)
 {
 	int rc;
 	if (x->o->format == H2EMV_EXPORT_DOT) {
 		rc = dot_node(x, n, parent);
 	} else {
 		char pref[32], *obs = NULL;
-		json_t *j = export_node_json(&x->nx, n,
-		                             parent ? export_ref(pref, h2emv_node_ref(parent)) : NULL,
-		                             &obs);
+		json_t *j = export_node_json(&x->nx, n, parent ? export_ref(pref, *parent) : NULL, &obs);
 		if (!j)
 			return H2EMV_ENOMEM;
 		if (x->count)
@@ -241,37 +239,48 @@ static int emit(xp *x, const h2emv_node *n, const h2emv_node *parent)
 	return rc;
 }
 
-static int walk(xp *x, const h2emv_node *n, const h2emv_node *parent, int depth)
+/* Nodes decoded between two trims of the snapshot's node cache: the walk
+ * holds no node across a trim (only refs), so memory stays that of this
+ * many nodes however big the tree. */
+#define TRIM_EVERY 4096
+
+/* Write the subtree of `ref` (found under `parent`, NULL for the top). */
+static int walk(xp *x, h2emv_ref ref, const h2emv_ref *parent, int depth)
 {
-	if (depth > MAX_DEPTH) {
-		char ref[32];
+	char a[32], b[32];
+	if (depth > MAX_DEPTH)
 		return eng_fail(x->err, H2EMV_ECORRUPT,
 		                "export: the tree under %s is deeper than %d levels: run `h2emv check`",
-		                export_ref(ref, h2emv_node_ref(n)), MAX_DEPTH);
+		                export_ref(a, ref), MAX_DEPTH);
+	if (x->count - x->trimmed_at >= TRIM_EVERY) {
+		snap_trim(x->snap);
+		x->trimmed_at = x->count;
 	}
-	int rc = emit(x, n, parent);
+	const h2emv_node *n;
+	int rc = h2emv_snap_node(&n, x->snap, ref, x->err);
+	if (rc == H2EMV_ENOTFOUND && parent)
+		return eng_fail(x->err, H2EMV_ECORRUPT,
+		                "export: child %s of node %s is missing: run `h2emv check`",
+		                export_ref(a, ref), export_ref(b, *parent));
 	if (rc)
-		return fail_status(x, rc);
-	if (x->o->max_depth >= 0 && depth >= x->o->max_depth)
+		return rc;
+	if (parent && h2emv_node_level(n) < x->o->min_level)
 		return H2EMV_OK;
-	for (size_t i = 0; i < h2emv_node_child_count(n); i++) {
-		const h2emv_node *c;
-		rc = h2emv_node_child(&c, x->snap, n, i, x->err);
-		if (rc == H2EMV_ENOTFOUND) {
-			char a[32], b[32];
-			return eng_fail(x->err, H2EMV_ECORRUPT,
-			                "export: child %s of node %s is missing: run `h2emv check`",
-			                export_ref(a, h2emv_node_child_ref(n, i)),
-			                export_ref(b, h2emv_node_ref(n)));
-		}
-		if (rc)
-			return rc;
-		if (h2emv_node_level(c) < x->o->min_level)
-			continue;
-		if ((rc = walk(x, c, n, depth + 1)) != H2EMV_OK)
-			return rc;
-	}
-	return H2EMV_OK;
+	if ((rc = emit(x, n, parent)) != H2EMV_OK)
+		return fail_status(x, rc);
+	size_t nc = h2emv_node_child_count(n);
+	if (!nc || (x->o->max_depth >= 0 && depth >= x->o->max_depth))
+		return H2EMV_OK;
+	/* refs only from here: the node itself may be trimmed below */
+	h2emv_ref *kids = malloc(nc * sizeof *kids);
+	if (!kids)
+		return fail_status(x, H2EMV_ENOMEM);
+	for (size_t i = 0; i < nc; i++)
+		kids[i] = h2emv_node_child_ref(n, i);
+	for (size_t i = 0; rc == H2EMV_OK && i < nc; i++)
+		rc = walk(x, kids[i], &ref, depth + 1);
+	free(kids);
+	return rc;
 }
 
 /* --------------------------------------------------------------- formats -- */
@@ -296,7 +305,7 @@ static int json_doc(xp *x, const h2emv_node *start, int html)
 		xw_put(&x->w, text, n - 1);
 	free(text);
 	xw_puts(&x->w, n > 2 ? ",\"nodes\":[" : "\"nodes\":[");
-	int rc = start ? walk(x, start, NULL, 0) : H2EMV_OK;
+	int rc = start ? walk(x, h2emv_node_ref(start), NULL, 0) : H2EMV_OK;
 	if (rc)
 		return rc;
 	char tail[64];
@@ -317,7 +326,7 @@ static int dot_doc(xp *x, const h2emv_node *start)
 	         "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=10];\n",
 	         (unsigned long long)info.seq, t, info.rules_version);
 	xw_puts(&x->w, line);
-	int rc = start ? walk(x, start, NULL, 0) : H2EMV_OK;
+	int rc = start ? walk(x, h2emv_node_ref(start), NULL, 0) : H2EMV_OK;
 	if (rc)
 		return rc;
 	dot_ranks(x);

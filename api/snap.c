@@ -383,6 +383,27 @@ int h2emv_snap_find_time(uint64_t *before, uint64_t *covering, h2emv_mem *mem, h
 	return H2EMV_OK;
 }
 
+void snap_trim(h2emv_snap *s)
+{
+	chunk *c = s->chunks;
+	s->chunks = NULL;
+	while (c) { /* keep the usual chunks for the nodes read next */
+		chunk *next = c->next;
+		if (c->cap == CHUNK_BYTES) {
+			c->next = s->spare;
+			s->spare = c;
+		} else {
+			free(c);
+		}
+		c = next;
+	}
+	if (++s->gen == 0) { /* wrapped: old stamps could match again */
+		memset(s->slots, 0, s->cap * sizeof *s->slots);
+		s->gen = 1;
+	}
+	s->n = 0;
+}
+
 h2emv_mem *snap_mem(const h2emv_snap *snap)
 {
 	return snap->mem;

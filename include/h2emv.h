@@ -536,8 +536,9 @@ typedef struct h2emv_export_options {
 	{ H2EMV_EXPORT_OPTIONS_VERSION, H2EMV_EXPORT_JSON, { 0, 0 }, -1, 0, 0, NULL, NULL }
 
 /* Write the tree of snapshot `snap` (from opts->start, to opts->max_depth)
- * through `write`, streamed node by node (memory stays that of the
- * snapshot's node cache plus one node's text). Each node carries its level,
+ * through `write`, streamed node by node in bounded memory: the snapshot's
+ * cache of decoded nodes is emptied as the walk goes, so node pointers
+ * obtained from `snap` before this call are invalid after it. Each node carries its level,
  * kind, version, time range, expiry, summary, typed facts (decoded), children
  * and placeholder state; the document carries the snapshot's record, the
  * memory's configuration and the rules version the snapshot saw with its
