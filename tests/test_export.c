@@ -336,6 +336,75 @@ static void test_subtree_depth_and_min_level_limit_the_export(void **state)
 	free(out);
 }
 
+/* The refs of the tree under `n`, depth first, as the API walks it. */
+static void walk_refs(json_t *out, h2emv_snap *snap, const h2emv_node *n)
+{
+	h2emv_ref r = h2emv_node_ref(n);
+	char ref[48];
+	snprintf(ref, sizeof ref, "%llu:%u", (unsigned long long)r.id, r.version);
+	json_array_append_new(out, json_string(ref));
+	for (size_t i = 0; i < h2emv_node_child_count(n); i++) {
+		const h2emv_node *c;
+		assert_int_equal(h2emv_node_child(&c, snap, n, i, NULL), H2EMV_OK);
+		walk_refs(out, snap, c);
+	}
+}
+
+static void test_a_tree_bigger_than_the_node_cache_exports_whole(void **state)
+{
+	(void)state;
+	/* over 4,096 nodes: the export empties the snapshot's node cache on
+	 * the way and must still write every node once, in order */
+	char *dir = tu_tmpdir("export-big"), *out;
+	int rc = tu_run(&out, "%s sim -n 45 -q -s 3 -o %s/h.jsonl && %s init -m %s/m >/dev/null && "
+	                      "%s config -m %s/m --forgetting none >/dev/null && %s ingest -m %s/m -q "
+	                      "%s/h.jsonl && %s build -m %s/m -q",
+	                H2EMV_CLI, dir, H2EMV_CLI, dir, H2EMV_CLI, dir, H2EMV_CLI, dir, dir,
+	                H2EMV_CLI, dir);
+	free(out);
+	assert_int_equal(rc, 0);
+	char *mdir = tu_fmt("%s/m", dir);
+	h2emv_mem *m = NULL;
+	assert_int_equal(h2emv_mem_open(&m, mdir, NULL, NULL), H2EMV_OK);
+	h2emv_snap *snap;
+	const h2emv_node *root;
+	assert_int_equal(h2emv_snap_open(&snap, m, H2EMV_SNAP_LATEST, NULL), H2EMV_OK);
+	assert_int_equal(h2emv_snap_root(&root, snap, NULL), H2EMV_OK);
+	json_t *want = json_array();
+	walk_refs(want, snap, root);
+	h2emv_snap_close(snap);
+	assert_true(json_array_size(want) > 4096);
+	h2emv_export_options o = H2EMV_EXPORT_OPTIONS_INIT;
+	o.no_facts = 1;
+	json_t *doc = export_json(m, &o);
+	json_t *nodes = json_object_get(doc, "nodes");
+	assert_int_equal(json_array_size(nodes), json_array_size(want));
+	json_t *by_ref = json_object();
+	size_t i;
+	json_t *n;
+	json_array_foreach(nodes, i, n) {
+		const char *ref = json_string_value(json_object_get(n, "ref"));
+		assert_string_equal(ref, json_string_value(json_array_get(want, i)));
+		json_object_set(by_ref, ref, n);
+	}
+	json_array_foreach(nodes, i, n) {
+		size_t j;
+		json_t *c;
+		json_array_foreach(json_object_get(n, "children"), j, c) {
+			json_t *kid = json_object_get(by_ref, json_string_value(c));
+			assert_non_null(kid);
+			assert_true(json_equal(json_object_get(kid, "parent"), json_object_get(n, "ref")));
+		}
+	}
+	json_decref(by_ref);
+	json_decref(doc);
+	json_decref(want);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+	free(mdir);
+}
+
 /* ----------------------------------------------------------- dot, html -- */
 
 static void test_dot_export_ranks_levels_and_dashes_placeholders(void **state)
@@ -654,6 +723,7 @@ int main(void)
 		cmocka_unit_test(test_json_export_carries_the_rules_the_snapshot_saw),
 		cmocka_unit_test(test_export_stops_when_the_writer_fails),
 		cmocka_unit_test(test_subtree_depth_and_min_level_limit_the_export),
+		cmocka_unit_test(test_a_tree_bigger_than_the_node_cache_exports_whole),
 		cmocka_unit_test(test_dot_export_ranks_levels_and_dashes_placeholders),
 		cmocka_unit_test(test_html_export_survives_script_in_a_summary),
 		cmocka_unit_test(test_jsonl_export_takes_a_time_range_and_reingests),
