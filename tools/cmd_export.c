@@ -189,6 +189,8 @@ static int export_tree(args *a, h2emv_mem *m, out *o, h2emv_error *err)
 	a->o.progress = cli_progress_cb;
 	a->o.progress_ctx = &p;
 	rc = h2emv_snap_export(snap, out_write, o, &a->o, err);
+	if (rc == H2EMV_OK && a->format == H2EMV_EXPORT_JSON && out_write(o, "\n", 1))
+		rc = err->status = H2EMV_EIO; /* one line, as a text file ends */
 	cli_progress_end(&p);
 	h2emv_snap_close(snap);
 	return rc ? cli_fail("export", rc, err) : EXIT_OK;
