@@ -58,12 +58,11 @@ static int put_escaped(xw *w, const char *buf, size_t size)
 {
 	size_t from = 0;
 	for (size_t i = 0; i < size; i++) {
-		const char *esc = buf[i] == '<' ? "\\u003c" : buf[i] == '>' ? "\\u003e"
-		                : buf[i] == '&' ? "\\u0026" : NULL;
-		if (!esc)
+		unsigned char c = (unsigned char)buf[i];
+		if (c > '>' || (c != '<' && c != '>' && c != '&')) /* most bytes: one test */
 			continue;
 		xw_put(w, buf + from, i - from);
-		xw_puts(w, esc);
+		xw_puts(w, c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026");
 		from = i + 1;
 	}
 	return xw_put(w, buf + from, size - from);
