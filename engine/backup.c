@@ -84,8 +84,8 @@ static int check_dest(const char *dest, h2emv_error *err)
 	snprintf(copy, sizeof copy, "%s", dest);
 	const char *parent = dirname(copy);
 	if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
-		return eng_fail(err, H2EMV_ENOTFOUND, "the directory %s (where the backup would go) does not exist",
-		                parent);
+		return eng_fail(err, H2EMV_ENOTFOUND,
+		                "the directory %s (where the backup would go) does not exist", parent);
 	return H2EMV_OK;
 }
 
