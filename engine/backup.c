@@ -131,6 +131,9 @@ static int write_copy(eng_env *env, const char *tmp, uint64_t *bytes, h2emv_erro
 
 int eng_backup(eng_env *env, const char *dest, uint64_t *bytes, h2emv_error *err)
 {
+	if (!env->mdb) /* a failed compaction left it closed */
+		return eng_fail(err, H2EMV_EIO, "backup: the memory at %s must be reopened first",
+		                env->dir);
 	int rc = check_dest(dest, err);
 	if (rc)
 		return rc;
