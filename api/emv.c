@@ -388,24 +388,10 @@ static int pick_snapshot(uint64_t *seq, uint64_t *covering, h2emv_mem *mem,
 	*seq = *covering = o ? o->snapshot : 0;
 	if (!o || o->snapshot || !o->at)
 		return H2EMV_OK;
-	h2emv_snap_info *list;
-	size_t n;
-	int rc = h2emv_snap_list(&list, &n, mem, err);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < n; i++) {
-		if (list[i].t_now <= o->at && list[i].seq > *seq)
-			*seq = list[i].seq;
-		if (list[i].t_now >= o->at && (!*covering || list[i].seq < *covering))
-			*covering = list[i].seq;
-	}
-	free(list);
-	if (!*seq && *covering) /* only the typed-facts answer can use it */
+	int rc = h2emv_snap_find_time(seq, covering, mem, o->at, err);
+	if (rc == H2EMV_OK && !*seq && *covering) /* only the typed-facts answer can use it */
 		*seq = UINT64_MAX;
-	if (!n)
-		return eng_fail(err, H2EMV_ENOTFOUND,
-		                "nothing has been built yet: run `h2emv build` first");
-	return H2EMV_OK;
+	return rc;
 }
 
 int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,

@@ -34,6 +34,13 @@ struct h2emv_mem {
 /* Free what closed snapshots left (at h2emv_mem_close). */
 void snap_spare_free(struct snap_spare *sp);
 
+/* The memory a snapshot was opened from. */
+h2emv_mem *snap_mem(const h2emv_snap *snap);
+/* Drop every node the snapshot has decoded so far, keeping the memory for
+ * the next ones: every node pointer it handed out becomes invalid. For a
+ * walk over a big tree that holds refs, not nodes (api/export.c). */
+void snap_trim(h2emv_snap *snap);
+
 /* A node as handed out by a snapshot: the decoded engine node. */
 struct h2emv_node {
 	eng_node e;

@@ -53,7 +53,7 @@ static int mp_uint(uint64_t *v, const uint8_t *p, size_t n, size_t *used)
 
 /* t and t_end (t when absent) of a stored body: the map's first entries,
  * in the order obs_from_json writes them. -1 if the bytes are not that. */
-static int body_times(int64_t *t, int64_t *t_end, const void *body, size_t blen)
+int obs_body_times(int64_t *t, int64_t *t_end, const void *body, size_t blen)
 {
 	const uint8_t *p = body;
 	size_t n = blen, used = 0;
@@ -94,7 +94,7 @@ static int body_times(int64_t *t, int64_t *t_end, const void *body, size_t blen)
 int obs_body_end(int64_t *t, const void *body, size_t blen)
 {
 	int64_t t0;
-	return body_times(&t0, t, body, blen);
+	return obs_body_times(&t0, t, body, blen);
 }
 
 /* Move *clock to the newest time among records (floor, last], reading at
@@ -114,7 +114,7 @@ static int scan_log(int64_t *clock, eng_read *r, uint64_t last, uint64_t floor,
 		if (rc)
 			break;
 		int64_t t, t_end;
-		if (body_times(&t, &t_end, body.data, body.len) == 0 && t_end > *clock)
+		if (obs_body_times(&t, &t_end, body.data, body.len) == 0 && t_end > *clock)
 			*clock = t_end;
 	}
 	eng_buf_free(&body);
@@ -428,8 +428,8 @@ int h2emv_ingest_opts(h2emv_ingest_result *out, h2emv_mem *mem, const char *cons
 		                      opts->lines ? opts->lines[i] : i + 1, err);
 		if (rc)
 			res.failed = i;
-		else if (body_times(&b.times[i].t, &b.times[i].t_end, b.bodies[i].data,
-		                    b.bodies[i].len))
+		else if (obs_body_times(&b.times[i].t, &b.times[i].t_end, b.bodies[i].data,
+		                        b.bodies[i].len))
 			rc = eng_fail(err, H2EMV_EINTERNAL, "an observation body lost its time");
 		b.ids[i] = (eng_buf){ (uint8_t *)id, idlen, 0 };
 		b.any_id |= idlen > 0;

@@ -123,6 +123,11 @@ int obs_time_parse(int64_t *out, const char *s, size_t n, const char **why);
 #define OBS_TIME_TEXT 28
 void obs_time_format(char out[OBS_TIME_TEXT], int64_t us);
 
+/* t and t_end (t when absent) of a stored observation body, read from the
+ * map's first entries without decoding the rest (api/obs_ingest.c).
+ * Returns 0, or -1 when the bytes do not start that way. */
+int obs_body_times(int64_t *t, int64_t *t_end, const void *body, size_t blen);
+
 /* ------------------------------------------------------ action strings -- */
 
 typedef struct obs_span {

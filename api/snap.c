@@ -355,6 +355,60 @@ int h2emv_snap_list(h2emv_snap_info **out, size_t *n_out, h2emv_mem *mem, h2emv_
 	return H2EMV_OK;
 }
 
+int h2emv_snap_find_time(uint64_t *before, uint64_t *covering, h2emv_mem *mem, h2emv_time at,
+                         h2emv_error *err)
+{
+	if (!mem)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_snap_find_time: mem is NULL");
+	h2emv_snap_info *list;
+	size_t n;
+	int rc = h2emv_snap_list(&list, &n, mem, err);
+	if (rc)
+		return rc;
+	uint64_t b = 0, c = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (list[i].t_now <= at && list[i].seq > b)
+			b = list[i].seq;
+		if (list[i].t_now >= at && (!c || list[i].seq < c))
+			c = list[i].seq;
+	}
+	free(list);
+	if (before)
+		*before = b;
+	if (covering)
+		*covering = c;
+	if (!n)
+		return eng_fail(err, H2EMV_ENOTFOUND,
+		                "nothing has been built yet: run `h2emv build` first");
+	return H2EMV_OK;
+}
+
+void snap_trim(h2emv_snap *s)
+{
+	chunk *c = s->chunks;
+	s->chunks = NULL;
+	while (c) { /* keep the usual chunks for the nodes read next */
+		chunk *next = c->next;
+		if (c->cap == CHUNK_BYTES) {
+			c->next = s->spare;
+			s->spare = c;
+		} else {
+			free(c);
+		}
+		c = next;
+	}
+	if (++s->gen == 0) { /* wrapped: old stamps could match again */
+		memset(s->slots, 0, s->cap * sizeof *s->slots);
+		s->gen = 1;
+	}
+	s->n = 0;
+}
+
+h2emv_mem *snap_mem(const h2emv_snap *snap)
+{
+	return snap->mem;
+}
+
 int h2emv_snap_node(const h2emv_node **out, h2emv_snap *snap, h2emv_ref ref, h2emv_error *err)
 {
 	if (!out || !snap)

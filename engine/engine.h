@@ -342,6 +342,9 @@ int eng_data_file(char *buf, size_t cap, const char *dir, h2emv_error *err);
 /* Mark maintenance (gc) running on this handle: a write that finds the
  * disk full may then release the reserve and retry. Calls nest. */
 void eng_maintenance(eng_env *env, int on);
+/* A consistent copy of the store in the new directory `dest` (see
+ * h2emv_mem_backup). *bytes (may be NULL) gets the copy's size. */
+int eng_backup(eng_env *env, const char *dest, uint64_t *bytes, h2emv_error *err);
 /* Verify every record and every snapshot's tree (see h2emv_check).
  * `obs_check` (may be NULL) validates an observation body's fields. */
 typedef int (*eng_body_check_fn)(const void *body, size_t len, h2emv_error *err);

@@ -390,6 +390,16 @@ typedef struct h2emv_pin {
 /* All pins, by name. *out is the caller's; release with h2emv_free. */
 int h2emv_pin_list(h2emv_pin **out, size_t *n_out, h2emv_mem *mem, h2emv_error *err);
 
+/* The snapshots around time `at`, for reading the memory as it was then:
+ * *before (may be NULL) gets the newest snapshot whose clock is not after
+ * `at` (0 if none is that old), *covering (may be NULL) the oldest whose
+ * clock has reached `at` (0 if none has: the newest is older than `at`).
+ * This is how h2emv_ask and `h2emv export --at` choose. Returns OK (even
+ * when both are 0), ENOTFOUND (no snapshot at all: nothing built yet),
+ * ECORRUPT, ENOMEM, EIO. Thread-safe. */
+int h2emv_snap_find_time(uint64_t *before, uint64_t *covering, h2emv_mem *mem, h2emv_time at,
+                         h2emv_error *err);
+
 /* ----------------------------------------------------------------- nodes -- */
 
 /* Node levels as in the paper: 1 scene, 2 event, 3 goal, 4+ summaries; the
@@ -583,6 +593,18 @@ typedef struct h2emv_maintain_result {
 int h2emv_maintain(h2emv_maintain_result *out, h2emv_mem *mem,
                    const h2emv_maintain_options *opts, h2emv_error *err);
 
+/* A consistent hot copy of the memory in the new directory `dest`: LMDB's
+ * environment copy with compaction, taken from one read transaction, so
+ * writers (ingest, the builder) go on meanwhile and the copy holds exactly
+ * what was committed when the copy began. The copy is written under a
+ * temporary name beside `dest`, synced, and renamed to `dest`, so `dest`
+ * either does not exist or is complete; it opens (read-only too) at once.
+ * Works on a memory opened read-only. *bytes_out (may be NULL) gets the
+ * copy's size. Returns OK, EEXIST (`dest` exists), ENOTFOUND (its parent
+ * directory does not), EINVAL, EIO, ENOSPC, EBUSY (the map was being grown
+ * by this process for too long). */
+int h2emv_mem_backup(h2emv_mem *mem, const char *dest, uint64_t *bytes_out, h2emv_error *err);
+
 /* One problem found by h2emv_check. Pointers are valid during the callback. */
 typedef struct h2emv_violation {
 	const char *rule;     /* short name: "checksum", "dangling-child", "child-order",
@@ -614,6 +636,65 @@ typedef void (*h2emv_violation_fn)(void *ctx, const h2emv_violation *v);
 int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, void *ctx,
                 h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err);
 
+
+/* ---------------------------------------------------------------- export -- */
+
+/* Where streamed output goes: called with each successive piece of the
+ * output, in order. Return 0 to go on; non-zero stops the export, which
+ * then returns H2EMV_EIO. */
+typedef int (*h2emv_write_fn)(void *ctx, const void *data, size_t len);
+
+typedef enum h2emv_export_format {
+	H2EMV_EXPORT_JSON = 1, /* one JSON document, schema "h2emv-export/1" (docs/formats.md §5) */
+	H2EMV_EXPORT_DOT = 2,  /* Graphviz: levels as ranks, forgotten placeholders dashed */
+	H2EMV_EXPORT_HTML = 3  /* one self-contained page (no network resources): the
+	                          viewer with the JSON document embedded */
+} h2emv_export_format;
+
+typedef struct h2emv_export_options {
+	unsigned version;           /* H2EMV_EXPORT_OPTIONS_VERSION */
+	h2emv_export_format format; /* 0 = JSON */
+	h2emv_ref start;            /* the subtree's top node; {0, 0} = the root */
+	int max_depth;              /* levels below `start` to include; -1 = all */
+	int min_level;              /* leave out nodes below this level (and what is
+	                               under them): 2 drops the scenes; 0 = keep all */
+	int no_facts;               /* leave out each node's typed facts and each
+	                               scene's observation: a light export, several
+	                               times faster (docs/formats.md §5.6) */
+	h2emv_progress_fn progress; /* nodes written so far (total 0: unknown); may be
+	                               NULL; its return value is ignored */
+	void *progress_ctx;
+} h2emv_export_options;
+
+#define H2EMV_EXPORT_OPTIONS_VERSION 1
+#define H2EMV_EXPORT_OPTIONS_INIT \
+	{ H2EMV_EXPORT_OPTIONS_VERSION, H2EMV_EXPORT_JSON, { 0, 0 }, -1, 0, 0, NULL, NULL }
+
+/* Write the tree of snapshot `snap` (from opts->start, to opts->max_depth)
+ * through `write`, streamed node by node in bounded memory: the snapshot's
+ * cache of decoded nodes is emptied as the walk goes, so node pointers
+ * obtained from `snap` before this call are invalid after it. Each node carries its level,
+ * kind, version, time range, expiry, summary, typed facts (decoded), children
+ * and placeholder state; the document carries the snapshot's record, the
+ * memory's configuration and the rules version the snapshot saw with its
+ * text. Read-only: works on a memory opened with H2EMV_OPEN_READONLY.
+ * `opts` may be NULL (the whole tree as JSON). Returns OK, EINVAL (bad
+ * options), ENOTFOUND (opts->start is not stored), ECORRUPT (a dangling
+ * child, a tree deeper than 64), EIO (`write` failed), ENOMEM. */
+int h2emv_snap_export(h2emv_snap *snap, h2emv_write_fn write, void *ctx,
+                      const h2emv_export_options *opts, h2emv_error *err);
+
+/* Write the stored observations whose time `t` lies in [from, to) as JSON
+ * Lines (the canonical JSON of each, as h2emv_obs_get_json gives it, one
+ * per line, in sequence order), through `write`. Sequence numbers that no
+ * longer exist (reclaimed by retention) are skipped. `to` = 0 means no end.
+ * Reads in batches of short read transactions, so a long export does not
+ * pin the writer's pages. *n_out (may be NULL) gets the number written.
+ * `progress` (may be NULL) sees sequence numbers scanned of the highest.
+ * Returns OK, EINVAL, ECORRUPT, EIO (`write` failed), ENOMEM. */
+int h2emv_obs_export(uint64_t *n_out, h2emv_mem *mem, h2emv_time from, h2emv_time to,
+                     h2emv_write_fn write, void *ctx, h2emv_progress_fn progress,
+                     void *progress_ctx, h2emv_error *err);
 
 /* ---------------------------------------------------------- memory model -- */
 

@@ -128,6 +128,28 @@ int cli_u64(uint64_t *out, const char *s)
 	return 0;
 }
 
+int cli_ref(h2emv_ref *out, const char *s)
+{
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	char *end;
+	errno = 0;
+	h2emv_ref r = { strtoull(s, &end, 10), 1 };
+	if (*end == '.' || *end == ':') {
+		const char *v = end + 1;
+		if (*v < '0' || *v > '9')
+			return -1;
+		unsigned long ver = strtoul(v, &end, 10);
+		if (ver > UINT32_MAX)
+			return -1;
+		r.version = (uint32_t)ver;
+	}
+	if (errno || *end || !r.id)
+		return -1;
+	*out = r;
+	return 0;
+}
+
 int cli_duration(h2emv_time *out, const char *s)
 {
 	if (!s || !*s)

@@ -45,6 +45,8 @@ int cmd_sim(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_questions(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_backup(int argc, char **argv);
 
 /* The edit script from rule list a to b (in cmd_rules.c): ops[k] is ' ',
  * '-' or '+'; ops has room for na + nb. Returns the count, or (size_t)-1
@@ -91,6 +93,10 @@ int cli_duration(h2emv_time *out, const char *s);
 /* Parse a time: RFC 3339, "YYYY-MM-DD HH:MM[:SS]" (UTC), or +DURATION
  * after the memory's clock (the newest snapshot's; now if none). */
 int cli_when(h2emv_time *out, h2emv_mem *mem, const char *s);
+
+/* Parse a node reference: ID, ID.VERSION or ID:VERSION (version 1 when
+ * absent). Returns 0 on success. */
+int cli_ref(h2emv_ref *out, const char *s);
 
 /* Parse an unsigned decimal; returns 0 on success. */
 int cli_u64(uint64_t *out, const char *s);

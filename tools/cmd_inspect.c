@@ -20,6 +20,8 @@ static const char help[] =
 	"  -d, --depth N        show N levels below the start node (default: down to events)\n"
 	"  -n, --node ID[.VER]  start at this node (default: the root)\n"
 	"  -a, --all-lines      print every line of each summary, indented, not just the first\n"
+	"      --json           print the same nodes as JSON instead: the document of\n"
+	"                       h2emv export (docs/formats.md section 4), limited to them\n"
 	"  -h, --help           this help\n"
 	"\n"
 	"example: h2emv inspect --depth 2          the root, its children and grandchildren\n";
@@ -81,17 +83,23 @@ static int show(view *v, const h2emv_node *n, int depth)
 	return H2EMV_OK;
 }
 
+static int write_stdout(void *ctx, const void *data, size_t len)
+{
+	return fwrite(data, 1, len, stdout) == len ? 0 : -1;
+}
+
 int cmd_inspect(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "mem", required_argument, NULL, 'm' },   { "snapshot", required_argument, NULL, 's' },
 		{ "depth", required_argument, NULL, 'd' }, { "node", required_argument, NULL, 'n' },
 		{ "all-lines", no_argument, NULL, 'a' },   { "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
 		{ 0 },
 	};
 	const char *mem = NULL, *node = NULL;
 	uint64_t seq = H2EMV_SNAP_LATEST, depth = 0;
-	int have_depth = 0, all = 0, c;
+	int have_depth = 0, all = 0, json = 0, c;
 	while ((c = getopt_long(argc, argv, "m:s:d:n:ah", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': mem = optarg; break;
@@ -106,6 +114,7 @@ int cmd_inspect(int argc, char **argv)
 			break;
 		case 'n': node = optarg; break;
 		case 'a': all = 1; break;
+		case 'j': json = 1; break;
 		case 'h': fputs(help, stdout); return EXIT_OK;
 		default: return cli_usage("inspect", "unknown option");
 		}
@@ -121,21 +130,28 @@ int cmd_inspect(int argc, char **argv)
 	h2emv_error err = { 0 };
 	int rc = h2emv_snap_open(&v.snap, m, seq, &err);
 	const h2emv_node *start = NULL;
-	if (rc == H2EMV_OK && node) {
-		h2emv_ref r = { 0, 1 };
-		char *end;
-		r.id = strtoull(node, &end, 10);
-		if (*end == '.')
-			r.version = (uint32_t)strtoul(end + 1, &end, 10);
-		if (*end || !r.id) {
-			h2emv_snap_close(v.snap);
-			h2emv_mem_close(m);
-			return cli_usage("inspect", "--node takes ID or ID.VERSION");
-		}
-		rc = h2emv_snap_node(&start, v.snap, r, &err);
-	} else if (rc == H2EMV_OK) {
-		rc = h2emv_snap_root(&start, v.snap, &err);
+	h2emv_ref ref = { 0, 0 };
+	if (node && cli_ref(&ref, node)) {
+		h2emv_snap_close(v.snap);
+		h2emv_mem_close(m);
+		return cli_usage("inspect", "--node takes ID or ID.VERSION");
 	}
+	if (rc == H2EMV_OK && json) {
+		h2emv_export_options o = H2EMV_EXPORT_OPTIONS_INIT;
+		o.start = ref;
+		o.max_depth = have_depth ? (int)depth : -1;
+		o.min_level = have_depth ? 0 : 2; /* as the text: scenes when --depth reaches them */
+		rc = h2emv_snap_export(v.snap, write_stdout, NULL, &o, &err);
+		if (rc == H2EMV_OK)
+			putchar('\n');
+		h2emv_snap_close(v.snap);
+		h2emv_mem_close(m);
+		return rc ? cli_fail("inspect", rc, &err) : EXIT_OK;
+	}
+	if (rc == H2EMV_OK && node)
+		rc = h2emv_snap_node(&start, v.snap, ref, &err);
+	else if (rc == H2EMV_OK)
+		rc = h2emv_snap_root(&start, v.snap, &err);
 	if (rc == H2EMV_OK) {
 		h2emv_snap_info info;
 		h2emv_snap_get_info(&info, v.snap);
