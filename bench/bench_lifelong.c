@@ -11,9 +11,10 @@
  *   rules     the same, after the user said "Always remember where you
  *             put the keys": what grows is what the rule keeps;
  *   baseline  no forgetting and gc that keeps the log (everything kept).
- * After each week it prints, per memory, the data file's size, bytes per
- * observation ingested so far, and the split: observation log, tree (node
- * versions), relevance cache. A program to run by hand (--help), not a
+ * After each week it prints, per memory, the directory's size (all files
+ * but the full-disk reserve, which is shown apart), bytes per observation
+ * ingested so far, and the split: observation log, tree (node versions),
+ * relevance cache. A program to run by hand (--help), not a
  * test; its figures are ratios within the run.
  *
  * fsync is off (H2EMV_OPEN_NOSYNC) in all three: it changes time, not size.
@@ -155,9 +156,10 @@ static void open_run(run *r, const char *base, const char *name, int keep_all)
 
 static uint64_t file_size(const run *r)
 {
-	/* every file of the memory directory: what the robot's disk holds */
+	/* every file of the memory directory but the reserve (the space held
+	 * back for gc and compact on a full disk, reported apart) */
 	char cmd[4200];
-	snprintf(cmd, sizeof cmd, "du -sb '%s'", r->dir);
+	snprintf(cmd, sizeof cmd, "du -sb --exclude=reserve '%s'", r->dir);
 	FILE *p = popen(cmd, "r");
 	unsigned long long v = 0;
 	if (!p || fscanf(p, "%llu", &v) != 1)
@@ -204,16 +206,17 @@ static void report(run *r, int w, uint64_t total_obs, int csv)
 	if (w < 128)
 		r->size[w] = size;
 	if (csv)
-		printf("%d,%s,%llu,%llu,%.1f,%llu,%llu,%llu,%llu\n", w, r->name,
+		printf("%d,%s,%llu,%llu,%.1f,%llu,%llu,%llu,%llu,%llu\n", w, r->name,
 		       (unsigned long long)total_obs, (unsigned long long)size,
 		       (double)size / (double)total_obs, (unsigned long long)s.obs_bytes,
 		       (unsigned long long)s.node_bytes, (unsigned long long)s.relcache_bytes,
-		       (unsigned long long)s.obs_count);
+		       (unsigned long long)s.obs_count, (unsigned long long)s.reserve_bytes);
 	else
 		printf("week %3d %-9s %8.2f MB  %6.1f B/obs  log %7.2f MB (%llu obs)  tree %7.2f MB  "
-		       "cache %6.3f MB\n",
+		       "cache %6.3f MB  (+ reserve %.2f MB)\n",
 		       w, r->name, size / 1e6, (double)size / (double)total_obs, s.obs_bytes / 1e6,
-		       (unsigned long long)s.obs_count, s.node_bytes / 1e6, s.relcache_bytes / 1e6);
+		       (unsigned long long)s.obs_count, s.node_bytes / 1e6, s.relcache_bytes / 1e6,
+		       s.reserve_bytes / 1e6);
 	fflush(stdout);
 }
 
@@ -267,7 +270,7 @@ int main(int argc, char **argv)
 	h2emv_reply_free(reply);
 	if (csv)
 		printf("week,memory,observations,dir_bytes,bytes_per_obs,log_bytes,tree_bytes,"
-		       "cache_bytes,log_entries\n");
+		       "cache_bytes,log_entries,reserve_bytes\n");
 	lines l = { 0 };
 	uint64_t total = 0;
 	for (int w = 1; w <= weeks; w++) {
