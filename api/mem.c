@@ -255,3 +255,14 @@ int h2emv_pin_list(h2emv_pin **out, size_t *n_out, h2emv_mem *mem, h2emv_error *
 	eng_read_end(r);
 	return rc;
 }
+
+const char *h2emv_version(int *major, int *minor, int *patch)
+{
+	if (major)
+		*major = H2EMV_VERSION_MAJOR;
+	if (minor)
+		*minor = H2EMV_VERSION_MINOR;
+	if (patch)
+		*patch = H2EMV_VERSION_PATCH;
+	return H2EMV_VERSION_STRING;
+}

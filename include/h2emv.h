@@ -40,6 +40,12 @@ extern "C" {
 #define H2EMV_VERSION_PATCH 0
 #define H2EMV_VERSION_STRING "0.1.0"
 
+/* The version of the library actually loaded (the macros above are the
+ * header's): "0.1.0". major, minor and patch may be NULL. A program built
+ * against a newer minor version than the library it runs with should say
+ * so. */
+const char *h2emv_version(int *major, int *minor, int *patch);
+
 /* ---------------------------------------------------------------- errors -- */
 
 /* Status codes. 0 is success; every error is negative. */
@@ -271,7 +277,9 @@ int h2emv_ingest(h2emv_mem *mem, const char *json, size_t len, uint64_t *seq_out
  * the first bad item. *first_seq_out (may be NULL) gets the sequence number
  * of the first one; the rest follow in order, except duplicates (ids
  * already stored), which take no new seq: h2emv_ingest_opts with
- * `items` says which are which. h2emv_ingest_opts with NULL options. */
+ * `items` says which are which. h2emv_ingest_opts with NULL options.
+ * Returns OK, EINVAL, EPARSE (a bad item), ELIMIT, EEXIST (an id reused for
+ * other content), EREADONLY, EIO, ENOSPC. */
 int h2emv_ingest_batch(h2emv_mem *mem, const char *const *json, const size_t *len,
                        size_t n, uint64_t *first_seq_out, h2emv_error *err);
 
@@ -370,7 +378,7 @@ void h2emv_snap_close(h2emv_snap *snap);
 void h2emv_snap_get_info(h2emv_snap_info *out, const h2emv_snap *snap);
 
 /* All snapshots still stored, oldest first. *out is an array of *n_out items,
- * the caller's; release with h2emv_free. */
+ * the caller's; release with h2emv_free. Returns OK, ECORRUPT, EIO, ENOMEM. */
 int h2emv_snap_list(h2emv_snap_info **out, size_t *n_out, h2emv_mem *mem, h2emv_error *err);
 
 /* Pin snapshot `seq` under `name` (1..200 bytes) so GC keeps it. Pinning an
@@ -748,10 +756,14 @@ typedef struct h2emv_config {
 #define H2EMV_CONFIG_VERSION 3
 #define H2EMV_CONFIG_INIT { H2EMV_CONFIG_VERSION, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0 }
 
-/* The memory's configuration (defaults filled in). */
+/* The memory's configuration (defaults filled in). Returns OK, EINVAL. */
 int h2emv_config_get(h2emv_config *out, h2emv_mem *mem, h2emv_error *err);
-/* Store a configuration. Zero fields take defaults. Changing the profile of
- * a memory that already has a tree is refused (EINVAL). */
+/* Store a configuration. A zero duration or count takes its default
+ * (documented per field); a zero flag (rules_in_summaries,
+ * rules_in_relevance, flat) or budget (raw_log_window, max_size) means off.
+ * Changing the profile of a memory that already has a tree is refused.
+ * Returns OK, EINVAL (a value out of range, another profile), EREADONLY,
+ * EIO, ENOSPC. */
 int h2emv_config_set(h2emv_mem *mem, const h2emv_config *cfg, h2emv_error *err);
 
 /* Robot profiles (docs/profiles.md): a JSON text mapping a robot's skill
@@ -910,16 +922,21 @@ typedef struct h2emv_rules {
 	h2emv_tokens tokens;
 } h2emv_rules;
 
-/* Rules version `version` (0 = the current one). Free with h2emv_rules_free. */
+/* Rules version `version` (0 = the current one). Free with h2emv_rules_free.
+ * Returns OK, ENOTFOUND (no such version), ECORRUPT, EIO, ENOMEM. */
 int h2emv_rules_get(h2emv_rules **out, h2emv_mem *mem, uint32_t version, h2emv_error *err);
 void h2emv_rules_free(h2emv_rules *r);
-/* The number of the current version. */
+/* The number of the current version (0: only the default rule).
+ * Returns OK, ECORRUPT, EIO. */
 int h2emv_rules_current(uint32_t *out, h2emv_mem *mem, h2emv_error *err);
 /* Learn from feedback ("You should always remember where you put the
  * keys"): the policy rewrites the rules; a rewrite that silently drops an
- * unrelated rule is caught and the rule restored. Makes a new version. */
+ * unrelated rule is caught and the rule restored. Makes a new version.
+ * Returns OK, EINVAL (empty feedback), EPARSE (the policy's reply could not
+ * be read, after its retries), EREADONLY, EIO, ENOSPC, ENOMEM. */
 int h2emv_feedback(h2emv_rules **out, h2emv_mem *mem, const char *feedback, h2emv_error *err);
-/* Make a new version equal to `version`. */
+/* Make a new version equal to `version`. Returns OK, ENOTFOUND, EREADONLY,
+ * EIO, ENOSPC, ENOMEM. */
 int h2emv_rules_revert(h2emv_rules **out, h2emv_mem *mem, uint32_t version, h2emv_error *err);
 
 /* ---------------------------------------------------------------- dialog -- */
@@ -940,7 +957,9 @@ typedef struct h2emv_reply {
 
 /* Route an utterance to question answering, to rule learning, or answer it
  * directly (greetings, unknown). A question before anything is built gets
- * "I have no memories yet..." and H2EMV_OK. Free with h2emv_reply_free. */
+ * "I have no memories yet..." and H2EMV_OK. Free with h2emv_reply_free.
+ * Returns OK, EINVAL, EPARSE (a model's reply, after retries), EREADONLY
+ * (feedback on a read-only memory), ECORRUPT, EIO, ENOMEM. */
 int h2emv_say(h2emv_reply **out, h2emv_mem *mem, const char *utterance, h2emv_error *err);
 void h2emv_reply_free(h2emv_reply *r);
 

@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(name, "--version")) {
-		printf("h2emv " H2EMV_VERSION_STRING "\n");
+		printf("h2emv %s (library; built with header " H2EMV_VERSION_STRING ")\n", h2emv_version(NULL, NULL, NULL));
 		return EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
