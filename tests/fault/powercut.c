@@ -1,0 +1,852 @@
+/*
+ * powercut.c — power-loss simulation. A workload (acknowledged ingest
+ * batches, `h2emv ingest`, build, gc, compact) runs under the I/O recorder
+ * (iolog.c), which logs every write, sync and directory change in the
+ * memory directory. The log is then replayed to rebuild the directory as
+ * a disk could hold it after losing power at a random point: every write
+ * up to the file's last completed sync, every O_DSYNC write that returned,
+ * directory changes up to the last directory sync plus a random prefix of
+ * the later ones, and a random subset of the later writes, some torn (a
+ * prefix cut at any byte, or a random subset of their 512-byte sectors),
+ * plus the write in flight at the cut, torn. After each cut: `h2emv check`
+ * passes, every observation acknowledged before the cut reads back, and the
+ * memory takes a new observation.
+ *
+ * The model is strict POSIX: a file's data is durable only after its own
+ * fsync/fdatasync; a create, rename or unlink only after an fsync of the
+ * directory (ext4 and XFS often persist more; never less). Pending
+ * directory changes persist as a prefix, as a journaling file system
+ * commits them in order.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "h2emv.h"
+#include "fault.h"
+#include "iolog.h"
+#include "powercut.h"
+
+/* ------------------------------------------------------- the replay -- */
+
+typedef struct fobj {
+	uint8_t *d;
+	size_t len, cap;
+	size_t *pend; /* events not yet made durable by a sync */
+	size_t npend, cappend;
+	uint64_t ino;
+} fobj;
+
+typedef struct nsent {
+	char name[256];
+	fobj *f;
+} nsent;
+
+typedef struct names {
+	nsent e[64];
+	size_t n;
+} names;
+
+typedef struct event {
+	iolog_rec h;         /* copied out: records in the log are not aligned */
+	const char *name;    /* NUL-terminated copy for CREATE/UNLINK/SNAPSHOT; "old\0new" */
+	const uint8_t *data;
+	fobj *f;             /* the file a data op or create acts on */
+	int implicit_create; /* a SNAPSHOT of a file never seen created */
+} event;
+
+typedef struct replay {
+	char *log;
+	size_t loglen;
+	event *ev;
+	size_t nev;
+	fobj *files[256];
+	size_t nfiles;
+	/* state after events [0, pos) */
+	size_t pos;
+	names durable;
+	size_t *dirpend;
+	size_t ndirpend, capdirpend;
+	/* acknowledgements: at event index, observations */
+	fault_ack *acks;
+	size_t nacks, capacks;
+	size_t *ack_at; /* event index of each ack */
+	/* figures */
+	uint64_t writes_kept, writes_dropped, writes_torn, inflight_torn, dirops_dropped;
+} replay;
+
+static int push_idx(size_t **a, size_t *n, size_t *cap, size_t v)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 64;
+		size_t *p = realloc(*a, nc * sizeof *p);
+		if (!p)
+			return -1;
+		*a = p;
+		*cap = nc;
+	}
+	(*a)[(*n)++] = v;
+	return 0;
+}
+
+/* Put bytes [from, to) of a write (relative to its start) into buf/len. */
+static int put(uint8_t **d, size_t *len, size_t *cap, uint64_t off, const uint8_t *data,
+               size_t from, size_t to)
+{
+	if (from >= to)
+		return 0;
+	size_t end = (size_t)off + to;
+	if (end > *cap) {
+		size_t nc = *cap ? *cap : 65536;
+		while (nc < end)
+			nc *= 2;
+		uint8_t *p = realloc(*d, nc);
+		if (!p)
+			return -1;
+		*d = p;
+		*cap = nc;
+	}
+	if (end > *len) {
+		memset(*d + *len, 0, end - *len);
+		*len = end;
+	}
+	memcpy(*d + off + from, data + from, to - from);
+	return 0;
+}
+
+static int set_len(uint8_t **d, size_t *len, size_t *cap, size_t nl)
+{
+	if (nl > *cap) {
+		uint8_t *p = realloc(*d, nl);
+		if (!p)
+			return -1;
+		*d = p;
+		*cap = nl;
+	}
+	if (nl > *len)
+		memset(*d + *len, 0, nl - *len);
+	*len = nl;
+	return 0;
+}
+
+static fobj *new_file(replay *r, uint64_t ino)
+{
+	if (r->nfiles == sizeof r->files / sizeof r->files[0])
+		return NULL;
+	fobj *f = calloc(1, sizeof *f);
+	if (f) {
+		f->ino = ino;
+		r->files[r->nfiles++] = f;
+	}
+	return f;
+}
+
+static fobj *current_file(replay *r, uint64_t ino)
+{
+	for (size_t i = r->nfiles; i-- > 0;)
+		if (r->files[i]->ino == ino)
+			return r->files[i];
+	return NULL;
+}
+
+static int is_data_op(uint32_t t)
+{
+	return t == IOLOG_WRITE || t == IOLOG_DSYNCW || t == IOLOG_TRUNC;
+}
+
+/* Split the log into events and bind each to its file incarnation. */
+static int replay_load(replay *r, const char *path)
+{
+	memset(r, 0, sizeof *r);
+	r->log = fault_slurp(path, &r->loglen);
+	if (!r->log) {
+		fprintf(stderr, "powercut: cannot read %s\n", path);
+		return -1;
+	}
+	size_t cap = 0;
+	for (size_t at = 0; at < r->loglen;) {
+		if (r->loglen - at < sizeof(iolog_rec)) {
+			fprintf(stderr, "powercut: the log ends inside a record\n");
+			return -1;
+		}
+		iolog_rec hv;
+		const iolog_rec *h = &hv;
+		memcpy(&hv, r->log + at, sizeof hv);
+		size_t need = sizeof *h + h->namelen + (size_t)h->len;
+		if (h->magic != IOLOG_MAGIC || r->loglen - at < need || h->namelen > 600) {
+			fprintf(stderr, "powercut: a damaged record at byte %zu of the log\n", at);
+			return -1;
+		}
+		if (r->nev == cap) {
+			cap = cap ? cap * 2 : 1024;
+			event *p = realloc(r->ev, cap * sizeof *p);
+			if (!p)
+				return -1;
+			r->ev = p;
+		}
+		event *e = &r->ev[r->nev];
+		memset(e, 0, sizeof *e);
+		e->h = hv;
+		if (h->namelen) {
+			char *nm = malloc(h->namelen + 1);
+			if (!nm)
+				return -1;
+			memcpy(nm, r->log + at + sizeof *h, h->namelen);
+			nm[h->namelen] = 0;
+			e->name = nm;
+		}
+		e->data = (const uint8_t *)r->log + at + sizeof *h + h->namelen;
+		switch (h->type) {
+		case IOLOG_BASE:
+		case IOLOG_CREATE:
+			e->f = new_file(r, h->ino);
+			if (!e->f)
+				return -1;
+			break;
+		case IOLOG_SNAPSHOT:
+			e->f = current_file(r, h->ino);
+			if (!e->f) {
+				e->f = new_file(r, h->ino);
+				e->implicit_create = 1;
+			}
+			if (!e->f)
+				return -1;
+			break;
+		case IOLOG_WRITE:
+		case IOLOG_DSYNCW:
+		case IOLOG_TRUNC:
+		case IOLOG_SYNC:
+			e->f = h->ino ? current_file(r, h->ino) : NULL;
+			if (h->ino && !e->f) /* a file unknown to the directory: give it a body */
+				e->f = new_file(r, h->ino);
+			if (h->ino && !e->f)
+				return -1;
+			break;
+		case IOLOG_ACK: {
+			size_t before = r->nacks;
+			if (fault_parse_acks(&r->acks, &r->nacks, &r->capacks, (const char *)e->data,
+			                     (size_t)h->len))
+				return -1;
+			size_t *p = realloc(r->ack_at, (r->capacks ? r->capacks : 1) * sizeof *p);
+			if (!p)
+				return -1;
+			r->ack_at = p;
+			for (size_t i = before; i < r->nacks; i++)
+				r->ack_at[i] = r->nev;
+			break;
+		}
+		default: break;
+		}
+		at += need;
+		r->nev++;
+	}
+	return 0;
+}
+
+static int apply_full(fobj *f, const event *e)
+{
+	if (e->h.type == IOLOG_TRUNC)
+		return set_len(&f->d, &f->len, &f->cap, (size_t)e->h.off);
+	return put(&f->d, &f->len, &f->cap, e->h.off, e->data, 0, (size_t)e->h.len);
+}
+
+static int make_durable(fobj *f, const replay *r)
+{
+	for (size_t i = 0; i < f->npend; i++)
+		if (apply_full(f, &r->ev[f->pend[i]]))
+			return -1;
+	f->npend = 0;
+	return 0;
+}
+
+static nsent *ns_find(names *ns, const char *name)
+{
+	for (size_t i = 0; i < ns->n; i++)
+		if (!strcmp(ns->e[i].name, name))
+			return &ns->e[i];
+	return NULL;
+}
+
+static void ns_remove(names *ns, const char *name)
+{
+	nsent *e = ns_find(ns, name);
+	if (e)
+		*e = ns->e[--ns->n];
+}
+
+static int ns_link(names *ns, const char *name, fobj *f)
+{
+	nsent *e = ns_find(ns, name);
+	if (!e) {
+		if (ns->n == sizeof ns->e / sizeof ns->e[0] || strlen(name) >= sizeof e->name)
+			return -1;
+		e = &ns->e[ns->n++];
+		strcpy(e->name, name);
+	}
+	e->f = f;
+	return 0;
+}
+
+/* Apply one directory change to a name table. */
+static int dir_apply(names *ns, const event *e)
+{
+	switch (e->h.type) {
+	case IOLOG_BASE:
+	case IOLOG_CREATE:
+	case IOLOG_SNAPSHOT: return ns_link(ns, e->name, e->f);
+	case IOLOG_UNLINK: ns_remove(ns, e->name); return 0;
+	case IOLOG_RENAME: {
+		const char *old = e->name, *new = e->name + strlen(e->name) + 1;
+		nsent *o = ns_find(ns, old);
+		if (!o) /* its create is not durable yet: the rename cannot be either */
+			return 0;
+		fobj *f = o->f;
+		ns_remove(ns, old);
+		return ns_link(ns, new, f);
+	}
+	default: return 0;
+	}
+}
+
+static int is_dir_op(const event *e)
+{
+	return e->h.type == IOLOG_CREATE || e->h.type == IOLOG_RENAME ||
+	       e->h.type == IOLOG_UNLINK || (e->h.type == IOLOG_SNAPSHOT && e->implicit_create);
+}
+
+/* Move the durable state forward to just before event `to`. */
+static int replay_advance(replay *r, size_t to)
+{
+	for (; r->pos < to; r->pos++) {
+		const event *e = &r->ev[r->pos];
+		if (is_dir_op(e) && push_idx(&r->dirpend, &r->ndirpend, &r->capdirpend, r->pos))
+			return -1;
+		switch (e->h.type) {
+		case IOLOG_BASE:
+			if (put(&e->f->d, &e->f->len, &e->f->cap, 0, e->data, 0, (size_t)e->h.len) ||
+			    dir_apply(&r->durable, e))
+				return -1;
+			break;
+		case IOLOG_WRITE:
+		case IOLOG_DSYNCW:
+		case IOLOG_TRUNC:
+			if (push_idx(&e->f->pend, &e->f->npend, &e->f->cappend, r->pos))
+				return -1;
+			break;
+		case IOLOG_SYNC:
+			for (size_t i = 0; i < r->nfiles; i++)
+				if ((!e->f || r->files[i] == e->f) && make_durable(r->files[i], r))
+					return -1;
+			break;
+		case IOLOG_SNAPSHOT:
+			e->f->npend = 0;
+			e->f->len = 0;
+			if (put(&e->f->d, &e->f->len, &e->f->cap, 0, e->data, 0, (size_t)e->h.len))
+				return -1;
+			break;
+		case IOLOG_DIRSYNC:
+			for (size_t i = 0; i < r->ndirpend; i++)
+				if (dir_apply(&r->durable, &r->ev[r->dirpend[i]]))
+					return -1;
+			r->ndirpend = 0;
+			break;
+		default: break;
+		}
+	}
+	return 0;
+}
+
+/* A torn write: a prefix cut at any byte, or a random subset of its
+ * 512-byte sectors (as a disk may reorder them). */
+static int apply_torn(uint8_t **d, size_t *len, size_t *cap, const event *e, uint64_t *rng)
+{
+	size_t n = (size_t)e->h.len;
+	if (n == 0)
+		return 0;
+	if (fault_below(rng, 2) == 0)
+		return put(d, len, cap, e->h.off, e->data, 0, (size_t)fault_below(rng, n));
+	uint64_t off = e->h.off;
+	size_t from = 0;
+	while (from < n) {
+		size_t to = (size_t)(((off + from) / 512 + 1) * 512 - off);
+		if (to > n)
+			to = n;
+		if (fault_below(rng, 2) && put(d, len, cap, off, e->data, from, to))
+			return -1;
+		from = to;
+	}
+	return 0;
+}
+
+/* Write the directory as it could be found after losing power just before
+ * event r->pos (which was in flight). */
+static int materialize(replay *r, const char *dir, uint64_t *rng)
+{
+	names ns = r->durable;
+	size_t keep = r->ndirpend ? (size_t)fault_below(rng, r->ndirpend + 1) : 0;
+	r->dirops_dropped += r->ndirpend - keep;
+	for (size_t i = 0; i < keep; i++)
+		if (dir_apply(&ns, &r->ev[r->dirpend[i]]))
+			return -1;
+	const event *inflight = r->pos < r->nev ? &r->ev[r->pos] : NULL;
+	uint8_t *d = NULL;
+	size_t cap = 0;
+	for (size_t k = 0; k < ns.n; k++) {
+		fobj *f = ns.e[k].f;
+		size_t len = f->len;
+		if (set_len(&d, &(size_t){ 0 }, &cap, len + 1))
+			return -1;
+		memcpy(d, f->d, len);
+		for (size_t i = 0; i < f->npend; i++) {
+			const event *e = &r->ev[f->pend[i]];
+			uint64_t x = fault_below(rng, 100);
+			int rc = 0;
+			if (e->h.type == IOLOG_DSYNCW) { /* returned, so on the disk */
+				rc = put(&d, &len, &cap, e->h.off, e->data, 0, (size_t)e->h.len);
+			} else if (e->h.type == IOLOG_TRUNC) {
+				if (x < 50)
+					rc = set_len(&d, &len, &cap, (size_t)e->h.off);
+			} else if (x < 45) {
+				r->writes_kept++;
+				rc = put(&d, &len, &cap, e->h.off, e->data, 0, (size_t)e->h.len);
+			} else if (x < 70) {
+				r->writes_torn++;
+				rc = apply_torn(&d, &len, &cap, e, rng);
+			} else {
+				r->writes_dropped++;
+			}
+			if (rc)
+				return -1;
+		}
+		if (inflight && inflight->f == f &&
+		    (inflight->h.type == IOLOG_WRITE || inflight->h.type == IOLOG_DSYNCW) &&
+		    fault_below(rng, 2)) {
+			r->inflight_torn++;
+			if (apply_torn(&d, &len, &cap, inflight, rng))
+				return -1;
+		}
+		char path[4600];
+		snprintf(path, sizeof path, "%s/%s", dir, ns.e[k].name);
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0 || (len && write(fd, d, len) != (ssize_t)len) || close(fd) != 0) {
+			fprintf(stderr, "powercut: writing %s: %s\n", path, strerror(errno));
+			free(d);
+			return -1;
+		}
+	}
+	free(d);
+	return 0;
+}
+
+/* ---------------------------------------------------- the recording -- */
+
+typedef struct rec_ctx {
+	const char *self, *work;
+	char mem[4200], log[4200], acks[4200];
+	char env_preload[4300], env_log[4300], env_dir[4300];
+	uint64_t seed;
+	int failed;
+} rec_ctx;
+
+static int append_record(const char *log, uint32_t type, uint64_t ino, const char *name,
+                         const void *data, size_t len)
+{
+	int fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	size_t nl = name ? strlen(name) : 0;
+	iolog_rec h = { IOLOG_MAGIC, type, (uint32_t)getpid(), (uint32_t)nl, ino, 0, len };
+	size_t total = sizeof h + nl + len;
+	char *buf = malloc(total);
+	int rc = -1;
+	if (buf) {
+		memcpy(buf, &h, sizeof h);
+		if (nl)
+			memcpy(buf + sizeof h, name, nl);
+		if (len)
+			memcpy(buf + sizeof h + nl, data, len);
+		rc = write(fd, buf, total) == (ssize_t)total ? 0 : -1;
+	}
+	free(buf);
+	return close(fd) == 0 ? rc : -1;
+}
+
+/* The files of the freshly made memory, synced, as the recording's start. */
+static int record_base(rec_ctx *c)
+{
+	static const char *const files[] = { "data.mdb", "lock.mdb", "h2emv.lock", NULL };
+	sync();
+	for (int i = 0; files[i]; i++) {
+		char path[4300];
+		snprintf(path, sizeof path, "%s/%s", c->mem, files[i]);
+		struct stat st;
+		if (stat(path, &st) != 0)
+			continue;
+		size_t len;
+		char *data = fault_slurp(path, &len);
+		if (!data || append_record(c->log, IOLOG_BASE, st.st_ino, files[i], data, len)) {
+			free(data);
+			return -1;
+		}
+		free(data);
+	}
+	return 0;
+}
+
+static int run_step(rec_ctx *c, char *const argv[], int with_ack, int out_fd)
+{
+	char ackenv[] = "H2EMV_IOLOG_ACK_FD=1";
+	char *env[] = { c->env_preload, c->env_log, c->env_dir, with_ack ? ackenv : NULL, NULL };
+	fault_run run;
+	if (fault_spawn(&run, argv, env, out_fd, -1, 600) != 0 || !run.exited || run.code != 0) {
+		fprintf(stderr, "powercut: the workload step '%s %s' failed (exit %d, signal %d)\n",
+		        argv[0], argv[1], run.code, run.signal);
+		return -1;
+	}
+	return 0;
+}
+
+static int step_driver(rec_ctx *c, uint64_t first, uint64_t count)
+{
+	char a_first[32], a_count[32], a_seed[32];
+	snprintf(a_first, sizeof a_first, "%" PRIu64, first);
+	snprintf(a_count, sizeof a_count, "%" PRIu64, count);
+	snprintf(a_seed, sizeof a_seed, "%" PRIu64, fault_rand(&c->seed));
+	char *argv[] = { (char *)c->self, "ingest", c->mem, a_first, a_count, "40", a_seed, NULL };
+	int fd = open(c->acks, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	int rc = run_step(c, argv, 1, fd);
+	close(fd);
+	return rc;
+}
+
+/* `h2emv ingest` of a file: acknowledged as a whole when it exits 0. */
+static int step_cli_ingest(rec_ctx *c, uint64_t first, uint64_t count)
+{
+	char input[4300], summary[4300];
+	snprintf(input, sizeof input, "%s/input.jsonl", c->work);
+	snprintf(summary, sizeof summary, "%s/summary.json", c->work);
+	FILE *f = fopen(input, "w");
+	if (!f)
+		return -1;
+	for (uint64_t i = first; i < first + count; i++) {
+		char line[1024];
+		size_t n = fault_obs_line(line, sizeof line, i);
+		fwrite(line, 1, n, f);
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0)
+		return -1;
+	int fd = open(summary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	char *argv[] = { H2EMV_CLI, "ingest", "-m", c->mem, "-b", "25", "--json", input, NULL };
+	int rc = run_step(c, argv, 0, fd);
+	close(fd);
+	if (rc)
+		return rc;
+	char *js = fault_slurp(summary, NULL);
+	const char *p = js ? strstr(js, "\"first_seq\":") : NULL;
+	if (!p) {
+		free(js);
+		return -1;
+	}
+	unsigned long long seq = strtoull(p + 12, NULL, 10);
+	free(js);
+	char ack[96];
+	int al = snprintf(ack, sizeof ack, "ack %llu %" PRIu64 " %" PRIu64 "\n", seq, first, count);
+	if (append_record(c->log, IOLOG_ACK, 0, NULL, ack, (size_t)al))
+		return -1;
+	fd = open(c->acks, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	rc = fd >= 0 && write(fd, ack, (size_t)al) == al ? 0 : -1;
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+static int step_cli(rec_ctx *c, const char *cmd, const char *arg1, const char *arg2)
+{
+	char *argv[] = { H2EMV_CLI, (char *)cmd, "-m", c->mem, "-q", (char *)arg1, (char *)arg2,
+		         NULL };
+	if (!strcmp(cmd, "compact")) /* compact takes no -q */
+		argv[4] = NULL;
+	return run_step(c, argv, 0, -1);
+}
+
+/* The workload: about n observations in all, each kind of writer twice. */
+static int record(rec_ctx *c, uint64_t n)
+{
+	char *init[] = { H2EMV_CLI, "init", c->mem, NULL };
+	fault_run run;
+	if (fault_spawn(&run, init, NULL, -1, -1, 60) || !run.exited || run.code) {
+		fprintf(stderr, "powercut: h2emv init failed\n");
+		return -1;
+	}
+	if (record_base(c))
+		return -1;
+	uint64_t q = n / 8, at = 0;
+	int rc = 0;
+	rc = rc ? rc : step_driver(c, at, 3 * q);
+	at += 3 * q;
+	rc = rc ? rc : step_cli_ingest(c, at, q);
+	at += q;
+	rc = rc ? rc : step_cli(c, "build", NULL, NULL);
+	rc = rc ? rc : step_driver(c, at, 2 * q);
+	at += 2 * q;
+	rc = rc ? rc : step_cli(c, "build", NULL, NULL);
+	rc = rc ? rc : step_cli(c, "gc", "--keep", "1");
+	rc = rc ? rc : step_cli(c, "compact", NULL, NULL);
+	rc = rc ? rc : step_driver(c, at, 2 * q);
+	at += 2 * q;
+	rc = rc ? rc : step_cli(c, "build", NULL, NULL);
+	rc = rc ? rc : step_cli(c, "gc", "--keep", "2");
+	return rc;
+}
+
+/* ------------------------------------------------------------- cuts -- */
+
+typedef struct figures {
+	uint64_t cuts, check_failed, lost, open_failed, crashed, hung;
+} figures;
+
+static void clear_dir(const char *dir)
+{
+	fault_rmrf(dir);
+	mkdir(dir, 0755);
+}
+
+/* After the whole log, with every write applied, the rebuilt files must
+ * equal the live ones: the recorder saw every change (lock files aside,
+ * which LMDB writes through a mapping and rebuilds on open). */
+static int self_test(replay *r, const char *mem)
+{
+	if (replay_advance(r, r->nev))
+		return -1;
+	int bad = 0;
+	for (size_t k = 0; k < r->durable.n; k++) {
+		const nsent *e = &r->durable.e[k];
+		if (!strcmp(e->name, "lock.mdb") || !strcmp(e->name, "h2emv.lock"))
+			continue;
+		fobj *f = e->f;
+		if (make_durable(f, r))
+			return -1;
+		char path[4600];
+		snprintf(path, sizeof path, "%s/%s", mem, e->name);
+		size_t len;
+		char *live = fault_slurp(path, &len);
+		if (!live || len != f->len || memcmp(live, f->d, len)) {
+			fprintf(stderr, "powercut: SELF-TEST: the replayed %s (%zu bytes) differs from "
+			                "the live file (%zu bytes): the recorder missed a change\n",
+			        e->name, f->len, live ? len : 0);
+			bad = 1;
+		}
+		free(live);
+	}
+	if (r->ndirpend) /* not wrong in itself: the cuts show whether it matters */
+		printf("powercut: note: %zu directory changes were never followed by a directory "
+		       "sync\n",
+		       r->ndirpend);
+	return bad ? -1 : 0;
+}
+
+static int one_cut(replay *r, const char *cutdir, uint64_t *rng, figures *fg, size_t cut_no)
+{
+	clear_dir(cutdir);
+	if (materialize(r, cutdir, rng))
+		return -1;
+	fg->cuts++;
+	size_t nreq = 0;
+	while (nreq < r->nacks && r->ack_at[nreq] < r->pos)
+		nreq++;
+	int ok = 1;
+	char *check[] = { H2EMV_CLI, "check", "-q", "-m", (char *)cutdir, NULL };
+	fault_run run;
+	if (fault_spawn(&run, check, NULL, -1, -1, 120))
+		return -1;
+	if (run.timed_out) {
+		fg->hung++;
+		ok = 0;
+		fprintf(stderr, "cut %zu (event %zu): h2emv check hung\n", cut_no, r->pos);
+	} else if (run.signal) {
+		fg->crashed++;
+		ok = 0;
+		fprintf(stderr, "cut %zu (event %zu): h2emv check died of signal %d\n", cut_no, r->pos,
+		        run.signal);
+	} else if (run.code != 0) {
+		fg->check_failed++;
+		ok = 0;
+		fprintf(stderr, "cut %zu (event %zu): h2emv check exits %d\n", cut_no, r->pos,
+		        run.code);
+	}
+	if (ok) {
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid < 0)
+			return -1;
+		if (pid == 0) {
+			alarm(120);
+			long bad = fault_verify(cutdir, r->acks, nreq, 1);
+			_exit(bad == 0 ? 0 : bad < 0 ? 3 : 4);
+		}
+		int st;
+		if (waitpid(pid, &st, 0) != pid)
+			return -1;
+		if (WIFSIGNALED(st)) {
+			fg->crashed++;
+			ok = 0;
+			fprintf(stderr, "cut %zu (event %zu): verification died of signal %d\n", cut_no,
+			        r->pos, WTERMSIG(st));
+		} else if (WEXITSTATUS(st) == 3) {
+			fg->open_failed++;
+			ok = 0;
+			fprintf(stderr, "cut %zu (event %zu): the memory does not open or take writes\n",
+			        cut_no, r->pos);
+		} else if (WEXITSTATUS(st) != 0) {
+			fg->lost++;
+			ok = 0;
+			fprintf(stderr, "cut %zu (event %zu): acknowledged observations lost\n", cut_no,
+			        r->pos);
+		}
+	}
+	if (!ok) { /* keep the directory for a look */
+		char keep[4400];
+		snprintf(keep, sizeof keep, "%s.fail-%zu", cutdir, cut_no);
+		fault_rmrf(keep);
+		rename(cutdir, keep);
+		fprintf(stderr, "  kept in %s\n", keep);
+	}
+	return 0;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static const char usage[] =
+	"usage: fault_tool powercut [--cuts N] [--obs N] [--seed S] [--keep] [--replay WORKDIR]\n"
+	"Records a workload under the I/O recorder and checks N simulated power cuts\n"
+	"(default 100; 1200 with H2EMV_FAULT_LONG=1). --replay reuses the log of a kept\n"
+	"work directory. Exit 0: every cut recovered; 1: a cut lost data or failed check.\n";
+
+int powercut_main(int argc, char **argv, const char *self)
+{
+	int long_run = fault_long();
+	uint64_t cuts = long_run ? 1200 : 100, nobs = long_run ? 4000 : 1600;
+	uint64_t seed = fault_seed();
+	int keep = 0;
+	const char *reuse = NULL;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--cuts") && i + 1 < argc)
+			cuts = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--obs") && i + 1 < argc)
+			nobs = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+			seed = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--keep"))
+			keep = 1;
+		else if (!strcmp(argv[i], "--replay") && i + 1 < argc)
+			reuse = argv[++i];
+		else {
+			fputs(usage, stderr);
+			return 64;
+		}
+	}
+	double t0 = fault_now();
+	printf("powercut: seed %" PRIu64 " (H2EMV_FAULT_SEED=%" PRIu64 " repeats the choices)\n",
+	       seed, seed);
+	rec_ctx c = { .self = self, .seed = seed };
+	char *work = reuse ? strdup(reuse) : fault_tmpdir("powercut");
+	if (!work)
+		return 2;
+	c.work = work;
+	snprintf(c.mem, sizeof c.mem, "%s/mem", work);
+	snprintf(c.log, sizeof c.log, "%s/io.log", work);
+	snprintf(c.acks, sizeof c.acks, "%s/acks.txt", work);
+	if (!reuse) {
+		char *so = realpath(H2EMV_IOLOG_SO, NULL), *mem;
+		mkdir(c.mem, 0755);
+		mem = realpath(c.mem, NULL);
+		rmdir(c.mem);
+		if (!so || !mem) {
+			fprintf(stderr, "powercut: cannot find %s\n", H2EMV_IOLOG_SO);
+			return 2;
+		}
+		snprintf(c.env_preload, sizeof c.env_preload, "LD_PRELOAD=%s", so);
+		snprintf(c.env_log, sizeof c.env_log, "H2EMV_IOLOG=%s", c.log);
+		snprintf(c.env_dir, sizeof c.env_dir, "H2EMV_IOLOG_DIR=%s", mem);
+		free(so);
+		free(mem);
+		if (record(&c, nobs)) {
+			fprintf(stderr, "powercut: recording the workload failed; kept %s\n", work);
+			return 2;
+		}
+	}
+	double t_rec = fault_now() - t0;
+	replay r;
+	if (replay_load(&r, c.log))
+		return 2;
+	/* every acknowledgement must be true of the finished store first */
+	long bad = fault_verify(c.mem, r.acks, r.nacks, 0);
+	if (bad) {
+		fprintf(stderr, "powercut: the live memory lacks acknowledged observations\n");
+		return 1;
+	}
+	uint64_t nwrites = 0, nsyncs = 0, ndir = 0;
+	for (size_t i = 0; i < r.nev; i++) {
+		uint32_t t = r.ev[i].h.type;
+		nwrites += is_data_op(t);
+		nsyncs += t == IOLOG_SYNC || t == IOLOG_DIRSYNC || t == IOLOG_DSYNCW;
+		ndir += is_dir_op(&r.ev[i]);
+	}
+	uint64_t acked = 0;
+	for (size_t i = 0; i < r.nacks; i++)
+		acked += r.acks[i].n;
+	printf("powercut: recorded %zu events (%" PRIu64 " writes, %" PRIu64 " syncs, %" PRIu64
+	       " directory changes, %zu acknowledgements of %" PRIu64 " observations) in %.1f s\n",
+	       r.nev, nwrites, nsyncs, ndir, r.nacks, acked, t_rec);
+	size_t *at = malloc((size_t)(cuts + 1) * sizeof *at);
+	if (!at)
+		return 2;
+	uint64_t rng = seed ^ 0x5bd1e995u;
+	for (uint64_t i = 0; i < cuts; i++)
+		at[i] = (size_t)fault_below(&rng, r.nev + 1);
+	qsort(at, (size_t)cuts, sizeof *at, cmp_size);
+	char cutdir[4300];
+	snprintf(cutdir, sizeof cutdir, "%s/cut", work);
+	figures fg = { 0 };
+	for (uint64_t i = 0; i < cuts; i++) {
+		if (replay_advance(&r, at[i]) || one_cut(&r, cutdir, &rng, &fg, (size_t)i)) {
+			fprintf(stderr, "powercut: the replay failed at cut %" PRIu64 "\n", i);
+			return 2;
+		}
+	}
+	int self_ok = self_test(&r, c.mem) == 0;
+	uint64_t failures = fg.check_failed + fg.lost + fg.open_failed + fg.crashed + fg.hung;
+	printf("powercut: %" PRIu64 " cuts: %" PRIu64 " writes kept, %" PRIu64 " torn, %" PRIu64
+	       " dropped, %" PRIu64 " in-flight torn, %" PRIu64 " directory changes dropped\n",
+	       fg.cuts, r.writes_kept, r.writes_torn, r.writes_dropped, r.inflight_torn,
+	       r.dirops_dropped);
+	printf("powercut: check failed %" PRIu64 ", lost %" PRIu64 ", did not open %" PRIu64
+	       ", crashed %" PRIu64 ", hung %" PRIu64 "; self-test %s; %.1f s in all\n",
+	       fg.check_failed, fg.lost, fg.open_failed, fg.crashed, fg.hung,
+	       self_ok ? "ok" : "FAILED", fault_now() - t0);
+	int fail = failures || !self_ok;
+	if (keep || fail)
+		printf("powercut: work directory kept: %s\n", work);
+	else
+		fault_rmrf(work);
+	free(work);
+	free(at);
+	return fail ? 1 : 0;
+}
