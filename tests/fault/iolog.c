@@ -9,7 +9,10 @@
  *
  * Environment: H2EMV_IOLOG (the log file, appended), H2EMV_IOLOG_DIR (the
  * directory whose files are recorded), H2EMV_IOLOG_ACK_FD (optional: the
- * descriptor whose writes are acknowledgements, e.g. 1 for `ingest --ack`).
+ * descriptor whose writes are acknowledgements, e.g. 1 for `ingest --ack`),
+ * H2EMV_IOLOG_FORGET_SYNC=1 (the negative control: record syncs as if they
+ * had not happened, so the replay must find losses), H2EMV_IOLOG_DIE_AT_DIRSYNC=1
+ * (the process dies, as if killed, when it is about to fsync the directory).
  *
  * Only files directly inside the directory are recorded. Writes through
  * stdio or an inherited descriptor are not seen one by one; the content of
@@ -72,6 +75,8 @@ static char memdir[PATH_MAX]; /* realpath, resolved lazily */
 static dev_t memdev;
 static ino_t memino;
 static int have_dir;
+static int forget_sync;
+static int die_at_dirsync;
 
 /* What the shim knows about a descriptor, checked against fstat on use. */
 #define MAX_FD 4096
@@ -134,6 +139,10 @@ static void init(void)
 	const char *path = getenv("H2EMV_IOLOG");
 	if (path)
 		logfd = r_open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	const char *fs = getenv("H2EMV_IOLOG_FORGET_SYNC");
+	forget_sync = fs && *fs && strcmp(fs, "0") != 0;
+	const char *dd = getenv("H2EMV_IOLOG_DIE_AT_DIRSYNC");
+	die_at_dirsync = dd && *dd && strcmp(dd, "0") != 0;
 	const char *a = getenv("H2EMV_IOLOG_ACK_FD");
 	if (a && *a)
 		ackfd = atoi(a);
@@ -319,7 +328,7 @@ static void after_write(int fd, off_t off, const struct iovec *v, int n, ssize_t
 			return;
 		off = end - done;
 	}
-	emit(fd_is_dsync(fd) ? IOLOG_DSYNCW : IOLOG_WRITE, (uint64_t)f->ino, (uint64_t)off, NULL,
+	emit(fd_is_dsync(fd) && !forget_sync ? IOLOG_DSYNCW : IOLOG_WRITE, (uint64_t)f->ino, (uint64_t)off, NULL,
 	     0, v, n, (uint64_t)done);
 }
 
@@ -492,6 +501,8 @@ ssize_t pwritev2(int fd, const struct iovec *v, int n, off_t off, int flags)
 
 static void after_sync(int fd)
 {
+	if (forget_sync)
+		return;
 	if (is_mem_dir_fd(fd)) {
 		emit_plain(IOLOG_DIRSYNC, 0, 0, NULL, 0);
 		return;
@@ -507,6 +518,8 @@ static void after_sync(int fd)
 int fsync(int fd)
 {
 	setup();
+	if (die_at_dirsync && is_mem_dir_fd(fd))
+		_exit(137);
 	int rc = r_fsync(fd);
 	int e = errno;
 	if (rc == 0)

@@ -452,6 +452,7 @@ typedef struct rec_ctx {
 	const char *self, *work;
 	char mem[4200], log[4200], acks[4200];
 	char env_preload[4300], env_log[4300], env_dir[4300];
+	int control, kill_compact;
 	uint64_t seed;
 	int failed;
 } rec_ctx;
@@ -501,12 +502,24 @@ static int record_base(rec_ctx *c)
 	return 0;
 }
 
-static int run_step(rec_ctx *c, char *const argv[], int with_ack, int out_fd)
+/* Run one workload step under the recorder. `extra` is one more environment
+ * entry or NULL; with `may_die` the step is meant to be killed midway. */
+static int run_step(rec_ctx *c, char *const argv[], int with_ack, int out_fd, char *extra,
+                    int may_die)
 {
-	char ackenv[] = "H2EMV_IOLOG_ACK_FD=1";
-	char *env[] = { c->env_preload, c->env_log, c->env_dir, with_ack ? ackenv : NULL, NULL };
+	char ackenv[] = "H2EMV_IOLOG_ACK_FD=1", forget[] = "H2EMV_IOLOG_FORGET_SYNC=1";
+	char *env[7] = { c->env_preload, c->env_log, c->env_dir };
+	int n = 3;
+	if (with_ack)
+		env[n++] = ackenv;
+	if (c->control)
+		env[n++] = forget;
+	if (extra)
+		env[n++] = extra;
+	env[n] = NULL;
 	fault_run run;
-	if (fault_spawn(&run, argv, env, out_fd, -1, 600) != 0 || !run.exited || run.code != 0) {
+	if (fault_spawn(&run, argv, env, out_fd, -1, 600) != 0 ||
+	    (!may_die && (!run.exited || run.code != 0))) {
 		fprintf(stderr, "powercut: the workload step '%s %s' failed (exit %d, signal %d)\n",
 		        argv[0], argv[1], run.code, run.signal);
 		return -1;
@@ -524,7 +537,7 @@ static int step_driver(rec_ctx *c, uint64_t first, uint64_t count)
 	int fd = open(c->acks, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
-	int rc = run_step(c, argv, 1, fd);
+	int rc = run_step(c, argv, 1, fd, NULL, 0);
 	close(fd);
 	return rc;
 }
@@ -550,7 +563,7 @@ static int step_cli_ingest(rec_ctx *c, uint64_t first, uint64_t count)
 	if (fd < 0)
 		return -1;
 	char *argv[] = { H2EMV_CLI, "ingest", "-m", c->mem, "-b", "25", "--json", input, NULL };
-	int rc = run_step(c, argv, 0, fd);
+	int rc = run_step(c, argv, 0, fd, NULL, 0);
 	close(fd);
 	if (rc)
 		return rc;
@@ -579,7 +592,12 @@ static int step_cli(rec_ctx *c, const char *cmd, const char *arg1, const char *a
 		         NULL };
 	if (!strcmp(cmd, "compact")) /* compact takes no -q */
 		argv[4] = NULL;
-	return run_step(c, argv, 0, -1);
+	if (c->kill_compact && !strcmp(cmd, "compact")) {
+		/* killed between its rename and the directory's fsync */
+		char die[] = "H2EMV_IOLOG_DIE_AT_DIRSYNC=1";
+		return run_step(c, argv, 0, -1, die, 1);
+	}
+	return run_step(c, argv, 0, -1, NULL, 0);
 }
 
 /* The workload: about n observations in all, each kind of writer twice. */
@@ -624,16 +642,25 @@ static void clear_dir(const char *dir)
 	mkdir(dir, 0755);
 }
 
-/* After the whole log, with every write applied, the rebuilt files must
- * equal the live ones: the recorder saw every change (lock files aside,
- * which LMDB writes through a mapping and rebuilds on open). */
+/* After the whole log, with every write and directory change applied, the
+ * rebuilt files must equal the live ones: the recorder saw every change
+ * (lock files aside, which LMDB writes through a mapping and rebuilds on
+ * open). */
 static int self_test(replay *r, const char *mem)
 {
 	if (replay_advance(r, r->nev))
 		return -1;
+	if (r->ndirpend) /* not wrong in itself: the cuts show whether it matters */
+		printf("powercut: note: %zu directory changes were never followed by a directory "
+		       "sync\n",
+		       r->ndirpend);
+	names all = r->durable;
+	for (size_t i = 0; i < r->ndirpend; i++)
+		if (dir_apply(&all, &r->ev[r->dirpend[i]]))
+			return -1;
 	int bad = 0;
-	for (size_t k = 0; k < r->durable.n; k++) {
-		const nsent *e = &r->durable.e[k];
+	for (size_t k = 0; k < all.n; k++) {
+		const nsent *e = &all.e[k];
 		if (!strcmp(e->name, "lock.mdb") || !strcmp(e->name, "h2emv.lock"))
 			continue;
 		fobj *f = e->f;
@@ -651,10 +678,6 @@ static int self_test(replay *r, const char *mem)
 		}
 		free(live);
 	}
-	if (r->ndirpend) /* not wrong in itself: the cuts show whether it matters */
-		printf("powercut: note: %zu directory changes were never followed by a directory "
-		       "sync\n",
-		       r->ndirpend);
 	return bad ? -1 : 0;
 }
 
@@ -735,16 +758,21 @@ static int cmp_size(const void *a, const void *b)
 
 static const char usage[] =
 	"usage: fault_tool powercut [--cuts N] [--obs N] [--seed S] [--keep] [--replay WORKDIR]\n"
+	"                           [--control] [--kill-compact]\n"
 	"Records a workload under the I/O recorder and checks N simulated power cuts\n"
 	"(default 100; 1200 with H2EMV_FAULT_LONG=1). --replay reuses the log of a kept\n"
-	"work directory. Exit 0: every cut recovered; 1: a cut lost data or failed check.\n";
+	"work directory. Exit 0: every cut recovered; 1: a cut lost data or failed check.\n"
+	"--control is the negative control: syncs are recorded as if they had not\n"
+	"happened, so cuts must lose acknowledged data; exit 0 when they do.\n"
+	"--kill-compact kills the compaction between its rename and its directory\n"
+	"sync (a crash there, then later writers, then a power cut).\n";
 
 int powercut_main(int argc, char **argv, const char *self)
 {
 	int long_run = fault_long();
 	uint64_t cuts = long_run ? 1200 : 100, nobs = long_run ? 4000 : 1600;
 	uint64_t seed = fault_seed();
-	int keep = 0;
+	int keep = 0, control = 0, kill_compact = 0;
 	const char *reuse = NULL;
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--cuts") && i + 1 < argc)
@@ -755,6 +783,10 @@ int powercut_main(int argc, char **argv, const char *self)
 			seed = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--keep"))
 			keep = 1;
+		else if (!strcmp(argv[i], "--control"))
+			control = 1;
+		else if (!strcmp(argv[i], "--kill-compact"))
+			kill_compact = 1;
 		else if (!strcmp(argv[i], "--replay") && i + 1 < argc)
 			reuse = argv[++i];
 		else {
@@ -765,7 +797,8 @@ int powercut_main(int argc, char **argv, const char *self)
 	double t0 = fault_now();
 	printf("powercut: seed %" PRIu64 " (H2EMV_FAULT_SEED=%" PRIu64 " repeats the choices)\n",
 	       seed, seed);
-	rec_ctx c = { .self = self, .seed = seed };
+	rec_ctx c = { .self = self, .seed = seed, .control = control,
+		       .kill_compact = kill_compact };
 	char *work = reuse ? strdup(reuse) : fault_tmpdir("powercut");
 	if (!work)
 		return 2;
@@ -831,7 +864,8 @@ int powercut_main(int argc, char **argv, const char *self)
 			return 2;
 		}
 	}
-	int self_ok = self_test(&r, c.mem) == 0;
+	/* (without syncs in the log, a rename never becomes durable: no self-test) */
+	int self_ok = control || self_test(&r, c.mem) == 0;
 	uint64_t failures = fg.check_failed + fg.lost + fg.open_failed + fg.crashed + fg.hung;
 	printf("powercut: %" PRIu64 " cuts: %" PRIu64 " writes kept, %" PRIu64 " torn, %" PRIu64
 	       " dropped, %" PRIu64 " in-flight torn, %" PRIu64 " directory changes dropped\n",
@@ -842,6 +876,12 @@ int powercut_main(int argc, char **argv, const char *self)
 	       fg.check_failed, fg.lost, fg.open_failed, fg.crashed, fg.hung,
 	       self_ok ? "ok" : "FAILED", fault_now() - t0);
 	int fail = failures || !self_ok;
+	if (control) { /* the simulator must see what a missing sync costs */
+		printf("powercut: negative control: %s\n",
+		       failures ? "the cuts found the losses, as they must"
+		                : "NO LOSS FOUND: the simulator cannot see missing syncs");
+		fail = !failures;
+	}
 	if (keep || fail)
 		printf("powercut: work directory kept: %s\n", work);
 	else
