@@ -59,8 +59,9 @@ static int copy_and_swap(eng_env *env, uint64_t *after, h2emv_error *err)
 		int rrc = env_reopen(env, err);
 		return rrc ? rrc : env_err(err, rc, "compact: swapping the files");
 	}
-	sync_dir(env->dir);
-	return env_reopen(env, err);
+	rc = sync_dir(env->dir) && errno == EIO ? EIO : 0; /* else the swap may not last */
+	int rrc = env_reopen(env, err);
+	return rrc ? rrc : rc ? env_err(err, rc, "compact: syncing the directory") : H2EMV_OK;
 }
 
 int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *err)

@@ -561,6 +561,17 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 		char tmp[4200];
 		snprintf(tmp, sizeof tmp, "%s/data.mdb.compact", dir);
 		unlink(tmp);
+		/* A compaction killed between its rename and its directory fsync
+		 * left the swap in the page cache only: make it durable before
+		 * anything is acknowledged into the new file. */
+		int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd >= 0 && fsync(dfd) != 0 && errno == EIO) {
+			close(dfd);
+			rc = eng_fail(err, H2EMV_EIO, "%s: syncing the directory: %s", dir, strerror(EIO));
+			goto fail;
+		}
+		if (dfd >= 0)
+			close(dfd);
 	}
 	if ((rc = mdb_open_env(env, err)) != H2EMV_OK)
 		goto fail;
