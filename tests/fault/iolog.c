@@ -12,7 +12,8 @@
  * descriptor whose writes are acknowledgements, e.g. 1 for `ingest --ack`),
  * H2EMV_IOLOG_FORGET_SYNC=1 (the negative control: record syncs as if they
  * had not happened, so the replay must find losses), H2EMV_IOLOG_DIE_AT_DIRSYNC=1
- * (the process dies, as if killed, when it is about to fsync the directory).
+ * (the process dies, as if killed, when it is about to fsync the directory
+ * after renaming a file in it).
  *
  * Only files directly inside the directory are recorded. Writes through
  * stdio or an inherited descriptor are not seen one by one; the content of
@@ -77,6 +78,7 @@ static ino_t memino;
 static int have_dir;
 static int forget_sync;
 static int die_at_dirsync;
+static int renamed; /* this process renamed a file in the directory */
 
 /* What the shim knows about a descriptor, checked against fstat on use. */
 #define MAX_FD 4096
@@ -518,7 +520,7 @@ static void after_sync(int fd)
 int fsync(int fd)
 {
 	setup();
-	if (die_at_dirsync && is_mem_dir_fd(fd))
+	if (die_at_dirsync && renamed && is_mem_dir_fd(fd))
 		_exit(137);
 	int rc = r_fsync(fd);
 	int e = errno;
@@ -606,6 +608,7 @@ static int do_rename(int odir, const char *old, int ndir, const char *new, unsig
 	                  : r_renameat2(odir, old, ndir, new, flags);
 	int e = errno;
 	if (rc == 0 && have && (oin || nin)) {
+		renamed = 1;
 		if (oin && nin) {
 			size_t ol = strlen(ob), nl = strlen(nb);
 			char *names = malloc(ol + nl + 2);
