@@ -23,7 +23,7 @@
 
 typedef struct ctx {
 	const char *self;
-	char mem[4200], acks[4200], input[4200], out[4200], err[4200];
+	char mem[4200], acks[4200], input[4200], out[4200], err[4200], msgs[4200];
 	uint64_t next_i; /* the next observation number to send */
 	uint64_t rng;
 } ctx;
@@ -173,6 +173,8 @@ static int after_run(ctx *c, tally *t, const char *what)
 
 static const char usage[] =
 	"usage: fault_tool iofail [--runs N] [--seed S] [--keep]\n"
+	"--keep keeps the work directory: the memory, acks.txt and messages.txt\n"
+	"(each failed run's command, fault and stderr).\n"
 	"Runs N writers under fiu-run with a random I/O failure point (default 40;\n"
 	"400 with H2EMV_FAULT_LONG=1). Exit 0: every failure was clean and lost\n"
 	"nothing; 1: otherwise; 77: fiu-run is not installed.\n";
@@ -211,6 +213,7 @@ int iofail_main(int argc, char **argv, const char *self)
 	snprintf(c.input, sizeof c.input, "%s/input.jsonl", work);
 	snprintf(c.out, sizeof c.out, "%s/out.txt", work);
 	snprintf(c.err, sizeof c.err, "%s/err.txt", work);
+	snprintf(c.msgs, sizeof c.msgs, "%s/messages.txt", work);
 	tally t = { 0 };
 	fault_run run;
 	uint64_t sent;
@@ -251,6 +254,11 @@ int iofail_main(int argc, char **argv, const char *self)
 		} else if (run.code != 0) {
 			t.failed++;
 			t.by_point[p]++;
+			FILE *m = fopen(c.msgs, "a"); /* every message, for a reader to judge */
+			if (m) {
+				fprintf(m, "%s exits %d:\n%s\n", what, run.code, emsg ? emsg : "");
+				fclose(m);
+			}
 			if (elen == 0) {
 				t.silent++;
 				bad = 1;
@@ -286,7 +294,9 @@ int iofail_main(int argc, char **argv, const char *self)
 	       t.crashed, t.hung, t.silent, t.check_failed, t.lost, t.not_recovered,
 	       fault_now() - t0);
 	if (keep || bad)
-		printf("iofail: work directory kept: %s\n", work);
+		printf("iofail: work directory kept: %s (the failed runs' messages are in "
+		       "messages.txt)\n",
+		       work);
 	else
 		fault_rmrf(work);
 	free(work);
