@@ -264,9 +264,8 @@ static fdinfo *mem_fd(int fd)
 	f->dev = st.st_dev;
 	f->ino = st.st_ino;
 	f->known = 1;
+	f->opened = 0; /* a new file behind this number: opened where we did not see it */
 	f->inmem = slash && (size_t)(slash - target) == dl && !memcmp(target, memdir, dl);
-	if (!f->inmem)
-		f->opened = 0;
 	return f->inmem ? f : NULL;
 }
 

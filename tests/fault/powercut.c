@@ -403,8 +403,13 @@ static int materialize(replay *r, const char *dir, uint64_t *rng)
 	for (size_t k = 0; k < ns.n; k++) {
 		fobj *f = ns.e[k].f;
 		size_t len = f->len;
-		if (set_len(&d, &(size_t){ 0 }, &cap, len + 1))
-			return -1;
+		if (len + 1 > cap) {
+			uint8_t *p = realloc(d, len + 1);
+			if (!p)
+				return -1;
+			d = p;
+			cap = len + 1;
+		}
 		memcpy(d, f->d, len);
 		for (size_t i = 0; i < f->npend; i++) {
 			const event *e = &r->ev[f->pend[i]];
@@ -856,8 +861,11 @@ int powercut_main(int argc, char **argv, const char *self)
 	if (!at)
 		return 2;
 	uint64_t rng = seed ^ 0x5bd1e995u;
+	size_t nbase = 0; /* the starting files: a cut comes after all of them */
+	while (nbase < r.nev && r.ev[nbase].h.type == IOLOG_BASE)
+		nbase++;
 	for (uint64_t i = 0; i < cuts; i++)
-		at[i] = (size_t)fault_below(&rng, r.nev + 1);
+		at[i] = nbase + (size_t)fault_below(&rng, r.nev - nbase + 1);
 	qsort(at, (size_t)cuts, sizeof *at, cmp_size);
 	char cutdir[4300];
 	snprintf(cutdir, sizeof cutdir, "%s/cut", work);
