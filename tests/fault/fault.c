@@ -215,6 +215,36 @@ long fault_verify(const char *dir, const fault_ack *acks, size_t n, int write_af
 	return bad;
 }
 
+int fault_verify_built(const char *dir, uint64_t cursor)
+{
+	h2emv_error err = { 0 };
+	h2emv_mem *mem;
+	if (h2emv_mem_open(&mem, dir, NULL, &err) != H2EMV_OK) {
+		fprintf(stderr, "verify: the memory does not open: %s\n", err.message);
+		return -1;
+	}
+	h2emv_snap_info *list = NULL;
+	size_t n = 0;
+	int rc = h2emv_snap_list(&list, &n, mem, &err);
+	uint64_t best = 0;
+	for (size_t i = 0; rc == H2EMV_OK && i < n; i++)
+		if (list[i].build_cursor > best)
+			best = list[i].build_cursor;
+	h2emv_free(list);
+	h2emv_mem_close(mem);
+	if (rc != H2EMV_OK) {
+		fprintf(stderr, "verify: listing snapshots: %s\n", err.message);
+		return -1;
+	}
+	if (best < cursor) {
+		fprintf(stderr, "verify: a finished build folded observations up to %" PRIu64
+		                " but the newest snapshot only reaches %" PRIu64 "\n",
+		        cursor, best);
+		return 1;
+	}
+	return 0;
+}
+
 /* --------------------------------------------------------- processes -- */
 
 int fault_spawn(fault_run *out, char *const argv[], char *const env[], int out_fd, int err_fd,

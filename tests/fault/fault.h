@@ -47,6 +47,12 @@ int fault_ingest_main(const char *dir, uint64_t first_i, uint64_t count, unsigne
  * memory does not open or the write fails. */
 long fault_verify(const char *dir, const fault_ack *acks, size_t n, int write_after);
 
+/* Open the memory at dir and check that its newest snapshot has folded in
+ * at least observation `cursor` (a build that exited 0 is acknowledged).
+ * Prints the problem to stderr; returns 0 when it has, 1 when not, -1 when
+ * the memory does not open or its snapshots cannot be listed. */
+int fault_verify_built(const char *dir, uint64_t cursor);
+
 /* ---------------------------------------------------------- processes -- */
 
 typedef struct fault_run {

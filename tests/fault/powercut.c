@@ -5,8 +5,9 @@
  * memory directory and every acknowledgement. Then, at random points of the
  * log, the directory is rebuilt as a disk could hold it after losing power
  * there (replay.c), and: `h2emv check` passes, every observation
- * acknowledged before the cut reads back, and the memory takes a new
- * observation.
+ * acknowledged before the cut reads back, the newest snapshot reaches the
+ * build cursor of every build finished before the cut, and the memory takes
+ * a new observation.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -170,6 +171,31 @@ static int step_cli_ingest(rec_ctx *c, uint64_t first, uint64_t count)
 	return rc;
 }
 
+/* `h2emv build`: acknowledged when it exits 0 with its build cursor. */
+static int step_build(rec_ctx *c)
+{
+	char summary[4300];
+	snprintf(summary, sizeof summary, "%s/build.json", c->work);
+	int fd = open(summary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	char *argv[] = { H2EMV_CLI, "build", "-m", c->mem, "--json", NULL };
+	int rc = run_step(c, argv, 0, fd, NULL, 0);
+	close(fd);
+	if (rc)
+		return rc;
+	char *js = fault_slurp(summary, NULL);
+	const char *p = js ? strstr(js, "\"build_cursor\":") : NULL;
+	if (!p) {
+		free(js);
+		return -1;
+	}
+	char ack[64];
+	int al = snprintf(ack, sizeof ack, "built %llu\n", strtoull(p + 15, NULL, 10));
+	free(js);
+	return append_record(c->log, IOLOG_ACK, 0, NULL, ack, (size_t)al);
+}
+
 static int step_cli(rec_ctx *c, const char *cmd, const char *arg1, const char *arg2)
 {
 	char *argv[] = { H2EMV_CLI, (char *)cmd, "-m", c->mem, "-q", (char *)arg1, (char *)arg2,
@@ -201,15 +227,15 @@ static int record(rec_ctx *c, uint64_t n)
 	at += 3 * q;
 	rc = rc ? rc : step_cli_ingest(c, at, q);
 	at += q;
-	rc = rc ? rc : step_cli(c, "build", NULL, NULL);
+	rc = rc ? rc : step_build(c);
 	rc = rc ? rc : step_driver(c, at, 2 * q);
 	at += 2 * q;
-	rc = rc ? rc : step_cli(c, "build", NULL, NULL);
+	rc = rc ? rc : step_build(c);
 	rc = rc ? rc : step_cli(c, "gc", "--keep", "1");
 	rc = rc ? rc : step_cli(c, "compact", NULL, NULL);
 	rc = rc ? rc : step_driver(c, at, 2 * q);
 	at += 2 * q;
-	rc = rc ? rc : step_cli(c, "build", NULL, NULL);
+	rc = rc ? rc : step_build(c);
 	rc = rc ? rc : step_cli(c, "gc", "--keep", "2");
 	return rc;
 }
@@ -257,14 +283,18 @@ static int one_cut(replay *r, const char *cutdir, uint64_t *rng, figures *fg, si
 		        run.code);
 	}
 	if (ok) {
+		uint64_t built = 0; /* the newest finished build before the cut */
+		for (size_t i = 0; i < r->nbuilt && r->built_at[i] < r->pos; i++)
+			built = r->built[i] > built ? r->built[i] : built;
 		fflush(NULL);
 		pid_t pid = fork();
 		if (pid < 0)
 			return -1;
 		if (pid == 0) {
 			alarm(120);
-			long bad = fault_verify(cutdir, r->acks, nreq, 1);
-			_exit(bad == 0 ? 0 : bad < 0 ? 3 : 4);
+			int b = fault_verify_built(cutdir, built);
+			long bad = b < 0 ? -1 : fault_verify(cutdir, r->acks, nreq, 1);
+			_exit(bad < 0 ? 3 : bad > 0 || b > 0 ? 4 : 0);
 		}
 		int st;
 		if (waitpid(pid, &st, 0) != pid)
@@ -282,8 +312,9 @@ static int one_cut(replay *r, const char *cutdir, uint64_t *rng, figures *fg, si
 		} else if (WEXITSTATUS(st) != 0) {
 			fg->lost++;
 			ok = 0;
-			fprintf(stderr, "cut %zu (event %zu): acknowledged observations lost\n", cut_no,
-			        r->pos);
+			fprintf(stderr, "cut %zu (event %zu): acknowledged observations or a finished "
+			                "build lost\n",
+			        cut_no, r->pos);
 		}
 	}
 	if (!ok) { /* keep the directory for a look */
@@ -392,8 +423,9 @@ int powercut_main(int argc, char **argv, const char *self)
 	for (size_t i = 0; i < r.nacks; i++)
 		acked += r.acks[i].n;
 	printf("powercut: recorded %zu events (%" PRIu64 " writes, %" PRIu64 " syncs, %" PRIu64
-	       " directory changes, %zu acknowledgements of %" PRIu64 " observations) in %.1f s\n",
-	       r.nev, nwrites, nsyncs, ndir, r.nacks, acked, t_rec);
+	       " directory changes, %zu acknowledgements of %" PRIu64 " observations, %zu "
+	       "finished builds) in %.1f s\n",
+	       r.nev, nwrites, nsyncs, ndir, r.nacks, acked, r.nbuilt, t_rec);
 	size_t *at = malloc((size_t)(cuts + 1) * sizeof *at);
 	if (!at)
 		return 2;

@@ -176,6 +176,18 @@ int replay_load(replay *r, const char *path)
 			r->ack_at = p;
 			for (size_t i = before; i < r->nacks; i++)
 				r->ack_at[i] = r->nev;
+			unsigned long long cursor;
+			if (sscanf((const char *)e->data, "built %llu", &cursor) == 1) {
+				uint64_t *b = realloc(r->built, (r->nbuilt + 1) * sizeof *b);
+				size_t *ba = b ? realloc(r->built_at, (r->nbuilt + 1) * sizeof *ba) : NULL;
+				if (b)
+					r->built = b;
+				if (!ba)
+					return -1;
+				r->built_at = ba;
+				r->built[r->nbuilt] = cursor;
+				r->built_at[r->nbuilt++] = r->nev;
+			}
 			break;
 		}
 		default: break;

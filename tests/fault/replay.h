@@ -54,6 +54,10 @@ typedef struct replay {
 	fault_ack *acks;
 	size_t nacks, capacks;
 	size_t *ack_at; /* event index of each ack */
+	/* finished builds ("built CURSOR" in an ack record): at event index */
+	uint64_t *built;
+	size_t *built_at;
+	size_t nbuilt;
 	/* figures */
 	uint64_t writes_kept, writes_dropped, writes_torn, inflight_torn, dirops_dropped;
 } replay;

@@ -4,8 +4,9 @@
  *   fault_tool iofail [...]     I/O errors injected with libfiu (iofail.c)
  *   fault_tool ingest DIR FIRST COUNT MAXBATCH SEED
  *                               the acknowledged-ingest driver: acks on stdout
- *   fault_tool verify DIR ACKFILE
+ *   fault_tool verify DIR ACKFILE [CURSOR]
  *                               every acknowledged observation reads back
+ *                               (and a snapshot reaches build cursor CURSOR)
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,7 +28,7 @@ int main(int argc, char **argv)
 		return fault_ingest_main(argv[2], strtoull(argv[3], NULL, 10),
 		                         strtoull(argv[4], NULL, 10), (unsigned)atoi(argv[5]),
 		                         strtoull(argv[6], NULL, 10), 1);
-	if (!strcmp(cmd, "verify") && argc == 4) {
+	if (!strcmp(cmd, "verify") && (argc == 4 || argc == 5)) {
 		size_t len, n = 0, cap = 0;
 		fault_ack *acks = NULL;
 		char *text = fault_slurp(argv[3], &len);
@@ -36,12 +37,14 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		long bad = fault_verify(argv[2], acks, n, 0);
+		if (argc == 5 && fault_verify_built(argv[2], strtoull(argv[4], NULL, 10)))
+			bad = bad ? bad : 1;
 		free(text);
 		free(acks);
 		return bad ? 1 : 0;
 	}
 	fprintf(stderr, "usage: fault_tool powercut|iofail [options] (--help)\n"
 	                "       fault_tool ingest DIR FIRST COUNT MAXBATCH SEED\n"
-	                "       fault_tool verify DIR ACKFILE\n");
+	                "       fault_tool verify DIR ACKFILE [CURSOR]\n");
 	return 64;
 }
