@@ -117,10 +117,13 @@ static int switch_to(eng_env *env, uint64_t next, h2emv_error *err)
 	}
 	gen_install_locked(env, ng);
 	pthread_mutex_unlock(&env->genmu);
-	/* From here the new generation is the store, whatever happens next;
-	 * a lost directory sync at worst leaves CURRENT naming the old one,
-	 * which is complete too. */
-	sync_dir(env->dir);
+	/* From here the new generation is the store. Until the directory is
+	 * synced a power cut may bring the old CURRENT back: every writer
+	 * syncs the directory before its first write into a generation
+	 * (writer_begin), so nothing is acknowledged into a switch that may
+	 * not last; a failed sync here is reported. */
+	if (sync_dir(env->dir) != 0 && errno == EIO)
+		return env_err(err, EIO, "compact: syncing the directory after the switch");
 	return H2EMV_OK;
 }
 

@@ -738,6 +738,7 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 	}
 	env->lockfd = -1;
 	env->wlockfd = -1;
+	env->synced_gen = UINT64_MAX;
 	env->flags = opts->flags;
 	env->nolock = ro && !lock_file_usable(dir);
 	env->map_size = opts->initial_map_size ? opts->initial_map_size : DEFAULT_MAP;
@@ -756,6 +757,19 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 	if ((rc = take_dir_lock(env, create, err)) != H2EMV_OK ||
 	    (rc = register_store(env, err)) != H2EMV_OK)
 		goto fail;
+	if (!(env->flags & H2EMV_OPEN_READONLY)) {
+		/* A compaction killed between its switch and its directory fsync
+		 * left the switch in the page cache only: make it durable before
+		 * anything is acknowledged into the new file. */
+		int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd >= 0 && fsync(dfd) != 0 && errno == EIO) {
+			close(dfd);
+			rc = eng_fail(err, H2EMV_EIO, "%s: syncing the directory: %s", dir, strerror(EIO));
+			goto fail;
+		}
+		if (dfd >= 0)
+			close(dfd);
+	}
 	if ((rc = open_current_gen(env, create, err)) != H2EMV_OK)
 		goto fail;
 	if (create && (rc = env_write(env, init_format, NULL, err)) != H2EMV_OK)

@@ -65,6 +65,8 @@ struct eng_env {
 	 * numbers them in the order they are opened; gen_open checks). */
 	MDB_dbi dbi[DB_COUNT];
 	eng_gen *gen;              /* the current generation, under genmu */
+	uint64_t synced_gen;       /* the generation whose switch this handle made durable
+	                              (UINT64_MAX: none yet); under wlock */
 	pthread_mutex_t genmu;
 	int wlockfd;               /* DIR/h2emv.wlock: flock EX around every write */
 	int maint;                 /* > 0 while gc or compaction runs: they may use the reserve */

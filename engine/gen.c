@@ -131,6 +131,18 @@ int writer_begin(eng_gen **out, eng_env *env, h2emv_error *err)
 	int rc = wlock_take(env, err);
 	if (rc == H2EMV_OK && (rc = gen_acquire(out, env, err)) != H2EMV_OK)
 		wlock_drop(env);
+	/* The first write into a generation makes the switch to it durable
+	 * first: a compaction killed between renaming CURRENT and syncing the
+	 * directory must not see acknowledged writes vanish with a power cut. */
+	if (rc == H2EMV_OK && env->synced_gen != (*out)->num) {
+		if (sync_dir(env->dir) != 0 && errno == EIO) {
+			rc = env_err(err, EIO, "syncing the memory directory");
+			gen_release(env, *out);
+			wlock_drop(env);
+		} else {
+			env->synced_gen = (*out)->num;
+		}
+	}
 	if (rc)
 		pthread_mutex_unlock(&env->wlock);
 	return rc;
