@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/env.h"
+#include "engine/gate.h"
 
 const char *const eng_db_names[DB_COUNT] = {
 	"meta", "obs", "nodes", "snapshots", "rules", "relcache", "dead", "pins", "dicts",
@@ -149,6 +150,9 @@ int env_decode(const uint8_t **body, size_t *blen, eng_env *env, const MDB_val *
                eng_buf *scratch, h2emv_error *err)
 {
 	const uint8_t *rec = v->mv_data;
+	int vrc = env_value_sane(env, v->mv_data, v->mv_size, err);
+	if (vrc)
+		return vrc;
 	/* A dictionary another process trained after we opened: load it. */
 	if (v->mv_size >= REC_HEADER && rec[0] == REC_FORMAT && rec[1] == REC_ZSTD_DICT) {
 		uint32_t id = (uint32_t)rec[4] | (uint32_t)rec[5] << 8 | (uint32_t)rec[6] << 16 |
@@ -562,7 +566,8 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 		snprintf(tmp, sizeof tmp, "%s/data.mdb.compact", dir);
 		unlink(tmp);
 	}
-	if ((rc = mdb_open_env(env, err)) != H2EMV_OK)
+	if ((rc = eng_gate(dir, env->flags, err)) != H2EMV_OK ||
+	    (rc = mdb_open_env(env, err)) != H2EMV_OK)
 		goto fail;
 	if ((rc = open_dbis(env, create, err)) != H2EMV_OK)
 		goto fail;

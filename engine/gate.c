@@ -1,0 +1,201 @@
+/*
+ * gate.c — the integrity gate every open passes before LMDB maps the file,
+ * the DAMAGED marker `check` leaves, and the bound every value read from
+ * the map is held to. LMDB trusts its file: a damaged page can make it
+ * assert, fault or read past the end of the map. The gate reads what LMDB
+ * would trip on first, cheaply: both meta pages, the free list, the list
+ * of databases, the small databases whole and the branch levels of the big
+ * ones (obs, nodes, dead, relcache), or every page of a store under 8 MiB.
+ * The leaves of bigger stores are left to `h2emv check`,
+ * which walks every page (docs/damaged.md).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/env.h"
+#include "engine/gate.h"
+#include "engine/pages.h"
+
+/* The data file's path. The store keeps one data file today; when it
+ * gets generation-named files this is the one place to follow them. */
+void gate_data_path(char *buf, size_t n, const char *dir)
+{
+	snprintf(buf, n, "%s/data.mdb", dir);
+}
+
+static void marker_path(char *buf, size_t n, const char *dir)
+{
+	snprintf(buf, n, "%s/DAMAGED", dir);
+}
+
+int eng_damaged_reason(char *reason, size_t n, const char *dir)
+{
+	char path[4200];
+	marker_path(path, sizeof path, dir);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t got = read(fd, reason, n ? n - 1 : 0);
+	close(fd);
+	if (n) {
+		reason[got > 0 ? got : 0] = 0;
+		char *nl = strchr(reason, '\n');
+		if (nl)
+			*nl = 0;
+	}
+	return 1;
+}
+
+int eng_mark_damaged(const char *dir, const char *reason, h2emv_error *err)
+{
+	char path[4200], tmp[4300];
+	marker_path(path, sizeof path, dir);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return eng_fail(err, H2EMV_EIO, "%s: %s", tmp, strerror(errno));
+	int ok = fprintf(f, "%s\n", reason) > 0;
+	ok &= fflush(f) == 0 && fsync(fileno(f)) == 0;
+	ok &= fclose(f) == 0;
+	if (!ok || rename(tmp, path) != 0) {
+		int e = errno;
+		unlink(tmp);
+		return eng_fail(err, H2EMV_EIO, "%s: %s", path, strerror(e));
+	}
+	return H2EMV_OK;
+}
+
+int eng_mark_clean(const char *dir, h2emv_error *err)
+{
+	char path[4200];
+	marker_path(path, sizeof path, dir);
+	if (unlink(path) != 0 && errno != ENOENT)
+		return eng_fail(err, H2EMV_EIO, "%s: %s", path, strerror(errno));
+	return H2EMV_OK;
+}
+
+/* Which databases the gate walks whole: the ones that stay small. */
+static int small_db(int db)
+{
+	return db == DB_META || db == DB_SNAPSHOTS || db == DB_RULES || db == DB_PINS ||
+	       db == DB_DICTS;
+}
+
+typedef struct gate_bad {
+	const char *db;
+	uint64_t pgno;
+	char why[160];
+} gate_bad;
+
+static void on_bad(void *ctx, uint64_t pgno, const char *why, const uint8_t *lo, size_t lon,
+                   const uint8_t *hi, size_t hin)
+{
+	(void)lo, (void)lon, (void)hi, (void)hin;
+	gate_bad *b = ctx;
+	if (!b->why[0]) {
+		b->pgno = pgno;
+		snprintf(b->why, sizeof b->why, "%s", why);
+	}
+}
+
+/* Below this many bytes of pages every page is read: a few milliseconds. */
+#define GATE_FULL_WALK (8ull << 20)
+
+/* One pass over the file; H2EMV_OK, or ECORRUPT with the first damage. */
+static int gate_pass(pg_file *f, uint64_t *txnid, const char *path, h2emv_error *err)
+{
+	int rc = pg_open(f, path, err);
+	if (rc)
+		return rc;
+	*txnid = f->txnid;
+	gate_bad b = { "free list", 0, { 0 } };
+	pg_walker w = { .mode = 0, .ctx = &b, .on_bad = on_bad };
+	if ((rc = pg_walk(f, &f->free_db, 1, &w)) != H2EMV_OK)
+		return eng_fail(err, rc, "out of memory");
+	for (int db = 0; db < DB_COUNT && !w.bad; db++) {
+		pg_db d;
+		rc = pg_named(&d, f, eng_db_names[db], err);
+		if (rc == H2EMV_ENOTFOUND)
+			continue; /* a store being created; open_dbis says what is missing */
+		if (rc)
+			return rc;
+		b.db = eng_db_names[db];
+		int whole = small_db(db) || (uint64_t)(f->last_pg + 1) * f->psize <= GATE_FULL_WALK;
+		w.mode = whole ? 0 : PG_BRANCHES;
+		if ((rc = pg_walk(f, &d, 0, &w)) != H2EMV_OK)
+			return eng_fail(err, rc, "out of memory");
+	}
+	if (w.bad)
+		return eng_fail(err, H2EMV_ECORRUPT, "database '%s', page %llu: %s", b.db,
+		                (unsigned long long)b.pgno, b.why);
+	return H2EMV_OK;
+}
+
+int eng_gate(const char *dir, unsigned flags, h2emv_error *err)
+{
+	char path[4200], reason[512];
+	gate_data_path(path, sizeof path, dir);
+	struct stat st;
+	if ((flags & H2EMV_OPEN_CREATE) && (stat(path, &st) != 0 || st.st_size == 0))
+		return H2EMV_OK; /* LMDB is about to write a new file */
+	if (!(flags & H2EMV_OPEN_READONLY) && eng_damaged_reason(reason, sizeof reason, dir))
+		return eng_fail(err, H2EMV_ECORRUPT,
+		                "damaged: `h2emv check` found %s damaged (%s); writes, gc and "
+		                "compaction are refused. Recover with `h2emv salvage` "
+		                "(docs/damaged.md)",
+		                dir, reason);
+	/* Not a registered reader, the walk may race a writer: pages of the
+	 * tree it reads can be reused only two commits later, so damage seen
+	 * while the txnid moved by two or more is looked at again. */
+	int rc = H2EMV_OK;
+	for (int attempt = 0; attempt < 4; attempt++) {
+		pg_file f;
+		uint64_t before = 0;
+		h2emv_error e = { 0 };
+		rc = gate_pass(&f, &before, path, &e);
+		pg_close(&f);
+		if (rc != H2EMV_ECORRUPT) {
+			if (rc && err)
+				*err = e;
+			return rc;
+		}
+		pg_file again;
+		h2emv_error e2 = { 0 };
+		int moved = pg_open(&again, path, &e2) == H2EMV_OK && again.txnid >= before + 2;
+		pg_close(&again);
+		if (!moved)
+			return eng_fail(err, H2EMV_ECORRUPT, "damaged: %s: %s; run `h2emv check -m %s`",
+			                dir, e.message, dir);
+	}
+	return rc;
+}
+
+/* ------------------------------------------------- values in the map -- */
+
+int env_value_sane(eng_env *env, const void *data, size_t size, h2emv_error *err)
+{
+	MDB_envinfo info;
+	MDB_stat st;
+	if (mdb_env_info(env->mdb, &info) || mdb_env_stat(env->mdb, &st))
+		return H2EMV_OK;
+	uintptr_t map = (uintptr_t)info.me_mapaddr, p = (uintptr_t)data;
+	if (p < map || p - map >= info.me_mapsize)
+		return H2EMV_OK; /* a page this write transaction made: in memory */
+	uint64_t off = p - map, end = (uint64_t)st.ms_psize * (info.me_last_pgno + 1);
+	if (size <= end && off <= end - size)
+		return H2EMV_OK;
+	/* past the last page this process knows of: the file may have grown */
+	struct stat fst;
+	int fd;
+	if (mdb_env_get_fd(env->mdb, &fd) == 0 && fstat(fd, &fst) == 0 &&
+	    size <= (uint64_t)fst.st_size && off <= (uint64_t)fst.st_size - size)
+		return H2EMV_OK;
+	return eng_fail(err, H2EMV_ECORRUPT,
+	                "damaged: a record of %zu bytes at offset %llu runs past the end of the "
+	                "data file; run `h2emv check`",
+	                size, (unsigned long long)off);
+}
