@@ -456,12 +456,15 @@ int env_load_dicts(eng_env *env, h2emv_error *err)
 	int rc = mdb_txn_begin(env->mdb, NULL, MDB_RDONLY, &txn);
 	if (rc)
 		return env_err(err, rc, "reading dictionaries");
-	mdb_cursor_open(txn, env->dbi[DB_DICTS], &cur);
+	if ((rc = mdb_cursor_open(txn, env->dbi[DB_DICTS], &cur))) {
+		mdb_txn_abort(txn);
+		return env_err(err, rc, "reading dictionaries");
+	}
 	MDB_val k, v;
 	eng_buf scratch = { 0 };
-	int op = MDB_FIRST;
+	int op = MDB_FIRST, mrc = 0;
 	rc = H2EMV_OK;
-	while (rc == H2EMV_OK && mdb_cursor_get(cur, &k, &v, op) == 0) {
+	while (rc == H2EMV_OK && (mrc = mdb_cursor_get(cur, &k, &v, op)) == 0) {
 		op = MDB_NEXT;
 		const uint8_t *body;
 		size_t blen;
@@ -481,6 +484,8 @@ int env_load_dicts(eng_env *env, h2emv_error *err)
 		if (rc == H2EMV_OK && id > env->cur_dict[body[0]])
 			env->cur_dict[body[0]] = id;
 	}
+	if (rc == H2EMV_OK && mrc != MDB_NOTFOUND)
+		rc = env_err(err, mrc, "reading dictionaries");
 	mdb_cursor_close(cur);
 	mdb_txn_abort(txn);
 	eng_buf_free(&scratch);

@@ -18,11 +18,6 @@ void gate_data_path(char *buf, size_t n, const char *dir);
  * "damaged:"), EIO, ENOMEM. */
 int eng_gate(const char *dir, unsigned flags, h2emv_error *err);
 
-/* The DAMAGED marker: 1 and its first line in `reason` if present. */
-int eng_damaged_reason(char *reason, size_t n, const char *dir);
-int eng_mark_damaged(const char *dir, const char *reason, h2emv_error *err);
-int eng_mark_clean(const char *dir, h2emv_error *err);
-
 /* ECORRUPT if [data, data + size) starts in the map but runs past the end
  * of the data file (reading it would fault); H2EMV_OK otherwise. */
 int env_value_sane(eng_env *env, const void *data, size_t size, h2emv_error *err);

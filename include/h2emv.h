@@ -479,6 +479,19 @@ typedef void (*h2emv_violation_fn)(void *ctx, const h2emv_violation *v);
 int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, void *ctx,
                 h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err);
 
+/* Check the memory in directory `dir` without trusting it (what `h2emv
+ * check` runs): first every page of the data file is read by hand, without
+ * LMDB (rule "page": the database, the page number in `key`, the keys it
+ * held; "meta": a meta page; "missing-db"); only when every page is sound
+ * is the memory opened read-only and h2emv_check run. The verdict is kept:
+ * problems write the marker file DIR/DAMAGED (its first line says why),
+ * and every open for writing is then refused with H2EMV_ECORRUPT ("damaged:
+ * ..."); a clean check removes it. Returns as h2emv_check, plus ENOTFOUND
+ * (no store in `dir`). Reading pages by hand never crashes; see
+ * docs/damaged.md for what `h2emv salvage` then recovers. */
+int h2emv_check_store(uint64_t *n_violations, const char *dir, h2emv_violation_fn fn, void *ctx,
+                      h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err);
+
 
 /* ---------------------------------------------------------- memory model -- */
 
