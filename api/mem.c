@@ -212,6 +212,16 @@ int h2emv_check_store(uint64_t *n_violations, const char *dir, h2emv_violation_f
 	return H2EMV_OK;
 }
 
+int h2emv_salvage(h2emv_salvage_result *out, const char *src, const char *dst,
+                  h2emv_violation_fn fn, void *ctx, h2emv_error *err)
+{
+	if (err)
+		memset(err, 0, sizeof *err);
+	if (!out || !src || !*src || !dst || !*dst)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_salvage: bad arguments");
+	return eng_salvage(out, src, dst, obs_body_check, fn, ctx, err);
+}
+
 int h2emv_snap_pin(h2emv_mem *mem, const char *name, uint64_t seq, h2emv_error *err)
 {
 	if (!mem)

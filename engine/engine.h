@@ -287,6 +287,11 @@ int eng_damaged_reason(char *reason, size_t n, const char *dir);
 int eng_mark_damaged(const char *dir, const char *reason, h2emv_error *err);
 int eng_mark_clean(const char *dir, h2emv_error *err);
 
+/* See h2emv_salvage; `obs_check` validates observation bodies. */
+int eng_salvage(h2emv_salvage_result *out, const char *src, const char *dst,
+                eng_body_check_fn obs_check, h2emv_violation_fn fn, void *ctx,
+                h2emv_error *err);
+
 /* Train the observation dictionary now if enough observations exist and
  * none is trained yet (called by the engine after appends; exposed for
  * tests). Node records get no dictionary: see dict.c. Kind 2 is reserved. */

@@ -104,6 +104,11 @@ static int read_meta(meta *m, pg_file *f, int i, uint32_t psize, h2emv_error *er
 
 int pg_open(pg_file *f, const char *path, h2emv_error *err)
 {
+	return pg_open_meta(f, path, 0, err);
+}
+
+int pg_open_meta(pg_file *f, const char *path, int lenient, h2emv_error *err)
+{
 	memset(f, 0, sizeof *f);
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0)
@@ -125,14 +130,31 @@ int pg_open(pg_file *f, const char *path, h2emv_error *err)
 		goto fail;
 	}
 	uint32_t psize = u32(b + 40);
+	if (lenient && (psize < 512 || psize > 65536 || (psize & (psize - 1))))
+		psize = 4096; /* meta page 0 is gone: try the usual size for page 1 */
 	if (psize < 512 || psize > 65536 || (psize & (psize - 1))) {
 		rc = eng_fail(err, H2EMV_ECORRUPT, "meta page 0 gives an impossible page size %u", psize);
 		goto fail;
 	}
 	meta m[2];
-	if ((rc = read_meta(&m[0], f, 0, psize, err)) || (rc = read_meta(&m[1], f, 1, psize, err)))
+	if (lenient) {
+		/* salvage: either sound meta page will do, the newer preferred */
+		h2emv_error e0 = { 0 }, e1 = { 0 };
+		int r0 = read_meta(&m[0], f, 0, psize, &e0), r1 = read_meta(&m[1], f, 1, psize, &e1);
+		if (r0 && r1) {
+			rc = r0;
+			if (err)
+				*err = e0;
+			goto fail;
+		}
+		if (r0 || (!r1 && m[1].txnid > m[0].txnid))
+			m[0] = m[1];
+		m[1] = m[0];
+	} else if ((rc = read_meta(&m[0], f, 0, psize, err)) ||
+	           (rc = read_meta(&m[1], f, 1, psize, err))) {
 		goto fail;
-	if (m[0].txnid == m[1].txnid && m[0].txnid != 0) {
+	}
+	if (!lenient && m[0].txnid == m[1].txnid && m[0].txnid != 0) {
 		rc = eng_fail(err, H2EMV_ECORRUPT, "both meta pages claim transaction %llu",
 		              (unsigned long long)m[0].txnid);
 		goto fail;

@@ -41,6 +41,8 @@ typedef struct pg_file {
  * ENOTFOUND (no file). Close with pg_close. */
 int pg_open(pg_file *f, const char *path, h2emv_error *err);
 void pg_close(pg_file *f);
+/* The same; with `lenient`, one sound meta page is enough (salvage). */
+int pg_open_meta(pg_file *f, const char *path, int lenient, h2emv_error *err);
 
 /* How a walk reads a tree. */
 enum {

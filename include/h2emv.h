@@ -492,6 +492,42 @@ int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, v
 int h2emv_check_store(uint64_t *n_violations, const char *dir, h2emv_violation_fn fn, void *ctx,
                       h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err);
 
+/* What h2emv_salvage copied and lost, per database. */
+typedef struct h2emv_salvage_db {
+	const char *name;     /* "obs", "nodes", "snapshots", ...; NULL past the last */
+	uint64_t copied;      /* records copied (before the consistency pass) */
+	uint64_t bad_records; /* records read but failing their checksum or structure */
+	uint64_t bad_pages;   /* damaged pages: the keys they held are lost */
+	int unreadable;       /* the database could not be found or read at all */
+} h2emv_salvage_db;
+
+typedef struct h2emv_salvage_result {
+	h2emv_salvage_db dbs[16];
+	uint64_t reader_crashes;     /* reader processes that died (their page is lost) */
+	uint64_t snapshots_dropped;  /* trees reaching a lost version, or cursors past the log */
+	uint64_t pins_dropped;       /* pins on a dropped snapshot */
+	uint64_t versions_dropped;   /* node versions of snapshots newer than the newest kept */
+	uint64_t dead_dropped;       /* dead entries of those, or of lost versions */
+	uint64_t snapshots_kept;
+	uint64_t newest_snapshot;    /* the newest snapshot kept, 0 if none */
+} h2emv_salvage_result;
+
+/* Copy every readable, checksum-valid record of the memory in `src` (which
+ * may be damaged: it is read by hand, never through LMDB, and never
+ * written) into a new memory in `dst` (which must not exist). Each database
+ * is read by a child process; one that dies loses only the page it was on
+ * and another goes on after it. Then `dst` is made consistent: a snapshot
+ * whose tree reaches a version that was lost, or whose build cursor is past
+ * the last observation saved, is dropped with its pins; versions and dead
+ * entries born after the newest kept snapshot go too; the build cursor and
+ * the next node id follow what was kept, so `h2emv build` resumes from the
+ * newest kept snapshot. Every loss is passed to `fn` (may be NULL) as a
+ * violation: rule "page", "record", "database", "reader-crash",
+ * "snapshot-dropped" or "pin-dropped". `dst` passes h2emv_check_store.
+ * Returns OK (whatever was lost), EEXIST, ENOTFOUND, EIO, ENOSPC, ENOMEM.
+ * Forks; call it from a process that may (not from a signal handler). */
+int h2emv_salvage(h2emv_salvage_result *out, const char *src, const char *dst,
+                  h2emv_violation_fn fn, void *ctx, h2emv_error *err);
 
 /* ---------------------------------------------------------- memory model -- */
 

@@ -21,6 +21,7 @@ static const cli_cmd commands[] = {
 	{ "snapshots", cmd_snapshots, "list snapshots; pin or unpin one" },
 	{ "stats", cmd_stats, "counts and sizes" },
 	{ "check", cmd_check, "verify checksums and tree invariants" },
+	{ "salvage", cmd_salvage, "copy what is intact out of a damaged memory into a new one" },
 	{ "gc", cmd_gc, "drop old snapshots and the versions only they could see" },
 	{ "compact", cmd_compact, "rewrite the file so freed space returns to the disk" },
 	{ "feedback", cmd_feedback, "teach the memory what matters: a new rules version" },
@@ -44,7 +45,8 @@ static void usage(FILE *f)
 	        "(or $H2EMV_POLICY=llm) points them at a model server: docs/llm.md.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nexit status: 0 ok, 1 check found problems, 2 error, 64 usage error.\n"
+	fprintf(f, "\nexit status: 0 ok, 1 check found problems, 2 error, 3 the memory is damaged\n"
+	           "(run h2emv check; docs/damaged.md), 64 usage error.\n"
 	           "Formats: docs/formats.md.  Version " H2EMV_VERSION_STRING ".\n");
 }
 
@@ -100,7 +102,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(commands[i].name, name))
-			return commands[i].run(argc - 1, argv + 1);
+			return cli_guarded(name, commands[i].run, argc - 1, argv + 1);
 	fprintf(stderr, "h2emv: '%s' is not a command. See 'h2emv --help'.\n", name);
 	return EXIT_USAGE;
 }
