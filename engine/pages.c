@@ -147,8 +147,14 @@ int pg_open_meta(pg_file *f, const char *path, int lenient, h2emv_error *err)
 				*err = e0;
 			goto fail;
 		}
-		if (r0 || (!r1 && m[1].txnid > m[0].txnid))
-			m[0] = m[1];
+		/* lenient 1: the newer sound one; 2: the other one, if sound */
+		int newer = r0 ? 1 : r1 ? 0 : m[1].txnid > m[0].txnid;
+		int pick = lenient == 2 ? !newer : newer;
+		if ((pick ? r1 : r0) != H2EMV_OK) {
+			rc = eng_fail(err, H2EMV_ECORRUPT, "meta page %d is damaged", pick);
+			goto fail;
+		}
+		m[0] = m[pick];
 		m[1] = m[0];
 	} else if ((rc = read_meta(&m[0], f, 0, psize, err)) ||
 	           (rc = read_meta(&m[1], f, 1, psize, err))) {
@@ -428,6 +434,67 @@ int pg_walk(pg_file *f, const pg_db *db, int intkey, pg_walker *w)
 	}
 	for (int i = 1; i <= db->depth; i++)
 		free(c.bufs[i]);
+	eng_buf_free(&c.big);
+	return rc;
+}
+
+/* ---------------------------------------------------- orphaned leaves -- */
+
+static int mark_free(void *ctx, const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen)
+{
+	(void)key, (void)klen;
+	pg_file *f = ctx;
+	if (vlen < 8)
+		return H2EMV_OK;
+	uint64_t n = u64(val);
+	for (uint64_t i = 1; i <= n && (i + 1) * 8 <= vlen; i++) {
+		uint64_t p = u64(val + 8 * i);
+		if (p < f->seen_bits)
+			f->seen[p >> 3] |= (uint8_t)(1u << (p & 7));
+	}
+	return H2EMV_OK;
+}
+
+static int in_range(const wctx *c, const pg_range *r, const uint8_t *k, size_t kn)
+{
+	return (!r->has_lo || key_cmp(c, k, kn, r->lo, r->lon) >= 0) &&
+	       (!r->has_hi || key_cmp(c, k, kn, r->hi, r->hin) < 0);
+}
+
+int pg_scan_orphans(pg_file *f, size_t ksize, const pg_range *ranges, size_t n_ranges,
+                    pg_walker *w)
+{
+	/* the free list's own pages and the pages it lists are not orphans */
+	pg_walker fw = { .mode = PG_RECORDS, .ctx = f, .on_record = mark_free };
+	int rc = pg_walk(f, &f->free_db, 1, &fw);
+	if (rc)
+		return rc;
+	pg_db leafdb = { .depth = 1 };
+	wctx c = { .f = f, .db = &leafdb, .w = w };
+	uint8_t *p = malloc(f->psize);
+	if (!p)
+		return H2EMV_ENOMEM;
+	for (uint64_t pg = 2; pg <= f->last_pg && rc == H2EMV_OK; pg++) {
+		if ((f->seen[pg >> 3] >> (pg & 7)) & 1 || in_skip(w, pg))
+			continue;
+		if (read_pages(f, p, pg, f->psize) || u64(p) != pg ||
+		    (u16(p + 10) & ~P_IGNORED) != P_LEAF || check_page(&c, p, pg, 1, NULL, 0, NULL, 0))
+			continue;
+		unsigned n = (u16(p + 12) - HDR) / 2;
+		const uint8_t *k0 = p + u16(p + HDR) + NODE_HDR, *kn = p + u16(p + HDR + 2 * (n - 1)) + NODE_HDR;
+		size_t k0n = u16(p + u16(p + HDR) + 6), knn = u16(p + u16(p + HDR + 2 * (n - 1)) + 6);
+		int fits = 0;
+		for (size_t r = 0; r < n_ranges && !fits; r++)
+			fits = in_range(&c, &ranges[r], k0, k0n) && in_range(&c, &ranges[r], kn, knn);
+		for (unsigned i = 0; fits && ksize && i < n; i++)
+			fits = u16(p + u16(p + HDR + 2 * i) + 6) == ksize;
+		if (!fits)
+			continue;
+		if (w->on_leaf)
+			w->on_leaf(w->ctx, pg);
+		rc = leaf_records(&c, p);
+	}
+	free(p);
 	eng_buf_free(&c.big);
 	return rc;
 }

@@ -41,7 +41,9 @@ typedef struct pg_file {
  * ENOTFOUND (no file). Close with pg_close. */
 int pg_open(pg_file *f, const char *path, h2emv_error *err);
 void pg_close(pg_file *f);
-/* The same; with `lenient`, one sound meta page is enough (salvage). */
+/* The same; with `lenient` 1 one sound meta page is enough, the newer
+ * preferred (salvage); with 2 the older one is used (when the newer one's
+ * trees turn out damaged). */
 int pg_open_meta(pg_file *f, const char *path, int lenient, h2emv_error *err);
 
 /* How a walk reads a tree. */
@@ -73,6 +75,21 @@ typedef struct pg_walker {
  * H2EMV_OK when the walk finished (damage goes to on_bad and w->bad),
  * ENOMEM, or what on_record returned. */
 int pg_walk(pg_file *f, const pg_db *db, int intkey, pg_walker *w);
+
+/* A key range [lo, hi) (NULL: open on that side), as on_bad reports it. */
+typedef struct pg_range {
+	uint8_t lo[PG_MAX_KEY], hi[PG_MAX_KEY];
+	size_t lon, hin;
+	int has_lo, has_hi;
+} pg_range;
+
+/* Look for leaves that a damaged branch page cut off: every page not
+ * marked in f->seen nor listed in the free list is read; a sound leaf whose
+ * keys all have `ksize` bytes and lie inside one of `ranges` has its
+ * records passed to w->on_record (on_leaf first). The caller verifies
+ * them: such a page may hold another database's records. */
+int pg_scan_orphans(pg_file *f, size_t ksize, const pg_range *ranges, size_t n_ranges,
+                    pg_walker *w);
 
 /* Find named database `name` in the main database. ENOTFOUND if it is not
  * there, ECORRUPT if its record is malformed or the path to it damaged. */

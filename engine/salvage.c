@@ -32,13 +32,20 @@
 
 /* ------------------------------------------------------ the reader side -- */
 
-enum { FR_LEAF = 'L', FR_REC = 'R', FR_BAD = 'B', FR_END = 'E' };
+enum { FR_LEAF = 'L', FR_REC = 'R', FR_BAD = 'B', FR_ORPHANS = 'O', FR_OREC = 'r', FR_END = 'E' };
+
+#define MAX_RANGES 64
 
 typedef struct reader {
 	int fd;
 	const uint8_t *resume; /* send only keys after this one */
 	size_t resume_len;
+	pg_range ranges[MAX_RANGES]; /* what damaged pages cut off */
+	size_t n_ranges;
 } reader;
+
+/* Test hook: called in the reader before each leaf (a test makes it crash). */
+void (*salvage_reader_hook)(uint64_t pgno);
 
 static void write_all(int fd, const void *p, size_t n)
 {
@@ -82,16 +89,32 @@ static int rd_record(void *ctx, const uint8_t *key, size_t klen, const uint8_t *
 	return H2EMV_OK;
 }
 
+static int rd_orphan(void *ctx, const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen)
+{
+	reader *r = ctx;
+	frame(r->fd, FR_OREC, key, (uint32_t)klen, val, (uint32_t)vlen);
+	return H2EMV_OK;
+}
+
 static void rd_leaf(void *ctx, uint64_t pgno)
 {
 	reader *r = ctx;
 	frame(r->fd, FR_LEAF, &pgno, 8, NULL, 0);
+	if (salvage_reader_hook)
+		salvage_reader_hook(pgno);
 }
 
 static void rd_bad(void *ctx, uint64_t pgno, const char *why, const uint8_t *lo, size_t lon,
                    const uint8_t *hi, size_t hin)
 {
 	reader *r = ctx;
+	if (r->n_ranges < MAX_RANGES) {
+		pg_range *g = &r->ranges[r->n_ranges++];
+		if ((g->has_lo = lo != NULL))
+			memcpy(g->lo, lo, g->lon = lon);
+		if ((g->has_hi = hi != NULL))
+			memcpy(g->hi, hi, g->hin = hin);
+	}
 	/* the message, then the bounds: "why\0" pgno lo-len lo hi-len hi */
 	uint8_t b[8 + 4 + PG_MAX_KEY + 4 + PG_MAX_KEY];
 	size_t n = 0;
@@ -107,21 +130,47 @@ static void rd_bad(void *ctx, uint64_t pgno, const char *why, const uint8_t *lo,
 }
 
 /* The child: walk database `name` and stream it. Never returns. */
-static void run_reader(int fd, const char *path, const char *name, const uint64_t *skip,
-                       size_t n_skip, const uint8_t *resume, size_t resume_len)
+static void run_reader(int fd, const char *path, const char *name, size_t ksize,
+                       const uint64_t *skip, size_t n_skip, const uint8_t *resume,
+                       size_t resume_len)
 {
-	signal(SIGPIPE, SIG_DFL);
+	/* a crash here must kill this reader, whatever handlers the host
+	 * process installed (a test framework's, say) */
+	static const int fatal[] = { SIGPIPE, SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE };
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		signal(fatal[i], SIG_DFL);
 	pg_file f;
 	pg_db d;
 	h2emv_error e = { 0 };
 	int rc = pg_open_meta(&f, path, 1, &e);
 	if (rc == H2EMV_OK)
 		rc = pg_named(&d, &f, name, &e);
+	if (rc == H2EMV_ECORRUPT) {
+		/* a meta page can look sound and point at garbage: try the other */
+		pg_file g;
+		h2emv_error e2 = { 0 };
+		if (pg_open_meta(&g, path, 2, &e2) == H2EMV_OK && pg_named(&d, &g, name, &e2) == H2EMV_OK) {
+			if (f.fd >= 0)
+				pg_close(&f);
+			f = g;
+			rc = H2EMV_OK;
+		} else {
+			pg_close(&g);
+		}
+	}
+	static reader r;
 	if (rc == H2EMV_OK) {
-		reader r = { fd, resume, resume_len };
+		r = (reader){ .fd = fd, .resume = resume, .resume_len = resume_len };
 		pg_walker w = { .mode = PG_RECORDS, .ctx = &r, .on_record = rd_record,
 		                .on_bad = rd_bad, .on_leaf = rd_leaf, .skip = skip, .n_skip = n_skip };
 		rc = pg_walk(&f, &d, 0, &w);
+		/* leaves cut off by a damaged page may still be in the file */
+		if (rc == H2EMV_OK && r.n_ranges && ksize) {
+			frame(fd, FR_ORPHANS, NULL, 0, NULL, 0);
+			w.on_record = rd_orphan;
+			w.on_bad = NULL;
+			rc = pg_scan_orphans(&f, ksize, r.ranges, r.n_ranges, &w);
+		}
 		if (rc)
 			snprintf(e.message, sizeof e.message, "out of memory");
 	}
@@ -151,6 +200,7 @@ typedef struct sv {
 	uint8_t last_key[PG_MAX_KEY];
 	size_t last_len;
 	int have_last;
+	int orphans;     /* the reader is looking for orphaned leaves */
 } sv;
 
 static void loss(sv *s, const char *rule, const char *db, uint64_t key, const char *fmt, ...)
@@ -251,14 +301,23 @@ static int flush(sv *s, h2emv_error *err)
 }
 
 static int take_record(sv *s, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn,
-                       h2emv_error *err)
+                       int orphan, h2emv_error *err)
 {
 	h2emv_salvage_db *d = &s->res->dbs[s->db];
-	memcpy(s->last_key, k, kn < PG_MAX_KEY ? kn : PG_MAX_KEY);
-	s->last_len = kn < PG_MAX_KEY ? kn : PG_MAX_KEY;
-	s->have_last = 1;
+	if (!orphan) {
+		memcpy(s->last_key, k, kn < PG_MAX_KEY ? kn : PG_MAX_KEY);
+		s->last_len = kn < PG_MAX_KEY ? kn : PG_MAX_KEY;
+		s->have_last = 1;
+	}
 	h2emv_error e = { 0 };
-	if (verify(s, k, kn, v, vn, &e) != H2EMV_OK) {
+	if (orphan) {
+		/* a found page may belong to another database: take only what
+		 * passes this one's checks, and say nothing of the rest. Keys
+		 * name immutable records, so one found twice is put twice. */
+		if (verify(s, k, kn, v, vn, &e) != H2EMV_OK)
+			return H2EMV_OK;
+		d->orphaned++;
+	} else if (verify(s, k, kn, v, vn, &e) != H2EMV_OK) {
 		d->bad_records++;
 		loss(s, "record", eng_db_names[s->db], kn >= 8 ? get_be64(k) : 0,
 		     "a record fails its checks and is not copied: %s", e.message);
@@ -338,7 +397,8 @@ static void report_bad(sv *s, const char *why, size_t whyn, const uint8_t *b, si
 	key_text(hi, sizeof hi, hk, hk ? hn : UINT32_MAX);
 	s->res->dbs[s->db].bad_pages++;
 	loss(s, "page", eng_db_names[s->db], pgno,
-	     "page %llu is damaged (%s): the keys from %s up to %s held there are lost",
+	     "page %llu is damaged (%s): the keys from %s up to %s were under it (those found "
+	     "on cut-off leaves elsewhere in the file are saved)",
 	     (unsigned long long)pgno, w, lo, hi);
 }
 
@@ -365,8 +425,10 @@ static int drain(sv *s, int fd, uint64_t *leaf, int *end_rc, char *end_msg, size
 			break;
 		if (h[0] == FR_LEAF && an == 8) {
 			memcpy(leaf, a.data, 8);
-		} else if (h[0] == FR_REC) {
-			int rc = take_record(s, a.data, an, b.data, bn, err);
+		} else if (h[0] == FR_ORPHANS) {
+			s->orphans = 1;
+		} else if (h[0] == FR_REC || h[0] == FR_OREC) {
+			int rc = take_record(s, a.data, an, b.data, bn, h[0] == FR_OREC, err);
 			if (rc) {
 				out = rc;
 				break;
@@ -413,9 +475,10 @@ static int copy_db(sv *s, int db, h2emv_error *err)
 		}
 		if (pid == 0) {
 			close(fds[0]);
-			run_reader(fds[1], s->src_path, eng_db_names[db], skip, n_skip,
-			           have ? resume : NULL, resume_len);
+			run_reader(fds[1], s->src_path, eng_db_names[db], want_key(db),
+			           skip, n_skip, have ? resume : NULL, resume_len);
 		}
+		s->orphans = 0;
 		close(fds[1]);
 		uint64_t leaf = UINT64_MAX;
 		int end_rc = 0;
@@ -447,6 +510,13 @@ static int copy_db(sv *s, int db, h2emv_error *err)
 			snprintf(why, sizeof why, "signal %d", WTERMSIG(st));
 		else
 			snprintf(why, sizeof why, "exit status %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		if (s->orphans) {
+			loss(s, "reader-crash", eng_db_names[db], leaf,
+			     "the reader died (%s) looking for leaves cut off by damage; that search "
+			     "is given up",
+			     why);
+			return H2EMV_OK;
+		}
 		if (leaf == UINT64_MAX || n_skip == MAX_RETRIES) {
 			s->res->dbs[db].unreadable = 1;
 			loss(s, "database", eng_db_names[db], 0,

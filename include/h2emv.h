@@ -498,6 +498,7 @@ typedef struct h2emv_salvage_db {
 	uint64_t copied;      /* records copied (before the consistency pass) */
 	uint64_t bad_records; /* records read but failing their checksum or structure */
 	uint64_t bad_pages;   /* damaged pages: the keys they held are lost */
+	uint64_t orphaned;    /* of `copied`: found on leaves a damaged page had cut off */
 	int unreadable;       /* the database could not be found or read at all */
 } h2emv_salvage_db;
 

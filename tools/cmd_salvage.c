@@ -19,8 +19,10 @@ static const char help[] =
 	"was on. A snapshot whose tree reaches a lost node version, or that was\n"
 	"built from observations that were lost, is dropped with its pins, so DST\n"
 	"passes `h2emv check` and `h2emv build` resumes from the newest snapshot\n"
-	"kept. Every loss is printed: the database, the damaged page and the range\n"
-	"of keys it held, each record that failed its checksum. docs/damaged.md.\n"
+	"kept. Leaves that a damaged branch page cut off are looked for in the rest\n"
+	"of the file (\"found cut off\"). Every loss is printed: the database, the\n"
+	"damaged page and the range of keys under it, each record that failed its\n"
+	"checksum. docs/damaged.md.\n"
 	"\n"
 	"  --json        one JSON object per loss, then a summary object\n"
 	"  -q, --quiet   print the summary only\n"
@@ -56,9 +58,9 @@ static void summary(const h2emv_salvage_result *r, const out *o, int check_rc, u
 		printf("{\"summary\":{\"dbs\":{");
 		for (int i = 0, first = 1; i < 16 && r->dbs[i].name; i++, first = 0)
 			printf("%s\"%s\":{\"copied\":%" PRIu64 ",\"bad_records\":%" PRIu64
-			       ",\"bad_pages\":%" PRIu64 ",\"unreadable\":%s}",
+			       ",\"bad_pages\":%" PRIu64 ",\"found_cut_off\":%" PRIu64 ",\"unreadable\":%s}",
 			       first ? "" : ",", r->dbs[i].name, r->dbs[i].copied, r->dbs[i].bad_records,
-			       r->dbs[i].bad_pages, r->dbs[i].unreadable ? "true" : "false");
+			       r->dbs[i].bad_pages, r->dbs[i].orphaned, r->dbs[i].unreadable ? "true" : "false");
 		printf("},\"reader_crashes\":%" PRIu64 ",\"snapshots_kept\":%" PRIu64
 		       ",\"newest_snapshot\":%" PRIu64 ",\"snapshots_dropped\":%" PRIu64
 		       ",\"pins_dropped\":%" PRIu64 ",\"versions_dropped\":%" PRIu64
@@ -68,11 +70,12 @@ static void summary(const h2emv_salvage_result *r, const out *o, int check_rc, u
 		       check_rc ? "null" : problems ? "\"problems\"" : "\"ok\"");
 		return;
 	}
-	printf("%-10s %10s %12s %10s\n", "database", "copied", "bad records", "bad pages");
+	printf("%-10s %10s %12s %10s %14s\n", "database", "copied", "bad records", "bad pages",
+	       "found cut off");
 	for (int i = 0; i < 16 && r->dbs[i].name; i++)
-		printf("%-10s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 "%s\n", r->dbs[i].name,
-		       r->dbs[i].copied, r->dbs[i].bad_records, r->dbs[i].bad_pages,
-		       r->dbs[i].unreadable ? "  (unreadable)" : "");
+		printf("%-10s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %14" PRIu64 "%s\n",
+		       r->dbs[i].name, r->dbs[i].copied, r->dbs[i].bad_records, r->dbs[i].bad_pages,
+		       r->dbs[i].orphaned, r->dbs[i].unreadable ? "  (unreadable)" : "");
 	printf("snapshots kept %" PRIu64 " (newest %" PRIu64 "), dropped %" PRIu64
 	       "; pins dropped %" PRIu64 "; versions dropped %" PRIu64 "; reader crashes %" PRIu64
 	       "\n",
