@@ -140,8 +140,10 @@ int eng_gate(const char *dir, unsigned flags, h2emv_error *err)
 	char path[4200], reason[512];
 	gate_data_path(path, sizeof path, dir);
 	struct stat st;
-	if ((flags & H2EMV_OPEN_CREATE) && (stat(path, &st) != 0 || st.st_size == 0))
-		return H2EMV_OK; /* LMDB is about to write a new file */
+	/* LMDB is about to write a new file, or another process is writing
+	 * one: its two meta pages come first, in one write */
+	if ((flags & H2EMV_OPEN_CREATE) && (stat(path, &st) != 0 || st.st_size <= 8192))
+		return H2EMV_OK;
 	if (!(flags & H2EMV_OPEN_READONLY) && eng_damaged_reason(reason, sizeof reason, dir))
 		return eng_fail(err, H2EMV_ECORRUPT,
 		                "damaged: `h2emv check` found %s damaged (%s); writes, gc and "

@@ -32,8 +32,8 @@ static const char help[] =
 	"  -q, --quiet     print nothing; use the exit status\n"
 	"  -h, --help      this help\n"
 	"\n"
-	"exit status: 0 no problems, 1 problems found, 2 the check could not run\n"
-	"(including a file so damaged that reading it crashed the database library).\n";
+	"exit status: 0 no problems, 1 problems found, 2 the check could not run,\n"
+	"3 a file so damaged that reading it crashed the database library.\n";
 
 typedef struct out {
 	int json, quiet;
@@ -122,9 +122,10 @@ int cmd_check(int argc, char **argv)
 	if (WIFSIGNALED(st)) {
 		fprintf(stderr,
 		        "h2emv check: the database file in %s is damaged: reading it crashed the "
-		        "database library (signal %d, %s). Restore it from a backup or an export.\n",
+		        "database library (signal %d, %s). Copy what is intact with `h2emv salvage` "
+		        "(docs/damaged.md).\n",
 		        cli_mem_dir(mem), WTERMSIG(st), strsignal(WTERMSIG(st)));
-		return EXIT_ERROR;
+		return EXIT_DAMAGED;
 	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_ERROR;
 }
