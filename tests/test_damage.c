@@ -17,7 +17,7 @@
  * not on a damaged leaf: one meta page is enough, and leaves a damaged
  * branch page cut off are found by scanning the file.
  *
- * 48 copies by default (about 35 s; 14 under the sanitizers); H2EMV_FAULT_LONG=1 runs 240;
+ * 40 copies by default (about 30 s; 14 under the sanitizers); H2EMV_FAULT_LONG=1 runs 240;
  * H2EMV_FAULT_SEED=N replays a run (the seed is printed).
  */
 #include <setjmp.h>
@@ -341,7 +341,7 @@ static void test_damaged_copies_never_crash_and_salvage_saves_the_rest(void **st
 	rng = s && *s ? strtoull(s, NULL, 10) : (uint64_t)time(NULL);
 	if (!rng)
 		rng = 1;
-	int copies = lng && *lng && strcmp(lng, "0") ? 240 : SANITIZED ? 14 : 48;
+	int copies = lng && *lng && strcmp(lng, "0") ? 240 : SANITIZED ? 14 : 40;
 	fprintf(stderr, "damage test: seed %" PRIu64 ", %d copies\n", rng, copies);
 	tally t = { 0 };
 	char *dmg = tu_fmt("%s/damaged", work), *cmdir = tu_fmt("%s/run", work),
