@@ -20,10 +20,10 @@ typedef struct pctx {
 } pctx;
 
 /* A key for a message: a big-endian number when it looks like one. */
-static void key_text(char *buf, size_t n, const uint8_t *k, size_t kn)
+static void key_text(char *buf, size_t n, const uint8_t *k, size_t kn, const char *open)
 {
 	if (!k) {
-		snprintf(buf, n, "-");
+		snprintf(buf, n, "%s", open);
 		return;
 	}
 	if (kn >= 8) {
@@ -42,8 +42,8 @@ static void on_bad(void *ctx, uint64_t pgno, const char *why, const uint8_t *lo,
 {
 	pctx *p = ctx;
 	char a[64], b[64], msg[400];
-	key_text(a, sizeof a, lo, lon);
-	key_text(b, sizeof b, hi, hin);
+	key_text(a, sizeof a, lo, lon, "the start");
+	key_text(b, sizeof b, hi, hin, "the end");
 	snprintf(msg, sizeof msg, "page %llu is damaged (%s); the keys from %s up to %s are unreadable",
 	         (unsigned long long)pgno, why, a, b);
 	p->count++;

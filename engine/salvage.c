@@ -356,10 +356,12 @@ static int read_full(int fd, void *p, size_t n)
 	return 0;
 }
 
-static void key_text(char *buf, size_t n, const uint8_t *k, uint32_t kn)
+/* A key for a message: a big-endian number when it has 8 bytes or more,
+ * else hex; `open` when there is no bound on that side. */
+static void key_text(char *buf, size_t n, const uint8_t *k, uint32_t kn, const char *open)
 {
-	if (kn == UINT32_MAX) {
-		snprintf(buf, n, "the %s", buf[0] ? "end" : "start");
+	if (!k) {
+		snprintf(buf, n, "%s", open);
 		return;
 	}
 	if (kn >= 8) {
@@ -375,7 +377,7 @@ static void key_text(char *buf, size_t n, const uint8_t *k, uint32_t kn)
 
 static void report_bad(sv *s, const char *why, size_t whyn, const uint8_t *b, size_t bn)
 {
-	char w[200], lo[64] = "", hi[64] = "x";
+	char w[200], lo[64], hi[64];
 	snprintf(w, sizeof w, "%.*s", (int)(whyn < 190 ? whyn : 190), why);
 	uint64_t pgno = 0;
 	uint32_t ln = UINT32_MAX, hn = UINT32_MAX;
@@ -393,8 +395,8 @@ static void report_bad(sv *s, const char *why, size_t whyn, const uint8_t *b, si
 				hk = b + o;
 		}
 	}
-	key_text(lo, sizeof lo, lk, lk ? ln : UINT32_MAX);
-	key_text(hi, sizeof hi, hk, hk ? hn : UINT32_MAX);
+	key_text(lo, sizeof lo, lk, ln, "the start");
+	key_text(hi, sizeof hi, hk, hn, "the end");
 	s->res->dbs[s->db].bad_pages++;
 	loss(s, "page", eng_db_names[s->db], pgno,
 	     "page %llu is damaged (%s): the keys from %s up to %s were under it (those found "
