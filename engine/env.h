@@ -64,6 +64,8 @@ struct eng_env {
 	int registered;            /* in the process-wide list of open stores */
 	dev_t reg_dev;
 	ino_t reg_ino;
+	uintptr_t map_base;        /* where the data file is mapped (gate.c) */
+	uint64_t map_len;
 };
 
 struct eng_read {

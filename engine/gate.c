@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "engine/env.h"
@@ -179,26 +180,82 @@ int eng_gate(const char *dir, unsigned flags, h2emv_error *err)
 
 /* ------------------------------------------------- values in the map -- */
 
+/* LMDB does not say where it mapped the file (mdb_env_info's me_mapaddr is
+ * the address recorded in the meta page, 0 unless MDB_FIXEDMAP): find the
+ * mapping of the data file in /proc/self/maps. Called when a value does
+ * not fall inside the mapping known so far (first use, after a remap). */
+static void find_map(eng_env *env)
+{
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	int fd;
+	struct stat st;
+	if (mdb_env_get_fd(env->mdb, &fd) || fstat(fd, &st))
+		return;
+	pthread_mutex_lock(&mu);
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[4400];
+	while (f && fgets(line, sizeof line, f)) {
+		unsigned long long lo, hi, off, ino;
+		unsigned maj, mnr;
+		if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu", &lo, &hi, &off, &maj, &mnr, &ino) != 6)
+			continue;
+		if (ino == (unsigned long long)st.st_ino && maj == major(st.st_dev) &&
+		    mnr == minor(st.st_dev) && off == 0) {
+			__atomic_store_n(&env->map_base, (uintptr_t)lo, __ATOMIC_RELEASE);
+			__atomic_store_n(&env->map_len, (uint64_t)(hi - lo), __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	pthread_mutex_unlock(&mu);
+}
+
+static int in_map(eng_env *env, uintptr_t p)
+{
+	uintptr_t base = __atomic_load_n(&env->map_base, __ATOMIC_ACQUIRE);
+	uint64_t len = __atomic_load_n(&env->map_len, __ATOMIC_ACQUIRE);
+	return base && p >= base && p - base < len;
+}
+
+static int value_fits(eng_env *env, uintptr_t p, size_t size, uint64_t *offp);
+
 int env_value_sane(eng_env *env, const void *data, size_t size, h2emv_error *err)
 {
-	MDB_envinfo info;
-	MDB_stat st;
-	if (mdb_env_info(env->mdb, &info) || mdb_env_stat(env->mdb, &st))
+	uintptr_t p = (uintptr_t)data;
+	uint64_t off = 0;
+	if (value_fits(env, p, size, &off))
 		return H2EMV_OK;
-	uintptr_t map = (uintptr_t)info.me_mapaddr, p = (uintptr_t)data;
-	if (p < map || p - map >= info.me_mapsize)
-		return H2EMV_OK; /* a page this write transaction made: in memory */
-	uint64_t off = p - map, end = (uint64_t)st.ms_psize * (info.me_last_pgno + 1);
-	if (size <= end && off <= end - size)
-		return H2EMV_OK;
-	/* past the last page this process knows of: the file may have grown */
-	struct stat fst;
-	int fd;
-	if (mdb_env_get_fd(env->mdb, &fd) == 0 && fstat(fd, &fst) == 0 &&
-	    size <= (uint64_t)fst.st_size && off <= (uint64_t)fst.st_size - size)
+	/* the map may have moved since it was looked up (a reopen): again */
+	__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE);
+	if (value_fits(env, p, size, &off))
 		return H2EMV_OK;
 	return eng_fail(err, H2EMV_ECORRUPT,
 	                "damaged: a record of %zu bytes at offset %llu runs past the end of the "
 	                "data file; run `h2emv check`",
 	                size, (unsigned long long)off);
+}
+
+/* 1 if [p, p + size) is a dirty page or lies inside the data file. */
+static int value_fits(eng_env *env, uintptr_t p, size_t size, uint64_t *offp)
+{
+	if (!in_map(env, p)) {
+		find_map(env);
+		if (!in_map(env, p))
+			return 1; /* a page this write transaction made: in memory */
+	}
+	uint64_t off = p - __atomic_load_n(&env->map_base, __ATOMIC_ACQUIRE);
+	*offp = off;
+	MDB_envinfo info;
+	MDB_stat st;
+	if (mdb_env_info(env->mdb, &info) || mdb_env_stat(env->mdb, &st))
+		return 1;
+	uint64_t end = (uint64_t)st.ms_psize * (info.me_last_pgno + 1);
+	if (size <= end && off <= end - size)
+		return 1;
+	/* past the last page this process knows of: the file may have grown */
+	struct stat fst;
+	int fd;
+	return mdb_env_get_fd(env->mdb, &fd) == 0 && fstat(fd, &fst) == 0 &&
+	       size <= (uint64_t)fst.st_size && off <= (uint64_t)fst.st_size - size;
 }

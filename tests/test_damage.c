@@ -535,6 +535,36 @@ static void test_salvage_finds_the_leaves_a_damaged_root_cut_off(void **state)
 	free(dst);
 }
 
+/* Damage under an open memory: the size of observation 1's value (in the
+ * first obs leaf, first node) becomes about 4 GiB. Reading it used to run
+ * the checksum off the end of the map (SIGBUS); it must be refused. */
+static void test_a_value_running_past_the_file_is_refused_not_read(void **state)
+{
+	(void)state;
+	char *dir = tu_fmt("%s/bigsize", work), *path = tu_fmt("%s/bigsize/data.mdb", work);
+	copy_dir(base, dir);
+	h2emv_mem *m = NULL;
+	h2emv_error e = { 0 };
+	assert_int_equal(h2emv_mem_open(&m, dir, NULL, &e), H2EMV_OK);
+	int fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	uint8_t page[65536];
+	off_t at = (off_t)(lm.pg[0] * lm.psize);
+	assert_int_equal(pread(fd, page, lm.psize, at), (ssize_t)lm.psize);
+	uint16_t node, hi = 0xffff;
+	memcpy(&node, page + 16, 2); /* the first node's offset */
+	assert_int_equal(pwrite(fd, &hi, 2, at + node + 2), 2); /* its size's high half */
+	close(fd);
+	char *json = NULL;
+	int rc = h2emv_obs_get_json(&json, NULL, m, 1, &e);
+	assert_int_equal(rc, H2EMV_ECORRUPT);
+	assert_non_null(strstr(e.message, "damaged"));
+	assert_null(json);
+	h2emv_mem_close(m);
+	free(dir);
+	free(path);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -559,6 +589,7 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_a_value_running_past_the_file_is_refused_not_read),
 		cmocka_unit_test(test_check_keeps_its_verdict_and_writes_are_refused_until_salvage),
 		cmocka_unit_test(test_a_salvage_reader_that_crashes_loses_only_its_page),
 		cmocka_unit_test(test_salvage_finds_the_leaves_a_damaged_root_cut_off),
