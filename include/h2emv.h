@@ -109,6 +109,12 @@ typedef struct h2emv_open_options {
  * directory and store are created. Stale reader slots left by killed
  * processes are cleared. A store written by a newer h2emv, or not an h2emv
  * store at all, is refused with H2EMV_EFORMAT and a message saying which.
+ * Before LMDB maps the file an integrity gate reads it by hand: both meta
+ * pages, the free list, the small databases, the branch pages of the big
+ * ones, and every page of a store up to 64 MiB; damage there is
+ * H2EMV_ECORRUPT with a message starting "damaged:". So is an open for
+ * writing of a memory that h2emv_check_store found damaged (the marker
+ * file DIR/DAMAGED). docs/damaged.md says what is and is not covered.
  * `opts` may be NULL for defaults.
  * Returns H2EMV_OK, EINVAL, ENOMEM, EIO, ENOSPC, EFORMAT, ECORRUPT, ENOTFOUND
  * (no store and no CREATE flag), EBUSY (a compaction is running).
@@ -472,10 +478,10 @@ typedef void (*h2emv_violation_fn)(void *ctx, const h2emv_violation *v);
  * Each violation is passed to `fn` (may be NULL) and counted in
  * *n_violations. Returns OK if the check ran (whatever it found), or an error
  * if it could not run. `progress` may be NULL.
- * LMDB trusts its file: pages damaged badly enough can crash it (SIGSEGV,
- * SIGBUS, an assertion) inside this call or inside h2emv_mem_open. To
- * survive a damaged file, run the check in a child process, as
- * `h2emv check` does. */
+ * LMDB trusts its file: on a store over 64 MiB (whose leaves the open does
+ * not read) a damaged page can still crash it (SIGSEGV, SIGBUS, an
+ * assertion) inside this call. h2emv_check_store reads every page by hand
+ * first and never crashes. */
 int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, void *ctx,
                 h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err);
 
