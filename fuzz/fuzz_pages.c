@@ -5,7 +5,6 @@
  * pg_walk and pg_scan_orphans, never a crash, a hang or a huge allocation.
  * The seed is a fresh memory's data file.
  */
-#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
