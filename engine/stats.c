@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "engine/env.h"
+#include "engine/gate.h"
 
 static int value_bytes(uint64_t *total, MDB_txn *txn, MDB_dbi dbi, h2emv_error *err)
 {
@@ -67,7 +68,7 @@ int eng_stats(h2emv_stats *out, eng_env *env, h2emv_error *err)
 	eng_read_end(r);
 	char path[4200];
 	struct stat fst;
-	snprintf(path, sizeof path, "%s/data.mdb", env->dir);
+	gate_data_path(path, sizeof path, env->dir);
 	if (stat(path, &fst) == 0)
 		out->file_bytes = (uint64_t)fst.st_size;
 	return H2EMV_OK;
