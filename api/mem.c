@@ -229,6 +229,64 @@ int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, v
 	                 err);
 }
 
+typedef struct first_problem {
+	h2emv_violation_fn fn;
+	void *ctx;
+	char what[400];
+} first_problem;
+
+static void keep_first(void *ctx, const h2emv_violation *v)
+{
+	first_problem *p = ctx;
+	if (!p->what[0])
+		snprintf(p->what, sizeof p->what, "%s in %s: %s", v->rule, v->db ? v->db : "-",
+		         v->message);
+	if (p->fn)
+		p->fn(p->ctx, v);
+}
+
+int h2emv_check_store(uint64_t *n_violations, const char *dir, h2emv_violation_fn fn, void *ctx,
+                      h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err)
+{
+	if (err)
+		memset(err, 0, sizeof *err);
+	if (!n_violations || !dir || !*dir)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_check_store: bad arguments");
+	first_problem fp = { fn, ctx, { 0 } };
+	uint64_t n = 0;
+	int rc = eng_check_pages(&n, dir, keep_first, &fp, err);
+	if (rc == H2EMV_OK && n == 0) {
+		h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
+		o.flags = H2EMV_OPEN_READONLY;
+		h2emv_mem *m = NULL;
+		rc = h2emv_mem_open(&m, dir, &o, err);
+		if (rc == H2EMV_OK)
+			rc = eng_check(&n, m->env, obs_body_check, keep_first, &fp, progress,
+			               progress_ctx, err);
+		h2emv_mem_close(m);
+	}
+	if (rc)
+		return rc;
+	/* the verdict outlives this process; a directory we cannot write to
+	 * keeps none, which the caller cannot fix here */
+	if (n)
+		eng_mark_damaged(dir, fp.what, NULL);
+	else
+		eng_mark_clean(dir, NULL);
+	*n_violations = n;
+	return H2EMV_OK;
+}
+
+int h2emv_salvage(h2emv_salvage_result *out, const char *src, const char *dst,
+                  h2emv_violation_fn fn, void *ctx, h2emv_error *err)
+{
+	if (err)
+		memset(err, 0, sizeof *err);
+	if (!out || !src || !*src || !dst || !*dst)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_salvage: bad arguments");
+	return eng_salvage(out, src, dst, obs_body_check, fn, ctx, err);
+}
+
 int h2emv_snap_pin(h2emv_mem *mem, const char *name, uint64_t seq, h2emv_error *err)
 {
 	if (!mem)

@@ -171,8 +171,9 @@ static int check_records(checker *c, int db, h2emv_progress_fn progress, void *p
 	MDB_stat st;
 	if (db == DB_OBSIDS && c->env->no_obsids) /* an older store, read-only */
 		return H2EMV_OK;
-	mdb_stat(c->txn, c->env->dbi[db], &st);
-	int rc = mdb_cursor_open(c->txn, c->env->dbi[db], &cur);
+	int rc = mdb_stat(c->txn, c->env->dbi[db], &st);
+	if (rc == 0)
+		rc = mdb_cursor_open(c->txn, c->env->dbi[db], &cur);
 	if (rc)
 		return env_err(NULL, rc, "check");
 	uint64_t done = 0;
@@ -207,9 +208,11 @@ static int load_dead(checker *c)
 {
 	MDB_cursor *cur;
 	MDB_val k, v;
-	mdb_cursor_open(c->txn, c->env->dbi[DB_DEAD], &cur);
+	int mrc = mdb_cursor_open(c->txn, c->env->dbi[DB_DEAD], &cur);
+	if (mrc)
+		return env_err(NULL, mrc, "check");
 	int rc = H2EMV_OK;
-	for (int op = MDB_FIRST; mdb_cursor_get(cur, &k, &v, op) == 0; op = MDB_NEXT) {
+	for (int op = MDB_FIRST; (mrc = mdb_cursor_get(cur, &k, &v, op)) == 0; op = MDB_NEXT) {
 		if (k.mv_size != 20)
 			continue; /* reported by the record pass */
 		const uint8_t *p = k.mv_data;
@@ -223,6 +226,8 @@ static int load_dead(checker *c)
 			m->died = died;
 	}
 	mdb_cursor_close(cur);
+	if (rc == H2EMV_OK && mrc != MDB_NOTFOUND)
+		rc = env_err(NULL, mrc, "check");
 	return rc;
 }
 
@@ -381,11 +386,15 @@ static int check_trees(checker *c, h2emv_progress_fn progress, void *pctx)
 	MDB_cursor *cur;
 	MDB_val k, v;
 	MDB_stat st;
-	mdb_stat(c->txn, c->env->dbi[DB_SNAPSHOTS], &st);
 	uint64_t obs_last = 0, prev_seq = 0, prev_cursor = 0, done = 0;
-	eng_last_key(&obs_last, c->txn, c->env->dbi[DB_OBS], NULL);
-	mdb_cursor_open(c->txn, c->env->dbi[DB_SNAPSHOTS], &cur);
-	for (int op = MDB_FIRST; mdb_cursor_get(cur, &k, &v, op) == 0; op = MDB_NEXT) {
+	int rc = mdb_stat(c->txn, c->env->dbi[DB_SNAPSHOTS], &st);
+	if (rc)
+		return env_err(NULL, rc, "check");
+	if ((rc = eng_last_key(&obs_last, c->txn, c->env->dbi[DB_OBS], NULL)))
+		return rc;
+	if ((rc = mdb_cursor_open(c->txn, c->env->dbi[DB_SNAPSHOTS], &cur)))
+		return env_err(NULL, rc, "check");
+	for (int op = MDB_FIRST; (rc = mdb_cursor_get(cur, &k, &v, op)) == 0; op = MDB_NEXT) {
 		const uint8_t *body;
 		size_t blen;
 		eng_snap s;
@@ -414,7 +423,7 @@ static int check_trees(checker *c, h2emv_progress_fn progress, void *pctx)
 			progress(pctx, "snapshots", done, st.ms_entries);
 	}
 	mdb_cursor_close(cur);
-	return H2EMV_OK;
+	return rc == MDB_NOTFOUND ? H2EMV_OK : env_err(NULL, rc, "check");
 }
 
 int eng_check(uint64_t *n_violations, eng_env *env, eng_body_check_fn obs_check,

@@ -35,10 +35,14 @@ static int collect(samples *s, eng_env *env, int db, h2emv_error *err)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	}
 	MDB_cursor *cur;
-	mdb_cursor_open(r->txn, env->dbi[db], &cur);
+	int mrc = mdb_cursor_open(r->txn, env->dbi[db], &cur);
+	if (mrc) {
+		eng_read_end(r);
+		return env_err(err, mrc, "collecting dictionary samples");
+	}
 	MDB_val k, v;
 	for (int op = MDB_LAST; s->n < MAX_SAMPLES && s->data.len < MAX_SAMPLE_BYTES &&
-	                        mdb_cursor_get(cur, &k, &v, op) == 0;
+	                        (mrc = mdb_cursor_get(cur, &k, &v, op)) == 0;
 	     op = MDB_PREV) {
 		const uint8_t *body;
 		size_t blen;
@@ -50,6 +54,8 @@ static int collect(samples *s, eng_env *env, int db, h2emv_error *err)
 		}
 		s->sizes[s->n++] = blen;
 	}
+	if (rc == H2EMV_OK && mrc && mrc != MDB_NOTFOUND)
+		rc = env_err(err, mrc, "collecting dictionary samples");
 	mdb_cursor_close(cur);
 	eng_read_end(r);
 	return rc;
@@ -69,8 +75,10 @@ static int store_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	MDB_cursor *cur;
 	MDB_val k, v;
 	uint32_t last = 0;
-	mdb_cursor_open(txn, env->dbi[DB_DICTS], &cur);
-	for (int op = MDB_FIRST; mdb_cursor_get(cur, &k, &v, op) == 0; op = MDB_NEXT) {
+	int mrc = mdb_cursor_open(txn, env->dbi[DB_DICTS], &cur);
+	if (mrc)
+		return env_err(err, mrc, "dicts");
+	for (int op = MDB_FIRST; (mrc = mdb_cursor_get(cur, &k, &v, op)) == 0; op = MDB_NEXT) {
 		if (k.mv_size != 4)
 			continue;
 		last = get_be32(k.mv_data);
@@ -82,6 +90,8 @@ static int store_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 		}
 	}
 	mdb_cursor_close(cur);
+	if (mrc != MDB_NOTFOUND)
+		return env_err(err, mrc, "dicts");
 	if (s->existed)
 		return H2EMV_OK;
 	s->id = last + 1;
@@ -123,8 +133,10 @@ static int train(eng_env *env, int kind, h2emv_error *err)
 	if (rc)
 		return rc;
 	MDB_stat st;
-	mdb_stat(r->txn, env->dbi[db], &st);
+	int mrc = mdb_stat(r->txn, env->dbi[db], &st);
 	eng_read_end(r);
+	if (mrc)
+		return env_err(err, mrc, "counting records to train a dictionary");
 	if (st.ms_entries < env->dict_train_after || st.ms_entries < env->train_retry_at[kind])
 		return H2EMV_OK;
 

@@ -352,6 +352,22 @@ int eng_check(uint64_t *n_violations, eng_env *env, eng_body_check_fn obs_check,
               h2emv_violation_fn fn, void *ctx, h2emv_progress_fn progress, void *progress_ctx,
               h2emv_error *err);
 
+/* Read every page of the store in `dir` by hand (no LMDB): each damaged
+ * page, and meta pages or databases that cannot be used, is one violation
+ * (rule "page", "meta" or "missing-db"; key = the page number). */
+int eng_check_pages(uint64_t *n_violations, const char *dir, h2emv_violation_fn fn, void *ctx,
+                    h2emv_error *err);
+/* The DAMAGED marker `check` leaves in `dir` (see docs/damaged.md): 1 and
+ * its reason if present. Writes and compaction refuse a marked store. */
+int eng_damaged_reason(char *reason, size_t n, const char *dir);
+int eng_mark_damaged(const char *dir, const char *reason, h2emv_error *err);
+int eng_mark_clean(const char *dir, h2emv_error *err);
+
+/* See h2emv_salvage; `obs_check` validates observation bodies. */
+int eng_salvage(h2emv_salvage_result *out, const char *src, const char *dst,
+                eng_body_check_fn obs_check, h2emv_violation_fn fn, void *ctx,
+                h2emv_error *err);
+
 /* Train the observation dictionary now if enough observations exist and
  * none is trained yet (called by the engine after appends; exposed for
  * tests). Node records get no dictionary: see dict.c. Kind 2 is reserved. */

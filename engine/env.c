@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/env.h"
+#include "engine/gate.h"
 
 const char *const eng_db_names[DB_COUNT] = {
 	"meta", "obs", "nodes", "snapshots", "rules", "relcache", "dead", "pins", "dicts", "obsids",
@@ -149,6 +150,9 @@ int env_decode(const uint8_t **body, size_t *blen, eng_env *env, const MDB_val *
                eng_buf *scratch, h2emv_error *err)
 {
 	const uint8_t *rec = v->mv_data;
+	int vrc = env_value_sane(env, v->mv_data, v->mv_size, err);
+	if (vrc)
+		return vrc;
 	/* A dictionary another process trained after we opened: load it. */
 	if (v->mv_size >= REC_HEADER && rec[0] == REC_FORMAT && rec[1] == REC_ZSTD_DICT) {
 		uint32_t id = (uint32_t)rec[4] | (uint32_t)rec[5] << 8 | (uint32_t)rec[6] << 16 |
@@ -236,6 +240,7 @@ static int grow_map(eng_env *env, eng_gen *g, h2emv_error *err)
 		                "the map is full and cannot grow while snapshots stay open in this "
 		                "process; close them and retry");
 	int rc = mdb_env_set_mapsize(g->mdb, (size_t)next);
+	__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE); /* the map may move (gate.c) */
 	gate_remap_end(&env->gate);
 	if (rc)
 		return env_err(err, rc, "growing the map");
@@ -332,6 +337,7 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 				break;
 			}
 			mdb_env_set_mapsize(g->mdb, 0);
+			__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE);
 			MDB_envinfo info;
 			mdb_env_info(g->mdb, &info);
 			env->map_size = info.me_mapsize;
@@ -500,12 +506,15 @@ int env_load_dicts(eng_env *env, h2emv_error *err)
 		gen_release(env, g);
 		return env_err(err, rc, "reading dictionaries");
 	}
-	mdb_cursor_open(txn, env->dbi[DB_DICTS], &cur);
+	if ((rc = mdb_cursor_open(txn, env->dbi[DB_DICTS], &cur))) {
+		mdb_txn_abort(txn);
+		return env_err(err, rc, "reading dictionaries");
+	}
 	MDB_val k, v;
 	eng_buf scratch = { 0 };
-	int op = MDB_FIRST;
+	int op = MDB_FIRST, mrc = 0;
 	rc = H2EMV_OK;
-	while (rc == H2EMV_OK && mdb_cursor_get(cur, &k, &v, op) == 0) {
+	while (rc == H2EMV_OK && (mrc = mdb_cursor_get(cur, &k, &v, op)) == 0) {
 		op = MDB_NEXT;
 		const uint8_t *body;
 		size_t blen;
@@ -525,6 +534,8 @@ int env_load_dicts(eng_env *env, h2emv_error *err)
 		if (rc == H2EMV_OK && id > env->cur_dict[body[0]])
 			env->cur_dict[body[0]] = id;
 	}
+	if (rc == H2EMV_OK && mrc != MDB_NOTFOUND)
+		rc = env_err(err, mrc, "reading dictionaries");
 	mdb_cursor_close(cur);
 	mdb_txn_abort(txn);
 	gen_release(env, g);
@@ -770,6 +781,8 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 		if (dfd >= 0)
 			close(dfd);
 	}
+	if ((rc = eng_gate(dir, env->flags, err)) != H2EMV_OK)
+		goto fail;
 	if ((rc = open_current_gen(env, create, err)) != H2EMV_OK)
 		goto fail;
 	if (create && (rc = env_write(env, init_format, NULL, err)) != H2EMV_OK)
@@ -850,6 +863,7 @@ int eng_read_begin(eng_read **out, eng_env *env, h2emv_error *err)
 		if (rc == MDB_MAP_RESIZED &&
 		    gate_remap_begin(&env->gate, GROW_WAIT_SECONDS) == H2EMV_OK) {
 			mdb_env_set_mapsize(g->mdb, 0);
+			__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE);
 			gate_remap_end(&env->gate);
 			gen_release(env, g);
 			continue;

@@ -89,6 +89,9 @@ struct eng_env {
 	int registered;            /* in the process-wide list of open stores */
 	dev_t reg_dev;
 	ino_t reg_ino;
+	uintptr_t map_base;        /* where the data file is mapped (gate.c) */
+	uint64_t map_len;
+	uintptr_t map_mdb;         /* the MDB_env map_base was found for */
 };
 
 struct eng_read {

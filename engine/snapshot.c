@@ -80,16 +80,21 @@ int eng_snap_get(eng_snap *out, eng_read *r, uint64_t seq, h2emv_error *err)
 int eng_snap_list(eng_snap **out, size_t *n, eng_read *r, h2emv_error *err)
 {
 	MDB_stat st;
-	mdb_stat(r->txn, r->env->dbi[DB_SNAPSHOTS], &st);
+	MDB_cursor *cur;
+	int mrc = mdb_stat(r->txn, r->env->dbi[DB_SNAPSHOTS], &st);
+	if (mrc)
+		return env_err(err, mrc, "snapshots");
 	eng_snap *list = calloc(st.ms_entries ? st.ms_entries : 1, sizeof *list);
 	if (!list)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory listing snapshots");
-	MDB_cursor *cur;
-	mdb_cursor_open(r->txn, r->env->dbi[DB_SNAPSHOTS], &cur);
+	if ((mrc = mdb_cursor_open(r->txn, r->env->dbi[DB_SNAPSHOTS], &cur))) {
+		free(list);
+		return env_err(err, mrc, "snapshots");
+	}
 	MDB_val k, v;
 	size_t i = 0;
 	int rc = H2EMV_OK;
-	for (int op = MDB_FIRST; i < st.ms_entries && mdb_cursor_get(cur, &k, &v, op) == 0;
+	for (int op = MDB_FIRST; i < st.ms_entries && (mrc = mdb_cursor_get(cur, &k, &v, op)) == 0;
 	     op = MDB_NEXT) {
 		const uint8_t *body;
 		size_t blen;
@@ -99,6 +104,9 @@ int eng_snap_list(eng_snap **out, size_t *n, eng_read *r, h2emv_error *err)
 		i++;
 	}
 	mdb_cursor_close(cur);
+	/* the loop ends at the last record, at the count, or on an error */
+	if (rc == H2EMV_OK && mrc && mrc != MDB_NOTFOUND)
+		rc = env_err(err, mrc, "snapshots");
 	if (rc) {
 		free(list);
 		return rc;
@@ -181,7 +189,10 @@ static int seek_node(MDB_val *v, MDB_cursor *cur, int *positioned, eng_ref ref, 
 	node_key(want, ref.id, ref.version);
 	MDB_val k;
 	for (int step = 0; *positioned && step < 4; step++) {
-		if (mdb_cursor_get(cur, &k, v, MDB_NEXT) || k.mv_size != 12)
+		int mrc = mdb_cursor_get(cur, &k, v, MDB_NEXT);
+		if (mrc && mrc != MDB_NOTFOUND)
+			return env_err(err, mrc, "nodes");
+		if (mrc || k.mv_size != 12)
 			break;
 		int c = memcmp(k.mv_data, want, 12);
 		if (c == 0)
@@ -473,16 +484,21 @@ int eng_unpin(eng_env *env, const char *name, h2emv_error *err)
 int eng_pin_list(h2emv_pin **out, size_t *n, eng_read *r, h2emv_error *err)
 {
 	MDB_stat st;
-	mdb_stat(r->txn, r->env->dbi[DB_PINS], &st);
+	MDB_cursor *cur;
+	int mrc = mdb_stat(r->txn, r->env->dbi[DB_PINS], &st);
+	if (mrc)
+		return env_err(err, mrc, "pins");
 	h2emv_pin *list = calloc(st.ms_entries ? st.ms_entries : 1, sizeof *list);
 	if (!list)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory listing pins");
-	MDB_cursor *cur;
-	mdb_cursor_open(r->txn, r->env->dbi[DB_PINS], &cur);
+	if ((mrc = mdb_cursor_open(r->txn, r->env->dbi[DB_PINS], &cur))) {
+		free(list);
+		return env_err(err, mrc, "pins");
+	}
 	MDB_val k, v;
 	size_t i = 0;
 	int rc = H2EMV_OK;
-	for (int op = MDB_FIRST; i < st.ms_entries && mdb_cursor_get(cur, &k, &v, op) == 0;
+	for (int op = MDB_FIRST; i < st.ms_entries && (mrc = mdb_cursor_get(cur, &k, &v, op)) == 0;
 	     op = MDB_NEXT) {
 		const uint8_t *body;
 		size_t blen;
@@ -499,6 +515,8 @@ int eng_pin_list(h2emv_pin **out, size_t *n, eng_read *r, h2emv_error *err)
 		i++;
 	}
 	mdb_cursor_close(cur);
+	if (rc == H2EMV_OK && mrc && mrc != MDB_NOTFOUND)
+		rc = env_err(err, mrc, "pins");
 	if (rc) {
 		free(list);
 		return rc;

@@ -6,23 +6,28 @@
 #include <sys/stat.h>
 
 #include "engine/env.h"
+#include "engine/gate.h"
 
-static uint64_t value_bytes(MDB_txn *txn, MDB_dbi dbi)
+static int value_bytes(uint64_t *total, MDB_txn *txn, MDB_dbi dbi, h2emv_error *err)
 {
 	MDB_cursor *cur;
 	MDB_val k, v;
-	uint64_t total = 0;
-	mdb_cursor_open(txn, dbi, &cur);
-	for (int op = MDB_FIRST; mdb_cursor_get(cur, &k, &v, op) == 0; op = MDB_NEXT)
-		total += v.mv_size;
+	*total = 0;
+	int rc = mdb_cursor_open(txn, dbi, &cur);
+	if (rc)
+		return env_err(err, rc, "stats");
+	for (int op = MDB_FIRST; (rc = mdb_cursor_get(cur, &k, &v, op)) == 0; op = MDB_NEXT)
+		*total += v.mv_size;
 	mdb_cursor_close(cur);
-	return total;
+	return rc == MDB_NOTFOUND ? H2EMV_OK : env_err(err, rc, "stats");
 }
 
-static uint64_t entries(MDB_txn *txn, MDB_dbi dbi)
+static int entries(uint64_t *out, MDB_txn *txn, MDB_dbi dbi, h2emv_error *err)
 {
 	MDB_stat st;
-	return mdb_stat(txn, dbi, &st) == 0 ? st.ms_entries : 0;
+	int rc = mdb_stat(txn, dbi, &st);
+	*out = rc ? 0 : st.ms_entries;
+	return rc ? env_err(err, rc, "stats") : H2EMV_OK;
 }
 
 int eng_stats(h2emv_stats *out, eng_env *env, h2emv_error *err)
@@ -33,19 +38,18 @@ int eng_stats(h2emv_stats *out, eng_env *env, h2emv_error *err)
 		return rc;
 	memset(out, 0, sizeof *out);
 	MDB_txn *txn = r->txn;
-	out->obs_count = entries(txn, env->dbi[DB_OBS]);
-	out->node_versions = entries(txn, env->dbi[DB_NODES]);
-	out->dead_versions = entries(txn, env->dbi[DB_DEAD]);
-	out->snapshots = entries(txn, env->dbi[DB_SNAPSHOTS]);
-	out->pins = entries(txn, env->dbi[DB_PINS]);
-	out->dicts = entries(txn, env->dbi[DB_DICTS]);
-	out->rules_versions = entries(txn, env->dbi[DB_RULES]);
-	out->relcache_entries = entries(txn, env->dbi[DB_RELCACHE]);
-	out->obs_bytes = value_bytes(txn, env->dbi[DB_OBS]);
-	out->node_bytes = value_bytes(txn, env->dbi[DB_NODES]);
-	out->relcache_bytes = value_bytes(txn, env->dbi[DB_RELCACHE]);
 	uint64_t fmt = 0;
-	if ((rc = eng_obs_last(&out->obs_last_seq, r, err)) ||
+	if ((rc = entries(&out->obs_count, txn, env->dbi[DB_OBS], err)) ||
+	    (rc = entries(&out->node_versions, txn, env->dbi[DB_NODES], err)) ||
+	    (rc = entries(&out->dead_versions, txn, env->dbi[DB_DEAD], err)) ||
+	    (rc = entries(&out->snapshots, txn, env->dbi[DB_SNAPSHOTS], err)) ||
+	    (rc = entries(&out->pins, txn, env->dbi[DB_PINS], err)) ||
+	    (rc = entries(&out->dicts, txn, env->dbi[DB_DICTS], err)) ||
+	    (rc = entries(&out->rules_versions, txn, env->dbi[DB_RULES], err)) ||
+	    (rc = entries(&out->relcache_entries, txn, env->dbi[DB_RELCACHE], err)) ||
+	    (rc = value_bytes(&out->obs_bytes, txn, env->dbi[DB_OBS], err)) ||
+	    (rc = value_bytes(&out->node_bytes, txn, env->dbi[DB_NODES], err)) ||
+	    (rc = eng_obs_last(&out->obs_last_seq, r, err)) ||
 	    (rc = eng_last_key(&out->last_snapshot, txn, env->dbi[DB_SNAPSHOTS], err)) ||
 	    (rc = eng_build_cursor(&out->build_cursor, r, err)) ||
 	    (rc = meta_get_u64(&fmt, txn, env, "format", err))) {
@@ -55,8 +59,10 @@ int eng_stats(h2emv_stats *out, eng_env *env, h2emv_error *err)
 	out->format = (uint32_t)fmt;
 	MDB_envinfo info;
 	MDB_stat st;
-	mdb_env_info(r->gen->mdb, &info);
-	mdb_env_stat(r->gen->mdb, &st);
+	if ((rc = mdb_env_info(r->gen->mdb, &info)) || (rc = mdb_env_stat(r->gen->mdb, &st))) {
+		eng_read_end(r);
+		return env_err(err, rc, "stats");
+	}
 	out->map_bytes = info.me_mapsize;
 	out->used_bytes = (uint64_t)(info.me_last_pgno + 1) * st.ms_psize;
 	out->generation = r->gen->num;

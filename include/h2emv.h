@@ -130,6 +130,12 @@ typedef struct h2emv_open_options {
  * directory and store are created. Stale reader slots left by killed
  * processes are cleared. A store written by a newer h2emv, or not an h2emv
  * store at all, is refused with H2EMV_EFORMAT and a message saying which.
+ * Before LMDB maps the file an integrity gate reads it by hand: both meta
+ * pages, the free list, the small databases, the branch pages of the big
+ * ones, and every page of a store up to 64 MiB; damage there is
+ * H2EMV_ECORRUPT with a message starting "damaged:". So is an open for
+ * writing of a memory that h2emv_check_store found damaged (the marker
+ * file DIR/DAMAGED). docs/damaged.md says what is and is not covered.
  * `opts` may be NULL for defaults.
  * Read-only memories: a memory this process cannot write (the kernel says
  * so for the directory, data.mdb or lock.mdb: permissions, a read-only
@@ -637,13 +643,63 @@ typedef void (*h2emv_violation_fn)(void *ctx, const h2emv_violation *v);
  * Each violation is passed to `fn` (may be NULL) and counted in
  * *n_violations. Returns OK if the check ran (whatever it found), or an error
  * if it could not run. `progress` may be NULL.
- * LMDB trusts its file: pages damaged badly enough can crash it (SIGSEGV,
- * SIGBUS, an assertion) inside this call or inside h2emv_mem_open. To
- * survive a damaged file, run the check in a child process, as
- * `h2emv check` does. */
+ * LMDB trusts its file: on a store over 64 MiB (whose leaves the open does
+ * not read) a damaged page can still crash it (SIGSEGV, SIGBUS, an
+ * assertion) inside this call. h2emv_check_store reads every page by hand
+ * first and never crashes. */
 int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, void *ctx,
                 h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err);
 
+/* Check the memory in directory `dir` without trusting it (what `h2emv
+ * check` runs): first every page of the data file is read by hand, without
+ * LMDB (rule "page": the database, the page number in `key`, the keys it
+ * held; "meta": a meta page; "missing-db"); only when every page is sound
+ * is the memory opened read-only and h2emv_check run. The verdict is kept:
+ * problems write the marker file DIR/DAMAGED (its first line says why),
+ * and every open for writing is then refused with H2EMV_ECORRUPT ("damaged:
+ * ..."); a clean check removes it. Returns as h2emv_check, plus ENOTFOUND
+ * (no store in `dir`). Reading pages by hand never crashes; see
+ * docs/damaged.md for what `h2emv salvage` then recovers. */
+int h2emv_check_store(uint64_t *n_violations, const char *dir, h2emv_violation_fn fn, void *ctx,
+                      h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err);
+
+/* What h2emv_salvage copied and lost, per database. */
+typedef struct h2emv_salvage_db {
+	const char *name;     /* "obs", "nodes", "snapshots", ...; NULL past the last */
+	uint64_t copied;      /* records copied (before the consistency pass) */
+	uint64_t bad_records; /* records read but failing their checksum or structure */
+	uint64_t bad_pages;   /* damaged pages: the keys they held are lost */
+	uint64_t orphaned;    /* of `copied`: found on leaves a damaged page had cut off */
+	int unreadable;       /* the database could not be found or read at all */
+} h2emv_salvage_db;
+
+typedef struct h2emv_salvage_result {
+	h2emv_salvage_db dbs[16];
+	uint64_t reader_crashes;     /* reader processes that died (their page is lost) */
+	uint64_t snapshots_dropped;  /* trees reaching a lost version, or cursors past the log */
+	uint64_t pins_dropped;       /* pins on a dropped snapshot */
+	uint64_t versions_dropped;   /* node versions of snapshots newer than the newest kept */
+	uint64_t dead_dropped;       /* dead entries of those, or of lost versions */
+	uint64_t snapshots_kept;
+	uint64_t newest_snapshot;    /* the newest snapshot kept, 0 if none */
+} h2emv_salvage_result;
+
+/* Copy every readable, checksum-valid record of the memory in `src` (which
+ * may be damaged: it is read by hand, never through LMDB, and never
+ * written) into a new memory in `dst` (which must not exist). Each database
+ * is read by a child process; one that dies loses only the page it was on
+ * and another goes on after it. Then `dst` is made consistent: a snapshot
+ * whose tree reaches a version that was lost, or whose build cursor is past
+ * the last observation saved, is dropped with its pins; versions and dead
+ * entries born after the newest kept snapshot go too; the build cursor and
+ * the next node id follow what was kept, so `h2emv build` resumes from the
+ * newest kept snapshot. Every loss is passed to `fn` (may be NULL) as a
+ * violation: rule "page", "record", "database", "reader-crash",
+ * "snapshot-dropped" or "pin-dropped". `dst` passes h2emv_check_store.
+ * Returns OK (whatever was lost), EEXIST, ENOTFOUND, EIO, ENOSPC, ENOMEM.
+ * Forks; call it from a process that may (not from a signal handler). */
+int h2emv_salvage(h2emv_salvage_result *out, const char *src, const char *dst,
+                  h2emv_violation_fn fn, void *ctx, h2emv_error *err);
 
 /* ---------------------------------------------------------------- export -- */
 

@@ -32,7 +32,11 @@ int cli_fail(const char *cmd, int status, const h2emv_error *err)
 {
 	const char *msg = err && err->message[0] ? err->message : h2emv_strerror(status);
 	fprintf(stderr, "h2emv %s: %s (%s)\n", cmd, msg, h2emv_strerror(status));
-	return EXIT_ERROR;
+	if (status != H2EMV_ECORRUPT)
+		return EXIT_ERROR;
+	if (strncmp(msg, "damaged:", 8) != 0)
+		fprintf(stderr, "h2emv %s: damaged: run `h2emv check` (docs/damaged.md)\n", cmd);
+	return EXIT_DAMAGED;
 }
 
 int cli_usage(const char *cmd, const char *fmt, ...)
@@ -92,7 +96,9 @@ h2emv_mem *cli_open(const char *dir, unsigned flags)
 	h2emv_error err = { 0 };
 	int rc = h2emv_mem_open(&m, dir, &o, &err);
 	if (rc) {
-		cli_fail("open", rc, &err);
+		/* a damaged store ends the command with its own exit status */
+		if (cli_fail("open", rc, &err) == EXIT_DAMAGED)
+			exit(EXIT_DAMAGED);
 		return NULL;
 	}
 	/* the policy: h2emv --policy NAME / $H2EMV_POLICY (builtin when unset) */

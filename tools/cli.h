@@ -17,11 +17,17 @@ typedef struct cli_cmd {
 } cli_cmd;
 
 /* Exit codes every subcommand uses. EXIT_BUSY (sysexits' EX_TEMPFAIL):
- * another builder is running (build, forget); try again later. */
-enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_ERROR = 2, EXIT_USAGE = 64, EXIT_BUSY = 75 };
+ * another builder is running (build, forget); try again later.
+ * EXIT_DAMAGED: the memory is damaged (run h2emv check; docs/damaged.md). */
+enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_ERROR = 2, EXIT_DAMAGED = 3, EXIT_USAGE = 64,
+       EXIT_BUSY = 75 };
 
 /* `h2emv --read-only`: every command opens the memory read-only. */
 extern int cli_read_only;
+
+/* Run a subcommand in a child process that may crash on a damaged file
+ * without taking the command down (guard.c). Returns its exit status. */
+int cli_guarded(const char *name, int (*run)(int, char **), int argc, char **argv);
 
 int cmd_demo(int argc, char **argv);
 int cmd_ask(int argc, char **argv);
@@ -32,6 +38,7 @@ int cmd_profile(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 int cmd_snapshots(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_salvage(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_gc(int argc, char **argv);
 int cmd_compact(int argc, char **argv);
@@ -68,10 +75,12 @@ int cli_no_operands(int argc, char **argv, const char *cmd);
  * An empty --mem is a usage error: it exits with EXIT_USAGE. */
 const char *cli_mem_dir(const char *opt);
 
-/* Open the memory; on failure print the error and return NULL. */
+/* Open the memory; on failure print the error and return NULL, except
+ * that a damaged memory (H2EMV_ECORRUPT) exits with EXIT_DAMAGED. */
 h2emv_mem *cli_open(const char *dir, unsigned flags);
 
-/* Print "h2emv <cmd>: <message>" for a failed call. Returns EXIT_ERROR. */
+/* Print "h2emv <cmd>: <message>" for a failed call. Returns EXIT_ERROR, or
+ * EXIT_DAMAGED for H2EMV_ECORRUPT (stored bytes are damaged). */
 int cli_fail(const char *cmd, int status, const h2emv_error *err);
 /* Print a JSON value built with jansson on one line and release it (NULL,
  * from a failed json_pack, is reported). EXIT_OK or EXIT_ERROR. */

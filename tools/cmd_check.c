@@ -21,15 +21,19 @@ static const char help[] =
 	"ordered in time and inside their parent's range; a parent's expiry is at\n"
 	"least each child's; nothing in the tree is listed dead; snapshot numbers and\n"
 	"build cursors never go backwards. Each problem is printed with the ids\n"
-	"concerned. Read-only: safe while the robot writes.\n"
+	"concerned. Before any of that every page of the file is read by hand, so a\n"
+	"damaged page is reported (with the keys it held) instead of crashing the\n"
+	"database library. Reads only, safe while the robot writes; the verdict is\n"
+	"kept in DIR/DAMAGED, and while it is there writes, gc and compaction are\n"
+	"refused (recover with `h2emv salvage`); a clean check removes it.\n"
 	"\n"
 	"  -m, --mem DIR   the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
 	"      --json      print problems as JSON Lines\n"
 	"  -q, --quiet     print nothing; use the exit status\n"
 	"  -h, --help      this help\n"
 	"\n"
-	"exit status: 0 no problems, 1 problems found, 2 the check could not run\n"
-	"(including a file so damaged that reading it crashed the database library).\n";
+	"exit status: 0 no problems, 1 problems found, 2 the check could not run,\n"
+	"3 a file so damaged that reading it crashed the database library.\n";
 
 typedef struct out {
 	int json, quiet;
@@ -64,21 +68,23 @@ static void on_violation(void *ctx, const h2emv_violation *v)
 
 static int run_check(const char *dir, out *o)
 {
-	h2emv_mem *m = cli_open(dir, H2EMV_OPEN_READONLY);
-	if (!m)
-		return EXIT_ERROR;
 	cli_progress p;
 	cli_progress_begin(&p, "check", o->quiet);
 	uint64_t n = 0;
 	h2emv_error err = { 0 };
-	int rc = h2emv_check(&n, m, on_violation, o, cli_progress_cb, &p, &err);
+	int rc = h2emv_check_store(&n, dir, on_violation, o, cli_progress_cb, &p, &err);
 	cli_progress_end(&p);
-	h2emv_mem_close(m);
 	if (rc)
 		return cli_fail("check", rc, &err);
 	if (!o->quiet && !o->json)
-		printf(n ? "%llu problem%s found\n" : "ok: no problems found\n", (unsigned long long)n,
-		       n == 1 ? "" : "s");
+	{
+		if (n)
+			printf("%llu problem%s found: writes to this memory are refused until it is "
+			       "salvaged (h2emv salvage %s NEW_DIR; docs/damaged.md)\n",
+			       (unsigned long long)n, n == 1 ? "" : "s", dir);
+		else
+			printf("ok: no problems found\n");
+	}
 	fflush(stdout);
 	return n ? EXIT_FOUND : EXIT_OK;
 }
@@ -117,9 +123,10 @@ int cmd_check(int argc, char **argv)
 	if (WIFSIGNALED(st)) {
 		fprintf(stderr,
 		        "h2emv check: the database file in %s is damaged: reading it crashed the "
-		        "database library (signal %d, %s). Restore it from a backup or an export.\n",
-		        dir, WTERMSIG(st), strsignal(WTERMSIG(st)));
-		return EXIT_ERROR;
+		        "database library (signal %d, %s). Copy what is intact with `h2emv salvage` "
+		        "(docs/damaged.md).\n",
+		        cli_mem_dir(mem), WTERMSIG(st), strsignal(WTERMSIG(st)));
+		return EXIT_DAMAGED;
 	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_ERROR;
 }

@@ -25,6 +25,7 @@ static const cli_cmd commands[] = {
 	{ "snapshots", cmd_snapshots, "list snapshots; pin or unpin one" },
 	{ "stats", cmd_stats, "counts and sizes" },
 	{ "check", cmd_check, "verify checksums and tree invariants" },
+	{ "salvage", cmd_salvage, "copy what is intact out of a damaged memory into a new one" },
 	{ "gc", cmd_gc, "drop old snapshots and the versions only they could see" },
 	{ "compact", cmd_compact, "rewrite the file so freed space returns to the disk" },
 	{ "backup", cmd_backup, "a consistent copy of the memory, taken while it runs" },
@@ -92,7 +93,8 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof external / sizeof external[0]; i++)
 		fprintf(f, "  %-10s %s\n", external[i].name, external[i].summary);
 	fprintf(f, "\nexit status: 0 ok, 1 check found problems, 2 error (a write on a read-only\n"
-	           "memory included), 64 usage error, 75 another builder is running.\n"
+	           "memory included), 3 the memory is damaged (run h2emv check; docs/damaged.md),\n"
+	           "64 usage error, 75 another builder is running.\n"
 	           "Formats: docs/formats.md.  Version " H2EMV_VERSION_STRING ".\n");
 }
 
@@ -161,7 +163,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(commands[i].name, name))
-			return commands[i].run(argc - 1, argv + 1);
+			return cli_guarded(name, commands[i].run, argc - 1, argv + 1);
 	for (size_t i = 0; i < sizeof external / sizeof external[0]; i++)
 		if (!strcmp(external[i].name, name)) {
 			/* `h2emv eval ...` -> `h2emv-eval eval ...` */

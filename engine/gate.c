@@ -1,0 +1,272 @@
+/*
+ * gate.c — the integrity gate every open passes before LMDB maps the file,
+ * the DAMAGED marker `check` leaves, and the bound every value read from
+ * the map is held to. LMDB trusts its file: a damaged page can make it
+ * assert, fault or read past the end of the map. The gate reads what LMDB
+ * would trip on first, cheaply: both meta pages, the free list, the list
+ * of databases, the small databases whole and the branch levels of the big
+ * ones (obs, nodes, dead, relcache), or every page of a store up to 64 MiB.
+ * The leaves of bigger stores are left to `h2emv check`,
+ * which walks every page (docs/damaged.md).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "engine/env.h"
+#include "engine/gate.h"
+#include "engine/pages.h"
+
+/* The data file's path: the generation DIR/CURRENT names (gen.c), or
+ * data.mdb when CURRENT cannot be read (the gate then reports the store). */
+void gate_data_path(char *buf, size_t n, const char *dir)
+{
+	if (eng_data_file(buf, n, dir, NULL) != H2EMV_OK)
+		snprintf(buf, n, "%s/data.mdb", dir);
+}
+
+static void marker_path(char *buf, size_t n, const char *dir)
+{
+	snprintf(buf, n, "%s/DAMAGED", dir);
+}
+
+int eng_damaged_reason(char *reason, size_t n, const char *dir)
+{
+	char path[4200];
+	marker_path(path, sizeof path, dir);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t got = read(fd, reason, n ? n - 1 : 0);
+	close(fd);
+	if (n) {
+		reason[got > 0 ? got : 0] = 0;
+		char *nl = strchr(reason, '\n');
+		if (nl)
+			*nl = 0;
+	}
+	return 1;
+}
+
+int eng_mark_damaged(const char *dir, const char *reason, h2emv_error *err)
+{
+	char path[4200], tmp[4300];
+	marker_path(path, sizeof path, dir);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return eng_fail(err, H2EMV_EIO, "%s: %s", tmp, strerror(errno));
+	int ok = fprintf(f, "%s\n", reason) > 0;
+	ok &= fflush(f) == 0 && fsync(fileno(f)) == 0;
+	ok &= fclose(f) == 0;
+	if (!ok || rename(tmp, path) != 0) {
+		int e = errno;
+		unlink(tmp);
+		return eng_fail(err, H2EMV_EIO, "%s: %s", path, strerror(e));
+	}
+	return H2EMV_OK;
+}
+
+int eng_mark_clean(const char *dir, h2emv_error *err)
+{
+	char path[4200];
+	marker_path(path, sizeof path, dir);
+	if (unlink(path) != 0 && errno != ENOENT)
+		return eng_fail(err, H2EMV_EIO, "%s: %s", path, strerror(errno));
+	return H2EMV_OK;
+}
+
+/* Which databases the gate walks whole: the ones that stay small. */
+static int small_db(int db)
+{
+	return db == DB_META || db == DB_SNAPSHOTS || db == DB_RULES || db == DB_PINS ||
+	       db == DB_DICTS;
+}
+
+typedef struct gate_bad {
+	const char *db;
+	uint64_t pgno;
+	char why[160];
+} gate_bad;
+
+static void on_bad(void *ctx, uint64_t pgno, const char *why, const uint8_t *lo, size_t lon,
+                   const uint8_t *hi, size_t hin)
+{
+	(void)lo, (void)lon, (void)hi, (void)hin;
+	gate_bad *b = ctx;
+	if (!b->why[0]) {
+		b->pgno = pgno;
+		snprintf(b->why, sizeof b->why, "%s", why);
+	}
+}
+
+/* Below this many bytes of pages every page is read: about 0.6 ms per MiB
+ * when the file is in the page cache (15 ms for 20 MiB). */
+#define GATE_FULL_WALK (64ull << 20)
+
+/* One pass over the file; H2EMV_OK, or ECORRUPT with the first damage. */
+static int gate_pass(pg_file *f, uint64_t *txnid, const char *path, h2emv_error *err)
+{
+	int rc = pg_open(f, path, err);
+	if (rc)
+		return rc;
+	*txnid = f->txnid;
+	gate_bad b = { "free list", 0, { 0 } };
+	pg_walker w = { .mode = 0, .ctx = &b, .on_bad = on_bad };
+	if ((rc = pg_walk(f, &f->free_db, 1, &w)) != H2EMV_OK)
+		return eng_fail(err, rc, "out of memory");
+	for (int db = 0; db < DB_COUNT && !w.bad; db++) {
+		pg_db d;
+		rc = pg_named(&d, f, eng_db_names[db], err);
+		if (rc == H2EMV_ENOTFOUND)
+			continue; /* a store being created; open_dbis says what is missing */
+		if (rc)
+			return rc;
+		b.db = eng_db_names[db];
+		int whole = small_db(db) || (uint64_t)(f->last_pg + 1) * f->psize <= GATE_FULL_WALK;
+		w.mode = whole ? 0 : PG_BRANCHES;
+		if ((rc = pg_walk(f, &d, 0, &w)) != H2EMV_OK)
+			return eng_fail(err, rc, "out of memory");
+	}
+	if (w.bad)
+		return eng_fail(err, H2EMV_ECORRUPT, "database '%s', page %llu: %s", b.db,
+		                (unsigned long long)b.pgno, b.why);
+	return H2EMV_OK;
+}
+
+int eng_gate(const char *dir, unsigned flags, h2emv_error *err)
+{
+	char path[4200], reason[512];
+	gate_data_path(path, sizeof path, dir);
+	struct stat st;
+	/* LMDB is about to write a new file, or another process is writing
+	 * one: its two meta pages come first, in one write */
+	if ((flags & H2EMV_OPEN_CREATE) && (stat(path, &st) != 0 || st.st_size <= 8192))
+		return H2EMV_OK;
+	if (!(flags & H2EMV_OPEN_READONLY) && eng_damaged_reason(reason, sizeof reason, dir))
+		return eng_fail(err, H2EMV_ECORRUPT,
+		                "damaged: `h2emv check` found %s damaged (%s); writes, gc and "
+		                "compaction are refused. Recover with `h2emv salvage` "
+		                "(docs/damaged.md)",
+		                dir, reason);
+	/* Not a registered reader, the walk may race a writer: pages of the
+	 * tree it reads can be reused only two commits later, so damage seen
+	 * while the txnid moved by two or more is looked at again. */
+	int rc = H2EMV_OK;
+	for (int attempt = 0; attempt < 4; attempt++) {
+		pg_file f;
+		uint64_t before = 0;
+		h2emv_error e = { 0 };
+		rc = gate_pass(&f, &before, path, &e);
+		pg_close(&f);
+		if (rc != H2EMV_ECORRUPT) {
+			if (rc && err)
+				*err = e;
+			return rc;
+		}
+		pg_file again;
+		h2emv_error e2 = { 0 };
+		int moved = pg_open(&again, path, &e2) == H2EMV_OK && again.txnid >= before + 2;
+		pg_close(&again);
+		if (!moved)
+			return eng_fail(err, H2EMV_ECORRUPT, "damaged: %s: %s; run `h2emv check -m %s`",
+			                dir, e.message, dir);
+	}
+	return rc;
+}
+
+/* ------------------------------------------------- values in the map -- */
+
+/* LMDB does not say where it mapped the file (mdb_env_info's me_mapaddr is
+ * the address recorded in the meta page, 0 unless MDB_FIXEDMAP): find the
+ * mapping of the data file in /proc/self/maps. Called when a value does
+ * not fall inside the mapping known so far (first use, after a remap). */
+static void find_map(eng_env *env)
+{
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	int fd;
+	struct stat st;
+	MDB_env *mdb = env->mdb; /* the current generation's */
+	__atomic_store_n(&env->map_mdb, (uintptr_t)mdb, __ATOMIC_RELEASE);
+	if (!mdb || mdb_env_get_fd(mdb, &fd) || fstat(fd, &st))
+		return;
+	pthread_mutex_lock(&mu);
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[4400];
+	while (f && fgets(line, sizeof line, f)) {
+		unsigned long long lo, hi, off, ino;
+		unsigned maj, mnr;
+		if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu", &lo, &hi, &off, &maj, &mnr, &ino) != 6)
+			continue;
+		if (ino == (unsigned long long)st.st_ino && maj == major(st.st_dev) &&
+		    mnr == minor(st.st_dev) && off == 0) {
+			__atomic_store_n(&env->map_base, (uintptr_t)lo, __ATOMIC_RELEASE);
+			__atomic_store_n(&env->map_len, (uint64_t)(hi - lo), __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	pthread_mutex_unlock(&mu);
+}
+
+static int in_map(eng_env *env, uintptr_t p)
+{
+	uintptr_t base = __atomic_load_n(&env->map_base, __ATOMIC_ACQUIRE);
+	uint64_t len = __atomic_load_n(&env->map_len, __ATOMIC_ACQUIRE);
+	return base && p >= base && p - base < len;
+}
+
+static int value_fits(eng_env *env, uintptr_t p, size_t size, uint64_t *offp);
+
+int env_value_sane(eng_env *env, const void *data, size_t size, h2emv_error *err)
+{
+	uintptr_t p = (uintptr_t)data;
+	uint64_t off = 0;
+	if (value_fits(env, p, size, &off))
+		return H2EMV_OK;
+	/* the map may have moved since it was looked up (a reopen): again */
+	__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE);
+	if (value_fits(env, p, size, &off))
+		return H2EMV_OK;
+	return eng_fail(err, H2EMV_ECORRUPT,
+	                "damaged: a record of %zu bytes at offset %llu runs past the end of the "
+	                "data file; run `h2emv check`",
+	                size, (unsigned long long)off);
+}
+
+/* 1 if [p, p + size) is a dirty page or lies inside the data file. */
+static int value_fits(eng_env *env, uintptr_t p, size_t size, uint64_t *offp)
+{
+	if (!in_map(env, p)) {
+		/* look the map up again only when it was never found or the
+		 * generation changed (a compaction): a value outside it is on a
+		 * page a write transaction made, or in an older generation a
+		 * view is finishing on, and reading /proc per value would cost */
+		if (!__atomic_load_n(&env->map_base, __ATOMIC_ACQUIRE) ||
+		    __atomic_load_n(&env->map_mdb, __ATOMIC_ACQUIRE) != (uintptr_t)env->mdb)
+			find_map(env);
+		if (!in_map(env, p))
+			return 1;
+	}
+	if (!env->mdb)
+		return 1;
+	uint64_t off = p - __atomic_load_n(&env->map_base, __ATOMIC_ACQUIRE);
+	*offp = off;
+	MDB_envinfo info;
+	MDB_stat st;
+	if (mdb_env_info(env->mdb, &info) || mdb_env_stat(env->mdb, &st))
+		return 1;
+	uint64_t end = (uint64_t)st.ms_psize * (info.me_last_pgno + 1);
+	if (size <= end && off <= end - size)
+		return 1;
+	/* past the last page this process knows of: the file may have grown */
+	struct stat fst;
+	int fd;
+	return mdb_env_get_fd(env->mdb, &fd) == 0 && fstat(fd, &fst) == 0 &&
+	       size <= (uint64_t)fst.st_size && off <= (uint64_t)fst.st_size - size;
+}
