@@ -141,8 +141,13 @@ static int gate_pass(pg_file *f, uint64_t *txnid, const char *path, h2emv_error 
 int eng_gate(const char *dir, unsigned flags, h2emv_error *err)
 {
 	char path[4200], reason[512];
-	gate_data_path(path, sizeof path, dir);
+	/* a damaged or missing CURRENT is the generation code's to report,
+	 * by name, when the store is opened (gen.c): let it through */
+	if (eng_data_file(path, sizeof path, dir, NULL) != H2EMV_OK)
+		return H2EMV_OK;
 	struct stat st;
+	if (stat(path, &st) != 0 && errno == ENOENT && !(flags & H2EMV_OPEN_CREATE))
+		return H2EMV_OK; /* no data file: the open says what is missing */
 	/* LMDB is about to write a new file, or another process is writing
 	 * one: its two meta pages come first, in one write */
 	if ((flags & H2EMV_OPEN_CREATE) && (stat(path, &st) != 0 || st.st_size <= 8192))
