@@ -320,7 +320,10 @@ static int guess(const char *key, size_t n)
 		                               "who", "customer", "guest", "visitor", "resident",
 		                               "nurse", "doctor", "owner", "people", "persons",
 		                               "participant", "speaker", "addressee", "worker",
-		                               "operator", "staff", NULL };
+		                               "operator", "staff", "caller", "sender", "requester",
+		                               "requestor", "client", "patron", "passenger",
+		                               "driver", "pilot", "farmer", "student", "child",
+		                               NULL };
 	static const char *const place[] = { "location", "place", "room", "area", "site",
 		                                 "station", "zone", "ward", "aisle", "shelf", "bay",
 		                                 "waypoint", "where", "position", "region", "floor",

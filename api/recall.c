@@ -147,6 +147,11 @@ static double verb_match(const rq_term *v, const fact *f)
 	int move = v->cls == LC_PUT || v->cls == LC_GIVE || f->cls == LC_PUT || f->cls == LC_GIVE;
 	if (take && move)
 		return 1;
+	/* "where did the parcel go": a thing that was put or brought somewhere
+	 * went there */
+	if (v->cls == LC_GO && (f->cls == LC_PUT || f->cls == LC_GIVE) &&
+	    (f->s[FS_DST] || f->s[FS_PLACE]))
+		return 1;
 	/* going, taking or bringing someone somewhere is escorting them */
 	int esc_v = v->cls == LC_GO || v->cls == LC_TAKE || v->cls == LC_GIVE;
 	int esc_f = f->cls == LC_GO || f->cls == LC_TAKE || f->cls == LC_GIVE;
@@ -193,7 +198,11 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 				s += 0.5;
 				continue;
 			}
-		} else if ((int)i == q->verb) {
+		} else if ((int)i == q->verb &&
+		           !(q->kind == RQ_SAID && f->type == FT_SPEECH && t->cls != LC_SAY)) {
+			/* (in a question about words, "when the centrifuge
+			 * complained", a verb that is not one of saying is a word to
+			 * look for in them) */
 			verbs++;
 			continue;
 		}
@@ -203,7 +212,8 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 			continue;
 		/* in "what did you say to Anna" a name may be the one spoken to: it
 		 * counts when the words name it, and is not required */
-		int optional = q->kind == RQ_SAID && q->self_speaker && t->cap;
+		int optional = (q->kind == RQ_SAID && q->self_speaker && t->cap) ||
+		               (q->kind == RQ_WHICH && (int)i == q->category);
 		if (!optional)
 			content++;
 		double h = 0;
@@ -223,14 +233,19 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		}
 		s += h;
 	}
-	/* "which object did you grasp": the object is what is asked */
-	int open_object = q->kind == RQ_WHICH && vs >= 2;
+	/* "which object did you grasp": the object is what is asked; "which
+	 * package went to reception" still needs the reception */
+	int open_object = q->kind == RQ_WHICH && vs >= 2 && (q->category < 0 || !content);
 	if (content && hits * 2 < content && !open_object)
 		return 0;
 	if (content && !hits && !open_object)
 		return 0;
 	if (q->verb >= 0) {
 		const rq_term *v = &q->term[q->verb];
+		/* a verb that means only itself ("swap", "centrifuge", or one the
+		 * lexicon does not know) must be the action's own */
+		if (v->cls == LC_OTHER && is_act(f) && verb_match(v, f) == 0)
+			return 0;
 		if (!is_act(f)) {
 			if ((v->cls == LC_SEE && f->type == FT_SEEN) ||
 			    (v->cls == LC_SAY && f->type == FT_SPEECH) ||
@@ -601,6 +616,35 @@ static void add_display(pr_str *b, const char *id)
 		pr_str_adds(b, id);
 }
 
+/* "Which tote did you bring?" — "The tote" says nothing: when the short
+ * form of a name is only a word the question used, the name is shown whole
+ * ("tote 5"). */
+static void add_display_for(pr_str *b, const rquestion *q, const char *id)
+{
+	char d[200];
+	if (!lex_display(d, sizeof d, id, strlen(id))) {
+		pr_str_adds(b, id);
+		return;
+	}
+	int asked = !strchr(d, ' ');
+	if (asked) {
+		lex_word w[1];
+		asked = lex_split(d, strlen(d), w, 1) == 1;
+		int named = 0;
+		for (size_t i = 0; asked && i < q->n_term && !named; i++)
+			named = !strcmp(q->term[i].stem, w[0].stem);
+		asked = named;
+	}
+	if (!asked || !strcmp(d, id)) {
+		pr_str_adds(b, d);
+		return;
+	}
+	for (const char *p = id; *p; p++) {
+		char ch = *p == '_' ? ' ' : *p;
+		pr_str_add(b, &ch, 1);
+	}
+}
+
 static int cmp_time_asc(const void *a, const void *b)
 {
 	const cand *x = a, *y = b;
@@ -851,6 +895,20 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	}
 	case RQ_WHERE:
 	case RQ_FROM: {
+		/* "where were you at about 11:32": the place at that moment, not
+		 * the newest of the hour around it */
+		if (q->kind == RQ_WHERE && q->t_point && !content_terms(q) && q->verb < 0) {
+			h2emv_ref ref = c ? c->ref : (h2emv_ref){ 0 };
+			const char *w = whereabouts(x, q, q->t_point);
+			if (w) {
+				pr_str_adds(b, "At the ");
+				add_display(b, w);
+				pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, q->t_point));
+				if (c)
+					add_evidence(a, ref);
+				break;
+			}
+		}
 		/* the newest (or first) candidate that names a place; one that
 		 * says where the thing went beats one that says where it was */
 		const cand *best = NULL;
@@ -970,7 +1028,7 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		}
 		if (is_act(c->f) && c->f->s[FS_OBJ]) {
 			pr_str_adds(b, "The ");
-			add_display(b, c->f->s[FS_OBJ]);
+			add_display_for(b, q, c->f->s[FS_OBJ]);
 		} else if (c->f->type == FT_SEEN) {
 			pr_str_adds(b, "The ");
 			add_display(b, c->f->s[FS_NAME]);
@@ -1040,6 +1098,28 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		 * asks about a failure */
 		const cand *hit = NULL, *tried = NULL;
 		int any_done = 0, any_failed = 0;
+		/* "did the first run of X succeed": that run, whatever came after */
+		if (q->order_said && q->order == RO_FIRST && q->status != RS_FAILED) {
+			const cand *first = NULL;
+			for (size_t i = 0; i < k; i++) {
+				const fact *f = x->c[i].f;
+				if (is_act(f) && f->status != FST_ONGOING && f->status != FST_NONE &&
+				    (!first || f->t0 < first->f->t0))
+					first = &x->c[i];
+			}
+			if (first && (first->f->status == FST_FAILED ||
+			              first->f->status == FST_ABORTED)) {
+				eng_buf r = { 0 };
+				facts_render_one(&r, first->f);
+				pr_str_adds(b, "No: the first time (");
+				pr_str_add(b, (const char *)r.data, r.len);
+				pr_str_addf(b, " at %s) it did not succeed.",
+				            fmt_dt(dt, sizeof dt, first->f->t1));
+				eng_buf_free(&r);
+				add_evidence(a, first->ref);
+				break;
+			}
+		}
 		for (size_t i = 0; i < k; i++) {
 			const fact *f = x->c[i].f;
 			any_done |= !is_act(f) || f->status == FST_DONE || f->status == FST_NONE;

@@ -47,6 +47,10 @@ typedef struct rquestion {
 	rq_term term[RQ_TERMS];
 	size_t n_term;
 	const struct robot_profile *prof; /* who the robot is (its "self" names); may be NULL */
+	int64_t t_point;      /* "at about 11:32": the moment asked about; 0 none */
+	int order_said;       /* the question names its order (first, last, n-th) */
+	int category;         /* "which tote", "what package": the index of the noun
+	                       * that names the kind of thing asked for, -1 none */
 	int verb;             /* index of the main verb term, -1 none */
 	int person;           /* index of a person's name, -1 none */
 } rquestion;
