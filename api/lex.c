@@ -210,7 +210,8 @@ static const lex_ent verb_src[] = {
 	{ "made", "make", LC_COOK },
 	{ "pour", "pour", LC_POUR }, { "fill", "fill", LC_FILL }, { "water", "water", LC_FILL },
 { "empty", "empty", LC_POUR },
-	{ "pipette", "pipette", LC_POUR }, { "aspirate", "pipette", LC_POUR },
+	{ "pipette", "pipette", LC_POUR }, { "pipetting", "pipette", LC_POUR },
+	{ "pipetted", "pipette", LC_POUR }, { "aspirate", "pipette", LC_POUR },
 	{ "spray", "spray", LC_POUR },
 	{ "toggle", "toggle", LC_TURN_ON }, { "switch", "switch", LC_TURN_ON },
 	{ "activate", "switch", LC_TURN_ON }, { "start", "start", LC_TURN_ON },
@@ -364,8 +365,9 @@ static size_t display_words(char *out, size_t cap, const char *id, size_t n)
 		size_t st = i++;
 		while (i < n) {
 			unsigned char d = (unsigned char)id[i];
-			if (d == '.' && i + 1 < n && is_digit((unsigned char)id[i - 1]) &&
-			    is_digit((unsigned char)id[i + 1])) {
+			/* "3.12", "P-103", "C7-2": a dot or dash before a digit joins */
+			if ((d == '.' || d == '-') && i + 1 < n && is_digit((unsigned char)id[i + 1]) &&
+			    (d == '-' || is_digit((unsigned char)id[i - 1]))) {
 				i++;
 				continue;
 			}
@@ -385,7 +387,7 @@ static size_t display_words(char *out, size_t cap, const char *id, size_t n)
 			digits |= is_digit((unsigned char)id[j]);
 			uppers += is_upper((unsigned char)id[j]);
 		}
-		int keep = digits || (wl > 1 && uppers == (int)wl);
+		int keep = digits || uppers == (int)wl;
 		if (len + wl + 2 > cap)
 			break;
 		if (len)

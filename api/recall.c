@@ -217,10 +217,15 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		if (!optional)
 			content++;
 		double h = 0;
+		/* in a question about words, the words said weigh most: "when the
+		 * centrifuge complained" is in what was said, not where */
+		int words_said = q->kind == RQ_SAID && f->type == FT_SPEECH;
+		if (words_said && word_in(f->s[FS_TEXT], t))
+			h = 2;
 		static const int strong[] = { FS_OBJ, FS_DST, FS_SRC, FS_PLACE, FS_WHO };
 		for (size_t j = 0; j < sizeof strong / sizeof *strong && h == 0; j++)
 			if (word_in(f->s[strong[j]], t))
-				h = 2;
+				h = words_said ? 1 : 2;
 		if (h == 0 && word_in(f->s[FS_NAME], t))
 			h = is_act(f) ? 1.5 : 2;
 		if (h == 0 && (word_in(f->s[FS_TEXT], t) || word_in(f->s[FS_STATE], t)))
@@ -973,7 +978,9 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		/* within a day or part of one, what was said there (up to three
 		 * utterances, in order); else the one the order picks */
 		size_t first = 0, n = 1;
-		if (q->t1 && q->order == RO_LAST && k > 1 && !q->self_speaker) {
+		/* and with no order asked, all that match as well (up to three):
+		 * "what did Marta say about order 5541" may be two things */
+		if (((q->t1 && q->order == RO_LAST) || !q->order_said) && k > 1 && !q->self_speaker) {
 			n = k < 3 ? k : 3;
 			first = k - n;
 		} else {
@@ -1375,7 +1382,7 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 		x.early = (q.order == RO_LAST || q.order == RO_FIRST) &&
 		          (q.kind == RQ_WHEN || q.kind == RQ_WHERE || q.kind == RQ_FROM ||
 		           q.kind == RQ_WHICH || q.kind == RQ_DURATION ||
-		           (q.kind == RQ_DAY && !q.plural) || (q.kind == RQ_SAID && !q.t1));
+		           (q.kind == RQ_DAY && !q.plural) || (q.kind == RQ_SAID && !q.t1 && q.order_said));
 
 		if (rc == H2EMV_OK)
 			rc = seen_during(&x, &q);

@@ -397,6 +397,10 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	         strcmp(w[1].w, "problems") && strcmp(w[1].w, "did") && strcmp(w[1].w, "of") &&
 	         strcmp(w[1].w, "actions") && strcmp(w[1].w, "tasks") && strcmp(w[1].w, "task") &&
 	         strcmp(w[1].w, "action") && strcmp(w[1].w, "could") && strcmp(w[1].w, "couldn") &&
+	         strcmp(w[1].w, "step") && strcmp(w[1].w, "steps") && strcmp(w[1].w, "skill") &&
+	         strcmp(w[1].w, "skills") && strcmp(w[1].w, "job") && strcmp(w[1].w, "jobs") &&
+	         strcmp(w[1].w, "operation") && strcmp(w[1].w, "operations") &&
+	         strcmp(w[1].w, "things") && strcmp(w[1].w, "activities") &&
 	         (has(w, k, "fail") || has(w, k, "failed")))
 		q->kind = RQ_WHICH; /* "which tote did you fail to pick" */
 	else if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "wrong") ||
@@ -551,7 +555,9 @@ static int frame_word(const char *w)
 		                             "attempt", "attempted", "there", "any", "get", "step",
 		                             "steps", "perform", "performed", "task", "new", "work",
 		                             "worked", "working", "busy", "active", "run", "runs",
-		                             "some", "certain", NULL };
+		                             "some", "certain", "didn", "doesn", "don", "wasn",
+		                             "weren", "isn", "aren", "hasn", "haven", "hadn",
+		                             "couldn", "wouldn", "won", NULL };
 	for (const char *const *p = f; *p; p++)
 		if (!strcmp(*p, w))
 			return 1;
