@@ -216,6 +216,14 @@ static int set_named(fact *f, int slot, const char *key, size_t klen, const char
 	return len > 0 ? set(f, slot, buf, (size_t)len) : 0;
 }
 
+/* Is the key a single word ("floor", "dock")? Only such a key names a
+ * number: "objectPlacementMethod": 0 is a setting, not an object. */
+static int one_word(const char *key, size_t klen)
+{
+	lex_word w[2];
+	return lex_split(key, klen, w, 2) == 1;
+}
+
 /* Append "key value" (or the value when it names itself) to an action's
  * other parameters, FS_STATE, at most 120 bytes in all. */
 static void add_other(fact *f, const char *key, size_t klen, const char *p, size_t n)
@@ -307,7 +315,7 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 	case MSGPACK_OBJECT_POSITIVE_INTEGER:
 		/* "floor": 3, "dock": 2 — a number is a name only with its key's
 		 * word ("floor 3"); a bare count or setting ("rpm": 1500) is not */
-		if (key && x->pass == 1 && o->via.u64 < 100000) {
+		if (key && x->pass == 1 && o->via.u64 < 100000 && one_word(key, klen)) {
 			int role = profile_role(x->prof, x->sk, key, klen);
 			int slot = role_slot(role);
 			char num[24];
@@ -446,8 +454,10 @@ static int extract_action(facts *out, const scene *s, const robot_profile *prof)
 			memcpy(buf + len, w[i].w, wl);
 			len += wl;
 		}
+		/* "GoToKitchen": where a journey went; "LoadDishwasher": what a
+		 * skill handled */
 		if (len)
-			set(f, FS_OBJ, buf, len);
+			set(f, f->cls == LC_GO && !f->s[FS_DST] ? FS_DST : FS_OBJ, buf, len);
 	}
 	if (!f->s[FS_PLACE] && s->location)
 		sets(f, FS_PLACE, s->location);

@@ -106,7 +106,9 @@ static int type_ok(const rquestion *q, const fact *f)
 		return f->type == FT_ACT;
 	case RQ_WHEREABOUTS:
 		return f->type == FT_PLACE ||
-		       (is_act(f) && f->cls == LC_GO && (f->s[FS_DST] || f->s[FS_OBJ]) &&
+		       /* a journey's destination; a motion's object ("relative" for a
+		        * planar move) is no place */
+		       (is_act(f) && f->cls == LC_GO && f->s[FS_DST] &&
 		        f->status != FST_FAILED && f->status != FST_ABORTED);
 	case RQ_WHO:
 		return f->type == FT_PERSON || f->type == FT_SPEECH ||
@@ -268,6 +270,9 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		s += vs;
 	}
 	if (q->kind == RQ_SAID) {
+		/* "what did people ask you": never the robot's own words */
+		if (q->others_speak && (is_act(f) || (f->s[FS_NAME] && profile_is_self(q->prof, f->s[FS_NAME]))))
+			return 0;
 		if (q->self_speaker) {
 			if (f->type == FT_SPEECH && (!f->s[FS_NAME] || !profile_is_self(q->prof, f->s[FS_NAME])))
 				return 0;
@@ -862,7 +867,18 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		if (!c)
 			break;
 		if (q->kind == RQ_DURATION) {
-			int64_t d = (c->f->t2 - c->f->t1) / 1000000;
+			/* a run whose end was recorded apart from its start (a
+			 * "running" fact, then a "succeeded" one at the end): the
+			 * run is the running fact's start to the end */
+			int64_t start = c->f->t1;
+			for (size_t i = 0; c->f->t2 - start < 1000000 && i < x->n; i++) {
+				const fact *g = x->c[i].f;
+				if (g != c->f && g->status == FST_ONGOING && g->s[FS_NAME] &&
+				    c->f->s[FS_NAME] && !strcmp(g->s[FS_NAME], c->f->s[FS_NAME]) &&
+				    g->t2 <= c->f->t1 && c->f->t1 - g->t2 < 10 * 1000000LL)
+					start = g->t1;
+			}
+			int64_t d = (c->f->t2 - start) / 1000000;
 			pr_str_addf(b, "About %lld minutes and %lld seconds (%s).", (long long)(d / 60),
 			            (long long)(d % 60), fmt_dt(dt, sizeof dt, c->f->t1));
 		} else {
@@ -988,6 +1004,12 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		}
 		for (size_t i = first; i < first + n; i++) {
 			const fact *f = x->c[i].f;
+			int again = 0; /* the same words said again: once */
+			for (size_t j = first; j < i && !again; j++)
+				again = x->c[j].f->s[FS_TEXT] && f->s[FS_TEXT] &&
+				        !strcmp(x->c[j].f->s[FS_TEXT], f->s[FS_TEXT]);
+			if (again)
+				continue;
 			if (i > first)
 				pr_str_adds(b, " ");
 			if (f->type == FT_SPEECH && f->s[FS_NAME] && !profile_is_self(x->prof, f->s[FS_NAME]))

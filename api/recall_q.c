@@ -723,6 +723,12 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 			for (size_t t = 0; j < k && t < q->n_term; t++)
 				if (!strcmp(q->term[t].word, w[j].w) && !q->term[t].lemma)
 					q->person = (int)t;
+			static const char *const others[] = { "people", "someone", "somebody",
+				                                  "anyone", "anybody", "they", "others",
+				                                  "everyone", "everybody", "humans", NULL };
+			for (const char *const *p = others; j < k && *p; p++)
+				if (!strcmp(w[j].w, *p))
+					q->others_speak = 1;
 			break;
 		}
 	}
