@@ -339,6 +339,16 @@ static int guess(const char *key, size_t n)
 		                                "id", "priority", "mode", "debug", "timeout", NULL };
 	const char *const *lists[] = { text, src, dst, who, place, instr, obj, skip };
 	const int roles[] = { R_TEXT, R_SOURCE, R_DEST, R_WHO, R_PLACE, R_INSTR, R_OBJECT, R_IGNORE };
+	/* a leading direction says the role whatever follows: "from_zone",
+	 * "to_loc", "dst_plate", "pickup_location" */
+	if (k > 1) {
+		for (const char *const *p = src; *p; p++)
+			if (!strcmp(w[0].w, *p))
+				return R_SOURCE;
+		for (const char *const *p = dst; *p; p++)
+			if (!strcmp(w[0].w, *p))
+				return R_DEST;
+	}
 	/* the last word weighs most ("objectLocation" is a place, "locationObject" an object) */
 	for (size_t i = k; i-- > 0;)
 		for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)

@@ -572,7 +572,14 @@ static int collect(rctx *x, const rquestion *q)
 }
 
 /* Where the robot was at time t: the latest place or journey before it. */
+static const char *whereabouts_ref(rctx *x, const rquestion *q, int64_t t, h2emv_ref *ref);
+
 static const char *whereabouts(rctx *x, const rquestion *q, int64_t t)
+{
+	return whereabouts_ref(x, q, t, NULL);
+}
+
+static const char *whereabouts_ref(rctx *x, const rquestion *q, int64_t t, h2emv_ref *ref)
 {
 	rquestion w = *q;
 	w.kind = RQ_WHEREABOUTS;
@@ -589,8 +596,11 @@ static const char *whereabouts(rctx *x, const rquestion *q, int64_t t)
 		int64_t when = f->t1 <= t ? f->t1 : f->t0;
 		if (when > t)
 			continue;
-		if (!best || when >= (best->t1 <= t ? best->t1 : best->t0))
+		if (!best || when >= (best->t1 <= t ? best->t1 : best->t0)) {
 			best = f;
+			if (ref)
+				*ref = x->c[i].ref;
+		}
 	}
 	x->q = q;
 	if (!best)
@@ -849,6 +859,21 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 			return;
 		}
 	}
+	/* "where were you at about 11:32": the place at that moment, not the
+	 * newest of the hour around it */
+	if (q->kind == RQ_WHERE && q->t_point && !content_terms(q) && q->verb < 0 && !gist) {
+		h2emv_ref ref = { 0 };
+		const char *w = whereabouts_ref(x, q, q->t_point, &ref);
+		if (w) {
+			pr_str_adds(b, "At the ");
+			add_display(b, w);
+			pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, q->t_point));
+			add_evidence(a, ref);
+		} else {
+			pr_str_adds(b, NOT_FOUND);
+		}
+		return;
+	}
 	if (!k && q->kind == RQ_YESNO && !x->forgot && !x->cut) {
 		pr_str_adds(b, "No, I have no memory of that.");
 		return;
@@ -916,20 +941,6 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	}
 	case RQ_WHERE:
 	case RQ_FROM: {
-		/* "where were you at about 11:32": the place at that moment, not
-		 * the newest of the hour around it */
-		if (q->kind == RQ_WHERE && q->t_point && !content_terms(q) && q->verb < 0) {
-			h2emv_ref ref = c ? c->ref : (h2emv_ref){ 0 };
-			const char *w = whereabouts(x, q, q->t_point);
-			if (w) {
-				pr_str_adds(b, "At the ");
-				add_display(b, w);
-				pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, q->t_point));
-				if (c)
-					add_evidence(a, ref);
-				break;
-			}
-		}
 		/* the newest (or first) candidate that names a place; one that
 		 * says where the thing went beats one that says where it was */
 		const cand *best = NULL;

@@ -208,6 +208,110 @@ static void test_question_kinds_and_scopes(void **state)
 	assert_int_equal(q.status, RS_DONE);
 }
 
+/* A farm robot nobody wrote a profile for: its own skill names (unknown
+ * verbs among them), codes as names, a number as a place, a parameter with
+ * no role. Asked in words unlike the benchmark's. */
+static const char *const farm[] = {
+	"{\"t\":\"2026-03-02T07:30:00Z\",\"action\":{\"name\":\"SwapBattery\",\"args\":{\"pad\":"
+	"\"pad B\"},\"status\":\"succeeded\"},\"location\":\"base\"}",
+	"{\"t\":\"2026-03-02T08:00:00Z\",\"action\":{\"name\":\"CarryCrate\",\"args\":{\"crate\":"
+	"\"crate_88\",\"from_zone\":\"barn\",\"to_zone\":\"shed 2\"},\"status\":\"succeeded\"},"
+	"\"location\":\"shed 2\"}",
+	"{\"t\":\"2026-03-02T08:30:00Z\",\"action\":{\"name\":\"CarryCrate\",\"args\":{\"crate\":"
+	"\"crate_3\",\"from_zone\":\"orchard\",\"to_zone\":\"shed 4\"},\"status\":\"succeeded\"},"
+	"\"location\":\"shed 4\"}",
+	"{\"t\":\"2026-03-02T09:00:00Z\",\"action\":{\"name\":\"TagSample\",\"args\":{\"sample\":"
+	"\"S-204\",\"batch\":\"batch 7\"},\"status\":\"succeeded\"},\"location\":\"lab\"}",
+	"{\"t\":\"2026-03-02T09:30:00Z\",\"action\":{\"name\":\"AutoclaveTray\",\"args\":{\"tray\":"
+	"\"T-9\"},\"status\":\"failed\"},\"location\":\"lab\"}",
+	"{\"t\":\"2026-03-02T10:00:00Z\",\"action\":{\"name\":\"AutoclaveTray\",\"args\":{\"tray\":"
+	"\"T-9\"},\"status\":\"succeeded\"},\"location\":\"lab\"}",
+	"{\"t\":\"2026-03-02T10:30:00Z\",\"action\":{\"name\":\"ShelveBox\",\"args\":{\"box\":"
+	"\"seed box\",\"shelf\":\"shelf C7\"},\"status\":\"succeeded\"},\"location\":\"store\"}",
+	"{\"t\":\"2026-03-02T11:00:00Z\",\"action\":{\"name\":\"LeaveParcel\",\"args\":{\"parcel\":"
+	"\"parcel for Ana\",\"floor\":3},\"status\":\"succeeded\"},\"location\":\"farmhouse\"}",
+	"{\"t\":\"2026-03-03T10:00:00Z\",\"location\":\"shed 2\"}",
+	"{\"t\":\"2026-03-03T10:50:00Z\",\"location\":\"orchard\"}",
+	"{\"t\":\"2026-03-03T12:00:00Z\",\"location\":\"base\"}",
+};
+
+static void test_another_robots_words_without_a_profile(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("recall", &dir);
+	h2emv_error err = { 0 };
+	h2emv_config c;
+	assert_int_equal(h2emv_config_get(&c, m, &err), H2EMV_OK);
+	c.forgetting = H2EMV_FORGET_NONE;
+	assert_int_equal(h2emv_config_set(m, &c, &err), H2EMV_OK);
+	for (size_t i = 0; i < sizeof farm / sizeof *farm; i++)
+		assert_int_equal(h2emv_ingest(m, farm[i], strlen(farm[i]), NULL, &err), H2EMV_OK);
+	if (h2emv_build(NULL, m, NULL, &err))
+		fail_msg("build: %s", err.message);
+	/* "to which zone" asks a place; "crate 88" is crate_88; "go" is where
+	 * a carried thing went */
+	expect(m, "To which zone did crate 88 go?", "shed 2");
+	/* "come from" asks the source */
+	expect(m, "Where did crate 3 come from?", "orchard");
+	/* a verb the lexicon does not know, right after "did you", is the verb */
+	expect(m, "How many trays did you autoclave?", "1 time");
+	/* change = swap, and a verb that means only itself must match */
+	expect(m, "Did you change the battery on Monday?", "Yes");
+	expect(m, "Did you change the battery on Tuesday?", "No");
+	/* "which crate": the whole name, not "the crate" */
+	expect(m, "Which crate did you move to shed 4?", "crate 3");
+	expect(m, "Which crate did you take to shed 2?", "crate 88");
+	/* a parameter with no role is still a word of the action; a code is
+	 * named by its key */
+	expect(m, "Which sample went into batch 7?", "sample S-204");
+	/* names with digits shown as written */
+	expect(m, "Where did you shelve the seed box?", "shelf C7");
+	/* a number is a place through its key */
+	expect(m, "On which floor did you leave the parcel for Ana?", "floor 3");
+	/* the place at a moment, not the newest of the hour around it */
+	expect(m, "Where were you at about 10:05 on Tuesday?", "shed 2");
+	/* the first run failed: no, whatever came after */
+	expect(m, "Did the first autoclave run of tray T-9 succeed?", "No");
+	expect(m, "Where did you put the tractor?", "could not find");
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static void test_other_phrasings_are_read(void **state)
+{
+	(void)state;
+	int64_t now = 1783321200LL * 1000000; /* 2026-07-06 07:00 UTC, a Monday */
+	rquestion q;
+	rq_parse(&q, "At which dock did the truck arrive?", now);
+	assert_int_equal(q.kind, RQ_WHERE);
+	rq_parse(&q, "From which shelf did you take the box?", now);
+	assert_int_equal(q.kind, RQ_FROM);
+	rq_parse(&q, "Where did the parcel come from?", now);
+	assert_int_equal(q.kind, RQ_FROM);
+	rq_parse(&q, "What didn't work out yesterday?", now);
+	assert_int_equal(q.kind, RQ_FAILED);
+	for (size_t i = 0; i < q.n_term; i++)
+		assert_string_not_equal(q.term[i].word, "didn");
+	rq_parse(&q, "Which jobs failed on Friday?", now);
+	assert_int_equal(q.kind, RQ_FAILED);
+	rq_parse(&q, "How many pipetting steps did you do?", now);
+	assert_int_equal(q.kind, RQ_COUNT);
+	rq_parse(&q, "Where were you at about 2:30 pm?", now);
+	assert_int_equal(q.kind, RQ_WHERE);
+	assert_true(q.t_point > q.t0 && q.t_point < q.t1);
+	rq_parse(&q, "How many plates did you autoclave?", now);
+	assert_true(q.verb >= 0);
+	assert_string_equal(q.term[q.verb].word, "autoclave");
+	assert_int_equal(q.term[q.verb].cls, LC_OTHER);
+	rq_parse(&q, "What were your instructions this morning?", now);
+	assert_int_equal(q.kind, RQ_SAID);
+	rq_parse(&q, "What did people ask you to do?", now);
+	assert_int_equal(q.kind, RQ_SAID);
+	assert_true(q.others_speak);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +320,8 @@ int main(void)
 		cmocka_unit_test(test_a_profile_names_the_roles_of_a_robots_parameters),
 		cmocka_unit_test(test_a_bad_profile_names_the_field),
 		cmocka_unit_test(test_question_kinds_and_scopes),
+		cmocka_unit_test(test_another_robots_words_without_a_profile),
+		cmocka_unit_test(test_other_phrasings_are_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
