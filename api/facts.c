@@ -393,7 +393,12 @@ static int extract_action(facts *out, const scene *s, const robot_profile *prof)
 	if (!f)
 		return H2EMV_ENOMEM;
 	f->type = FT_ACT;
-	switch (s->action_status) {
+	/* "SprayRow(row 3)" printed by a planner has no status of its own; the
+	 * goal stack's innermost goal of the same name carries it */
+	int st = s->action_status;
+	if (!st && s->n_goal && s->goal[s->n_goal - 1] && !strcmp(s->goal[s->n_goal - 1], s->action))
+		st = s->goal_status;
+	switch (st) {
 	case 1: case 2: f->status = FST_ONGOING; break;
 	case 3: f->status = FST_DONE; break;
 	case 4: f->status = FST_FAILED; break;

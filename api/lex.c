@@ -309,8 +309,32 @@ const char *lex_lemma(const char *stem, int *cls)
 	return e ? e->lemma : NULL;
 }
 
+/* "take pictures of", "TakePhoto", "took a snapshot": photographing */
+static int picture_noun(const char *s)
+{
+	static const char *const n[] = { "picture", "pictures", "photo", "photos", "image",
+		                             "images", "snapshot", "snapshots", "shot", "shots",
+		                             "photograph", "photographs", "pic", "pics", NULL };
+	for (const char *const *p = n; *p; p++)
+		if (!strcmp(s, *p))
+			return 1;
+	return 0;
+}
+
 int lex_particle(const lex_word *w, size_t k, size_t i, const char **lemma, int *cls)
 {
+	if (!strcmp(w[i].w, "take") || !strcmp(w[i].w, "took") || !strcmp(w[i].w, "taken") ||
+	    !strcmp(w[i].w, "taking") || !strcmp(w[i].w, "takes") || !strcmp(w[i].w, "capture") ||
+	    !strcmp(w[i].w, "captured") || !strcmp(w[i].w, "shoot") || !strcmp(w[i].w, "shot") ||
+	    !strcmp(w[i].w, "snap") || !strcmp(w[i].w, "snapped")) {
+		for (size_t j = i + 1; j < k && j <= i + 3; j++)
+			if (picture_noun(w[j].w)) {
+				*lemma = "photograph";
+				*cls = LC_SCAN;
+				return 1;
+			}
+		return 0;
+	}
 	if (strcmp(w[i].w, "turn") && strcmp(w[i].w, "turned") && strcmp(w[i].w, "switch") &&
 	    strcmp(w[i].w, "switched") && strcmp(w[i].w, "toggle") && strcmp(w[i].w, "toggled"))
 		return 0;

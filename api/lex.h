@@ -56,7 +56,8 @@ const char *lex_lemma(const char *stem, int *cls);
 
 /* "turn the stove off", "ToggleOn", "switch on": a verb of switching
  * followed (within three words) by "on" or "off" becomes "switch on" /
- * "switch off". w[i] is the verb; returns 1 and sets *lemma, *cls. */
+ * "switch off"; "take pictures of", "TakePhoto" become "photograph". w[i]
+ * is the verb; returns 1 and sets *lemma, *cls. */
 int lex_particle(const lex_word *w, size_t k, size_t i, const char **lemma, int *cls);
 
 /* Are verb classes a and b close enough for a question to mean one by the

@@ -180,7 +180,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 	double s = 0;
 	size_t content = 0, hits = 0, verb_nouns = 0;
 	double vs = 0;
-	int verbs = 0;
+	int verbs = 0, prev_hit = 0;
 	for (size_t i = 0; i < q->n_term; i++) {
 		const rq_term *t = &q->term[i];
 		if (t->lemma && !t->cap && is_act(f)) {
@@ -225,9 +225,14 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		if (words_said && word_in(f->s[FS_TEXT], t))
 			h = 2;
 		static const int strong[] = { FS_OBJ, FS_DST, FS_SRC, FS_PLACE, FS_WHO };
+		int in_key = 0; /* in a slot that tells one action from another */
 		for (size_t j = 0; j < sizeof strong / sizeof *strong && h == 0; j++)
-			if (word_in(f->s[strong[j]], t))
+			if (word_in(f->s[strong[j]], t)) {
 				h = words_said ? 1 : 2;
+				/* numbered there: "pad 2" */
+				in_key = is_act(f) && strong[j] != FS_PLACE &&
+				         strpbrk(f->s[strong[j]], "0123456789") != NULL;
+			}
 		if (h == 0 && word_in(f->s[FS_NAME], t))
 			h = is_act(f) ? 1.5 : 2;
 		if (h == 0 && (word_in(f->s[FS_TEXT], t) || word_in(f->s[FS_STATE], t)))
@@ -238,6 +243,13 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 			hits++;
 			content += optional;
 		}
+		/* "pad 1" is not "pad 2": the number of a thing whose noun
+		 * matched must match too (where the action's identity keeps it:
+		 * a merged action keeps only one of its places) */
+		if (h == 0 && i > 0 && q->term[i].word[0] >= '0' && q->term[i].word[0] <= '9' &&
+		    prev_hit && !optional)
+			return 0;
+		prev_hit = h > 0 && in_key;
 		s += h;
 	}
 	/* "which object did you grasp": the object is what is asked; "which
@@ -1423,6 +1435,22 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 			rc = steps_during(&x, &q);
 		if (rc == H2EMV_OK)
 			rc = walk(&x, root, 0, err);
+		/* "what did the farmer say": when no speaker is called so, the
+		 * farmer is someone the robot does not know by that word — anyone
+		 * but the robot itself */
+		if (rc == H2EMV_OK && !x.n && q.kind == RQ_SAID && q.person >= 0 &&
+		    !q.term[q.person].cap && !q.self_speaker) {
+			size_t p = (size_t)q.person;
+			memmove(&q.term[p], &q.term[p + 1], (q.n_term - p - 1) * sizeof *q.term);
+			q.n_term--;
+			if (q.verb > (int)p)
+				q.verb--;
+			q.person = -1;
+			q.others_speak = 1;
+			if (trace)
+				pr_str_adds(&x.trace, "no speaker is called so: anyone but me\n");
+			rc = collect(&x, &q);
+		}
 	}
 	h2emv_answer *a = NULL;
 	pr_str b = { 0 };

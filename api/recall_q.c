@@ -460,7 +460,7 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		                                       "building", "site", "spot", "rack", "bin",
 		                                       "zone", "side", "city", "street", "gate",
 		                                       "hall", "office", "desk", "bench", "slot",
-		                                       "row", "field", "platform", "building",
+		                                       "field", "platform", "building",
 		                                       "locker", "waypoint", NULL };
 	/* "at which dock", "to which floor", "from which shelf", "which meeting
 	 * room": the noun may follow a preposition and close a compound */
@@ -619,7 +619,12 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		if (lemma && lex_particle(w, k, i, &lemma, &cls)) {
 			/* the particle is part of the verb, not a scope word */
 			for (size_t j = i + 1; j < k && j <= i + 3; j++)
-				if (!strcmp(w[j].w, "on") || !strcmp(w[j].w, "off")) {
+				if (!strcmp(w[j].w, "on") || !strcmp(w[j].w, "off") ||
+				    (cls == LC_SCAN && (!strncmp(w[j].w, "pic", 3) ||
+				                        !strncmp(w[j].w, "photo", 5) ||
+				                        !strncmp(w[j].w, "image", 5) ||
+				                        !strncmp(w[j].w, "snapshot", 8) ||
+				                        !strncmp(w[j].w, "shot", 4)))) {
 					used[j] = 1;
 					break;
 				}

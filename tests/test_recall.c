@@ -230,6 +230,14 @@ static const char *const farm[] = {
 	"\"seed box\",\"shelf\":\"shelf C7\"},\"status\":\"succeeded\"},\"location\":\"store\"}",
 	"{\"t\":\"2026-03-02T11:00:00Z\",\"action\":{\"name\":\"LeaveParcel\",\"args\":{\"parcel\":"
 	"\"parcel for Ana\",\"floor\":3},\"status\":\"succeeded\"},\"location\":\"farmhouse\"}",
+	/* a planner's log: the short form, the outcome on the goal stack, local
+	 * time with its offset */
+	"{\"t\":\"2026-03-03T08:00:00+01:00\",\"action\":\"TakePhoto(east greenhouse)\","
+	"\"goal\":[\"Survey\",\"TakePhoto\"],\"goal_status\":\"failed\"}",
+	"{\"t\":\"2026-03-03T08:20:00+01:00\",\"action\":\"TakePhoto(east greenhouse)\","
+	"\"goal\":[\"Survey\",\"TakePhoto\"],\"goal_status\":\"succeeded\"}",
+	"{\"t\":\"2026-03-03T09:00:00Z\",\"location\":\"farmyard\",\"speech\":[{\"speaker\":"
+	"\"Joost\",\"text\":\"The greenhouse roof leaks again.\"}]}",
 	"{\"t\":\"2026-03-03T10:00:00Z\",\"location\":\"shed 2\"}",
 	"{\"t\":\"2026-03-03T10:50:00Z\",\"location\":\"orchard\"}",
 	"{\"t\":\"2026-03-03T12:00:00Z\",\"location\":\"base\"}",
@@ -273,6 +281,15 @@ static void test_another_robots_words_without_a_profile(void **state)
 	expect(m, "Where were you at about 10:05 on Tuesday?", "shed 2");
 	/* the first run failed: no, whatever came after */
 	expect(m, "Did the first autoclave run of tray T-9 succeed?", "No");
+	/* "take pictures" is photographing; the failed first try is no answer */
+	expect(m, "When did you first take pictures of the east greenhouse?", "2026/03/03, 07:20:00");
+	expect(m, "Were you able to photograph the greenhouse on Tuesday?", "Yes");
+	expect(m, "How many photos failed on Tuesday?", "1 time");
+	/* a role no speaker is called by: anyone but the robot */
+	expect(m, "What did the farmer say?", "roof leaks");
+	/* crate 87 is not crate 88 */
+	expect(m, "Did you carry crate 87?", "No");
+	expect(m, "Did you carry crate 88?", "Yes");
 	expect(m, "Where did you put the tractor?", "could not find");
 	h2emv_mem_close(m);
 	tu_rmrf(dir);

@@ -4,7 +4,7 @@ from the raw data by this script, asked of `h2emv ask` in three modes.
 
 usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default]
                  [--sources armar,teach,hospital,hospital-noprofile,
-                            warehouse,office,lab]
+                            warehouse,office,lab,drone]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
 
@@ -12,7 +12,8 @@ Sources: armar (the real ARMAR-7 stream), teach (seven real TEACh EDH
 episodes), hospital (an off-domain ward robot history written by
 hospital.py, with its robot profile), hospital-noprofile (the same history
 without a profile), and three more histories of robots unlike ours
-written by warehouse.py, office.py and lab.py (the lab's with a profile).
+written by warehouse.py, office.py, lab.py (with a profile) and drone.py
+(short-form actions, local times with an offset).
 Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
@@ -40,6 +41,7 @@ import armar     # noqa: E402
 import grade     # noqa: E402
 import hospital  # noqa: E402
 import teach     # noqa: E402
+import drone     # noqa: E402
 import lab       # noqa: E402
 import office    # noqa: E402
 import warehouse  # noqa: E402
@@ -49,18 +51,19 @@ import warehouse  # noqa: E402
 WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "warehouse": (warehouse, None),
            "office": (office, None),
-           "lab": (lab, lab.PROFILE)}
+           "lab": (lab, lab.PROFILE),
+           "drone": (drone, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
-           "office", "lab"]
+           "office", "lab", "drone"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
 MAIN_SOURCES = ["armar", "teach", "hospital"]
 # The other-domain histories added later have their own overall line, so the
 # figures above stay comparable with the earlier runs.
-NEW_SOURCES = ["warehouse", "office", "lab"]
+NEW_SOURCES = ["warehouse", "office", "lab", "drone"]
 
 RULES = {
     "armar": [
@@ -91,6 +94,11 @@ RULES["warehouse"] = [
 RULES["office"] = [
     "Always remember who you delivered parcels to.",
     "You should always remember the guests you met and what people said.",
+    "Please always remember when something failed.",
+]
+RULES["drone"] = [
+    "Always remember which rows you sprayed and photographed.",
+    "You should always remember what the farmer told you.",
     "Please always remember when something failed.",
 ]
 RULES["lab"] = [
@@ -143,7 +151,7 @@ class Run:
             imp = ["teach"] + teach.import_args(data)
             self.cli("import", *imp, "-q", "-o", f)
             out["teach"] = (f, teach.questions(data)[0], imp)
-        for name in ("warehouse", "office", "lab"):
+        for name in NEW_SOURCES:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)

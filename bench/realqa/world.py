@@ -20,7 +20,7 @@ class World:
 
     def __init__(self, seed, places, people=None, home="charger",
                  self_name="robot", status_case=str.lower, idle=900,
-                 goals=True):
+                 goals=True, short=False, zone=None):
         self.rng = random.Random(seed)
         self.places = places
         self.people = people or {}
@@ -31,6 +31,10 @@ class World:
         self.case = status_case
         self.idle = idle
         self.goals = goals
+        # short: actions printed as "Name(a, b)" (a planner's log); the
+        # status then rides on the goal stack's goal_status
+        self.short = short
+        self.zone = zone            # "+02:00": times written in local time
 
     def start_at(self, day, hhmm):
         t = parse_time("%sT%s:00Z" % (day, hhmm)) + self.rng.randint(0, 150)
@@ -54,6 +58,17 @@ class World:
 
     def emit(self, t, **f):
         line = {"t": iso(t)}
+        if self.zone:
+            sign = 1 if self.zone[0] == "+" else -1
+            off = sign * (int(self.zone[1:3]) * 3600 + int(self.zone[4:6]) * 60)
+            line["t"] = iso(t + off)[:-1] + self.zone
+        a = f.get("action")
+        if self.short and isinstance(a, dict):
+            vals = list(a["args"].values()) if isinstance(a["args"], dict) \
+                else a["args"]
+            f["action"] = "%s(%s)" % (a["name"], ", ".join(str(v)
+                                                          for v in vals))
+            f["goal_status"] = a["status"]
         line.update({k: v for k, v in f.items() if v not in (None, [], "")})
         self.lines.append(line)
         self.clock = max(self.clock, t)
@@ -144,6 +159,12 @@ class Log:
         self.occ, self.speech, open_ = [], [], {}
         for o in self.obs:
             a = o.get("action")
+            if isinstance(a, str):
+                name, _, rest = a.partition("(")
+                args = [x.strip() for x in rest.rstrip(")").split(",")
+                        if x.strip()]
+                a = o["action"] = {"name": name.strip(), "args": args,
+                                   "status": o.get("goal_status", "")}
             if a:
                 key = (a["name"], json.dumps(a.get("args"), sort_keys=True))
                 if a["status"].lower() == "running":
@@ -169,7 +190,10 @@ class Log:
                 continue
             if after and e.t0 < parse_time(after):
                 continue
-            if any(e.args.get(k) != v for k, v in args.items()):
+            if isinstance(e.args, list):
+                if any(v not in e.args for v in args.values()):
+                    continue
+            elif any(e.args.get(k) != v for k, v in args.items()):
                 continue
             out.append(e)
         return out
