@@ -835,8 +835,8 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 {
 	const rquestion *q = x->q;
 	int single = q->kind == RQ_WHEN || q->kind == RQ_WHERE || q->kind == RQ_FROM ||
-	             q->kind == RQ_WHICH || q->kind == RQ_SAID || q->kind == RQ_YESNO ||
-	             q->kind == RQ_DURATION || (q->kind == RQ_DAY && !q->plural) ||
+	             (q->kind == RQ_WHICH && !q->plural) || q->kind == RQ_SAID ||
+	             q->kind == RQ_YESNO || q->kind == RQ_DURATION || (q->kind == RQ_DAY && !q->plural) ||
 	             (q->kind == RQ_WHO && !q->plural);
 	size_t k = shortlist(x, single);
 	char dt[40], dd[40];
@@ -1067,6 +1067,33 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	case RQ_WHICH:
 		if (!c)
 			break;
+		if (q->plural) {
+			/* every object the matching actions handled, once each */
+			pr_str seen = { 0 };
+			size_t n = 0;
+			double top = 0;
+			for (size_t i = 0; i < x->n; i++)
+				if (!x->c[i].coarse && x->c[i].score > top)
+					top = x->c[i].score;
+			/* the runs seen going on count as well as the ones seen ending */
+			for (size_t i = 0; i < x->n && n < LIST_MAX; i++) {
+				const fact *f = x->c[i].f;
+				if (x->c[i].coarse || x->c[i].score < top * 0.6 || !is_act(f) ||
+				    !f->s[FS_OBJ] || listed(&seen, f->s[FS_OBJ]) ||
+				    f->status == FST_FAILED || f->status == FST_ABORTED)
+					continue;
+				remember(&seen, f->s[FS_OBJ]);
+				pr_str_adds(b, n++ ? "; the " : "The ");
+				add_display_for(b, q, f->s[FS_OBJ]);
+				pr_str_addf(b, " (%s)", fmt_dt(dt, sizeof dt, when_of(x, f)));
+				add_evidence(a, x->c[i].ref);
+			}
+			pr_str_free(&seen);
+			if (n) {
+				pr_str_adds(b, ".");
+				break;
+			}
+		}
 		/* the object is the answer: an action that names one, by order */
 		if (!(is_act(c->f) && c->f->s[FS_OBJ]) && c->f->type != FT_SEEN) {
 			const cand *o = NULL;
@@ -1380,7 +1407,8 @@ static void trace_question(rctx *x)
 		                                 "which", "how many", "did you", "what failed",
 		                                 "how long", "what steps", "whereabouts" };
 	const rquestion *q = x->q;
-	pr_str_addf(&x->trace, "question: kind %s, order %s", kinds[q->kind],
+	pr_str_addf(&x->trace, "question: kind %s%s, order %s", kinds[q->kind],
+	            q->plural ? " (all of them)" : "",
 	            q->order == RO_FIRST ? "first" : q->order == RO_NTH ? "n-th" : "last");
 	if (q->t1) {
 		char a[40], b[40];
@@ -1426,7 +1454,7 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 		x.err = err;
 		x.early = (q.order == RO_LAST || q.order == RO_FIRST) &&
 		          (q.kind == RQ_WHEN || q.kind == RQ_WHERE || q.kind == RQ_FROM ||
-		           q.kind == RQ_WHICH || q.kind == RQ_DURATION ||
+		           (q.kind == RQ_WHICH && !q.plural) || q.kind == RQ_DURATION ||
 		           (q.kind == RQ_DAY && !q.plural) || (q.kind == RQ_SAID && !q.t1 && q.order_said));
 
 		if (rc == H2EMV_OK)

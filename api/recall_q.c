@@ -436,6 +436,13 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		q->kind = RQ_SEEN;
 	if (q->kind == RQ_SEEN && (has(w, k, "objects") || has(w, k, "things")))
 		q->plural = 1;
+	/* "which objects did you grasp", "what items did you deliver": all */
+	if (q->kind == RQ_WHICH && k > 1 && (first_is(w, k, "which") || first_is(w, k, "what")) &&
+	    (!strcmp(w[1].w, "objects") || !strcmp(w[1].w, "things") || !strcmp(w[1].w, "items") ||
+	     (strlen(w[1].w) > 3 && w[1].w[strlen(w[1].w) - 1] == 's' &&
+	      w[1].w[strlen(w[1].w) - 2] != 's' && strcmp(w[1].w, "was") &&
+	      strcmp(w[1].w, "does") && strcmp(w[1].w, "has") && strcmp(w[1].w, "is"))))
+		q->plural = 1;
 	/* "which patients did you visit", "what visitors came": people */
 	static const char *const people_nouns[] = { "patient", "patients", "person", "persons",
 		                                        "people", "visitor", "visitors", "guest",

@@ -290,6 +290,11 @@ static void test_another_robots_words_without_a_profile(void **state)
 	/* crate 87 is not crate 88 */
 	expect(m, "Did you carry crate 87?", "No");
 	expect(m, "Did you carry crate 88?", "Yes");
+	/* "which crates": every one, not the newest alone */
+	char *all = answer(m, "What crates did you carry on Monday?");
+	if (!strstr(all, "crate 88") || !strstr(all, "crate 3"))
+		fail_msg("'What crates did you carry on Monday?' answered '%s'", all);
+	free(all);
 	expect(m, "Where did you put the tractor?", "could not find");
 	h2emv_mem_close(m);
 	tu_rmrf(dir);
