@@ -425,6 +425,11 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	else if (first_is(w, k, "what") && k > 1 && !strcmp(w[1].w, "did") && !has(w, k, "do") &&
 	         !has(w, k, "happen"))
 		q->kind = RQ_WHICH; /* "what did you grasp" (not "what you did") */
+	else if (first_is(w, k, "what") && k > 3 && (!strcmp(w[2].w, "did") || !strcmp(w[2].w, "do") ||
+	                                             !strcmp(w[2].w, "have")) &&
+	         !strcmp(w[3].w, "you") && !lex_stop(w[1].stem) && !lex_lemma(w[1].stem, NULL) &&
+	         !w[1].digit && strcmp(w[1].w, "else"))
+		q->kind = RQ_WHICH; /* "what crates did you carry" */
 	/* "which objects were in room 14", "what was on the table" */
 	if ((q->kind == RQ_WHICH || q->kind == RQ_DO) &&
 	    (starts(w, k, "objects", "were") || starts(w, k, "things", "were") ||
