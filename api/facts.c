@@ -360,6 +360,11 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 				set_named(x->act, slot, key, klen, p, n);
 			else
 				set(x->act, slot, p, n);
+			/* a place a parameter names ("shelf B3") tells one run from
+			 * another, unlike the rooms a run passes through: it is kept
+			 * with the other parameters too, which equal actions share */
+			if (slot == FS_PLACE && key && x->pass == 0 && n <= 40)
+				add_other(x->act, key, klen, p, n);
 		}
 		return;
 	}

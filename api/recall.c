@@ -912,7 +912,7 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 				const fact *g = x->c[i].f;
 				if (g != c->f && g->status == FST_ONGOING && g->s[FS_NAME] &&
 				    c->f->s[FS_NAME] && !strcmp(g->s[FS_NAME], c->f->s[FS_NAME]) &&
-				    g->t2 <= c->f->t1 && c->f->t1 - g->t2 < 10 * 1000000LL)
+				    g->t2 <= c->f->t1 && c->f->t1 - g->t2 < 10 * 60 * 1000000LL)
 					start = g->t1;
 			}
 			int64_t d = (c->f->t2 - start) / 1000000;

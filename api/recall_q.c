@@ -376,8 +376,11 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	         starts(w, k, "on", "which"))
 		q->kind = RQ_DAY, q->plural = has(w, k, "days") || has(w, k, "dates");
 	else if (first_is(w, k, "when") || starts(w, k, "what", "time") ||
-	         starts(w, k, "which", "time") || starts(w, k, "at", "what"))
-		q->kind = RQ_WHEN;
+	         starts(w, k, "which", "time") ||
+	         (starts(w, k, "at", "what") && k > 2 &&
+	          (!strcmp(w[2].w, "time") || !strcmp(w[2].w, "hour") || !strcmp(w[2].w, "point") ||
+	           !strcmp(w[2].w, "moment") || !strcmp(w[2].w, "o"))))
+		q->kind = RQ_WHEN; /* not "at what speed" */
 	else if (first_is(w, k, "where") || starts(w, k, "which", "place") ||
 	         starts(w, k, "what", "place") || starts(w, k, "which", "location") ||
 	         starts(w, k, "what", "location") || starts(w, k, "which", "room") ||
