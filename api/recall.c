@@ -180,7 +180,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 	double s = 0;
 	size_t content = 0, hits = 0, verb_nouns = 0;
 	double vs = 0;
-	int verbs = 0, prev_hit = 0;
+	int verbs = 0, prev_hit = 0, person_hit = 0;
 	for (size_t i = 0; i < q->n_term; i++) {
 		const rq_term *t = &q->term[i];
 		if (t->lemma && !t->cap && is_act(f)) {
@@ -242,6 +242,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		if (h > 0) {
 			hits++;
 			content += optional;
+			person_hit |= (int)i == q->person;
 		}
 		/* "pad 1" is not "pad 2": the number of a thing whose noun
 		 * matched must match too (where the action's identity keeps it:
@@ -252,6 +253,12 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		prev_hit = h > 0 && in_key;
 		s += h;
 	}
+	/* "which floor is Raj on": a person the question names must be the
+	 * action's (or, for what was seen, be present) — a half match of the
+	 * other words is not about Raj */
+	if (q->person >= 0 && q->kind != RQ_SAID && q->kind != RQ_WHO && is_act(f) &&
+	    !person_hit)
+		return 0;
 	/* "which object did you grasp": the object is what is asked; "which
 	 * package went to reception" still needs the reception */
 	int open_object = q->kind == RQ_WHICH && vs >= 2 && (q->category < 0 || !content);

@@ -579,6 +579,18 @@ static int frame_word(const char *w)
 	return 0;
 }
 
+/* A title before a name says nothing about who it is. */
+static int title_word(const char *w)
+{
+	static const char *const t[] = { "mr", "mrs", "ms", "miss", "dr", "prof", "professor",
+		                             "sir", "madam", "nurse", "minister", "captain",
+		                             "officer", "mister", "doctor", NULL };
+	for (const char *const *p = t; *p; p++)
+		if (!strcmp(w, *p))
+			return 1;
+	return 0;
+}
+
 void rq_parse(rquestion *q, const char *text, int64_t now)
 {
 	memset(q, 0, sizeof *q);
@@ -644,6 +656,10 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 					break;
 				}
 		}
+		/* "Mr. Novak": the word after a title is a name, though it follows
+		 * a full stop */
+		if (i > 0 && title_word(w[i - 1].w) && !w[i].digit && !lemma)
+			w[i].cap = 1;
 		int stop = lex_stop(w[i].stem) || frame_word(w[i].w);
 		/* "what did you answer when someone asked what you could see": in a
 		 * question about words, the other verbs are words to look for */
@@ -660,8 +676,8 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		/* "last" / "first" already read; words like "put" are verbs */
 		if (lemma && q->verb < 0 && !w[i].cap)
 			q->verb = (int)q->n_term;
-		else if (w[i].cap && q->person < 0 && !lemma)
-			q->person = (int)q->n_term;
+		else if (w[i].cap && q->person < 0 && !lemma && !title_word(w[i].w))
+			q->person = (int)q->n_term; /* "Mr. Tanaka": Tanaka */
 		q->n_term++;
 	}
 	/* the main verb is the one after "did you" ("whose face did you try to

@@ -104,6 +104,9 @@ static void test_paraphrased_questions_on_an_unknown_robot(void **state)
 	expect(m, "On which day did you give water to Mr. Novak?", "2026/03/03");
 	expect(m, "What did you do on March 3?", "water bottle");
 	expect(m, "Where did you put the giraffe?", "could not find");
+	/* a title is no name; a person named must be the action's */
+	expect(m, "Where did you take the towels for Mr. Novak?", "room 12");
+	expect(m, "Where did you take the towels for Mrs. Jansen?", "could not find");
 	h2emv_mem_close(m);
 	tu_rmrf(dir);
 	free(dir);
