@@ -643,6 +643,13 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 			continue; /* "room 12" keeps its number; a lone number does not */
 		int cls = LC_NONE;
 		const char *lemma = lex_lemma(w[i].stem, &cls);
+		/* "which dock", "what set": the word after which/what is a noun */
+		if (lemma && i > 0 && (!strcmp(w[i - 1].w, "which") || !strcmp(w[i - 1].w, "what")) &&
+		    i + 1 < k && (!strcmp(w[i + 1].w, "did") || !strcmp(w[i + 1].w, "do") ||
+		                  !strcmp(w[i + 1].w, "does") || !strcmp(w[i + 1].w, "was") ||
+		                  !strcmp(w[i + 1].w, "were") || !strcmp(w[i + 1].w, "is") ||
+		                  !strcmp(w[i + 1].w, "had") || !strcmp(w[i + 1].w, "have")))
+			lemma = NULL, cls = LC_NONE;
 		if (lemma && lex_particle(w, k, i, &lemma, &cls)) {
 			/* the particle is part of the verb, not a scope word */
 			for (size_t j = i + 1; j < k && j <= i + 3; j++)

@@ -330,6 +330,11 @@ static void test_other_phrasings_are_read(void **state)
 	assert_true(q.verb >= 0);
 	assert_string_equal(q.term[q.verb].word, "autoclave");
 	assert_int_equal(q.term[q.verb].cls, LC_OTHER);
+	/* "dock" is a verb, but not after "which" */
+	rq_parse(&q, "Which dock did the truck arrive at?", now);
+	assert_int_equal(q.kind, RQ_WHERE);
+	assert_true(q.verb >= 0);
+	assert_string_equal(q.term[q.verb].lemma, "go");
 	rq_parse(&q, "What were your instructions this morning?", now);
 	assert_int_equal(q.kind, RQ_SAID);
 	rq_parse(&q, "What did people ask you to do?", now);
