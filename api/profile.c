@@ -375,8 +375,15 @@ int profile_is_self(const robot_profile *p, const char *name)
 	for (size_t i = 0; p && i < p->n_self; i++)
 		if (!strcasecmp(p->self[i], name))
 			return 1;
-	return !strcasecmp(name, "robot") || !strcasecmp(name, "i") || !strcasecmp(name, "me") ||
-	       !strcasecmp(name, "self") || !strcasecmp(name, "assistant");
+	/* the words robots' logs name themselves by when nobody wrote a
+	 * profile: "robot", "drone", "bot", "AMR", ... */
+	static const char *const generic[] = { "robot", "i", "me", "self", "assistant", "drone",
+		                                   "bot", "rover", "uav", "amr", "agv", "the robot",
+		                                   "myself", NULL };
+	for (const char *const *g = generic; *g; g++)
+		if (!strcasecmp(name, *g))
+			return 1;
+	return 0;
 }
 
 /* ------------------------------------------------------------ public API -- */

@@ -241,6 +241,8 @@ static const char *const farm[] = {
 	"\"goal\":[\"Survey\",\"TakePhoto\"],\"goal_status\":\"succeeded\"}",
 	"{\"t\":\"2026-03-03T09:00:00Z\",\"location\":\"farmyard\",\"speech\":[{\"speaker\":"
 	"\"Joost\",\"text\":\"The greenhouse roof leaks again.\"}]}",
+	"{\"t\":\"2026-03-03T09:00:30Z\",\"location\":\"farmyard\",\"speech\":[{\"speaker\":"
+	"\"drone\",\"text\":\"I will look at the roof tomorrow.\"}]}",
 	"{\"t\":\"2026-03-03T10:00:00Z\",\"location\":\"shed 2\"}",
 	"{\"t\":\"2026-03-03T10:50:00Z\",\"location\":\"orchard\"}",
 	"{\"t\":\"2026-03-03T12:00:00Z\",\"location\":\"base\"}",
@@ -290,6 +292,12 @@ static void test_another_robots_words_without_a_profile(void **state)
 	expect(m, "How many photos failed on Tuesday?", "1 time");
 	/* a role no speaker is called by: anyone but the robot */
 	expect(m, "What did the farmer say?", "roof leaks");
+	/* a robot that calls itself "drone" in its log, without a profile */
+	expect(m, "What did you say to Joost?", "look at the roof");
+	char *who = answer(m, "Who did you talk to on Tuesday?");
+	if (!strstr(who, "Joost") || strstr(who, "drone"))
+		fail_msg("'Who did you talk to on Tuesday?' answered '%s'", who);
+	free(who);
 	/* crate 87 is not crate 88 */
 	expect(m, "Did you carry crate 87?", "No");
 	expect(m, "Did you carry crate 88?", "Yes");
