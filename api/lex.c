@@ -368,6 +368,9 @@ int lex_class_near(int a, int b)
 	if ((a == LC_SEE && (b == LC_LOOK || b == LC_SCAN || b == LC_SEARCH)) ||
 	    (b == LC_SEE && (a == LC_LOOK || a == LC_SCAN || a == LC_SEARCH)))
 		return 1;
+	/* checking on a room is scanning or inspecting it */
+	if ((a == LC_CHECK && b == LC_SCAN) || (a == LC_SCAN && b == LC_CHECK))
+		return 1;
 	return 0;
 }
 

@@ -1474,7 +1474,10 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 		 * farmer is someone the robot does not know by that word — anyone
 		 * but the robot itself */
 		if (rc == H2EMV_OK && !x.n && q.kind == RQ_SAID && q.person >= 0 &&
-		    !q.term[q.person].cap && !q.self_speaker) {
+		    !q.term[q.person].cap && !q.self_speaker && (q.t1 || q.n_term > 1)) {
+			/* (only with a time or other words to narrow it: "what did
+			 * the doctor say", with nothing else, is not anything anyone
+			 * said) */
 			size_t p = (size_t)q.person;
 			memmove(&q.term[p], &q.term[p + 1], (q.n_term - p - 1) * sizeof *q.term);
 			q.n_term--;

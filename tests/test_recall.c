@@ -289,9 +289,12 @@ static void test_another_robots_words_without_a_profile(void **state)
 	/* "take pictures" is photographing; the failed first try is no answer */
 	expect(m, "When did you first take pictures of the east greenhouse?", "2026/03/03, 07:20:00");
 	expect(m, "Were you able to photograph the greenhouse on Tuesday?", "Yes");
+	/* checking on a place is scanning (photographing) it */
+	expect(m, "When did you last check on the east greenhouse?", "2026/03/03, 07:20:00");
 	expect(m, "How many photos failed on Tuesday?", "1 time");
 	/* a role no speaker is called by: anyone but the robot */
-	expect(m, "What did the farmer say?", "roof leaks");
+	expect(m, "What did the farmer say on Tuesday?", "roof leaks");
+	expect(m, "What did the vet say?", "could not find");
 	/* a robot that calls itself "drone" in its log, without a profile */
 	expect(m, "What did you say to Joost?", "look at the roof");
 	char *who = answer(m, "Who did you talk to on Tuesday?");
