@@ -915,12 +915,15 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 			 * "running" fact, then a "succeeded" one at the end): the
 			 * run is the running fact's start to the end */
 			int64_t start = c->f->t1;
+			const int64_t MIN = 60 * 1000000LL;
 			for (size_t i = 0; c->f->t2 - start < 1000000 && i < x->n; i++) {
 				const fact *g = x->c[i].f;
 				if (g != c->f && g->status == FST_ONGOING && g->s[FS_NAME] &&
 				    c->f->s[FS_NAME] && !strcmp(g->s[FS_NAME], c->f->s[FS_NAME]) &&
-				    g->t2 <= c->f->t1 && c->f->t1 - g->t2 < 10 * 60 * 1000000LL)
-					start = g->t1;
+				    g->t2 <= c->f->t1 && c->f->t1 - g->t2 < 30 * MIN)
+					/* its first running report, when that was the same
+					 * run (within hours), else its last */
+					start = c->f->t1 - g->t0 < 4 * 60 * MIN ? g->t0 : g->t1;
 			}
 			int64_t d = (c->f->t2 - start) / 1000000;
 			pr_str_addf(b, "About %lld minutes and %lld seconds (%s).", (long long)(d / 60),
@@ -1103,9 +1106,14 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		}
 		/* the object is the answer: an action that names one, by order */
 		if (!(is_act(c->f) && c->f->s[FS_OBJ]) && c->f->type != FT_SEEN) {
+			/* (an action of the same verb: "what did you hand over" is
+			 * not answered by the dishwasher a loading handled) */
 			const cand *o = NULL;
+			const char *verb = c->f->s[FS_VERB];
 			for (size_t i = 0; i < k; i++)
 				if (x->c[i].f->type == FT_ACT && x->c[i].f->s[FS_OBJ] &&
+				    (!verb || !x->c[i].f->s[FS_VERB] ||
+				     !strcmp(verb, x->c[i].f->s[FS_VERB])) &&
 				    (!o || (q->order == RO_FIRST ? x->c[i].f->t0 < o->f->t0
 				                                 : x->c[i].f->t1 >= o->f->t1)))
 					o = &x->c[i];
@@ -1461,7 +1469,7 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 		x.err = err;
 		x.early = (q.order == RO_LAST || q.order == RO_FIRST) &&
 		          (q.kind == RQ_WHEN || q.kind == RQ_WHERE || q.kind == RQ_FROM ||
-		           (q.kind == RQ_WHICH && !q.plural) || q.kind == RQ_DURATION ||
+		           (q.kind == RQ_WHICH && !q.plural) ||
 		           (q.kind == RQ_DAY && !q.plural) || (q.kind == RQ_SAID && !q.t1 && q.order_said));
 
 		if (rc == H2EMV_OK)

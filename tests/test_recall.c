@@ -233,6 +233,12 @@ static const char *const farm[] = {
 	"\"seed box\",\"shelf\":\"shelf C7\"},\"status\":\"succeeded\"},\"location\":\"store\"}",
 	"{\"t\":\"2026-03-02T11:00:00Z\",\"action\":{\"name\":\"LeaveParcel\",\"args\":{\"parcel\":"
 	"\"parcel for Ana\",\"floor\":3},\"status\":\"succeeded\"},\"location\":\"farmhouse\"}",
+	"{\"t\":\"2026-03-03T05:00:00Z\",\"action\":{\"name\":\"IrrigateRows\",\"args\":{\"field\":"
+	"\"north field\"},\"status\":\"running\"},\"location\":\"north field\"}",
+	"{\"t\":\"2026-03-03T05:10:00Z\",\"action\":{\"name\":\"IrrigateRows\",\"args\":{\"field\":"
+	"\"north field\"},\"status\":\"running\"},\"location\":\"north field\"}",
+	"{\"t\":\"2026-03-03T05:25:00Z\",\"action\":{\"name\":\"IrrigateRows\",\"args\":{\"field\":"
+	"\"north field\"},\"status\":\"succeeded\"},\"location\":\"north field\"}",
 	/* a planner's log: the short form, the outcome on the goal stack, local
 	 * time with its offset */
 	"{\"t\":\"2026-03-03T08:00:00+01:00\",\"action\":\"TakePhoto(east greenhouse)\","
@@ -301,6 +307,8 @@ static void test_another_robots_words_without_a_profile(void **state)
 	if (!strstr(who, "Joost") || strstr(who, "drone"))
 		fail_msg("'Who did you talk to on Tuesday?' answered '%s'", who);
 	free(who);
+	/* a run's length from its running observations to its end */
+	expect(m, "How long did the irrigation of the north field take?", "About 25 minutes");
 	/* crate 87 is not crate 88 */
 	expect(m, "Did you carry crate 87?", "No");
 	expect(m, "Did you carry crate 88?", "Yes");
