@@ -668,6 +668,11 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		if (i > 0 && title_word(w[i - 1].w) && !w[i].digit && !lemma)
 			w[i].cap = 1;
 		int stop = lex_stop(w[i].stem) || frame_word(w[i].w);
+		/* "what did you place in the sink": a verb after its subject,
+		 * though the word is also a noun we skip ("which place") */
+		if (stop && lemma && i > 0 && (!strcmp(w[i - 1].w, "you") || !strcmp(w[i - 1].w, "i") ||
+		                               !strcmp(w[i - 1].w, "we")))
+			stop = 0;
 		/* "what did you answer when someone asked what you could see": in a
 		 * question about words, the other verbs are words to look for */
 		int keep_verb = lemma && (cls == LC_GO || cls == LC_SAY || cls == LC_SEE ||

@@ -349,6 +349,10 @@ static void test_other_phrasings_are_read(void **state)
 	assert_true(q.verb >= 0);
 	assert_string_equal(q.term[q.verb].word, "autoclave");
 	assert_int_equal(q.term[q.verb].cls, LC_OTHER);
+	/* "place" is a noun we skip, but a verb after "you" */
+	rq_parse(&q, "What did you place on the pallet?", now);
+	assert_true(q.verb >= 0);
+	assert_string_equal(q.term[q.verb].lemma, "put");
 	/* "dock" is a verb, but not after "which" */
 	rq_parse(&q, "Which dock did the truck arrive at?", now);
 	assert_int_equal(q.kind, RQ_WHERE);
