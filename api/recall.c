@@ -1162,9 +1162,28 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		                 : q->status == RS_DONE  ? (failed ? 0 : other)
 		                 : failed                ? failed
 		                                         : other;
-		/* runs seen starting but never seen ending still happened */
-		if (q->status == RS_ANY && done && other > failed && other - failed > done)
-			total = other - failed;
+		/* runs seen starting but never seen ending still happened — but a
+		 * long run that reported "running" more than once is one run: a
+		 * running fact whose reports all end shortly before an end of the
+		 * same action is that run's, not another */
+		uint64_t explained = 0;
+		for (size_t i = 0; i < k; i++) {
+			const fact *f = x->c[i].f;
+			if (f->status != FST_ONGOING || f->count < 2 || !f->s[FS_NAME])
+				continue;
+			for (size_t j = 0; j < k; j++) {
+				const fact *g = x->c[j].f;
+				if (g->status == FST_DONE && g->s[FS_NAME] && !strcmp(g->s[FS_NAME], f->s[FS_NAME]) &&
+				    g->count == 1 && f->t0 <= g->t1 && g->t1 >= f->t2 &&
+				    g->t1 - f->t0 < 4 * 3600 * 1000000LL) {
+					explained += f->count - 1;
+					break;
+				}
+			}
+		}
+		if (q->status == RS_ANY && done && other > failed + explained &&
+		    other - failed - explained > done)
+			total = other - failed - explained;
 		pr_str_addf(b, "%llu time%s", (unsigned long long)total, total == 1 ? "" : "s");
 		if (q->status != RS_FAILED && failed && done)
 			pr_str_addf(b, " (and %llu failed attempt%s)", (unsigned long long)failed,

@@ -309,6 +309,8 @@ static void test_another_robots_words_without_a_profile(void **state)
 	free(who);
 	/* a run's length from its running observations to its end */
 	expect(m, "How long did the irrigation of the north field take?", "About 25 minutes");
+	/* one run, though it reported "running" twice, far apart */
+	expect(m, "How many times did you irrigate the north field?", "1 time");
 	/* crate 87 is not crate 88 */
 	expect(m, "Did you carry crate 87?", "No");
 	expect(m, "Did you carry crate 88?", "Yes");
