@@ -5,6 +5,7 @@
  */
 #include <msgpack.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -163,7 +164,89 @@ typedef struct xctx {
 	const prof_skill *sk;
 	fact *act;
 	int pos;            /* positional argument index */
+	int pass;           /* 0: keys with a known role; 1: guesses and numbers */
 } xctx;
+
+/* The word a parameter key names its value by: its last word that is not
+ * a generic one ("dst_plate" -> "plate", "floor" -> "floor", "objectName"
+ * -> none). */
+static int key_noun(const char *key, size_t klen, char *out)
+{
+	static const char *const generic[] = { "name", "id", "object", "obj", "item", "value",
+		                                   "arg", "param", "target", "to", "from", "src",
+		                                   "dst", "dest", "destination", "source", "origin",
+		                                   "location", "loc", "place", "pos", "position",
+		                                   "goal", "type", "label", "code", "the", "in",
+		                                   "at", "on", "of", "for", "with", NULL };
+	lex_word w[6];
+	size_t k = lex_split(key, klen, w, 6);
+	if (k > 6)
+		k = 6;
+	for (size_t i = k; i-- > 0;) {
+		int g = w[i].digit || strlen(w[i].w) < 3;
+		for (const char *const *p = generic; *p && !g; p++)
+			g = !strcmp(w[i].w, *p);
+		if (!g) {
+			memcpy(out, w[i].w, strlen(w[i].w) + 1);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Set a slot from a parameter. A code ("P-101", "17", "A7") says what it
+ * is only through its key, so the key's word goes before it: "plate
+ * P-101", "floor 3"; a value with words of its own ("room 12", "milk") is
+ * stored as it is. */
+static int set_named(fact *f, int slot, const char *key, size_t klen, const char *p, size_t n)
+{
+	int run = 0, word = 0, digit = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		int letter = (c >= 'a' && c <= 'z') || c >= 0x80;
+		run = letter ? run + 1 : 0;
+		word |= run >= 3;
+		digit |= c >= '0' && c <= '9';
+	}
+	char noun[LEX_WORD_MAX];
+	if (!digit || word || n > 64 || !key_noun(key, klen, noun))
+		return set(f, slot, p, n);
+	char buf[LEX_WORD_MAX + 72];
+	int len = snprintf(buf, sizeof buf, "%s %.*s", noun, (int)n, p);
+	return len > 0 ? set(f, slot, buf, (size_t)len) : 0;
+}
+
+/* Is the key a single word ("floor", "dock")? Only such a key names a
+ * number: "objectPlacementMethod": 0 is a setting, not an object. */
+static int one_word(const char *key, size_t klen)
+{
+	lex_word w[2];
+	return lex_split(key, klen, w, 2) == 1;
+}
+
+/* Append "key value" (or the value when it names itself) to an action's
+ * other parameters, FS_STATE, at most 120 bytes in all. */
+static void add_other(fact *f, const char *key, size_t klen, const char *p, size_t n)
+{
+	fact tmp = { 0 };
+	set_named(&tmp, FS_STATE, key, klen, p, n);
+	const char *v = tmp.s[FS_STATE];
+	if (!v)
+		return;
+	const char *old = f->s[FS_STATE];
+	size_t ol = old ? strlen(old) : 0, vl = strlen(v);
+	if (ol + vl + 3 <= 120) {
+		char *both = malloc(ol + vl + 3);
+		if (both) {
+			if (old)
+				memcpy(both, old, ol), memcpy(both + ol, ", ", 2), ol += 2;
+			memcpy(both + ol, v, vl + 1);
+			free(f->s[FS_STATE]);
+			f->s[FS_STATE] = both;
+		}
+	}
+	free(tmp.s[FS_STATE]);
+}
 
 static int names_seen_object(const scene *s, const char *p, size_t n)
 {
@@ -229,25 +312,60 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		for (uint32_t i = 0; i < o->via.array.size && i < 8; i++)
 			walk_args(x, &o->via.array.ptr[i], key, klen, depth + 1);
 		return;
+	case MSGPACK_OBJECT_POSITIVE_INTEGER:
+		/* "floor": 3, "dock": 2 — a number is a name only with its key's
+		 * word ("floor 3"); a bare count or setting ("rpm": 1500) is not */
+		if (key && x->pass == 1 && o->via.u64 < 100000 && one_word(key, klen)) {
+			int role = profile_role(x->prof, x->sk, key, klen);
+			int slot = role_slot(role);
+			char num[24];
+			int len = snprintf(num, sizeof num, "%llu", (unsigned long long)o->via.u64);
+			if (slot >= 0 && slot != FS_TEXT && len > 0)
+				set_named(x->act, slot, key, klen, num, (size_t)len);
+		}
+		return;
 	case MSGPACK_OBJECT_STR: {
 		const char *p = o->via.str.ptr;
 		size_t n = o->via.str.size;
 		if (!n || n > 4096)
 			return;
 		int role;
+		/* a key whose role is known first, then the guesses: in PickOrder
+		 * {bin, order, sku} the sku is the object, not the order named in
+		 * the skill's name nor the bin in view */
 		if (key) {
 			role = profile_role(x->prof, x->sk, key, klen);
+			if ((role == R_NONE) != (x->pass == 1))
+				return;
 			if (role == R_NONE && names_seen_object(x->sc, p, n))
 				role = R_OBJECT;
 			if (role == R_NONE && key_in_name(x->sc->action, key, klen))
 				role = R_OBJECT; /* PickTote {tote: "T-118"} */
 		} else {
+			if (x->pass == 1)
+				return;
 			role = positional_role(x->act->cls, x->pos++);
 		}
 		int slot = role_slot(role);
+		/* a top-level parameter with no role of its own ("order": "order
+		 * 5541") or whose slot is taken is still a word of the action */
+		if (key && x->pass == 1 && depth == 1 && p[0] != '<' && n <= 40 &&
+		    (slot < 0 || x->act->s[slot])) {
+			add_other(x->act, key, klen, p, n);
+			return;
+		}
 		/* "<Resolved according to 'locationName'>" and the like say nothing */
-		if (slot >= 0 && p[0] != '<')
-			set(x->act, slot, p, n);
+		if (slot >= 0 && p[0] != '<') {
+			if (key && slot != FS_TEXT && slot != FS_WHO)
+				set_named(x->act, slot, key, klen, p, n);
+			else
+				set(x->act, slot, p, n);
+			/* a place a parameter names ("shelf B3") tells one run from
+			 * another, unlike the rooms a run passes through: it is kept
+			 * with the other parameters too, which equal actions share */
+			if (slot == FS_PLACE && key && x->pass == 0 && n <= 40)
+				add_other(x->act, key, klen, p, n);
+		}
 		return;
 	}
 	default:
@@ -280,7 +398,12 @@ static int extract_action(facts *out, const scene *s, const robot_profile *prof)
 	if (!f)
 		return H2EMV_ENOMEM;
 	f->type = FT_ACT;
-	switch (s->action_status) {
+	/* "SprayRow(row 3)" printed by a planner has no status of its own; the
+	 * goal stack's innermost goal of the same name carries it */
+	int st = s->action_status;
+	if (!st && s->n_goal && s->goal[s->n_goal - 1] && !strcmp(s->goal[s->n_goal - 1], s->action))
+		st = s->goal_status;
+	switch (st) {
 	case 1: case 2: f->status = FST_ONGOING; break;
 	case 3: f->status = FST_DONE; break;
 	case 4: f->status = FST_FAILED; break;
@@ -317,9 +440,13 @@ static int extract_action(facts *out, const scene *s, const robot_profile *prof)
 			sets(f, FS_VERB, w[0].w), vi = 0;
 	}
 	f->cls = (uint8_t)cls;
-	xctx x = { s, prof, sk, f, 0 };
-	if (s->args_obj)
+	xctx x = { s, prof, sk, f, 0, 0 };
+	for (x.pass = 0; s->args_obj && x.pass < 2; x.pass++)
 		walk_args(&x, s->args_obj, NULL, 0, 0);
+	/* "MoveTote {tote, from, to}": moving a thing from one place to another
+	 * is putting it there, not going somewhere */
+	if (f->cls == LC_GO && f->s[FS_OBJ] && (f->s[FS_DST] || f->s[FS_SRC]))
+		f->cls = LC_PUT;
 	if (!f->s[FS_OBJ] && sk && sk->object)
 		sets(f, FS_OBJ, sk->object);
 	if (!f->s[FS_OBJ] && !(sk && sk->verb)) {
@@ -337,8 +464,10 @@ static int extract_action(facts *out, const scene *s, const robot_profile *prof)
 			memcpy(buf + len, w[i].w, wl);
 			len += wl;
 		}
+		/* "GoToKitchen": where a journey went; "LoadDishwasher": what a
+		 * skill handled */
 		if (len)
-			set(f, FS_OBJ, buf, len);
+			set(f, f->cls == LC_GO && !f->s[FS_DST] ? FS_DST : FS_OBJ, buf, len);
 	}
 	if (!f->s[FS_PLACE] && s->location)
 		sets(f, FS_PLACE, s->location);
@@ -994,6 +1123,11 @@ int facts_render_one(eng_buf *b, const fact *f)
 			add(b, " \"");
 			add(b, f->s[FS_TEXT]);
 			add(b, "\"");
+		}
+		if (f->s[FS_STATE]) {
+			add(b, " (");
+			add(b, f->s[FS_STATE]);
+			add(b, ")");
 		}
 		if (f->status == FST_FAILED)
 			add(b, " (failed)");

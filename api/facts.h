@@ -38,7 +38,7 @@ enum fact_slot {
 	FS_WHO,    /* ACT: the person (recipient, the one met) */
 	FS_INSTR,  /* ACT: the instrument */
 	FS_TEXT,   /* ACT (a say skill), SPEECH: the words */
-	FS_STATE,  /* SEEN: the object's state */
+	FS_STATE,  /* SEEN: the object's state; ACT: its other named parameters ("order 5541") */
 	FS_N
 };
 

@@ -146,12 +146,14 @@ typedef struct lex_ent {
 static const lex_ent verb_src[] = {
 	{ "go", "go", LC_GO }, { "went", "go", LC_GO }, { "gone", "go", LC_GO },
 	{ "drive", "go", LC_GO }, { "drove", "go", LC_GO }, { "driven", "go", LC_GO },
-	{ "navigate", "go", LC_GO }, { "navigation", "go", LC_GO }, { "move", "go", LC_GO },
+	{ "navigate", "go", LC_GO }, { "navigation", "go", LC_GO }, { "move", "move", LC_GO },
 	{ "walk", "go", LC_GO }, { "travel", "go", LC_GO }, { "head", "go", LC_GO },
 	{ "visit", "go", LC_GO }, { "come", "go", LC_GO }, { "came", "go", LC_GO },
 	{ "approach", "go", LC_GO }, { "ride", "go", LC_GO }, { "roll", "go", LC_GO },
 	{ "goto", "go", LC_GO }, { "patrol", "patrol", LC_GO }, { "return", "return", LC_GO },
-	{ "moveto", "go", LC_GO },
+	{ "moveto", "go", LC_GO }, { "fly", "fly", LC_GO }, { "flew", "fly", LC_GO },
+	{ "flown", "fly", LC_GO }, { "hover", "fly", LC_GO }, { "arrive", "go", LC_GO },
+	{ "shuttle", "move", LC_GO }, { "relocate", "move", LC_GO },
 	{ "grasp", "grasp", LC_TAKE }, { "grab", "grasp", LC_TAKE }, { "grip", "grasp", LC_TAKE },
 	{ "pick", "pick", LC_TAKE }, { "pickup", "pick", LC_TAKE }, { "take", "take", LC_TAKE },
 	{ "took", "take", LC_TAKE }, { "taken", "take", LC_TAKE }, { "fetch", "fetch", LC_TAKE },
@@ -162,7 +164,7 @@ static const lex_ent verb_src[] = {
 	{ "put", "put", LC_PUT }, { "place", "put", LC_PUT }, { "set", "put", LC_PUT },
 	{ "stow", "put", LC_PUT }, { "leave", "put", LC_PUT },
 	{ "drop", "put", LC_PUT }, { "store", "put", LC_PUT }, { "deposit", "put", LC_PUT },
-	{ "release", "put", LC_PUT }, { "lay", "put", LC_PUT }, { "laid", "put", LC_PUT },
+	{ "pack", "pack", LC_PUT }, { "release", "put", LC_PUT }, { "lay", "put", LC_PUT }, { "laid", "put", LC_PUT },
 	{ "insert", "put", LC_PUT }, { "load", "load", LC_PUT }, { "stack", "put", LC_PUT },
 	{ "shelve", "put", LC_PUT }, { "putdown", "put", LC_PUT }, { "stash", "put", LC_PUT },
 	{ "keep", "put", LC_PUT }, { "restock", "put", LC_PUT }, { "replenish", "put", LC_PUT },
@@ -174,7 +176,8 @@ static const lex_ent verb_src[] = {
 	{ "pass", "give", LC_GIVE }, { "offer", "give", LC_GIVE }, { "serve", "give", LC_GIVE },
 	{ "provide", "give", LC_GIVE }, { "transport", "transport", LC_GIVE },
 	{ "carry", "transport", LC_GIVE }, { "carried", "transport", LC_GIVE },
-	{ "dispense", "give", LC_GIVE }, { "distribute", "give", LC_GIVE },
+	{ "transfer", "transfer", LC_GIVE }, { "ship", "ship", LC_GIVE },
+	{ "dispatch", "ship", LC_GIVE }, { "dispense", "give", LC_GIVE }, { "distribute", "give", LC_GIVE },
 	{ "receive", "receive", LC_RECEIVE }, { "accept", "receive", LC_RECEIVE },
 	{ "say", "say", LC_SAY }, { "said", "say", LC_SAY }, { "tell", "say", LC_SAY },
 	{ "told", "say", LC_SAY }, { "speak", "say", LC_SAY }, { "spoke", "say", LC_SAY },
@@ -182,7 +185,9 @@ static const lex_ent verb_src[] = {
 	{ "ask", "ask", LC_SAY }, { "answer", "say", LC_SAY }, { "reply", "say", LC_SAY },
 	{ "respond", "say", LC_SAY }, { "explain", "say", LC_SAY }, { "mention", "say", LC_SAY },
 	{ "utter", "say", LC_SAY }, { "chat", "say", LC_SAY }, { "remind", "say", LC_SAY },
-	{ "inform", "say", LC_SAY }, { "hear", "say", LC_SAY }, { "heard", "say", LC_SAY }, { "request", "ask", LC_SAY }, { "speech", "say", LC_SAY },
+	{ "inform", "say", LC_SAY }, { "hear", "say", LC_SAY }, { "heard", "say", LC_SAY }, { "request", "ask", LC_SAY },
+	{ "report", "say", LC_SAY }, { "instruct", "ask", LC_SAY }, { "instruction", "ask", LC_SAY },
+	{ "call", "call", LC_SAY }, { "phone", "call", LC_SAY }, { "dial", "call", LC_SAY }, { "speech", "say", LC_SAY },
 	{ "see", "see", LC_SEE }, { "saw", "see", LC_SEE }, { "seen", "see", LC_SEE },
 	{ "notice", "see", LC_SEE }, { "detect", "see", LC_SEE }, { "spot", "see", LC_SEE },
 	{ "observe", "see", LC_SEE }, { "recognize", "see", LC_SEE },
@@ -192,7 +197,7 @@ static const lex_ent verb_src[] = {
 	{ "greet", "greet", LC_MEET }, { "welcome", "greet", LC_MEET }, { "hello", "greet", LC_MEET },
 	{ "introduce", "introduce", LC_INTRODUCE }, { "introduction", "introduce", LC_INTRODUCE },
 	{ "open", "open", LC_OPEN }, { "unlock", "open", LC_OPEN },
-	{ "close", "close", LC_CLOSE }, { "shut", "close", LC_CLOSE }, { "lock", "close", LC_CLOSE },
+	{ "close", "close", LC_CLOSE }, { "seal", "seal", LC_CLOSE }, { "shut", "close", LC_CLOSE }, { "lock", "close", LC_CLOSE },
 	{ "clean", "clean", LC_CLEAN }, { "wash", "clean", LC_CLEAN }, { "wipe", "clean", LC_CLEAN },
 	{ "rinse", "clean", LC_CLEAN }, { "scrub", "clean", LC_CLEAN }, { "tidy", "clean", LC_CLEAN },
 	{ "vacuum", "clean", LC_CLEAN }, { "mop", "clean", LC_CLEAN }, { "sanitize", "clean", LC_CLEAN },
@@ -205,6 +210,9 @@ static const lex_ent verb_src[] = {
 	{ "made", "make", LC_COOK },
 	{ "pour", "pour", LC_POUR }, { "fill", "fill", LC_FILL }, { "water", "water", LC_FILL },
 { "empty", "empty", LC_POUR },
+	{ "pipette", "pipette", LC_POUR }, { "pipetting", "pipette", LC_POUR },
+	{ "pipetted", "pipette", LC_POUR }, { "aspirate", "pipette", LC_POUR },
+	{ "spray", "spray", LC_POUR },
 	{ "toggle", "toggle", LC_TURN_ON }, { "switch", "switch", LC_TURN_ON },
 	{ "activate", "switch", LC_TURN_ON }, { "start", "start", LC_TURN_ON },
 	{ "deactivate", "switch", LC_TURN_OFF }, { "stop", "stop", LC_TURN_OFF },
@@ -217,21 +225,32 @@ static const lex_ent verb_src[] = {
 	{ "rest", "wait", LC_WAIT },
 	{ "follow", "follow", LC_FOLLOW }, { "escort", "escort", LC_FOLLOW },
 	{ "accompany", "escort", LC_FOLLOW }, { "guide", "escort", LC_FOLLOW },
-	{ "lead", "escort", LC_FOLLOW }, { "led", "escort", LC_FOLLOW },
+	{ "show", "escort", LC_FOLLOW }, { "lead", "escort", LC_FOLLOW }, { "led", "escort", LC_FOLLOW },
 	{ "look", "look", LC_LOOK }, { "gaze", "look", LC_LOOK }, { "stare", "look", LC_LOOK },
 	{ "turn", "turn", LC_LOOK }, { "face", "look", LC_LOOK },
 	{ "search", "search", LC_SEARCH }, { "seek", "search", LC_SEARCH },
 	{ "find", "find", LC_SEARCH }, { "found", "find", LC_SEARCH }, { "locate", "find", LC_SEARCH },
 	{ "check", "check", LC_CHECK }, { "inspect", "check", LC_CHECK },
 	{ "monitor", "check", LC_CHECK }, { "measure", "check", LC_CHECK },
+	{ "count", "count", LC_CHECK }, { "inventory", "count", LC_CHECK },
 	{ "verify", "check", LC_CHECK }, { "test", "check", LC_CHECK }, { "examine", "check", LC_CHECK },
-	{ "scan", "scan", LC_SCAN },
+	{ "scan", "scan", LC_SCAN }, { "read", "read", LC_SCAN },
+	{ "photograph", "photograph", LC_SCAN }, { "photo", "photograph", LC_SCAN },
 	{ "wave", "wave", LC_WAVE }, { "point", "point", LC_WAVE }, { "nod", "wave", LC_WAVE },
 	{ "gesture", "wave", LC_WAVE },
 	{ "help", "help", LC_HELP }, { "assist", "help", LC_HELP }, { "support", "help", LC_HELP },
 	{ "push", "push", LC_PUSH }, { "press", "push", LC_PUSH }, { "pull", "pull", LC_PULL },
 	{ "drag", "pull", LC_PULL },
 	{ "home", "home", LC_HOME },
+	/* verbs that mean only themselves */
+	{ "swap", "swap", LC_OTHER }, { "replace", "swap", LC_OTHER },
+	{ "exchange", "swap", LC_OTHER }, { "change", "swap", LC_OTHER },
+	{ "spin", "centrifuge", LC_OTHER }, { "spun", "centrifuge", LC_OTHER },
+	{ "centrifuge", "centrifuge", LC_OTHER }, { "incubate", "incubate", LC_OTHER },
+	{ "incubation", "incubate", LC_OTHER }, { "host", "host", LC_OTHER },
+	{ "sort", "sort", LC_OTHER }, { "land", "land", LC_OTHER },
+	{ "takeoff", "take off", LC_OTHER },
+	{ "weigh", "weigh", LC_OTHER },
 };
 
 typedef struct stem_ent {
@@ -290,8 +309,32 @@ const char *lex_lemma(const char *stem, int *cls)
 	return e ? e->lemma : NULL;
 }
 
+/* "take pictures of", "TakePhoto", "took a snapshot": photographing */
+static int picture_noun(const char *s)
+{
+	static const char *const n[] = { "picture", "pictures", "photo", "photos", "image",
+		                             "images", "snapshot", "snapshots", "shot", "shots",
+		                             "photograph", "photographs", "pic", "pics", NULL };
+	for (const char *const *p = n; *p; p++)
+		if (!strcmp(s, *p))
+			return 1;
+	return 0;
+}
+
 int lex_particle(const lex_word *w, size_t k, size_t i, const char **lemma, int *cls)
 {
+	if (!strcmp(w[i].w, "take") || !strcmp(w[i].w, "took") || !strcmp(w[i].w, "taken") ||
+	    !strcmp(w[i].w, "taking") || !strcmp(w[i].w, "takes") || !strcmp(w[i].w, "capture") ||
+	    !strcmp(w[i].w, "captured") || !strcmp(w[i].w, "shoot") || !strcmp(w[i].w, "shot") ||
+	    !strcmp(w[i].w, "snap") || !strcmp(w[i].w, "snapped")) {
+		for (size_t j = i + 1; j < k && j <= i + 3; j++)
+			if (picture_noun(w[j].w)) {
+				*lemma = "photograph";
+				*cls = LC_SCAN;
+				return 1;
+			}
+		return 0;
+	}
 	if (strcmp(w[i].w, "turn") && strcmp(w[i].w, "turned") && strcmp(w[i].w, "switch") &&
 	    strcmp(w[i].w, "switched") && strcmp(w[i].w, "toggle") && strcmp(w[i].w, "toggled"))
 		return 0;
@@ -315,7 +358,7 @@ int lex_class_near(int a, int b)
 	if (a == LC_NONE || b == LC_NONE)
 		return 0;
 	if (a == b)
-		return 1;
+		return a != LC_OTHER;
 	/* putting, giving and bringing all move a thing somewhere */
 	int move_a = a == LC_PUT || a == LC_GIVE, move_b = b == LC_PUT || b == LC_GIVE;
 	if (move_a && move_b)
@@ -325,10 +368,65 @@ int lex_class_near(int a, int b)
 	if ((a == LC_SEE && (b == LC_LOOK || b == LC_SCAN || b == LC_SEARCH)) ||
 	    (b == LC_SEE && (a == LC_LOOK || a == LC_SCAN || a == LC_SEARCH)))
 		return 1;
+	/* checking on a room is scanning or inspecting it */
+	if ((a == LC_CHECK && b == LC_SCAN) || (a == LC_SCAN && b == LC_CHECK))
+		return 1;
 	return 0;
 }
 
 /* ------------------------------------------------------------ display -- */
+
+/* The words of a name for a person to read: separators become spaces,
+ * CamelCase splits ("CounterTop" -> "counter top"), but a word with digits
+ * or in capitals stays as written ("shelf C7", "room 3.12", "USB"). */
+static size_t display_words(char *out, size_t cap, const char *id, size_t n)
+{
+	size_t len = 0, i = 0;
+	out[0] = 0;
+	while (i < n) {
+		unsigned char c = (unsigned char)id[i];
+		if (!is_alnum(c)) {
+			i++;
+			continue;
+		}
+		size_t st = i++;
+		while (i < n) {
+			unsigned char d = (unsigned char)id[i];
+			/* "3.12", "P-103", "C7-2": a dot or dash before a digit joins */
+			if ((d == '.' || d == '-') && i + 1 < n && is_digit((unsigned char)id[i + 1]) &&
+			    (d == '-' || is_digit((unsigned char)id[i - 1]))) {
+				i++;
+				continue;
+			}
+			if (!is_alnum(d))
+				break;
+			/* CamelCase: "aB" splits; "TVStand" splits before "St" */
+			if (is_upper(d) && is_lower((unsigned char)id[i - 1]))
+				break;
+			if (is_upper(d) && i + 1 < n && is_lower((unsigned char)id[i + 1]) &&
+			    is_upper((unsigned char)id[i - 1]))
+				break;
+			i++;
+		}
+		size_t wl = i - st;
+		int digits = 0, uppers = 0;
+		for (size_t j = st; j < i; j++) {
+			digits |= is_digit((unsigned char)id[j]);
+			uppers += is_upper((unsigned char)id[j]);
+		}
+		int keep = digits || uppers == (int)wl;
+		if (len + wl + 2 > cap)
+			break;
+		if (len)
+			out[len++] = ' ';
+		for (size_t j = st; j < i; j++) {
+			unsigned char d = (unsigned char)id[j];
+			out[len++] = (char)(!keep && is_upper(d) ? d + 32 : d);
+		}
+		out[len] = 0;
+	}
+	return len;
+}
 
 size_t lex_display(char *out, size_t cap, const char *id, size_t n)
 {
@@ -340,11 +438,12 @@ size_t lex_display(char *out, size_t cap, const char *id, size_t n)
 	size_t e = n;
 	while (e > 0 && is_digit((unsigned char)id[e - 1]))
 		e--;
-	/* "cup_0" is a cup; "T-118" and "room 12" are names of their own */
+	/* "cup_0" is a cup; "T-118", "tote_42" and "room 12" are names of their
+	 * own: a perceived instance has a one-digit suffix, a name seldom does */
 	int lower = 0;
 	for (size_t i = 0; i + 1 < e; i++)
 		lower |= id[i] >= 'a' && id[i] <= 'z';
-	if (e > 3 && lower && e < n && (id[e - 1] == '_' || id[e - 1] == '#'))
+	if (e > 3 && lower && n - e == 1 && (id[e - 1] == '_' || id[e - 1] == '#'))
 		n = e - 1;
 	else if (e > 3 && lower && e < n && id[e - 1] == '-' && n - e <= 2)
 		n = e - 1;
@@ -362,20 +461,5 @@ size_t lex_display(char *out, size_t cap, const char *id, size_t n)
 		out[m] = 0;
 		return m;
 	}
-	lex_word w[16];
-	size_t k = lex_split(id, n, w, 16), len = 0;
-	if (k > 16)
-		k = 16;
-	out[0] = 0;
-	for (size_t i = 0; i < k; i++) {
-		size_t wl = strlen(w[i].w);
-		if (len + wl + 2 > cap)
-			break;
-		if (len)
-			out[len++] = ' ';
-		memcpy(out + len, w[i].w, wl);
-		len += wl;
-		out[len] = 0;
-	}
-	return len;
+	return display_words(out, cap, id, n);
 }

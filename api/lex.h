@@ -30,7 +30,10 @@ enum lex_class {
 	LC_GO, LC_TAKE, LC_PUT, LC_GIVE, LC_RECEIVE, LC_SAY, LC_SEE, LC_MEET, LC_OPEN, LC_CLOSE,
 	LC_CLEAN, LC_CUT, LC_COOK, LC_POUR, LC_FILL, LC_TURN_ON, LC_TURN_OFF, LC_CHARGE, LC_LEARN,
 	LC_WAIT, LC_FOLLOW, LC_LOOK, LC_SEARCH, LC_CHECK, LC_WAVE, LC_HELP, LC_PUSH, LC_PULL,
-	LC_INTRODUCE, LC_HOME, LC_SCAN, LC_COUNT_
+	LC_INTRODUCE, LC_HOME, LC_SCAN,
+	LC_OTHER, /* a verb with no near-synonyms: it matches by its lemma or a word of the
+	           * skill's name only (spin = centrifuge, swap = change = replace) */
+	LC_COUNT_
 };
 
 /* Split text into words: runs of letters and digits; CamelCase and
@@ -53,7 +56,8 @@ const char *lex_lemma(const char *stem, int *cls);
 
 /* "turn the stove off", "ToggleOn", "switch on": a verb of switching
  * followed (within three words) by "on" or "off" becomes "switch on" /
- * "switch off". w[i] is the verb; returns 1 and sets *lemma, *cls. */
+ * "switch off"; "take pictures of", "TakePhoto" become "photograph". w[i]
+ * is the verb; returns 1 and sets *lemma, *cls. */
 int lex_particle(const lex_word *w, size_t k, size_t i, const char **lemma, int *cls);
 
 /* Are verb classes a and b close enough for a question to mean one by the

@@ -320,7 +320,10 @@ static int guess(const char *key, size_t n)
 		                               "who", "customer", "guest", "visitor", "resident",
 		                               "nurse", "doctor", "owner", "people", "persons",
 		                               "participant", "speaker", "addressee", "worker",
-		                               "operator", "staff", NULL };
+		                               "operator", "staff", "caller", "sender", "requester",
+		                               "requestor", "client", "patron", "passenger",
+		                               "driver", "pilot", "farmer", "student", "child",
+		                               NULL };
 	static const char *const place[] = { "location", "place", "room", "area", "site",
 		                                 "station", "zone", "ward", "aisle", "shelf", "bay",
 		                                 "waypoint", "where", "position", "region", "floor",
@@ -336,6 +339,16 @@ static int guess(const char *key, size_t n)
 		                                "id", "priority", "mode", "debug", "timeout", NULL };
 	const char *const *lists[] = { text, src, dst, who, place, instr, obj, skip };
 	const int roles[] = { R_TEXT, R_SOURCE, R_DEST, R_WHO, R_PLACE, R_INSTR, R_OBJECT, R_IGNORE };
+	/* a leading direction says the role whatever follows: "from_zone",
+	 * "to_loc", "dst_plate", "pickup_location" */
+	if (k > 1) {
+		for (const char *const *p = src; *p; p++)
+			if (!strcmp(w[0].w, *p))
+				return R_SOURCE;
+		for (const char *const *p = dst; *p; p++)
+			if (!strcmp(w[0].w, *p))
+				return R_DEST;
+	}
 	/* the last word weighs most ("objectLocation" is a place, "locationObject" an object) */
 	for (size_t i = k; i-- > 0;)
 		for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
@@ -362,8 +375,15 @@ int profile_is_self(const robot_profile *p, const char *name)
 	for (size_t i = 0; p && i < p->n_self; i++)
 		if (!strcasecmp(p->self[i], name))
 			return 1;
-	return !strcasecmp(name, "robot") || !strcasecmp(name, "i") || !strcasecmp(name, "me") ||
-	       !strcasecmp(name, "self") || !strcasecmp(name, "assistant");
+	/* the words robots' logs name themselves by when nobody wrote a
+	 * profile: "robot", "drone", "bot", "AMR", ... */
+	static const char *const generic[] = { "robot", "i", "me", "self", "assistant", "drone",
+		                                   "bot", "rover", "uav", "amr", "agv", "the robot",
+		                                   "myself", NULL };
+	for (const char *const *g = generic; *g; g++)
+		if (!strcasecmp(name, *g))
+			return 1;
+	return 0;
 }
 
 /* ------------------------------------------------------------ public API -- */

@@ -106,7 +106,9 @@ static int type_ok(const rquestion *q, const fact *f)
 		return f->type == FT_ACT;
 	case RQ_WHEREABOUTS:
 		return f->type == FT_PLACE ||
-		       (is_act(f) && f->cls == LC_GO && (f->s[FS_DST] || f->s[FS_OBJ]) &&
+		       /* a journey's destination; a motion's object ("relative" for a
+		        * planar move) is no place */
+		       (is_act(f) && f->cls == LC_GO && f->s[FS_DST] &&
 		        f->status != FST_FAILED && f->status != FST_ABORTED);
 	case RQ_WHO:
 		return f->type == FT_PERSON || f->type == FT_SPEECH ||
@@ -147,6 +149,11 @@ static double verb_match(const rq_term *v, const fact *f)
 	int move = v->cls == LC_PUT || v->cls == LC_GIVE || f->cls == LC_PUT || f->cls == LC_GIVE;
 	if (take && move)
 		return 1;
+	/* "where did the parcel go": a thing that was put or brought somewhere
+	 * went there */
+	if (v->cls == LC_GO && (f->cls == LC_PUT || f->cls == LC_GIVE) &&
+	    (f->s[FS_DST] || f->s[FS_PLACE]))
+		return 1;
 	/* going, taking or bringing someone somewhere is escorting them */
 	int esc_v = v->cls == LC_GO || v->cls == LC_TAKE || v->cls == LC_GIVE;
 	int esc_f = f->cls == LC_GO || f->cls == LC_TAKE || f->cls == LC_GIVE;
@@ -173,7 +180,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 	double s = 0;
 	size_t content = 0, hits = 0, verb_nouns = 0;
 	double vs = 0;
-	int verbs = 0;
+	int verbs = 0, prev_hit = 0, person_hit = 0;
 	for (size_t i = 0; i < q->n_term; i++) {
 		const rq_term *t = &q->term[i];
 		if (t->lemma && !t->cap && is_act(f)) {
@@ -193,7 +200,11 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 				s += 0.5;
 				continue;
 			}
-		} else if ((int)i == q->verb) {
+		} else if ((int)i == q->verb &&
+		           !(q->kind == RQ_SAID && f->type == FT_SPEECH && t->cls != LC_SAY)) {
+			/* (in a question about words, "when the centrifuge
+			 * complained", a verb that is not one of saying is a word to
+			 * look for in them) */
 			verbs++;
 			continue;
 		}
@@ -203,14 +214,25 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 			continue;
 		/* in "what did you say to Anna" a name may be the one spoken to: it
 		 * counts when the words name it, and is not required */
-		int optional = q->kind == RQ_SAID && q->self_speaker && t->cap;
+		int optional = (q->kind == RQ_SAID && q->self_speaker && t->cap) ||
+		               (q->kind == RQ_WHICH && (int)i == q->category);
 		if (!optional)
 			content++;
 		double h = 0;
+		/* in a question about words, the words said weigh most: "when the
+		 * centrifuge complained" is in what was said, not where */
+		int words_said = q->kind == RQ_SAID && f->type == FT_SPEECH;
+		if (words_said && word_in(f->s[FS_TEXT], t))
+			h = 2;
 		static const int strong[] = { FS_OBJ, FS_DST, FS_SRC, FS_PLACE, FS_WHO };
+		int in_key = 0; /* in a slot that tells one action from another */
 		for (size_t j = 0; j < sizeof strong / sizeof *strong && h == 0; j++)
-			if (word_in(f->s[strong[j]], t))
-				h = 2;
+			if (word_in(f->s[strong[j]], t)) {
+				h = words_said ? 1 : 2;
+				/* numbered there: "pad 2" */
+				in_key = is_act(f) && strong[j] != FS_PLACE &&
+				         strpbrk(f->s[strong[j]], "0123456789") != NULL;
+			}
 		if (h == 0 && word_in(f->s[FS_NAME], t))
 			h = is_act(f) ? 1.5 : 2;
 		if (h == 0 && (word_in(f->s[FS_TEXT], t) || word_in(f->s[FS_STATE], t)))
@@ -220,17 +242,36 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		if (h > 0) {
 			hits++;
 			content += optional;
+			person_hit |= (int)i == q->person;
 		}
+		/* "pad 1" is not "pad 2": the number of a thing whose noun
+		 * matched must match too (where the action's identity keeps it:
+		 * a merged action keeps only one of its places) */
+		if (h == 0 && i > 0 && q->term[i].word[0] >= '0' && q->term[i].word[0] <= '9' &&
+		    prev_hit && !optional)
+			return 0;
+		prev_hit = h > 0 && in_key;
 		s += h;
 	}
-	/* "which object did you grasp": the object is what is asked */
-	int open_object = q->kind == RQ_WHICH && vs >= 2;
+	/* "which floor is Raj on": a person the question names must be the
+	 * action's (or, for what was seen, be present) — a half match of the
+	 * other words is not about Raj */
+	if (q->person >= 0 && q->kind != RQ_SAID && q->kind != RQ_WHO && is_act(f) &&
+	    !person_hit)
+		return 0;
+	/* "which object did you grasp": the object is what is asked; "which
+	 * package went to reception" still needs the reception */
+	int open_object = q->kind == RQ_WHICH && vs >= 2 && (q->category < 0 || !content);
 	if (content && hits * 2 < content && !open_object)
 		return 0;
 	if (content && !hits && !open_object)
 		return 0;
 	if (q->verb >= 0) {
 		const rq_term *v = &q->term[q->verb];
+		/* a verb that means only itself ("swap", "centrifuge", or one the
+		 * lexicon does not know) must be the action's own */
+		if (v->cls == LC_OTHER && is_act(f) && verb_match(v, f) == 0)
+			return 0;
 		if (!is_act(f)) {
 			if ((v->cls == LC_SEE && f->type == FT_SEEN) ||
 			    (v->cls == LC_SAY && f->type == FT_SPEECH) ||
@@ -248,6 +289,9 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		s += vs;
 	}
 	if (q->kind == RQ_SAID) {
+		/* "what did people ask you": never the robot's own words */
+		if (q->others_speak && (is_act(f) || (f->s[FS_NAME] && profile_is_self(q->prof, f->s[FS_NAME]))))
+			return 0;
 		if (q->self_speaker) {
 			if (f->type == FT_SPEECH && (!f->s[FS_NAME] || !profile_is_self(q->prof, f->s[FS_NAME])))
 				return 0;
@@ -547,7 +591,14 @@ static int collect(rctx *x, const rquestion *q)
 }
 
 /* Where the robot was at time t: the latest place or journey before it. */
+static const char *whereabouts_ref(rctx *x, const rquestion *q, int64_t t, h2emv_ref *ref);
+
 static const char *whereabouts(rctx *x, const rquestion *q, int64_t t)
+{
+	return whereabouts_ref(x, q, t, NULL);
+}
+
+static const char *whereabouts_ref(rctx *x, const rquestion *q, int64_t t, h2emv_ref *ref)
 {
 	rquestion w = *q;
 	w.kind = RQ_WHEREABOUTS;
@@ -564,8 +615,11 @@ static const char *whereabouts(rctx *x, const rquestion *q, int64_t t)
 		int64_t when = f->t1 <= t ? f->t1 : f->t0;
 		if (when > t)
 			continue;
-		if (!best || when >= (best->t1 <= t ? best->t1 : best->t0))
+		if (!best || when >= (best->t1 <= t ? best->t1 : best->t0)) {
 			best = f;
+			if (ref)
+				*ref = x->c[i].ref;
+		}
 	}
 	x->q = q;
 	if (!best)
@@ -599,6 +653,35 @@ static void add_display(pr_str *b, const char *id)
 		pr_str_adds(b, d);
 	else
 		pr_str_adds(b, id);
+}
+
+/* "Which tote did you bring?" — "The tote" says nothing: when the short
+ * form of a name is only a word the question used, the name is shown whole
+ * ("tote 5"). */
+static void add_display_for(pr_str *b, const rquestion *q, const char *id)
+{
+	char d[200];
+	if (!lex_display(d, sizeof d, id, strlen(id))) {
+		pr_str_adds(b, id);
+		return;
+	}
+	int asked = !strchr(d, ' ');
+	if (asked) {
+		lex_word w[1];
+		asked = lex_split(d, strlen(d), w, 1) == 1;
+		int named = 0;
+		for (size_t i = 0; asked && i < q->n_term && !named; i++)
+			named = !strcmp(q->term[i].stem, w[0].stem);
+		asked = named;
+	}
+	if (!asked || !strcmp(d, id)) {
+		pr_str_adds(b, d);
+		return;
+	}
+	for (const char *p = id; *p; p++) {
+		char ch = *p == '_' ? ' ' : *p;
+		pr_str_add(b, &ch, 1);
+	}
 }
 
 static int cmp_time_asc(const void *a, const void *b)
@@ -759,8 +842,8 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 {
 	const rquestion *q = x->q;
 	int single = q->kind == RQ_WHEN || q->kind == RQ_WHERE || q->kind == RQ_FROM ||
-	             q->kind == RQ_WHICH || q->kind == RQ_SAID || q->kind == RQ_YESNO ||
-	             q->kind == RQ_DURATION || (q->kind == RQ_DAY && !q->plural) ||
+	             (q->kind == RQ_WHICH && !q->plural) || q->kind == RQ_SAID ||
+	             q->kind == RQ_YESNO || q->kind == RQ_DURATION || (q->kind == RQ_DAY && !q->plural) ||
 	             (q->kind == RQ_WHO && !q->plural);
 	size_t k = shortlist(x, single);
 	char dt[40], dd[40];
@@ -795,6 +878,21 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 			return;
 		}
 	}
+	/* "where were you at about 11:32": the place at that moment, not the
+	 * newest of the hour around it */
+	if (q->kind == RQ_WHERE && q->t_point && !content_terms(q) && q->verb < 0 && !gist) {
+		h2emv_ref ref = { 0 };
+		const char *w = whereabouts_ref(x, q, q->t_point, &ref);
+		if (w) {
+			pr_str_adds(b, "At the ");
+			add_display(b, w);
+			pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, q->t_point));
+			add_evidence(a, ref);
+		} else {
+			pr_str_adds(b, NOT_FOUND);
+		}
+		return;
+	}
 	if (!k && q->kind == RQ_YESNO && !x->forgot && !x->cut) {
 		pr_str_adds(b, "No, I have no memory of that.");
 		return;
@@ -813,7 +911,21 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		if (!c)
 			break;
 		if (q->kind == RQ_DURATION) {
-			int64_t d = (c->f->t2 - c->f->t1) / 1000000;
+			/* a run whose end was recorded apart from its start (a
+			 * "running" fact, then a "succeeded" one at the end): the
+			 * run is the running fact's start to the end */
+			int64_t start = c->f->t1;
+			const int64_t MIN = 60 * 1000000LL;
+			for (size_t i = 0; c->f->t2 - start < 1000000 && i < x->n; i++) {
+				const fact *g = x->c[i].f;
+				if (g != c->f && g->status == FST_ONGOING && g->s[FS_NAME] &&
+				    c->f->s[FS_NAME] && !strcmp(g->s[FS_NAME], c->f->s[FS_NAME]) &&
+				    g->t2 <= c->f->t1 && c->f->t1 - g->t2 < 30 * MIN)
+					/* its first running report, when that was the same
+					 * run (within hours), else its last */
+					start = c->f->t1 - g->t0 < 4 * 60 * MIN ? g->t0 : g->t1;
+			}
+			int64_t d = (c->f->t2 - start) / 1000000;
 			pr_str_addf(b, "About %lld minutes and %lld seconds (%s).", (long long)(d / 60),
 			            (long long)(d % 60), fmt_dt(dt, sizeof dt, c->f->t1));
 		} else {
@@ -915,7 +1027,9 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		/* within a day or part of one, what was said there (up to three
 		 * utterances, in order); else the one the order picks */
 		size_t first = 0, n = 1;
-		if (q->t1 && q->order == RO_LAST && k > 1 && !q->self_speaker) {
+		/* and with no order asked, all that match as well (up to three):
+		 * "what did Marta say about order 5541" may be two things */
+		if (((q->t1 && q->order == RO_LAST) || !q->order_said) && k > 1 && !q->self_speaker) {
 			n = k < 3 ? k : 3;
 			first = k - n;
 		} else {
@@ -923,6 +1037,12 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		}
 		for (size_t i = first; i < first + n; i++) {
 			const fact *f = x->c[i].f;
+			int again = 0; /* the same words said again: once */
+			for (size_t j = first; j < i && !again; j++)
+				again = x->c[j].f->s[FS_TEXT] && f->s[FS_TEXT] &&
+				        !strcmp(x->c[j].f->s[FS_TEXT], f->s[FS_TEXT]);
+			if (again)
+				continue;
 			if (i > first)
 				pr_str_adds(b, " ");
 			if (f->type == FT_SPEECH && f->s[FS_NAME] && !profile_is_self(x->prof, f->s[FS_NAME]))
@@ -957,11 +1077,43 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	case RQ_WHICH:
 		if (!c)
 			break;
+		if (q->plural) {
+			/* every object the matching actions handled, once each */
+			pr_str seen = { 0 };
+			size_t n = 0;
+			double top = 0;
+			for (size_t i = 0; i < x->n; i++)
+				if (!x->c[i].coarse && x->c[i].score > top)
+					top = x->c[i].score;
+			/* the runs seen going on count as well as the ones seen ending */
+			for (size_t i = 0; i < x->n && n < LIST_MAX; i++) {
+				const fact *f = x->c[i].f;
+				if (x->c[i].coarse || x->c[i].score < top * 0.6 || !is_act(f) ||
+				    !f->s[FS_OBJ] || listed(&seen, f->s[FS_OBJ]) ||
+				    f->status == FST_FAILED || f->status == FST_ABORTED)
+					continue;
+				remember(&seen, f->s[FS_OBJ]);
+				pr_str_adds(b, n++ ? "; the " : "The ");
+				add_display_for(b, q, f->s[FS_OBJ]);
+				pr_str_addf(b, " (%s)", fmt_dt(dt, sizeof dt, when_of(x, f)));
+				add_evidence(a, x->c[i].ref);
+			}
+			pr_str_free(&seen);
+			if (n) {
+				pr_str_adds(b, ".");
+				break;
+			}
+		}
 		/* the object is the answer: an action that names one, by order */
 		if (!(is_act(c->f) && c->f->s[FS_OBJ]) && c->f->type != FT_SEEN) {
+			/* (an action of the same verb: "what did you hand over" is
+			 * not answered by the dishwasher a loading handled) */
 			const cand *o = NULL;
+			const char *verb = c->f->s[FS_VERB];
 			for (size_t i = 0; i < k; i++)
 				if (x->c[i].f->type == FT_ACT && x->c[i].f->s[FS_OBJ] &&
+				    (!verb || !x->c[i].f->s[FS_VERB] ||
+				     !strcmp(verb, x->c[i].f->s[FS_VERB])) &&
 				    (!o || (q->order == RO_FIRST ? x->c[i].f->t0 < o->f->t0
 				                                 : x->c[i].f->t1 >= o->f->t1)))
 					o = &x->c[i];
@@ -970,7 +1122,7 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		}
 		if (is_act(c->f) && c->f->s[FS_OBJ]) {
 			pr_str_adds(b, "The ");
-			add_display(b, c->f->s[FS_OBJ]);
+			add_display_for(b, q, c->f->s[FS_OBJ]);
 		} else if (c->f->type == FT_SEEN) {
 			pr_str_adds(b, "The ");
 			add_display(b, c->f->s[FS_NAME]);
@@ -1010,9 +1162,28 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		                 : q->status == RS_DONE  ? (failed ? 0 : other)
 		                 : failed                ? failed
 		                                         : other;
-		/* runs seen starting but never seen ending still happened */
-		if (q->status == RS_ANY && done && other > failed && other - failed > done)
-			total = other - failed;
+		/* runs seen starting but never seen ending still happened — but a
+		 * long run that reported "running" more than once is one run: a
+		 * running fact whose reports all end shortly before an end of the
+		 * same action is that run's, not another */
+		uint64_t explained = 0;
+		for (size_t i = 0; i < k; i++) {
+			const fact *f = x->c[i].f;
+			if (f->status != FST_ONGOING || f->count < 2 || !f->s[FS_NAME])
+				continue;
+			for (size_t j = 0; j < k; j++) {
+				const fact *g = x->c[j].f;
+				if (g->status == FST_DONE && g->s[FS_NAME] && !strcmp(g->s[FS_NAME], f->s[FS_NAME]) &&
+				    g->count == 1 && f->t0 <= g->t1 && g->t1 >= f->t2 &&
+				    g->t1 - f->t0 < 4 * 3600 * 1000000LL) {
+					explained += f->count - 1;
+					break;
+				}
+			}
+		}
+		if (q->status == RS_ANY && done && other > failed + explained &&
+		    other - failed - explained > done)
+			total = other - failed - explained;
 		pr_str_addf(b, "%llu time%s", (unsigned long long)total, total == 1 ? "" : "s");
 		if (q->status != RS_FAILED && failed && done)
 			pr_str_addf(b, " (and %llu failed attempt%s)", (unsigned long long)failed,
@@ -1040,6 +1211,28 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		 * asks about a failure */
 		const cand *hit = NULL, *tried = NULL;
 		int any_done = 0, any_failed = 0;
+		/* "did the first run of X succeed": that run, whatever came after */
+		if (q->order_said && q->order == RO_FIRST && q->status != RS_FAILED) {
+			const cand *first = NULL;
+			for (size_t i = 0; i < k; i++) {
+				const fact *f = x->c[i].f;
+				if (is_act(f) && f->status != FST_ONGOING && f->status != FST_NONE &&
+				    (!first || f->t0 < first->f->t0))
+					first = &x->c[i];
+			}
+			if (first && (first->f->status == FST_FAILED ||
+			              first->f->status == FST_ABORTED)) {
+				eng_buf r = { 0 };
+				facts_render_one(&r, first->f);
+				pr_str_adds(b, "No: the first time (");
+				pr_str_add(b, (const char *)r.data, r.len);
+				pr_str_addf(b, " at %s) it did not succeed.",
+				            fmt_dt(dt, sizeof dt, first->f->t1));
+				eng_buf_free(&r);
+				add_evidence(a, first->ref);
+				break;
+			}
+		}
 		for (size_t i = 0; i < k; i++) {
 			const fact *f = x->c[i].f;
 			any_done |= !is_act(f) || f->status == FST_DONE || f->status == FST_NONE;
@@ -1248,7 +1441,8 @@ static void trace_question(rctx *x)
 		                                 "which", "how many", "did you", "what failed",
 		                                 "how long", "what steps", "whereabouts" };
 	const rquestion *q = x->q;
-	pr_str_addf(&x->trace, "question: kind %s, order %s", kinds[q->kind],
+	pr_str_addf(&x->trace, "question: kind %s%s, order %s", kinds[q->kind],
+	            q->plural ? " (all of them)" : "",
 	            q->order == RO_FIRST ? "first" : q->order == RO_NTH ? "n-th" : "last");
 	if (q->t1) {
 		char a[40], b[40];
@@ -1294,8 +1488,8 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 		x.err = err;
 		x.early = (q.order == RO_LAST || q.order == RO_FIRST) &&
 		          (q.kind == RQ_WHEN || q.kind == RQ_WHERE || q.kind == RQ_FROM ||
-		           q.kind == RQ_WHICH || q.kind == RQ_DURATION ||
-		           (q.kind == RQ_DAY && !q.plural) || (q.kind == RQ_SAID && !q.t1));
+		           (q.kind == RQ_WHICH && !q.plural) ||
+		           (q.kind == RQ_DAY && !q.plural) || (q.kind == RQ_SAID && !q.t1 && q.order_said));
 
 		if (rc == H2EMV_OK)
 			rc = seen_during(&x, &q);
@@ -1303,6 +1497,25 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 			rc = steps_during(&x, &q);
 		if (rc == H2EMV_OK)
 			rc = walk(&x, root, 0, err);
+		/* "what did the farmer say": when no speaker is called so, the
+		 * farmer is someone the robot does not know by that word — anyone
+		 * but the robot itself */
+		if (rc == H2EMV_OK && !x.n && q.kind == RQ_SAID && q.person >= 0 &&
+		    !q.term[q.person].cap && !q.self_speaker && (q.t1 || q.n_term > 1)) {
+			/* (only with a time or other words to narrow it: "what did
+			 * the doctor say", with nothing else, is not anything anyone
+			 * said) */
+			size_t p = (size_t)q.person;
+			memmove(&q.term[p], &q.term[p + 1], (q.n_term - p - 1) * sizeof *q.term);
+			q.n_term--;
+			if (q.verb > (int)p)
+				q.verb--;
+			q.person = -1;
+			q.others_speak = 1;
+			if (trace)
+				pr_str_adds(&x.trace, "no speaker is called so: anyone but me\n");
+			rc = collect(&x, &q);
+		}
 	}
 	h2emv_answer *a = NULL;
 	pr_str b = { 0 };

@@ -42,11 +42,16 @@ typedef struct rquestion {
 	int kind, order, nth, status;
 	int plural;           /* "which days", "what objects": all of them */
 	int self_speaker;     /* "what did you say" */
+	int others_speak;     /* "what did people / someone say": not the robot */
 	int step;             /* RQ_STEPS: 1 the first step, -1 the last, 0 all */
 	int64_t t0, t1;       /* the time scope; t1 = 0: none */
 	rq_term term[RQ_TERMS];
 	size_t n_term;
 	const struct robot_profile *prof; /* who the robot is (its "self" names); may be NULL */
+	int64_t t_point;      /* "at about 11:32": the moment asked about; 0 none */
+	int order_said;       /* the question names its order (first, last, n-th) */
+	int category;         /* "which tote", "what package": the index of the noun
+	                       * that names the kind of thing asked for, -1 none */
 	int verb;             /* index of the main verb term, -1 none */
 	int person;           /* index of a person's name, -1 none */
 } rquestion;

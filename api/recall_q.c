@@ -260,10 +260,11 @@ static void read_scope(const lex_word *w, size_t k, int64_t now, scope *sc, uint
 }
 
 /* The scope as a time range. */
-static void scope_range(const scope *sc, int64_t now, int64_t *t0, int64_t *t1)
+static void scope_range(const scope *sc, int64_t now, int64_t *t0, int64_t *t1, int64_t *point)
 {
 	*t0 = 0;
 	*t1 = 0;
+	*point = 0;
 	int64_t day = sc->day;
 	int64_t span = sc->span;
 	if (day == INT64_MIN && (sc->hour0 >= 0 || sc->clock >= 0)) {
@@ -297,6 +298,7 @@ static void scope_range(const scope *sc, int64_t now, int64_t *t0, int64_t *t1)
 			int64_t w = sc->around ? HOUR_US : 20 * 60000000LL;
 			*t0 = c - w;
 			*t1 = c + w;
+			*point = c;
 		}
 	}
 }
@@ -330,14 +332,20 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	           has(w, k, "told") || has(w, k, "ask") || has(w, k, "asked") ||
 	           has(w, k, "mention") || has(w, k, "mentioned") || has(w, k, "talk") ||
 	           has(w, k, "speak") || has(w, k, "spoke") || has(w, k, "says") ||
-	           has(w, k, "hear") || has(w, k, "heard");
+	           has(w, k, "hear") || has(w, k, "heard") || has(w, k, "report") ||
+	           has(w, k, "reported") || has(w, k, "instructions") || has(w, k, "instructed") ||
+	           has(w, k, "announce") || has(w, k, "announced");
 	int seen = has(w, k, "see") || has(w, k, "saw") || has(w, k, "seen") ||
 	           has(w, k, "notice") || has(w, k, "noticed") || has(w, k, "detect") ||
 	           has(w, k, "detected") || has(w, k, "spot") || has(w, k, "spotted") ||
 	           has(w, k, "observe") || has(w, k, "observed") || has(w, k, "recognize") ||
 	           has(w, k, "recognized");
 	q->kind = RQ_DO;
-	for (size_t i = 0; i < k; i++)
+	/* "how many pipetting steps", "which steps failed": a count and a
+	 * failure question, not the steps of a task */
+	int steps_ok = !(starts(w, k, "how", "many") || starts(w, k, "how", "often") ||
+	                 starts(w, k, "number", "of") || has(w, k, "fail") || has(w, k, "failed"));
+	for (size_t i = 0; steps_ok && i < k; i++)
 		if (!strcmp(w[i].w, "step") || !strcmp(w[i].w, "steps")) {
 			q->kind = RQ_STEPS;
 			if (i > 0 && !strcmp(w[i - 1].w, "first"))
@@ -368,8 +376,11 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	         starts(w, k, "on", "which"))
 		q->kind = RQ_DAY, q->plural = has(w, k, "days") || has(w, k, "dates");
 	else if (first_is(w, k, "when") || starts(w, k, "what", "time") ||
-	         starts(w, k, "which", "time") || starts(w, k, "at", "what"))
-		q->kind = RQ_WHEN;
+	         starts(w, k, "which", "time") ||
+	         (starts(w, k, "at", "what") && k > 2 &&
+	          (!strcmp(w[2].w, "time") || !strcmp(w[2].w, "hour") || !strcmp(w[2].w, "point") ||
+	           !strcmp(w[2].w, "moment") || !strcmp(w[2].w, "o"))))
+		q->kind = RQ_WHEN; /* not "at what speed" */
 	else if (first_is(w, k, "where") || starts(w, k, "which", "place") ||
 	         starts(w, k, "what", "place") || starts(w, k, "which", "location") ||
 	         starts(w, k, "what", "location") || starts(w, k, "which", "room") ||
@@ -389,6 +400,10 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	         strcmp(w[1].w, "problems") && strcmp(w[1].w, "did") && strcmp(w[1].w, "of") &&
 	         strcmp(w[1].w, "actions") && strcmp(w[1].w, "tasks") && strcmp(w[1].w, "task") &&
 	         strcmp(w[1].w, "action") && strcmp(w[1].w, "could") && strcmp(w[1].w, "couldn") &&
+	         strcmp(w[1].w, "step") && strcmp(w[1].w, "steps") && strcmp(w[1].w, "skill") &&
+	         strcmp(w[1].w, "skills") && strcmp(w[1].w, "job") && strcmp(w[1].w, "jobs") &&
+	         strcmp(w[1].w, "operation") && strcmp(w[1].w, "operations") &&
+	         strcmp(w[1].w, "things") && strcmp(w[1].w, "activities") &&
 	         (has(w, k, "fail") || has(w, k, "failed")))
 		q->kind = RQ_WHICH; /* "which tote did you fail to pick" */
 	else if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "wrong") ||
@@ -413,6 +428,11 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	else if (first_is(w, k, "what") && k > 1 && !strcmp(w[1].w, "did") && !has(w, k, "do") &&
 	         !has(w, k, "happen"))
 		q->kind = RQ_WHICH; /* "what did you grasp" (not "what you did") */
+	else if (first_is(w, k, "what") && k > 3 && (!strcmp(w[2].w, "did") || !strcmp(w[2].w, "do") ||
+	                                             !strcmp(w[2].w, "have")) &&
+	         !strcmp(w[3].w, "you") && !lex_stop(w[1].stem) && !lex_lemma(w[1].stem, NULL) &&
+	         !w[1].digit && strcmp(w[1].w, "else"))
+		q->kind = RQ_WHICH; /* "what crates did you carry" */
 	/* "which objects were in room 14", "what was on the table" */
 	if ((q->kind == RQ_WHICH || q->kind == RQ_DO) &&
 	    (starts(w, k, "objects", "were") || starts(w, k, "things", "were") ||
@@ -423,6 +443,13 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	    !has(w, k, "did"))
 		q->kind = RQ_SEEN;
 	if (q->kind == RQ_SEEN && (has(w, k, "objects") || has(w, k, "things")))
+		q->plural = 1;
+	/* "which objects did you grasp", "what items did you deliver": all */
+	if (q->kind == RQ_WHICH && k > 1 && (first_is(w, k, "which") || first_is(w, k, "what")) &&
+	    (!strcmp(w[1].w, "objects") || !strcmp(w[1].w, "things") || !strcmp(w[1].w, "items") ||
+	     (strlen(w[1].w) > 3 && w[1].w[strlen(w[1].w) - 1] == 's' &&
+	      w[1].w[strlen(w[1].w) - 2] != 's' && strcmp(w[1].w, "was") &&
+	      strcmp(w[1].w, "does") && strcmp(w[1].w, "has") && strcmp(w[1].w, "is"))))
 		q->plural = 1;
 	/* "which patients did you visit", "what visitors came": people */
 	static const char *const people_nouns[] = { "patient", "patients", "person", "persons",
@@ -446,18 +473,43 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		                                       "table", "aisle", "area", "bay", "dock", "floor",
 		                                       "ward", "counter", "cabinet", "drawer", "door",
 		                                       "building", "site", "spot", "rack", "bin",
-		                                       "zone", "side", "city", "street", NULL };
-	if (q->kind == RQ_WHICH && k > 1 && (first_is(w, k, "which") || first_is(w, k, "what")))
-		for (const char *const *p = place_nouns; *p; p++)
-			if (!strcmp(w[1].w, *p) || (strlen(w[1].w) == strlen(*p) + 1 &&
-			                            !strncmp(w[1].w, *p, strlen(*p))))
-				q->kind = has(w, k, "from") ? RQ_FROM : RQ_WHERE;
+		                                       "zone", "side", "city", "street", "gate",
+		                                       "hall", "office", "desk", "bench", "slot",
+		                                       "field", "platform", "building",
+		                                       "locker", "waypoint", NULL };
+	/* "at which dock", "to which floor", "from which shelf", "which meeting
+	 * room": the noun may follow a preposition and close a compound */
+	size_t wh = k > 1 && (!strcmp(w[0].w, "at") || !strcmp(w[0].w, "to") ||
+	                      !strcmp(w[0].w, "from") || !strcmp(w[0].w, "in") ||
+	                      !strcmp(w[0].w, "into") || !strcmp(w[0].w, "on") ||
+	                      !strcmp(w[0].w, "onto"))
+	                ? 1 : 0;
+	if ((q->kind == RQ_WHICH || (wh && q->kind == RQ_DAY && !has(w, k, "day") &&
+	                             !has(w, k, "days") && !has(w, k, "date"))) &&
+	    k > wh + 1 && (!strcmp(w[wh].w, "which") || !strcmp(w[wh].w, "what")))
+		for (size_t j = wh + 1; j <= wh + 2 && j < k; j++)
+			for (const char *const *p = place_nouns; *p; p++)
+				if (!strcmp(w[j].w, *p) || (strlen(w[j].w) == strlen(*p) + 1 &&
+				                            !strncmp(w[j].w, *p, strlen(*p))))
+					q->kind = (has(w, k, "from") && !has(w, k, "to")) ||
+					                  !strcmp(w[0].w, "from")
+					              ? RQ_FROM : RQ_WHERE;
 	int could_not = 0;
 	for (size_t i = 0; i + 1 < k; i++)
 		if ((!strcmp(w[i].w, "could") || !strcmp(w[i].w, "couldn") || !strcmp(w[i].w, "not")) &&
 		    (!strcmp(w[i + 1].w, "not") || !strcmp(w[i + 1].w, "t") ||
 		     !strcmp(w[i + 1].w, "able")))
 			could_not = 1;
+	/* "what didn't work out", "what did not succeed" */
+	for (size_t i = 0; i + 1 < k; i++)
+		if ((!strcmp(w[i].w, "not") || !strcmp(w[i].w, "t") || !strcmp(w[i].w, "never")) &&
+		    (!strcmp(w[i + 1].w, "work") || !strcmp(w[i + 1].w, "succeed") ||
+		     !strcmp(w[i + 1].w, "go") || !strcmp(w[i + 1].w, "finish") ||
+		     !strcmp(w[i + 1].w, "complete"))) {
+			could_not = 1;
+			if (q->kind == RQ_WHICH || q->kind == RQ_DO)
+				q->kind = RQ_FAILED;
+		}
 	if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "unsuccessful") ||
 	    has(w, k, "problem") || has(w, k, "problems") || has(w, k, "wrong") ||
 	    has(w, k, "unable") || could_not)
@@ -471,7 +523,8 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	for (size_t i = 0; i + 2 < k; i++)
 		if (!strcmp(w[i].w, "did") && !strcmp(w[i + 1].w, "you") &&
 		    (!strcmp(w[i + 2].w, "say") || !strcmp(w[i + 2].w, "tell") ||
-		     !strcmp(w[i + 2].w, "answer") || !strcmp(w[i + 2].w, "reply")))
+		     !strcmp(w[i + 2].w, "answer") || !strcmp(w[i + 2].w, "reply") ||
+		     !strcmp(w[i + 2].w, "report") || !strcmp(w[i + 2].w, "announce")))
 			q->self_speaker = 1;
 	/* order */
 	for (size_t i = 0; i < k; i++) {
@@ -480,13 +533,13 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		if (!strcmp(s, "last") || !strcmp(s, "latest") || !strcmp(s, "recently") ||
 		    !strcmp(s, "recent")) {
 			if (!used[i])
-				q->order = RO_LAST;
+				q->order = RO_LAST, q->order_said = 1;
 		} else if ((!strcmp(s, "first") || !strcmp(s, "earliest") || !strcmp(s, "initially")) &&
 		           !used[i]) {
-			q->order = RO_FIRST;
+			q->order = RO_FIRST, q->order_said = 1;
 		} else if ((o = ordinal(s)) > 1 && i + 1 < k &&
 		           (!strcmp(w[i + 1].w, "time") || !strcmp(w[i + 1].w, "occasion"))) {
-			q->order = RO_NTH, q->nth = o;
+			q->order = RO_NTH, q->nth = o, q->order_said = 1;
 		} else if (!strcmp(s, "ever") || !strcmp(s, "all") || !strcmp(s, "every")) {
 			if (q->kind == RQ_DAY || q->kind == RQ_WHO || q->kind == RQ_SEEN)
 				q->plural = 1;
@@ -515,12 +568,25 @@ static int frame_word(const char *w)
 		                             "finish", "finished", "successful", "successfully",
 		                             "could", "couldn", "manage", "managed", "try", "tried",
 		                             "attempt", "attempted", "there", "any", "get", "step",
-		                             "steps", "perform", "performed", "task", "new", "work", "instruction",
-		                             "instructions",
-		                             "worked", "working", "busy", "active",
-		                             "some", "certain", NULL };
+		                             "steps", "perform", "performed", "task", "new", "work",
+		                             "worked", "working", "busy", "active", "run", "runs",
+		                             "some", "certain", "didn", "doesn", "don", "wasn",
+		                             "weren", "isn", "aren", "hasn", "haven", "hadn",
+		                             "couldn", "wouldn", "won", NULL };
 	for (const char *const *p = f; *p; p++)
 		if (!strcmp(*p, w))
+			return 1;
+	return 0;
+}
+
+/* A title before a name says nothing about who it is. */
+static int title_word(const char *w)
+{
+	static const char *const t[] = { "mr", "mrs", "ms", "miss", "dr", "prof", "professor",
+		                             "sir", "madam", "nurse", "minister", "captain",
+		                             "officer", "mister", "doctor", NULL };
+	for (const char *const *p = t; *p; p++)
+		if (!strcmp(w, *p))
 			return 1;
 	return 0;
 }
@@ -536,7 +602,7 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	uint8_t used[MAXW] = { 0 };
 	scope sc = { INT64_MIN, 0, -1, -1, -1, 0, 0, 0 };
 	read_scope(w, k, now, &sc, used);
-	scope_range(&sc, now, &q->t0, &q->t1);
+	scope_range(&sc, now, &q->t0, &q->t1, &q->t_point);
 	/* the question proper may follow a scope: "On June 26, when did you ..." */
 	size_t qi = 0;
 	int found = 0;
@@ -577,15 +643,36 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 			continue; /* "room 12" keeps its number; a lone number does not */
 		int cls = LC_NONE;
 		const char *lemma = lex_lemma(w[i].stem, &cls);
+		/* "which dock", "what set": the word after which/what is a noun */
+		if (lemma && i > 0 && (!strcmp(w[i - 1].w, "which") || !strcmp(w[i - 1].w, "what")) &&
+		    i + 1 < k && (!strcmp(w[i + 1].w, "did") || !strcmp(w[i + 1].w, "do") ||
+		                  !strcmp(w[i + 1].w, "does") || !strcmp(w[i + 1].w, "was") ||
+		                  !strcmp(w[i + 1].w, "were") || !strcmp(w[i + 1].w, "is") ||
+		                  !strcmp(w[i + 1].w, "had") || !strcmp(w[i + 1].w, "have")))
+			lemma = NULL, cls = LC_NONE;
 		if (lemma && lex_particle(w, k, i, &lemma, &cls)) {
 			/* the particle is part of the verb, not a scope word */
 			for (size_t j = i + 1; j < k && j <= i + 3; j++)
-				if (!strcmp(w[j].w, "on") || !strcmp(w[j].w, "off")) {
+				if (!strcmp(w[j].w, "on") || !strcmp(w[j].w, "off") ||
+				    (cls == LC_SCAN && (!strncmp(w[j].w, "pic", 3) ||
+				                        !strncmp(w[j].w, "photo", 5) ||
+				                        !strncmp(w[j].w, "image", 5) ||
+				                        !strncmp(w[j].w, "snapshot", 8) ||
+				                        !strncmp(w[j].w, "shot", 4)))) {
 					used[j] = 1;
 					break;
 				}
 		}
+		/* "Mr. Novak": the word after a title is a name, though it follows
+		 * a full stop */
+		if (i > 0 && title_word(w[i - 1].w) && !w[i].digit && !lemma)
+			w[i].cap = 1;
 		int stop = lex_stop(w[i].stem) || frame_word(w[i].w);
+		/* "what did you place in the sink": a verb after its subject,
+		 * though the word is also a noun we skip ("which place") */
+		if (stop && lemma && i > 0 && (!strcmp(w[i - 1].w, "you") || !strcmp(w[i - 1].w, "i") ||
+		                               !strcmp(w[i - 1].w, "we")))
+			stop = 0;
 		/* "what did you answer when someone asked what you could see": in a
 		 * question about words, the other verbs are words to look for */
 		int keep_verb = lemma && (cls == LC_GO || cls == LC_SAY || cls == LC_SEE ||
@@ -601,8 +688,8 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		/* "last" / "first" already read; words like "put" are verbs */
 		if (lemma && q->verb < 0 && !w[i].cap)
 			q->verb = (int)q->n_term;
-		else if (w[i].cap && q->person < 0 && !lemma)
-			q->person = (int)q->n_term;
+		else if (w[i].cap && q->person < 0 && !lemma && !title_word(w[i].w))
+			q->person = (int)q->n_term; /* "Mr. Tanaka": Tanaka */
 		q->n_term++;
 	}
 	/* the main verb is the one after "did you" ("whose face did you try to
@@ -616,8 +703,8 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		if (!is_aux || (strcmp(w[i + 1].w, "you") && strcmp(w[i + 1].w, "i") &&
 		                strcmp(w[i + 1].w, "we")))
 			continue;
+		int found_verb = 0;
 		for (size_t j = i + 2; j < k && j <= i + 5; j++) {
-			int found_verb = 0;
 			for (size_t t = 0; t < q->n_term; t++)
 				if (!strcmp(q->term[t].word, w[j].w) && q->term[t].lemma && !q->term[t].cap) {
 					q->verb = (int)t;
@@ -627,13 +714,49 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 			if (found_verb)
 				break;
 		}
+		/* "how many plates did you autoclave": a word the lexicon does not
+		 * know, right after "did you", is the verb all the same; it then
+		 * matches only by the words of a skill's name or verb */
+		if (!found_verb && q->verb < 0 && i + 2 < k)
+			for (size_t t = 0; t < q->n_term; t++)
+				if (!strcmp(q->term[t].word, w[i + 2].w) && !q->term[t].cap &&
+				    !w[i + 2].digit && !q->term[t].lemma) {
+					q->term[t].lemma = "";
+					q->term[t].cls = LC_OTHER;
+					q->verb = (int)t;
+					if (q->person == (int)t)
+						q->person = -1;
+					break;
+				}
 		break;
+	}
+	/* "which tote", "what package": the noun names the kind of thing asked
+	 * for, which a fact need not repeat */
+	q->category = -1;
+	if ((q->kind == RQ_WHICH || q->kind == RQ_COUNT) && q->n_term) {
+		size_t qi2 = 0;
+		while (qi2 + 1 < k && strcmp(w[qi2].w, "which") && strcmp(w[qi2].w, "what") &&
+		       strcmp(w[qi2].w, "many"))
+			qi2++;
+		if (qi2 + 1 < k)
+			for (size_t t = 0; t < q->n_term; t++)
+				if (!strcmp(q->term[t].word, w[qi2 + 1].w) && !q->term[t].lemma &&
+				    !q->term[t].cap) {
+					q->category = (int)t;
+					break;
+				}
 	}
 	/* "where did you put the tote you picked from A7": the main verb says
 	 * whether "from" asks for the source */
 	if (q->verb >= 0) {
 		int c = q->term[q->verb].cls;
-		if (q->kind == RQ_FROM && (c == LC_PUT || c == LC_GIVE || c == LC_GO))
+		/* but "where did the tote come from", "where did you get it from":
+		 * a "from" that closes the question or follows the verb asks it */
+		int asks_from = k && !strcmp(w[k - 1].w, "from");
+		for (size_t i = 0; i + 1 < k && !asks_from; i++)
+			if (!strcmp(w[i].w, q->term[q->verb].word) && !strcmp(w[i + 1].w, "from"))
+				asks_from = 1;
+		if (q->kind == RQ_FROM && !asks_from && (c == LC_PUT || c == LC_GIVE || c == LC_GO))
 			q->kind = RQ_WHERE;
 	}
 	/* "what did the user / the nurse / Anna say": the speaker */
@@ -648,6 +771,12 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 			for (size_t t = 0; j < k && t < q->n_term; t++)
 				if (!strcmp(q->term[t].word, w[j].w) && !q->term[t].lemma)
 					q->person = (int)t;
+			static const char *const others[] = { "people", "someone", "somebody",
+				                                  "anyone", "anybody", "they", "others",
+				                                  "everyone", "everybody", "humans", NULL };
+			for (const char *const *p = others; j < k && *p; p++)
+				if (!strcmp(w[j].w, *p))
+					q->others_speak = 1;
 			break;
 		}
 	}

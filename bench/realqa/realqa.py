@@ -3,14 +3,18 @@
 from the raw data by this script, asked of `h2emv ask` in three modes.
 
 usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default]
-                 [--sources armar,teach,hospital,hospital-noprofile]
+                 [--sources armar,teach,hospital,hospital-noprofile,
+                            warehouse,office,lab,drone]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
 
 Sources: armar (the real ARMAR-7 stream), teach (seven real TEACh EDH
 episodes), hospital (an off-domain ward robot history written by
 hospital.py, with its robot profile), hospital-noprofile (the same history
-without a profile).  Modes: none (forgetting none), feedback (default
+without a profile), and three more histories of robots unlike ours
+written by warehouse.py, office.py, lab.py (with a profile) and drone.py
+(short-form actions, local times with an offset).
+Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
 Per question results go to OUT/results.jsonl; the tables go to stdout (one
@@ -37,13 +41,29 @@ import armar     # noqa: E402
 import grade     # noqa: E402
 import hospital  # noqa: E402
 import teach     # noqa: E402
+import drone     # noqa: E402
+import lab       # noqa: E402
+import office    # noqa: E402
+import warehouse  # noqa: E402
+
+# Histories written by this bench for robots unlike ours: module, the robot
+# profile to load (None: a robot nobody wrote a profile for).
+WRITTEN = {"hospital": (hospital, hospital.PROFILE),
+           "warehouse": (warehouse, None),
+           "office": (office, None),
+           "lab": (lab, lab.PROFILE),
+           "drone": (drone, None)}
 from common import KINDS, parse_time  # noqa: E402
 
-SOURCES = ["armar", "teach", "hospital", "hospital-noprofile"]
+SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
+           "office", "lab", "drone"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
 MAIN_SOURCES = ["armar", "teach", "hospital"]
+# The other-domain histories added later have their own overall line, so the
+# figures above stay comparable with the earlier runs.
+NEW_SOURCES = ["warehouse", "office", "lab", "drone"]
 
 RULES = {
     "armar": [
@@ -66,6 +86,26 @@ RULES = {
     ],
 }
 RULES["hospital-noprofile"] = RULES["hospital"]
+RULES["warehouse"] = [
+    "Always remember where you moved each tote.",
+    "You should always remember who talked to you and what they said.",
+    "Please always remember when something failed.",
+]
+RULES["office"] = [
+    "Always remember who you delivered parcels to.",
+    "You should always remember the guests you met and what people said.",
+    "Please always remember when something failed.",
+]
+RULES["drone"] = [
+    "Always remember which rows you sprayed and photographed.",
+    "You should always remember what the farmer told you.",
+    "Please always remember when something failed.",
+]
+RULES["lab"] = [
+    "Always remember which plates you centrifuged and incubated.",
+    "You should always remember what people told you.",
+    "Please always remember when something failed.",
+]
 
 BUILD_EVERY = 200
 
@@ -111,6 +151,11 @@ class Run:
             imp = ["teach"] + teach.import_args(data)
             self.cli("import", *imp, "-q", "-o", f)
             out["teach"] = (f, teach.questions(data)[0], imp)
+        for name in NEW_SOURCES:
+            if name in sources:
+                f = os.path.join(work, name + ".jsonl")
+                WRITTEN[name][0].write(f)
+                out[name] = (f, WRITTEN[name][0].questions(f)[0], None)
         if "hospital" in sources or "hospital-noprofile" in sources:
             f = os.path.join(work, "hospital.jsonl")
             hospital.write(f)
@@ -138,19 +183,19 @@ class Run:
                           "TEACh memories get no robot profile from it")
         return self._imp_m
 
-    def set_profile(self, mem, path):
-        """The hospital profile: `config --robot-profile FILE`, else
+    def set_profile(self, mem, path, source="hospital"):
+        """A written history's profile: `config --robot-profile FILE`, else
         `profile set FILE`."""
         p = self.cli("config", "-m", mem, "--robot-profile", path, check=False)
         if p.returncode == 0:
             return
         q = self.cli("profile", "-m", mem, "set", path, check=False)
         if q.returncode == 0:
-            self.note("hospital: profile loaded with 'h2emv profile set' "
+            self.note(source + ": profile loaded with 'h2emv profile set' "
                       "('config --robot-profile': %s)" %
                       (p.stderr.strip().splitlines() or ["?"])[0])
             return
-        self.note("hospital: the profile could not be loaded "
+        self.note(source + ": the profile could not be loaded "
                   "('config --robot-profile': %s; 'profile set': %s); ran "
                   "without it" % ((p.stderr.strip().splitlines() or ["?"])[0],
                                   (q.stderr.strip().splitlines() or ["?"])[0]))
@@ -167,8 +212,8 @@ class Run:
             history = os.path.join(os.path.dirname(mem),
                                    "%s-%s.jsonl" % (source, mode))
             self.cli("import", *imp, "-q", "-m", mem, "-o", history)
-        if source == "hospital":
-            self.set_profile(mem, hospital.PROFILE)
+        if source in WRITTEN and WRITTEN[source][1]:
+            self.set_profile(mem, WRITTEN[source][1], source)
         if mode == "none":
             self.cli("config", "-m", mem, "--forgetting", "none")
         if mode == "feedback":
@@ -272,11 +317,14 @@ def table(results, modes, sources):
                              r["mode"] == m]) for m in modes}
                  for s in sources}
     overall = {m: acc([r for r in main if r["mode"] == m]) for m in modes}
+    new = [r for r in results if r["source"] in NEW_SOURCES]
+    offdomain = {m: acc([r for r in new if r["mode"] == m]) for m in modes}
     lag = {m: sum(1 for r in results if r["mode"] == m and r.get("lag"))
            for m in modes}
     errors = {m: sum(1 for r in results if r["mode"] == m and r.get("error"))
               for m in modes}
     return {"by_kind": by_kind, "by_source": by_source, "overall": overall,
+            "other_domains": offdomain,
             "lagging_snapshot": lag, "errors": errors}
 
 
@@ -305,6 +353,11 @@ def print_table(t, modes, sources, counts, notes, secs):
     print("%-*s %4d" % (w, "overall (" + "+".join(
         s for s in MAIN_SOURCES if s in sources) + ")", ov[modes[0]]["n"]) +
         "".join(" %9s" % cell(ov[m]) for m in modes))
+    od = t["other_domains"]
+    if od[modes[0]]["n"]:
+        print("%-*s %4d" % (w, "other domains (" + "+".join(
+            s for s in NEW_SOURCES if s in sources) + ")", od[modes[0]]["n"])
+            + "".join(" %9s" % cell(od[m]) for m in modes))
     if any(t["lagging_snapshot"].values()):
         print("%-*s %4s" % (w, "asked before a snapshot knew", "") +
               "".join(" %9d" % t["lagging_snapshot"][m] for m in modes))
@@ -375,6 +428,11 @@ def main(argv=None):
                 f = os.path.join(work, "hospital.jsonl")
                 hospital.write(f)
                 qs += hospital.questions(f)[0]
+            for name in NEW_SOURCES:
+                if name in sources:
+                    f = os.path.join(work, name + ".jsonl")
+                    WRITTEN[name][0].write(f)
+                    qs += WRITTEN[name][0].questions(f)[0]
             for q in qs:
                 print(json.dumps({k: q[k] for k in ("id", "kind", "at",
                                                     "question", "truth")},
