@@ -19,31 +19,14 @@ typedef struct pctx {
 	uint64_t count;
 } pctx;
 
-/* A key for a message: a big-endian number when it looks like one. */
-static void key_text(char *buf, size_t n, const uint8_t *k, size_t kn, const char *open)
-{
-	if (!k) {
-		snprintf(buf, n, "%s", open);
-		return;
-	}
-	if (kn >= 8) {
-		snprintf(buf, n, "%llu", (unsigned long long)get_be64(k));
-		return;
-	}
-	size_t o = 0;
-	for (size_t i = 0; i < kn && o + 3 < n; i++)
-		o += (size_t)snprintf(buf + o, n - o, "%02x", k[i]);
-	if (o == 0)
-		snprintf(buf, n, "\"\"");
-}
 
 static void on_bad(void *ctx, uint64_t pgno, const char *why, const uint8_t *lo, size_t lon,
                    const uint8_t *hi, size_t hin)
 {
 	pctx *p = ctx;
 	char a[64], b[64], msg[400];
-	key_text(a, sizeof a, lo, lon, "the start");
-	key_text(b, sizeof b, hi, hin, "the end");
+	pg_key_text(a, sizeof a, lo, lon, "the start");
+	pg_key_text(b, sizeof b, hi, hin, "the end");
 	snprintf(msg, sizeof msg, "page %llu is damaged (%s); the keys from %s up to %s are unreadable",
 	         (unsigned long long)pgno, why, a, b);
 	p->count++;

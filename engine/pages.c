@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -582,4 +583,23 @@ int pg_named(pg_db *out, pg_file *f, const char *name, h2emv_error *err)
 	if (why)
 		return eng_fail(err, H2EMV_ECORRUPT, "database '%s': %s", name, why);
 	return H2EMV_OK;
+}
+
+/* A key for a message: a big-endian number when it has 8 bytes or more,
+ * else hex; `open` when there is no bound on that side. */
+void pg_key_text(char *buf, size_t n, const uint8_t *k, size_t kn, const char *open)
+{
+	if (!k) {
+		snprintf(buf, n, "%s", open);
+		return;
+	}
+	if (kn >= 8) {
+		snprintf(buf, n, "%llu", (unsigned long long)get_be64(k));
+		return;
+	}
+	size_t o = 0;
+	for (size_t i = 0; i < kn && o + 3 < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%02x", k[i]);
+	if (!o)
+		snprintf(buf, n, "\"\"");
 }

@@ -95,4 +95,8 @@ int pg_scan_orphans(pg_file *f, size_t ksize, const pg_range *ranges, size_t n_r
  * there, ECORRUPT if its record is malformed or the path to it damaged. */
 int pg_named(pg_db *out, pg_file *f, const char *name, h2emv_error *err);
 
+/* A key for a message: a big-endian number when it has 8 bytes or more,
+ * else hex; `open` when there is no bound on that side (k NULL). */
+void pg_key_text(char *buf, size_t n, const uint8_t *k, size_t kn, const char *open);
+
 #endif

@@ -356,24 +356,6 @@ static int read_full(int fd, void *p, size_t n)
 	return 0;
 }
 
-/* A key for a message: a big-endian number when it has 8 bytes or more,
- * else hex; `open` when there is no bound on that side. */
-static void key_text(char *buf, size_t n, const uint8_t *k, uint32_t kn, const char *open)
-{
-	if (!k) {
-		snprintf(buf, n, "%s", open);
-		return;
-	}
-	if (kn >= 8) {
-		snprintf(buf, n, "%llu", (unsigned long long)get_be64(k));
-		return;
-	}
-	size_t o = 0;
-	for (uint32_t i = 0; i < kn && o + 3 < n; i++)
-		o += (size_t)snprintf(buf + o, n - o, "%02x", k[i]);
-	if (!o)
-		snprintf(buf, n, "\"\"");
-}
 
 static void report_bad(sv *s, const char *why, size_t whyn, const uint8_t *b, size_t bn)
 {
@@ -395,8 +377,8 @@ static void report_bad(sv *s, const char *why, size_t whyn, const uint8_t *b, si
 				hk = b + o;
 		}
 	}
-	key_text(lo, sizeof lo, lk, ln, "the start");
-	key_text(hi, sizeof hi, hk, hn, "the end");
+	pg_key_text(lo, sizeof lo, lk, ln, "the start");
+	pg_key_text(hi, sizeof hi, hk, hn, "the end");
 	s->res->dbs[s->db].bad_pages++;
 	loss(s, "page", eng_db_names[s->db], pgno,
 	     "page %llu is damaged (%s): the keys from %s up to %s were under it (those found "

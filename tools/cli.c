@@ -156,7 +156,15 @@ int cli_ref(h2emv_ref *out, const char *s)
 	return 0;
 }
 
-int cli_duration(h2emv_time *out, const char *s)
+/* A non-negative number with an optional one-letter unit from `units`
+ * (then nothing but `tail`, if given, may follow it): the value times the
+ * unit's factor. */
+typedef struct unit_def {
+	char c;
+	double factor;
+} unit_def;
+
+static int with_unit(double *out, const char *s, const unit_def *units, const char *const *tails)
 {
 	if (!s || !*s)
 		return -1;
@@ -165,51 +173,47 @@ int cli_duration(h2emv_time *out, const char *s)
 	double v = strtod(s, &end);
 	if (errno || end == s || v < 0)
 		return -1;
-	double unit = 1;
+	double f = 1;
 	if (*end) {
-		switch (*end) {
-		case 's': unit = 1; break;
-		case 'm': unit = 60; break;
-		case 'h': unit = 3600; break;
-		case 'd': unit = 86400; break;
-		case 'w': unit = 7 * 86400; break;
-		default: return -1;
-		}
-		if (end[1])
+		const unit_def *u = units;
+		while (u->c && u->c != *end)
+			u++;
+		if (!u->c)
+			return -1;
+		f = u->factor;
+		int ok = !end[1];
+		for (const char *const *t = tails; !ok && t && *t; t++)
+			ok = !strcmp(end + 1, *t);
+		if (!ok)
 			return -1;
 	}
-	double us = v * unit * 1e6;
-	if (us > 9.2e18)
+	*out = v * f;
+	return 0;
+}
+
+int cli_duration(h2emv_time *out, const char *s)
+{
+	static const unit_def units[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 },
+		                      { 'w', 7 * 86400 }, { 0, 0 } };
+	double v;
+	if (with_unit(&v, s, units, NULL) || v * 1e6 > 9.2e18)
 		return -1;
-	*out = (h2emv_time)us;
+	*out = (h2emv_time)(v * 1e6);
 	return 0;
 }
 
 int cli_size(uint64_t *out, const char *s)
 {
-	if (!s || !*s)
+	static const unit_def units[] = { { 'k', 1024.0 }, { 'K', 1024.0 },
+		                      { 'm', 1048576.0 }, { 'M', 1048576.0 },
+		                      { 'g', 1073741824.0 }, { 'G', 1073741824.0 },
+		                      { 't', 1099511627776.0 }, { 'T', 1099511627776.0 },
+		                      { 0, 0 } };
+	static const char *const tails[] = { "B", "iB", NULL };
+	double v;
+	if (with_unit(&v, s, units, tails) || v > 1.8e19)
 		return -1;
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || v < 0)
-		return -1;
-	double unit = 1;
-	if (*end) {
-		switch (*end) {
-		case 'k': case 'K': unit = 1024.0; break;
-		case 'm': case 'M': unit = 1024.0 * 1024; break;
-		case 'g': case 'G': unit = 1024.0 * 1024 * 1024; break;
-		case 't': case 'T': unit = 1024.0 * 1024 * 1024 * 1024; break;
-		default: return -1;
-		}
-		if (end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "iB"))
-			return -1;
-	}
-	double b = v * unit;
-	if (b > 1.8e19)
-		return -1;
-	*out = (uint64_t)b;
+	*out = (uint64_t)v;
 	return 0;
 }
 
