@@ -1,0 +1,485 @@
+/*
+ * serve_handlers.c — what each route of `h2emv serve` does, through the
+ * public API only: store observations durably and acknowledge them with
+ * their sequence numbers, answer questions from the newest finished
+ * snapshot, talk, learn rules, and describe snapshots, the tree, the
+ * service's state and its metrics.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "tools/cli.h"
+#include "tools/serve.h"
+
+static const char oom_body[] =
+	"{\"error\":{\"code\":\"out_of_memory\",\"message\":\"out of memory\"}}";
+
+void serve_reply_json(serve_reply *out, int status, json_t *v)
+{
+	char *text = v ? json_dumps(v, JSON_COMPACT) : NULL;
+	json_decref(v);
+	out->type = "application/json";
+	if (!text) {
+		out->status = 500;
+		out->body = strdup(oom_body);
+		out->len = out->body ? strlen(out->body) : 0;
+		return;
+	}
+	out->status = status;
+	out->len = strlen(text);
+	/* a newline ends the body, as the command line's JSON does */
+	char *p = realloc(text, out->len + 2);
+	if (p) {
+		text = p;
+		text[out->len++] = '\n';
+		text[out->len] = '\0';
+	}
+	out->body = text;
+}
+
+void serve_reply_error(serve_reply *out, const serve_err *e)
+{
+	serve_reply_json(out, e->http, serve_err_json(e));
+}
+
+/* A failed library call as an HTTP error. */
+static void reply_status(serve_reply *out, int rc, const h2emv_error *err, const char *what)
+{
+	serve_err e;
+	const char *msg = err && err->message[0] ? err->message : h2emv_strerror(rc);
+	switch (rc) {
+	case H2EMV_EPARSE: serve_err_set(&e, 400, "bad_request", "%s: %s", what, msg); break;
+	case H2EMV_EINVAL: serve_err_set(&e, 400, "bad_request", "%s: %s", what, msg); break;
+	case H2EMV_ELIMIT: serve_err_set(&e, 413, "too_large", "%s: %s", what, msg); break;
+	case H2EMV_ENOTFOUND: serve_err_set(&e, 404, "not_found", "%s: %s", what, msg); break;
+	case H2EMV_EBUSY: serve_err_set(&e, 503, "busy", "%s: %s", what, msg); break;
+	case H2EMV_ENOSPC: serve_err_set(&e, 507, "disk_full", "%s: %s", what, msg); break;
+	case H2EMV_ENOMEM: serve_err_set(&e, 500, "out_of_memory", "%s: %s", what, msg); break;
+	default: serve_err_set(&e, 500, "internal", "%s: %s", what, msg); break;
+	}
+	serve_reply_error(out, &e);
+}
+
+static json_t *tokens_json(const h2emv_tokens *t)
+{
+	return json_pack("{s:I,s:I,s:I}", "prompt", (json_int_t)t->prompt, "completion",
+	                 (json_int_t)t->completion, "calls", (json_int_t)t->calls);
+}
+
+/* -------------------------------------------------------- observations -- */
+
+/* The one place observations are stored: items [0, n) durably in one
+ * transaction, all or nothing. (The ingest with observation ids and
+ * acknowledgements will take its place.) */
+static int store_items(h2emv_ingest_result *res, h2emv_mem *mem, const char *const *json,
+                       const size_t *len, const uint64_t *lines, size_t n, h2emv_error *err)
+{
+	h2emv_ingest_options o = H2EMV_INGEST_OPTIONS_INIT;
+	o.lines = lines;
+	return h2emv_ingest_opts(res, mem, json, len, n, &o, err);
+}
+
+/* Store the good items of `b`, in order. An item the clock discipline
+ * refuses is marked bad and the rest go on, as `ingest --skip-bad` does.
+ * Returns OK, or the first error that is not about one item (the items
+ * stored before it keep their seqs). */
+static int store_good(serve_obs_batch *b, h2emv_mem *mem, h2emv_error *err)
+{
+	size_t n = 0;
+	const char **json = malloc((b->n + 1) * sizeof *json);
+	size_t *len = malloc((b->n + 1) * sizeof *len), *idx = malloc((b->n + 1) * sizeof *idx);
+	uint64_t *lines = malloc((b->n + 1) * sizeof *lines);
+	int rc = H2EMV_OK;
+	if (!json || !len || !idx || !lines) {
+		rc = H2EMV_ENOMEM;
+		goto done;
+	}
+	for (size_t i = 0; i < b->n; i++)
+		if (!b->items[i].bad) {
+			json[n] = b->items[i].json;
+			len[n] = b->items[i].len;
+			lines[n] = b->items[i].line;
+			idx[n++] = i;
+		}
+	for (size_t start = 0; start < n;) {
+		h2emv_ingest_result res = { 0 };
+		h2emv_error e = { 0 };
+		rc = store_items(&res, mem, json + start, len + start, lines + start, n - start, &e);
+		size_t upto = n;
+		if (rc == H2EMV_EPARSE || rc == H2EMV_ELIMIT) {
+			if (res.failed >= n - start)
+				break;
+			/* one item is refused (the clock): store the ones before it */
+			upto = start + res.failed;
+			serve_obs_item *bad = &b->items[idx[upto]];
+			bad->bad = 1;
+			bad->err = e;
+			bad->err.status = rc;
+			if (upto > start)
+				rc = store_items(&res, mem, json + start, len + start, lines + start,
+				                 upto - start, &e);
+			else
+				rc = H2EMV_OK;
+		}
+		if (rc) {
+			*err = e;
+			break;
+		}
+		for (size_t k = start; k < upto; k++)
+			b->items[idx[k]].seq = res.first_seq + (k - start);
+		start = upto == n ? n : upto + 1;
+	}
+done:
+	free(json);
+	free(len);
+	free(idx);
+	free(lines);
+	return rc;
+}
+
+static void h_observations(serve_reply *out, serve_state *st, const char *body, size_t blen)
+{
+	serve_obs_batch b;
+	serve_err e;
+	if (serve_parse_observations(&b, body, blen, &e)) {
+		serve_obs_batch_free(&b);
+		serve_reply_error(out, &e);
+		return;
+	}
+	h2emv_error err = { 0 };
+	int rc = store_good(&b, st->mem, &err);
+	json_t *seqs = json_array(), *errors = json_array();
+	uint64_t stored = 0, refused = 0, first = 0, last = 0;
+	for (size_t i = 0; i < b.n && seqs && errors; i++) {
+		serve_obs_item *it = &b.items[i];
+		if (it->seq) {
+			stored++;
+			first = first ? first : it->seq;
+			last = it->seq;
+		}
+		json_array_append_new(seqs, it->seq ? json_integer((json_int_t)it->seq) : json_null());
+		if (it->bad) {
+			refused++;
+			json_array_append_new(errors,
+			                      json_pack("{s:I,s:I,s:s,s:s}", "line", (json_int_t)it->line,
+			                                "column", (json_int_t)it->err.column, "field",
+			                                it->err.field, "message", it->err.message));
+		}
+	}
+	serve_worker_notify(st, stored, refused, last);
+	json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:o,s:o}", "stored", (json_int_t)stored, "refused",
+	                      (json_int_t)refused, "first_seq", (json_int_t)first, "last_seq",
+	                      (json_int_t)last, "seqs", seqs, "errors", errors);
+	int status = 200;
+	if (o && rc) {
+		/* the store failed: say so; the seqs name what is durable anyway */
+		serve_reply tmp = { 0 };
+		reply_status(&tmp, rc, &err, "storing the observations");
+		json_t *eo = json_loadb(tmp.body, tmp.len, 0, NULL);
+		status = tmp.status;
+		free(tmp.body);
+		if (eo)
+			json_object_set_new(o, "error", json_incref(json_object_get(eo, "error")));
+		json_decref(eo);
+	} else if (o && refused) {
+		serve_err_set(&e, 422, "bad_observations",
+		              "%llu of %zu observations were refused (see errors, by line); the other "
+		              "%llu are stored",
+		              (unsigned long long)refused, b.n, (unsigned long long)stored);
+		json_object_set_new(o, "error", json_pack("{s:s,s:s}", "code", e.code, "message",
+		                                          e.message));
+		status = 422;
+	}
+	serve_obs_batch_free(&b);
+	serve_reply_json(out, status, o);
+}
+
+/* ------------------------------------------------------------ questions -- */
+
+static void h_ask(serve_reply *out, serve_state *st, const char *body, size_t blen)
+{
+	double t0 = serve_now();
+	serve_ask_req q;
+	serve_err e;
+	if (serve_parse_ask(&q, body, blen, &e)) {
+		serve_reply_error(out, &e);
+		serve_count_question(st, 0, 0, NULL);
+		return;
+	}
+	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
+	o.snapshot = q.snapshot;
+	o.trace = q.trace;
+	o.at = q.at_us;
+	if (q.at_text && cli_when(&o.at, st->mem, q.at_text)) {
+		serve_err_set(&e, 400, "bad_field",
+		              "the field 'at': '%.100s' is not a time (try \"2024-09-23T10:00:00Z\")",
+		              q.at_text);
+		serve_reply_error(out, &e);
+		serve_ask_req_free(&q);
+		serve_count_question(st, 0, 0, NULL);
+		return;
+	}
+	h2emv_answer *a = NULL;
+	h2emv_error err = { 0 };
+	int rc = h2emv_ask(&a, st->mem, q.question, &o, &err);
+	if (rc == H2EMV_ENOTFOUND && !o.at && !o.snapshot) {
+		serve_err_set(&e, 409, "nothing_built",
+		              "nothing has been built yet: the builder folds the observations sent "
+		              "to POST /v1/observations; ask again in a moment");
+		serve_reply_error(out, &e);
+	} else if (rc) {
+		reply_status(out, rc, &err, "ask");
+	} else {
+		serve_reply_json(out, 200, cli_answer_json(q.question, a, q.trace));
+	}
+	serve_count_question(st, serve_now() - t0, rc == H2EMV_OK, a ? &a->tokens : NULL);
+	h2emv_answer_free(a);
+	serve_ask_req_free(&q);
+}
+
+static void h_say(serve_reply *out, serve_state *st, const char *body, size_t blen)
+{
+	char *text;
+	serve_err e;
+	if (serve_parse_text(&text, body, blen, &e)) {
+		serve_reply_error(out, &e);
+		return;
+	}
+	h2emv_reply *r = NULL;
+	h2emv_error err = { 0 };
+	int rc = h2emv_say(&r, st->mem, text, &err);
+	if (rc) {
+		reply_status(out, rc, &err, "say");
+	} else {
+		pthread_mutex_lock(&st->mu);
+		st->says++;
+		st->tok_say.prompt += r->tokens.prompt;
+		st->tok_say.completion += r->tokens.completion;
+		st->tok_say.calls += r->tokens.calls;
+		pthread_mutex_unlock(&st->mu);
+		serve_reply_json(out, 200, cli_reply_json(r));
+	}
+	h2emv_reply_free(r);
+	free(text);
+}
+
+/* ---------------------------------------------------------------- rules -- */
+
+static json_t *rules_json(const h2emv_rules *r)
+{
+	uint32_t v = r->version;
+	return json_pack("{s:i,s:i,s:I,s:b,s:s,s:o,s:o}", "version", (int)v, "parent",
+	                 (int)(v ? r->parent : 0), "created", (json_int_t)(v ? r->created : 0),
+	                 "repaired", v && r->repaired, "feedback",
+	                 v && r->feedback ? r->feedback : "", "tokens", tokens_json(&r->tokens),
+	                 "items", cli_rules_items_json(r->items, r->n));
+}
+
+static void h_feedback(serve_reply *out, serve_state *st, const char *body, size_t blen)
+{
+	char *text;
+	serve_err e;
+	if (serve_parse_text(&text, body, blen, &e)) {
+		serve_reply_error(out, &e);
+		return;
+	}
+	h2emv_rules *r = NULL;
+	h2emv_error err = { 0 };
+	int rc = h2emv_feedback(&r, st->mem, text, &err);
+	if (rc) {
+		reply_status(out, rc, &err, "feedback");
+	} else {
+		pthread_mutex_lock(&st->mu);
+		st->feedbacks++;
+		st->tok_say.prompt += r->tokens.prompt;
+		st->tok_say.completion += r->tokens.completion;
+		st->tok_say.calls += r->tokens.calls;
+		pthread_mutex_unlock(&st->mu);
+		serve_reply_json(out, 200, rules_json(r));
+	}
+	h2emv_rules_free(r);
+	free(text);
+}
+
+static void h_rules(serve_reply *out, serve_state *st)
+{
+	h2emv_rules *r = NULL;
+	h2emv_error err = { 0 };
+	int rc = h2emv_rules_get(&r, st->mem, 0, &err);
+	if (rc)
+		reply_status(out, rc, &err, "rules");
+	else
+		serve_reply_json(out, 200, rules_json(r));
+	h2emv_rules_free(r);
+}
+
+/* ------------------------------------------------------------ snapshots -- */
+
+static void h_snapshots(serve_reply *out, serve_state *st)
+{
+	h2emv_snap_info *s = NULL;
+	h2emv_pin *pins = NULL;
+	size_t n = 0, np = 0;
+	h2emv_error err = { 0 };
+	int rc = h2emv_snap_list(&s, &n, st->mem, &err);
+	if (rc == H2EMV_OK)
+		rc = h2emv_pin_list(&pins, &np, st->mem, &err);
+	if (rc) {
+		h2emv_free(s);
+		reply_status(out, rc, &err, "snapshots");
+		return;
+	}
+	json_t *arr = json_array();
+	for (size_t i = 0; arr && i < n; i++) {
+		json_t *names = json_array();
+		for (size_t j = 0; names && j < np; j++)
+			if (pins[j].seq == s[i].seq)
+				json_array_append_new(names, json_string(pins[j].name));
+		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:i,s:[I,i],s:o}", "seq",
+		                      (json_int_t)s[i].seq, "created", (json_int_t)s[i].created,
+		                      "t_now", (json_int_t)s[i].t_now, "build_cursor",
+		                      (json_int_t)s[i].build_cursor, "nodes", (json_int_t)s[i].n_nodes,
+		                      "rules_version", (int)s[i].rules_version, "root",
+		                      (json_int_t)s[i].root.id, (int)s[i].root.version, "pins", names);
+		if (json_array_append_new(arr, o)) {
+			json_decref(arr);
+			arr = NULL;
+		}
+	}
+	h2emv_free(s);
+	h2emv_free(pins);
+	serve_reply_json(out, 200, arr ? json_pack("{s:o}", "snapshots", arr) : NULL);
+}
+
+/* ----------------------------------------------------------------- tree -- */
+
+static const char *kind_name(h2emv_kind k)
+{
+	switch (k) {
+	case H2EMV_KIND_SCENE: return "scene";
+	case H2EMV_KIND_EVENT: return "event";
+	case H2EMV_KIND_GOAL: return "goal";
+	case H2EMV_KIND_SUMMARY: return "summary";
+	case H2EMV_KIND_ROOT: return "root";
+	case H2EMV_KIND_FORGOTTEN: return "forgotten";
+	}
+	return "unknown";
+}
+
+/* One node and (depth first) its children; `depth` guards a damaged cycle. */
+static int node_json(json_t **out, h2emv_snap *snap, const h2emv_node *n, int depth,
+                     h2emv_error *err)
+{
+	if (depth > 64) {
+		if (err) {
+			err->status = H2EMV_ECORRUPT;
+			snprintf(err->message, sizeof err->message, "the tree is deeper than 64 levels");
+		}
+		return H2EMV_ECORRUPT;
+	}
+	h2emv_ref ref = h2emv_node_ref(n);
+	h2emv_time exp = h2emv_node_expiry(n);
+	json_t *kids = json_array();
+	json_t *o = json_pack("{s:I,s:i,s:i,s:s,s:I,s:I,s:o,s:s,s:o}", "id", (json_int_t)ref.id,
+	                      "version", (int)ref.version, "level", h2emv_node_level(n), "kind",
+	                      kind_name(h2emv_node_kind(n)), "start", (json_int_t)h2emv_node_start(n),
+	                      "end", (json_int_t)h2emv_node_end(n), "expiry",
+	                      exp == H2EMV_TIME_NEVER ? json_null() : json_integer(exp), "summary",
+	                      h2emv_node_summary(n, NULL), "children", kids);
+	if (!o)
+		return H2EMV_ENOMEM;
+	size_t nc = h2emv_node_child_count(n);
+	for (size_t i = 0; i < nc; i++) {
+		const h2emv_node *c;
+		json_t *cj;
+		int rc = h2emv_node_child(&c, snap, n, i, err);
+		if (rc == H2EMV_OK)
+			rc = node_json(&cj, snap, c, depth + 1, err);
+		if (rc == H2EMV_OK && json_array_append_new(kids, cj))
+			rc = H2EMV_ENOMEM;
+		if (rc) {
+			json_decref(o);
+			return rc;
+		}
+	}
+	*out = o;
+	return H2EMV_OK;
+}
+
+int serve_tree_json(json_t **out, h2emv_mem *mem, uint64_t snapshot, h2emv_error *err)
+{
+	h2emv_snap *snap;
+	int rc = h2emv_snap_open(&snap, mem, snapshot ? snapshot : H2EMV_SNAP_LATEST, err);
+	if (rc)
+		return rc;
+	h2emv_snap_info info;
+	h2emv_snap_get_info(&info, snap);
+	const h2emv_node *root;
+	json_t *tree = NULL;
+	rc = h2emv_snap_root(&root, snap, err);
+	if (rc == H2EMV_OK)
+		rc = node_json(&tree, snap, root, 0, err);
+	h2emv_snap_close(snap);
+	if (rc)
+		return rc;
+	*out = json_pack("{s:{s:I,s:I,s:I,s:I,s:i,s:I},s:o}", "snapshot", "seq",
+	                 (json_int_t)info.seq, "t_now", (json_int_t)info.t_now, "created",
+	                 (json_int_t)info.created, "build_cursor", (json_int_t)info.build_cursor,
+	                 "rules_version", (int)info.rules_version, "nodes",
+	                 (json_int_t)info.n_nodes, "root", tree);
+	return *out ? H2EMV_OK : H2EMV_ENOMEM;
+}
+
+static void h_tree(serve_reply *out, serve_state *st, serve_arg_fn get_arg, void *arg_ctx)
+{
+	uint64_t snap;
+	const char *format;
+	serve_err e;
+	if (serve_parse_tree_query(&snap, &format, get_arg(arg_ctx, "snapshot"),
+	                           get_arg(arg_ctx, "format"), &e)) {
+		serve_reply_error(out, &e);
+		return;
+	}
+	json_t *tree = NULL;
+	h2emv_error err = { 0 };
+	int rc = serve_tree_json(&tree, st->mem, snap, &err);
+	if (rc == H2EMV_ENOTFOUND && !snap) {
+		serve_err_set(&e, 409, "nothing_built", "nothing has been built yet");
+		serve_reply_error(out, &e);
+	} else if (rc) {
+		reply_status(out, rc, &err, "tree");
+	} else {
+		serve_reply_json(out, 200, tree);
+	}
+}
+
+/* ------------------------------------------------------------- dispatch -- */
+
+void serve_handle(serve_reply *out, serve_state *st, serve_route_id route, const char *body,
+                  size_t len, serve_arg_fn get_arg, void *arg_ctx)
+{
+	memset(out, 0, sizeof *out);
+	switch (route) {
+	case SERVE_OBSERVATIONS: h_observations(out, st, body, len); break;
+	case SERVE_ASK: h_ask(out, st, body, len); break;
+	case SERVE_SAY: h_say(out, st, body, len); break;
+	case SERVE_FEEDBACK: h_feedback(out, st, body, len); break;
+	case SERVE_RULES: h_rules(out, st); break;
+	case SERVE_SNAPSHOTS: h_snapshots(out, st); break;
+	case SERVE_TREE: h_tree(out, st, get_arg, arg_ctx); break;
+	case SERVE_STATUS: serve_reply_json(out, 200, serve_status_json(st)); break;
+	case SERVE_METRICS:
+		out->body = serve_metrics_text(st, &out->len);
+		out->status = out->body ? 200 : 500;
+		out->type = "text/plain; version=0.0.4; charset=utf-8";
+		if (!out->body) {
+			out->body = strdup(oom_body);
+			out->len = out->body ? strlen(out->body) : 0;
+			out->type = "application/json";
+		}
+		break;
+	}
+}
