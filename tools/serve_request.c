@@ -13,6 +13,23 @@
 
 #include "tools/serve.h"
 
+/* The length of the valid UTF-8 sequence at s (RFC 3629: no overlongs,
+ * no surrogates, nothing past U+10FFFF), or 0. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned c = s[0];
+	if (c < 0x80)
+		return 1;
+	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
+	    (c == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
 void serve_err_set(serve_err *e, int http, const char *code, const char *fmt, ...)
 {
 	e->http = http;
@@ -21,6 +38,17 @@ void serve_err_set(serve_err *e, int http, const char *code, const char *fmt, ..
 	va_start(ap, fmt);
 	vsnprintf(e->message, sizeof e->message, fmt, ap);
 	va_end(ap);
+	/* messages quote the request (a path, a field name), maybe cut inside
+	 * a character: keep them valid UTF-8 so the error always serialises */
+	unsigned char *m = (unsigned char *)e->message;
+	for (size_t i = 0; m[i];) {
+		size_t n = utf8_seq(m + i);
+		if (n == 0) {
+			m[i++] = '?';
+		} else {
+			i += n;
+		}
+	}
 }
 
 json_t *serve_err_json(const serve_err *e)
