@@ -70,6 +70,7 @@ static void observations(const char *body, size_t len)
 			__builtin_trap();
 		if (!b.array)
 			split_round_trip(body, len, &b);
+		serve_validate_observations(&b);
 		for (size_t i = 0; i < b.n; i++)
 			if (b.items[i].bad && (b.items[i].err.status >= 0 || !b.items[i].err.message[0]))
 				__builtin_trap();

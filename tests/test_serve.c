@@ -225,16 +225,23 @@ static void test_observations_are_acknowledged_and_built(void **state)
 	           "{\"t\":\"2024-09-26T08:00:00Z\",\"note\":\"a\"}\n"
 	           "{\"t\":\"2024-09-26T08:00:01Z\",\"colour\":\"red\"}\n"
 	           "\n"
+	           "{\"t\":\"2099-01-01T00:00:00Z\",\"note\":\"a clock not yet set\"}\n"
 	           "{\"t\":\"2024-09-26T08:00:02Z\",\"note\":\"b\"}\n");
 	assert_int_equal(geti(ack, "stored", NULL), 2);
-	assert_int_equal(geti(ack, "refused", NULL), 1);
+	assert_int_equal(geti(ack, "refused", NULL), 2);
 	json_t *seqs = json_object_get(ack, "seqs");
+	assert_int_equal(json_array_size(seqs), 4);
 	assert_int_equal(json_integer_value(json_array_get(seqs, 0)), 25);
 	assert_true(json_is_null(json_array_get(seqs, 1)));
-	assert_int_equal(json_integer_value(json_array_get(seqs, 2)), 26);
+	assert_true(json_is_null(json_array_get(seqs, 2)));
+	assert_int_equal(json_integer_value(json_array_get(seqs, 3)), 26);
 	json_t *e0 = json_array_get(json_object_get(ack, "errors"), 0);
 	assert_int_equal(geti(e0, "line", NULL), 2);
 	assert_string_equal(json_string_value(json_object_get(e0, "field")), "colour");
+	json_t *e1 = json_array_get(json_object_get(ack, "errors"), 1);
+	assert_int_equal(geti(e1, "line", NULL), 4); /* the clock discipline, as ingest says it */
+	assert_string_equal(json_string_value(json_object_get(e1, "field")), "t");
+	assert_non_null(strstr(json_string_value(json_object_get(e1, "message")), "line 4"));
 	assert_string_equal(json_string_value(json_object_get(json_object_get(ack, "error"), "code")),
 	                    "bad_observations");
 	json_decref(ack);
@@ -251,7 +258,7 @@ static void test_observations_are_acknowledged_and_built(void **state)
 	wait_built(&s);
 	json_t *st = call(&s, 200, "GET", "/v1/status", NULL);
 	assert_int_equal(geti(st, "observations", "received"), 28);
-	assert_int_equal(geti(st, "observations", "refused"), 1);
+	assert_int_equal(geti(st, "observations", "refused"), 2);
 	assert_int_equal(geti(st, "observations", "build_cursor"), 28);
 	assert_int_equal(geti(st, "queue_depth", NULL), 0);
 	json_decref(st);

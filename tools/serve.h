@@ -67,13 +67,17 @@ typedef struct serve_obs_batch {
 	int array;           /* the body was a JSON array */
 } serve_obs_batch;
 
-/* Split a body into observations (a JSON array of objects, when its first
- * non-blank byte is '[', else JSON Lines with blank lines skipped) and
- * validate each (h2emv_obs_validate): a bad item is kept, marked bad, with
- * its line and message. Returns 0, or -1 with `e` set when the body as a
- * whole is unusable (an array that is not JSON, no observation at all, out
- * of memory). Free with serve_obs_batch_free in any case. */
+/* Split a body into observations: a JSON array (when its first non-blank
+ * byte is '[') whose elements are each passed on as compact JSON text, else
+ * JSON Lines with blank lines skipped. Items are not validated here (the
+ * ingest call does it once, naming the line). Returns 0, or -1 with `e`
+ * set when the body as a whole is unusable (an array that is not JSON, no
+ * observation at all, out of memory). Free with serve_obs_batch_free in
+ * any case. */
 int serve_parse_observations(serve_obs_batch *out, const char *body, size_t len, serve_err *e);
+/* Validate each item (h2emv_obs_validate) without storing: a bad item is
+ * marked bad, with its line and message. */
+void serve_validate_observations(serve_obs_batch *b);
 void serve_obs_batch_free(serve_obs_batch *b);
 
 /* POST /v1/ask {question, at?, snapshot?, trace?}. `at` is a time string

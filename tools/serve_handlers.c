@@ -82,13 +82,30 @@ static int store_items(h2emv_ingest_result *res, h2emv_mem *mem, const char *con
 	return h2emv_ingest_opts(res, mem, json, len, n, &o, err);
 }
 
-/* Store the good items of `b`, in order. An item the clock discipline
- * refuses is marked bad and the rest go on, as `ingest --skip-bad` does.
+/* The arrays of the items of `b` not marked bad; returns their count. */
+static size_t collect(const serve_obs_batch *b, const char **json, size_t *len, size_t *idx,
+                      uint64_t *lines)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < b->n; i++)
+		if (!b->items[i].bad) {
+			json[n] = b->items[i].json;
+			len[n] = b->items[i].len;
+			lines[n] = b->items[i].line;
+			idx[n++] = i;
+		}
+	return n;
+}
+
+/* Store the good items of `b`, in order, as `ingest --skip-bad` does. The
+ * whole batch goes in one transaction when every item is good (validated
+ * once, inside the ingest). Otherwise every item is validated first, then
+ * the good ones are stored in runs, an item the clock discipline refuses
+ * being marked bad and skipped: at most one transaction per such item.
  * Returns OK, or the first error that is not about one item (the items
  * stored before it keep their seqs). */
 static int store_good(serve_obs_batch *b, h2emv_mem *mem, h2emv_error *err)
 {
-	size_t n = 0;
 	const char **json = malloc((b->n + 1) * sizeof *json);
 	size_t *len = malloc((b->n + 1) * sizeof *len), *idx = malloc((b->n + 1) * sizeof *idx);
 	uint64_t *lines = malloc((b->n + 1) * sizeof *lines);
@@ -97,32 +114,32 @@ static int store_good(serve_obs_batch *b, h2emv_mem *mem, h2emv_error *err)
 		rc = H2EMV_ENOMEM;
 		goto done;
 	}
-	for (size_t i = 0; i < b->n; i++)
-		if (!b->items[i].bad) {
-			json[n] = b->items[i].json;
-			len[n] = b->items[i].len;
-			lines[n] = b->items[i].line;
-			idx[n++] = i;
-		}
+	size_t n = collect(b, json, len, idx, lines);
+	h2emv_ingest_result res = { 0 };
+	rc = store_items(&res, mem, json, len, lines, n, err);
+	if (rc == H2EMV_OK) {
+		for (size_t k = 0; k < n; k++)
+			b->items[idx[k]].seq = res.first_seq + k;
+		goto done;
+	}
+	if (rc != H2EMV_EPARSE && rc != H2EMV_ELIMIT)
+		goto done;
+	serve_validate_observations(b);
+	n = collect(b, json, len, idx, lines);
+	rc = H2EMV_OK;
 	for (size_t start = 0; start < n;) {
-		h2emv_ingest_result res = { 0 };
 		h2emv_error e = { 0 };
 		rc = store_items(&res, mem, json + start, len + start, lines + start, n - start, &e);
 		size_t upto = n;
-		if (rc == H2EMV_EPARSE || rc == H2EMV_ELIMIT) {
-			if (res.failed >= n - start)
-				break;
-			/* one item is refused (the clock): store the ones before it */
+		if ((rc == H2EMV_EPARSE || rc == H2EMV_ELIMIT) && res.failed < n - start) {
 			upto = start + res.failed;
 			serve_obs_item *bad = &b->items[idx[upto]];
 			bad->bad = 1;
 			bad->err = e;
 			bad->err.status = rc;
-			if (upto > start)
-				rc = store_items(&res, mem, json + start, len + start, lines + start,
-				                 upto - start, &e);
-			else
-				rc = H2EMV_OK;
+			rc = upto > start ? store_items(&res, mem, json + start, len + start,
+			                                lines + start, upto - start, &e)
+			                  : H2EMV_OK;
 		}
 		if (rc) {
 			*err = e;

@@ -208,8 +208,13 @@ int serve_parse_observations(serve_obs_batch *out, const char *body, size_t len,
 		              "objects; docs/formats.md)");
 		return -1;
 	}
-	for (size_t i = 0; i < out->n; i++) {
-		serve_obs_item *it = &out->items[i];
+	return 0;
+}
+
+void serve_validate_observations(serve_obs_batch *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		serve_obs_item *it = &b->items[i];
 		int rc = h2emv_obs_validate(it->json, it->len, it->line, &it->err);
 		if (rc) {
 			it->bad = 1;
@@ -219,7 +224,6 @@ int serve_parse_observations(serve_obs_batch *out, const char *body, size_t len,
 				         (unsigned long long)it->line, h2emv_strerror(rc));
 		}
 	}
-	return 0;
 }
 
 /* ------------------------------------------------------ JSON objects -- */
