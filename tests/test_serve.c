@@ -15,9 +15,12 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 
 #include <cmocka.h>
-#include <curl/curl.h>
 #include <jansson.h>
 
 #include "h2emv.h"
@@ -83,58 +86,80 @@ static void cleanup(server *s)
 	free(s->log);
 }
 
-typedef struct buf {
-	char *p;
-	size_t n;
-} buf;
-
-static size_t on_data(char *d, size_t sz, size_t nm, void *ctx)
+/* Send all of `p`; errors are left to the read that follows (a server
+ * may answer early, e.g. 413, and close). */
+static void send_all(int fd, const char *p, size_t n)
 {
-	buf *b = ctx;
-	char *p = realloc(b->p, b->n + sz * nm + 1);
-	if (!p)
-		return 0;
-	memcpy(p + b->n, d, sz * nm);
-	b->p = p;
-	b->n += sz * nm;
-	p[b->n] = '\0';
-	return sz * nm;
+	while (n) {
+		ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
+		if (k <= 0)
+			return;
+		p += k;
+		n -= (size_t)k;
+	}
 }
 
-/* One request; *body_out (malloc'd) gets the answer. Returns the status. */
+/* One HTTP/1.1 request over a fresh connection (plain sockets, as a
+ * robot's client might be); *body_out (malloc'd) gets the answer's body.
+ * Returns the status, or -1 when there is no answer. */
+static long http_port(char **body_out, unsigned port, const char *method, const char *path,
+                      const char *body, size_t len, const char *auth)
+{
+	*body_out = NULL;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	struct sockaddr_in a = { 0 };
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	struct timeval tv = { 20, 0 };
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	if (connect(fd, (struct sockaddr *)&a, sizeof a)) {
+		close(fd);
+		return -1;
+	}
+	char *head = tu_fmt("%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s%s"
+	                    "Content-Length: %zu\r\n\r\n",
+	                    method, path, auth ? auth : "", auth ? "\r\n" : "", len);
+	send_all(fd, head, strlen(head));
+	free(head);
+	if (len)
+		send_all(fd, body, len);
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap);
+	ssize_t k;
+	while (buf && (k = recv(fd, buf + n, cap - n - 1, 0)) > 0) {
+		n += (size_t)k;
+		if (n + 1 == cap) {
+			char *p = realloc(buf, cap *= 2);
+			if (!p)
+				free(buf);
+			buf = p;
+		}
+	}
+	close(fd);
+	if (!buf)
+		return -1;
+	buf[n] = '\0';
+	long status = -1;
+	char *sep = strstr(buf, "\r\n\r\n");
+	if (sscanf(buf, "HTTP/1.1 %ld", &status) != 1 || !sep) {
+		free(buf);
+		return -1;
+	}
+	*body_out = strdup(sep + 4);
+	free(buf);
+	return *body_out ? status : -1;
+}
+
 static long http(char **body_out, const server *s, const char *method, const char *path,
                  const char *body, size_t len, const char *auth)
 {
-	CURL *c = curl_easy_init();
-	assert_non_null(c);
-	char *url = tu_fmt("http://127.0.0.1:%u%s", s->port, path);
-	buf b = { calloc(1, 1), 0 };
-	struct curl_slist *h = NULL;
-	if (auth)
-		h = curl_slist_append(h, auth);
-	h = curl_slist_append(h, "Expect:");
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, 20L);
-	if (body) {
-		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-	}
-	CURLcode rc = curl_easy_perform(c);
-	long status = 0;
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-	curl_slist_free_all(h);
-	curl_easy_cleanup(c);
-	free(url);
-	if (rc != CURLE_OK) {
-		free(b.p);
-		fail_msg("%s %s: %s", method, path, curl_easy_strerror(rc));
-	}
-	*body_out = b.p;
-	return status;
+	long st = http_port(body_out, s->port, method, path, body, len, auth);
+	if (st < 0)
+		fail_msg("%s %s: no answer", method, path);
+	return st;
 }
 
 static json_t *parse(const char *text)
@@ -447,21 +472,10 @@ static void test_sigterm_during_ingest_keeps_every_acknowledged_batch(void **sta
 				             k / 3600 % 24, k / 60 % 60, k % 60, k);
 			}
 			char *out = NULL;
-			CURL *c = curl_easy_init();
-			char *url = tu_fmt("http://127.0.0.1:%u/v1/observations", s.port);
-			buf rb = { calloc(1, 1), 0 };
-			curl_easy_setopt(c, CURLOPT_URL, url);
-			curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-			curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-			curl_easy_setopt(c, CURLOPT_WRITEDATA, &rb);
-			long st = 0;
-			CURLcode rc = curl_easy_perform(c);
-			curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &st);
-			curl_easy_cleanup(c);
-			free(url);
-			out = rb.p;
+			long st = http_port(&out, s.port, "POST", "/v1/observations", body, strlen(body),
+			                    NULL);
 			/* print the acknowledged last seq; stop at the first refusal */
-			json_t *v = rc == CURLE_OK && st == 200 ? json_loads(out, 0, NULL) : NULL;
+			json_t *v = st == 200 ? json_loads(out, 0, NULL) : NULL;
 			free(out);
 			if (!v)
 				_exit(0);
@@ -503,7 +517,6 @@ static void test_sigterm_during_ingest_keeps_every_acknowledged_batch(void **sta
 
 int main(void)
 {
-	curl_global_init(CURL_GLOBAL_DEFAULT);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_observations_are_acknowledged_and_built),
 		cmocka_unit_test(test_every_route_answers_and_ask_equals_the_cli),
@@ -511,6 +524,5 @@ int main(void)
 		cmocka_unit_test(test_sigterm_during_ingest_keeps_every_acknowledged_batch),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	curl_global_cleanup();
 	return rc;
 }
