@@ -12,14 +12,34 @@
 
 /* ------------------------------------------------------------- stemming -- */
 
+/* One stemmer per thread (a stemmer is not thread-safe); a thread-key
+ * destructor frees it when its thread ends, so a server that answers on
+ * short-lived threads (h2emv serve) does not leak one per connection. */
 static _Thread_local struct sb_stemmer *stemmer;
+static pthread_key_t stemmer_key;
+static pthread_once_t stemmer_once = PTHREAD_ONCE_INIT;
+static int stemmer_key_ok;
+
+static void stemmer_free(void *p)
+{
+	sb_stemmer_delete(p);
+}
+
+static void stemmer_key_init(void)
+{
+	stemmer_key_ok = pthread_key_create(&stemmer_key, stemmer_free) == 0;
+}
 
 void lex_stem(const char *w, size_t n, char *out)
 {
 	if (n >= LEX_WORD_MAX)
 		n = LEX_WORD_MAX - 1;
-	if (!stemmer)
+	if (!stemmer) {
 		stemmer = sb_stemmer_new("english", NULL);
+		pthread_once(&stemmer_once, stemmer_key_init);
+		if (stemmer && stemmer_key_ok)
+			pthread_setspecific(stemmer_key, stemmer);
+	}
 	const sb_symbol *s = stemmer ? sb_stemmer_stem(stemmer, (const sb_symbol *)w, (int)n) : NULL;
 	if (!s) {
 		memcpy(out, w, n);

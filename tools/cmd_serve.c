@@ -172,6 +172,14 @@ static enum MHD_Result first_call(server *s, struct MHD_Connection *c, request *
 	return MHD_YES;
 }
 
+/* One request, one log line: no control characters from the network. */
+static void clean_for_log(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 static int take_data(server *s, request *r, const char *data, size_t n)
 {
 	if (r->too_big || r->len + n > s->st.max_body) {
@@ -208,6 +216,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		r->t0 = serve_now();
 		snprintf(r->method, sizeof r->method, "%s", method);
 		snprintf(r->path, sizeof r->path, "%s", url);
+		clean_for_log(r->method);
+		clean_for_log(r->path);
 		pthread_mutex_lock(&s->mu);
 		s->inflight++;
 		pthread_mutex_unlock(&s->mu);

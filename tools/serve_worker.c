@@ -156,8 +156,10 @@ static void build_once(serve_state *st)
 	size_t k = 0;
 	while (k < st->n_marks && st->marks[k].last_seq <= r.build_cursor)
 		k++;
-	memmove(st->marks, st->marks + k, (st->n_marks - k) * sizeof *st->marks);
-	st->n_marks -= k;
+	if (k) {
+		memmove(st->marks, st->marks + k, (st->n_marks - k) * sizeof *st->marks);
+		st->n_marks -= k;
+	}
 	if (r.obs_folded == 0)
 		st->n_marks = 0; /* nothing waits: every mark is built (or was never ours) */
 }
