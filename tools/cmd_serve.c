@@ -10,6 +10,7 @@
 #include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,6 +398,13 @@ static int parse_opts(serve_opts *o, int argc, char **argv)
 
 /* ---------------------------------------------------------------- serve -- */
 
+/* libmicrohttpd's own complaints, marked as such. */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	fputs("h2emv serve: libmicrohttpd: ", stderr);
+	vfprintf(stderr, fmt, ap);
+}
+
 static struct MHD_Daemon *start_daemon(server *s, const struct addrinfo *ai, unsigned timeout)
 {
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
@@ -406,7 +414,8 @@ static struct MHD_Daemon *start_daemon(server *s, const struct addrinfo *ai, uns
 	return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
 	                        ai->ai_addr, MHD_OPTION_CONNECTION_TIMEOUT, timeout,
 	                        MHD_OPTION_CONNECTION_LIMIT, 256u, MHD_OPTION_NOTIFY_COMPLETED,
-	                        on_completed, s, MHD_OPTION_END);
+	                        on_completed, s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+	                        MHD_OPTION_END);
 }
 
 /* Stop: refuse new work, let the requests in flight finish (a batch being
@@ -468,15 +477,17 @@ int cmd_serve(int argc, char **argv)
 	sigaddset(&sigs, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* the builder first: request threads read its state from the start */
+	if (serve_worker_start(&s.st)) {
+		fprintf(stderr, "h2emv serve: cannot start the builder\n");
+		goto out_state;
+	}
+	errno = 0;
 	struct MHD_Daemon *d = start_daemon(&s, ai, (unsigned)o.timeout);
 	if (!d) {
 		fprintf(stderr, "h2emv serve: cannot listen on %s: %s\n", o.listen,
 		        errno ? strerror(errno) : "libmicrohttpd refused");
-		goto out_state;
-	}
-	if (serve_worker_start(&s.st)) {
-		fprintf(stderr, "h2emv serve: cannot start the builder\n");
-		MHD_stop_daemon(d);
+		serve_worker_stop(&s.st);
 		goto out_state;
 	}
 	const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
