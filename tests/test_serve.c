@@ -331,6 +331,15 @@ static void test_every_route_answers_and_ask_equals_the_cli(void **state)
 	json_t *r = call(&s, 200, "POST", "/v1/say", "{\"text\":\"Good morning!\"}");
 	assert_string_equal(json_string_value(json_object_get(r, "route")), "reply");
 	json_decref(r);
+	/* say answers as `h2emv say --json` does */
+	body = tu_fmt("{\"text\":\"%s\"}", q);
+	assert_int_equal(http(&http_out, &s, "POST", "/v1/say", body, strlen(body), NULL), 200);
+	assert_int_equal(tu_run(&cli_out, "%s say --json -m %s/mem '%s'", H2EMV_CLI, s.dir, q), 0);
+	assert_string_equal(http_out, cli_out);
+	assert_non_null(strstr(http_out, "\"route\":\"question\""));
+	free(http_out);
+	free(cli_out);
+	free(body);
 	r = call(&s, 200, "POST", "/v1/feedback",
 	         "{\"text\":\"You should always remember where you put the keys.\"}");
 	assert_int_equal(geti(r, "version", NULL), 1);

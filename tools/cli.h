@@ -76,6 +76,8 @@ int cli_print_json(struct json_t *v);
 struct json_t *cli_answer_json(const char *question, const h2emv_answer *a, int trace);
 struct json_t *cli_reply_json(const h2emv_reply *r);
 struct json_t *cli_rules_items_json(char *const *items, size_t n);
+/* {"prompt","completion","calls"}. */
+struct json_t *cli_tokens_json(const h2emv_tokens *t);
 /* "question", "feedback" or "reply". */
 const char *cli_route_name(h2emv_route r);
 

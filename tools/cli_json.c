@@ -9,7 +9,7 @@
 
 #include "tools/cli.h"
 
-static json_t *tokens_json(const h2emv_tokens *t)
+json_t *cli_tokens_json(const h2emv_tokens *t)
 {
 	return json_pack("{s:I,s:I,s:I}", "prompt", (json_int_t)t->prompt, "completion",
 	                 (json_int_t)t->completion, "calls", (json_int_t)t->calls);
@@ -48,7 +48,7 @@ json_t *cli_answer_json(const char *question, const h2emv_answer *a, int trace)
 	json_t *o = json_pack("{s:s,s:s,s:o,s:b,s:I,s:i,s:o}", "question", question, "answer",
 	                      a->text ? a->text : "", "evidence", evidence_json(a), "forgotten",
 	                      a->forgotten, "snapshot", (json_int_t)a->snapshot, "rounds",
-	                      (int)a->rounds, "tokens", tokens_json(&a->tokens));
+	                      (int)a->rounds, "tokens", cli_tokens_json(&a->tokens));
 	if (o && trace && a->trace && json_object_set_new(o, "trace", trace_json(a->trace))) {
 		json_decref(o);
 		return NULL;
@@ -95,7 +95,7 @@ json_t *cli_reply_json(const h2emv_reply *r)
 		if (json_object_set_new(o, "rules", ru) || !ru)
 			goto fail;
 	}
-	if (o && json_object_set_new(o, "tokens", tokens_json(&r->tokens)))
+	if (o && json_object_set_new(o, "tokens", cli_tokens_json(&r->tokens)))
 		goto fail;
 	return o;
 fail:

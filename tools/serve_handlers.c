@@ -63,12 +63,6 @@ static void reply_status(serve_reply *out, int rc, const h2emv_error *err, const
 	serve_reply_error(out, &e);
 }
 
-static json_t *tokens_json(const h2emv_tokens *t)
-{
-	return json_pack("{s:I,s:I,s:I}", "prompt", (json_int_t)t->prompt, "completion",
-	                 (json_int_t)t->completion, "calls", (json_int_t)t->calls);
-}
-
 /* -------------------------------------------------------- observations -- */
 
 /* The one place observations are stored: items [0, n) durably in one
@@ -257,32 +251,6 @@ static void h_ask(serve_reply *out, serve_state *st, const char *body, size_t bl
 	serve_ask_req_free(&q);
 }
 
-static void h_say(serve_reply *out, serve_state *st, const char *body, size_t blen)
-{
-	char *text;
-	serve_err e;
-	if (serve_parse_text(&text, body, blen, &e)) {
-		serve_reply_error(out, &e);
-		return;
-	}
-	h2emv_reply *r = NULL;
-	h2emv_error err = { 0 };
-	int rc = h2emv_say(&r, st->mem, text, &err);
-	if (rc) {
-		reply_status(out, rc, &err, "say");
-	} else {
-		pthread_mutex_lock(&st->mu);
-		st->says++;
-		st->tok_say.prompt += r->tokens.prompt;
-		st->tok_say.completion += r->tokens.completion;
-		st->tok_say.calls += r->tokens.calls;
-		pthread_mutex_unlock(&st->mu);
-		serve_reply_json(out, 200, cli_reply_json(r));
-	}
-	h2emv_reply_free(r);
-	free(text);
-}
-
 /* ---------------------------------------------------------------- rules -- */
 
 static json_t *rules_json(const h2emv_rules *r)
@@ -291,11 +259,13 @@ static json_t *rules_json(const h2emv_rules *r)
 	return json_pack("{s:i,s:i,s:I,s:b,s:s,s:o,s:o}", "version", (int)v, "parent",
 	                 (int)(v ? r->parent : 0), "created", (json_int_t)(v ? r->created : 0),
 	                 "repaired", v && r->repaired, "feedback",
-	                 v && r->feedback ? r->feedback : "", "tokens", tokens_json(&r->tokens),
+	                 v && r->feedback ? r->feedback : "", "tokens", cli_tokens_json(&r->tokens),
 	                 "items", cli_rules_items_json(r->items, r->n));
 }
 
-static void h_feedback(serve_reply *out, serve_state *st, const char *body, size_t blen)
+/* POST /v1/say (feedback = 0) and POST /v1/feedback: {"text"}. */
+static void h_talk(serve_reply *out, serve_state *st, const char *body, size_t blen,
+                   int feedback)
 {
 	char *text;
 	serve_err e;
@@ -303,21 +273,25 @@ static void h_feedback(serve_reply *out, serve_state *st, const char *body, size
 		serve_reply_error(out, &e);
 		return;
 	}
-	h2emv_rules *r = NULL;
+	h2emv_reply *r = NULL;
+	h2emv_rules *rules = NULL;
 	h2emv_error err = { 0 };
-	int rc = h2emv_feedback(&r, st->mem, text, &err);
+	int rc = feedback ? h2emv_feedback(&rules, st->mem, text, &err)
+	                  : h2emv_say(&r, st->mem, text, &err);
 	if (rc) {
-		reply_status(out, rc, &err, "feedback");
+		reply_status(out, rc, &err, feedback ? "feedback" : "say");
 	} else {
+		const h2emv_tokens *t = feedback ? &rules->tokens : &r->tokens;
 		pthread_mutex_lock(&st->mu);
-		st->feedbacks++;
-		st->tok_say.prompt += r->tokens.prompt;
-		st->tok_say.completion += r->tokens.completion;
-		st->tok_say.calls += r->tokens.calls;
+		*(feedback ? &st->feedbacks : &st->says) += 1;
+		st->tok_say.prompt += t->prompt;
+		st->tok_say.completion += t->completion;
+		st->tok_say.calls += t->calls;
 		pthread_mutex_unlock(&st->mu);
-		serve_reply_json(out, 200, rules_json(r));
+		serve_reply_json(out, 200, feedback ? rules_json(rules) : cli_reply_json(r));
 	}
-	h2emv_rules_free(r);
+	h2emv_reply_free(r);
+	h2emv_rules_free(rules);
 	free(text);
 }
 
@@ -482,8 +456,8 @@ void serve_handle(serve_reply *out, serve_state *st, serve_route_id route, const
 	switch (route) {
 	case SERVE_OBSERVATIONS: h_observations(out, st, body, len); break;
 	case SERVE_ASK: h_ask(out, st, body, len); break;
-	case SERVE_SAY: h_say(out, st, body, len); break;
-	case SERVE_FEEDBACK: h_feedback(out, st, body, len); break;
+	case SERVE_SAY: h_talk(out, st, body, len, 0); break;
+	case SERVE_FEEDBACK: h_talk(out, st, body, len, 1); break;
 	case SERVE_RULES: h_rules(out, st); break;
 	case SERVE_SNAPSHOTS: h_snapshots(out, st); break;
 	case SERVE_TREE: h_tree(out, st, get_arg, arg_ctx); break;
