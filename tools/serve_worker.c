@@ -72,7 +72,9 @@ void serve_worker_notify(serve_state *st, uint64_t n_stored, uint64_t n_refused,
 	if (n_stored) {
 		st->batches++;
 		st->last_ingest = serve_now();
-		if (st->n_marks == st->cap_marks) {
+		/* bounded (a builder locked out by another process builds nothing):
+		 * past 65536 waiting batches the oldest marks alone tell the lag */
+		if (st->n_marks == st->cap_marks && st->cap_marks < 65536) {
 			size_t nc = st->cap_marks ? st->cap_marks * 2 : 64;
 			serve_batch_mark *p = realloc(st->marks, nc * sizeof *p);
 			if (p) {
