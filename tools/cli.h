@@ -54,6 +54,7 @@ int cmd_questions(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_backup(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* The edit script from rule list a to b (in cmd_rules.c): ops[k] is ' ',
  * '-' or '+'; ops has room for na + nb. Returns the count, or (size_t)-1
@@ -86,6 +87,19 @@ int cli_fail(const char *cmd, int status, const h2emv_error *err);
  * from a failed json_pack, is reported). EXIT_OK or EXIT_ERROR. */
 struct json_t;
 int cli_print_json(struct json_t *v);
+
+/* The JSON objects shared by the command line and `h2emv serve`
+ * (cli_json.c); NULL when out of memory (or a text is not UTF-8). The
+ * caller owns the result (json_decref). cli_answer_json: `ask --json` and
+ * POST /v1/ask, with the trace's lines when `trace`; cli_reply_json: `say
+ * --json` and POST /v1/say; cli_rules_items_json: rule sentences. */
+struct json_t *cli_answer_json(const char *question, const h2emv_answer *a, int trace);
+struct json_t *cli_reply_json(const h2emv_reply *r);
+struct json_t *cli_rules_items_json(char *const *items, size_t n);
+/* {"prompt","completion","calls"}. */
+struct json_t *cli_tokens_json(const h2emv_tokens *t);
+/* "question", "feedback" or "reply". */
+const char *cli_route_name(h2emv_route r);
 
 /* Print a usage error and a pointer to --help. Returns EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

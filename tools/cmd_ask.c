@@ -60,41 +60,6 @@ static int parse_time(h2emv_time *out, const char *s)
 
 /* ---------------------------------------------------------------- output -- */
 
-static void print_json(const char *q, const h2emv_answer *a, int trace)
-{
-	printf("{\"question\":");
-	cli_json_str(stdout, q);
-	printf(",\"answer\":");
-	cli_json_str(stdout, a->text);
-	printf(",\"evidence\":[");
-	for (size_t i = 0; i < a->n_evidence; i++)
-		printf("%s{\"id\":%llu,\"version\":%u}", i ? "," : "",
-		       (unsigned long long)a->evidence[i].id, a->evidence[i].version);
-	printf("],\"forgotten\":%s,\"snapshot\":%llu,\"rounds\":%u,"
-	       "\"tokens\":{\"prompt\":%llu,\"completion\":%llu,\"calls\":%llu}",
-	       a->forgotten ? "true" : "false", (unsigned long long)a->snapshot, a->rounds,
-	       (unsigned long long)a->tokens.prompt, (unsigned long long)a->tokens.completion,
-	       (unsigned long long)a->tokens.calls);
-	if (trace && a->trace) {
-		printf(",\"trace\":[");
-		int first = 1;
-		for (const char *l = a->trace; *l;) {
-			const char *nl = strchr(l, '\n');
-			size_t n = nl ? (size_t)(nl - l) : strlen(l);
-			char *line = strndup(l, n);
-			if (line) {
-				printf("%s", first ? "" : ",");
-				cli_json_str(stdout, line);
-				free(line);
-				first = 0;
-			}
-			l += n + (nl != NULL);
-		}
-		printf("]");
-	}
-	printf("}\n");
-}
-
 static void print_text(const h2emv_answer *a, int trace, int quiet)
 {
 	if (trace && a->trace && *a->trace)
@@ -196,7 +161,7 @@ int cmd_ask(int argc, char **argv)
 	} else if (rc) {
 		status = cli_fail("ask", rc, &err);
 	} else if (json) {
-		print_json(q, a, o.trace);
+		status = cli_print_json(cli_answer_json(q, a, o.trace));
 	} else {
 		print_text(a, o.trace, quiet);
 	}

@@ -38,46 +38,9 @@ static const char help[] =
 	"\n"
 	"exit status: 0 ok, 2 error, 64 usage error.\n";
 
-static const char *route_name(h2emv_route r)
-{
-	switch (r) {
-	case H2EMV_ROUTE_QUESTION: return "question";
-	case H2EMV_ROUTE_FEEDBACK: return "feedback";
-	default: return "reply";
-	}
-}
-
-static void print_json(const h2emv_reply *r)
-{
-	printf("{\"route\":\"%s\",\"text\":", route_name(r->route));
-	cli_json_str(stdout, r->text);
-	if (r->answer) {
-		const h2emv_answer *a = r->answer;
-		printf(",\"answer\":{\"evidence\":[");
-		for (size_t i = 0; i < a->n_evidence; i++)
-			printf("%s{\"id\":%llu,\"version\":%u}", i ? "," : "",
-			       (unsigned long long)a->evidence[i].id, a->evidence[i].version);
-		printf("],\"forgotten\":%s,\"snapshot\":%llu,\"rounds\":%u}",
-		       a->forgotten ? "true" : "false", (unsigned long long)a->snapshot, a->rounds);
-	}
-	if (r->rules) {
-		printf(",\"rules\":{\"version\":%u,\"parent\":%u,\"repaired\":%s,\"items\":[",
-		       r->rules->version, r->rules->parent, r->rules->repaired ? "true" : "false");
-		for (size_t i = 0; i < r->rules->n; i++) {
-			if (i)
-				putchar(',');
-			cli_json_str(stdout, r->rules->items[i]);
-		}
-		printf("]}");
-	}
-	printf(",\"tokens\":{\"prompt\":%llu,\"completion\":%llu,\"calls\":%llu}}\n",
-	       (unsigned long long)r->tokens.prompt, (unsigned long long)r->tokens.completion,
-	       (unsigned long long)r->tokens.calls);
-}
-
 static void print_text(const h2emv_reply *r)
 {
-	printf("route: %s\n%s\n", route_name(r->route), r->text);
+	printf("route: %s\n%s\n", cli_route_name(r->route), r->text);
 	if (r->rules) {
 		printf("rules, version %u%s:\n", r->rules->version,
 		       r->rules->repaired ? " (a dropped rule was restored)" : "");
@@ -119,7 +82,7 @@ int cmd_say(int argc, char **argv)
 	if (rc)
 		status = cli_fail("say", rc, &err);
 	else if (json)
-		print_json(r);
+		status = cli_print_json(cli_reply_json(r));
 	else
 		print_text(r);
 	h2emv_reply_free(r);

@@ -24,6 +24,7 @@ static const cli_cmd commands[] = {
 	{ "forget", cmd_forget, "run forgetting as of a given time" },
 	{ "snapshots", cmd_snapshots, "list snapshots; pin or unpin one" },
 	{ "stats", cmd_stats, "counts and sizes" },
+	{ "serve", cmd_serve, "the memory as a local HTTP service (JSON): observations in, answers out" },
 	{ "check", cmd_check, "verify checksums and tree invariants" },
 	{ "salvage", cmd_salvage, "copy what is intact out of a damaged memory into a new one" },
 	{ "gc", cmd_gc, "drop old snapshots and the versions only they could see" },

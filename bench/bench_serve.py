@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""Load test of `h2emv serve` on the loopback (issue 12's targets).
+
+  python3 bench/bench_serve.py --h2emv build/h2emv [--seconds 60] [--askers 8]
+
+In one run, on a simulated household history (`h2emv sim`):
+ 1. ingest rate: the first --seed-obs observations go to a fresh server over
+    HTTP in batches of 1,000, and to another fresh memory with `h2emv
+    ingest`; the ratio is HTTP / CLI;
+ 2. idle asks: once the builder has caught up, one asker, then --askers
+    askers, ask questions (`h2emv questions` over the history) for
+    --idle-seconds each, nothing else running;
+ 3. load: --askers askers and one ingester streaming the rest of the
+    history at --rate observations a second (batches every 0.1 s) for
+    --seconds; every request must succeed and every acknowledged
+    observation must be stored exactly once and built.
+Prints a table of p50/p99 and the ratios; exits 1 if a request failed or an
+observation was lost. Standard library only.
+"""
+import argparse
+import http.client
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+
+class Client:
+    def __init__(self, port):
+        self.port = port
+        self.conn = None
+
+    def call(self, method, path, body=None):
+        """(status, parsed JSON); raises on a transport error."""
+        for attempt in range(2):  # a keep-alive connection the server closed: reopen once
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            try:
+                self.conn.request(method, path, body=body)
+                r = self.conn.getresponse()
+                data = r.read()
+                return r.status, json.loads(data)
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                self.conn.close()
+                self.conn = None
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p * (len(xs) - 1) + 0.5))] if xs else float("nan")
+
+
+def start_server(h2emv, mem):
+    p = subprocess.Popen([h2emv, "serve", "-m", mem, "--create", "--listen", "127.0.0.1:0"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = p.stdout.readline()
+    return p, int(line.rsplit(":", 1)[1])
+
+
+def wait_built(c, timeout=600):
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        st, s = c.call("GET", "/v1/status")
+        if st == 200 and s["lag"]["observations"] == 0 and s["newest_snapshot"]["seq"]:
+            return s
+        time.sleep(0.2)
+    raise TimeoutError("builder did not catch up")
+
+
+def askers(port, questions, n, seconds, stats):
+    """n threads asking in a loop for `seconds`; latencies (s) and failures."""
+    stop = time.time() + seconds
+    lock = threading.Lock()
+
+    def run(k):
+        c = Client(port)
+        i = k
+        while time.time() < stop:
+            q = questions[i % len(questions)]
+            i += n
+            body = json.dumps({"question": q})
+            t0 = time.perf_counter()
+            try:
+                st, _ = c.call("POST", "/v1/ask", body)
+                ok = st == 200
+            except Exception:
+                ok = False
+            dt = time.perf_counter() - t0
+            with lock:
+                if ok:
+                    stats["lat"].append(dt)
+                else:
+                    stats["failed"] += 1
+
+    ts = [threading.Thread(target=run, args=(k,)) for k in range(n)]
+    for t in ts:
+        t.start()
+    return ts
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--h2emv", default="build/h2emv")
+    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--idle-seconds", type=float, default=15)
+    ap.add_argument("--askers", type=int, default=8)
+    ap.add_argument("--rate", type=float, default=100, help="observations per second streamed")
+    ap.add_argument("--seed-obs", type=int, default=5000)
+    ap.add_argument("--episodes", type=int, default=300)
+    ap.add_argument("--keep", action="store_true", help="keep the work directory")
+    a = ap.parse_args()
+    h2emv = os.path.abspath(a.h2emv)
+    work = tempfile.mkdtemp(prefix="bench-serve-")
+    hist = os.path.join(work, "history.jsonl")
+    subprocess.run([h2emv, "sim", "-n", str(a.episodes), "-s", "3", "-q", "-o", hist], check=True)
+    lines = open(hist, "rb").read().splitlines(keepends=True)
+    seed, rest = lines[:a.seed_obs], lines[a.seed_obs:]
+    seed_file = os.path.join(work, "seed.jsonl")
+    with open(seed_file, "wb") as f:
+        f.writelines(seed)
+    qs = subprocess.run([h2emv, "questions", "--pairs", "20", seed_file], check=True,
+                        capture_output=True, text=True).stdout.splitlines()
+    questions = [json.loads(l)["question"] for l in qs if l.strip()]
+    failed = 0
+
+    # 1. ingest rate, HTTP (batches of 1,000) against the command line
+    t0 = time.perf_counter()
+    subprocess.run([h2emv, "ingest", "-q", "-m", os.path.join(work, "cli-mem"), "--create",
+                    seed_file], check=True)
+    cli_rate = len(seed) / (time.perf_counter() - t0)
+    proc, port = start_server(h2emv, os.path.join(work, "mem"))
+    c = Client(port)
+    acked = []
+    t0 = time.perf_counter()
+    for i in range(0, len(seed), 1000):
+        st, ack = c.call("POST", "/v1/observations", b"".join(seed[i:i + 1000]))
+        if st != 200:
+            failed += 1
+        acked += [s for s in ack.get("seqs", []) if s]
+    http_rate = len(seed) / (time.perf_counter() - t0)
+    wait_built(c)
+
+    # 2. idle asks
+    idle1 = {"lat": [], "failed": 0}
+    for t in askers(port, questions, 1, a.idle_seconds, idle1):
+        t.join()
+    idleN = {"lat": [], "failed": 0}
+    for t in askers(port, questions, a.askers, a.idle_seconds, idleN):
+        t.join()
+
+    # 3. load: askers and one ingester
+    load = {"lat": [], "failed": 0}
+    ing = {"batches": 0, "failed": 0, "obs": 0, "max_lag_obs": 0, "max_lag_s": 0.0}
+    stop_at = time.time() + a.seconds
+
+    def ingester():
+        ci = Client(port)
+        per = max(1, int(a.rate / 10))
+        pos = 0
+        next_t = time.time()
+        while time.time() < stop_at and pos < len(rest):
+            batch = rest[pos:pos + per]
+            pos += len(batch)
+            try:
+                st, ack = ci.call("POST", "/v1/observations", b"".join(batch))
+                if st != 200:
+                    raise RuntimeError(ack)
+                acked.extend(s for s in ack["seqs"] if s)
+                ing["obs"] += len(batch)
+                ing["batches"] += 1
+            except Exception as e:
+                print("ingest failed:", e, file=sys.stderr)
+                ing["failed"] += 1
+            next_t += 0.1
+            time.sleep(max(0, next_t - time.time()))
+
+    def watcher():
+        cw = Client(port)
+        while time.time() < stop_at:
+            st, s = cw.call("GET", "/v1/status")
+            if st == 200:
+                ing["max_lag_obs"] = max(ing["max_lag_obs"], s["lag"]["observations"])
+                ing["max_lag_s"] = max(ing["max_lag_s"], s["lag"]["seconds"])
+            time.sleep(1)
+
+    ts = askers(port, questions, a.askers, a.seconds, load)
+    ts += [threading.Thread(target=ingester), threading.Thread(target=watcher)]
+    for t in ts[-2:]:
+        t.start()
+    for t in ts:
+        t.join()
+    t0 = time.time()
+    final = wait_built(c)
+    catch_up = time.time() - t0
+    proc.terminate()
+    proc.wait(timeout=60)
+
+    # every acknowledged observation stored once, in order, and built
+    expected = list(range(1, len(seed) + ing["obs"] + 1))
+    lost = len(set(expected) - set(acked)) + (len(acked) - len(set(acked)))
+    lost += final["observations"]["last_seq"] != len(expected)
+    lost += final["observations"]["build_cursor"] != len(expected)
+    failed += idle1["failed"] + idleN["failed"] + load["failed"] + ing["failed"]
+
+    ms = lambda x: "%.1f" % (x * 1e3)
+    print("h2emv serve load test: %s, %d questions, history of %d observations"
+          % (time.strftime("%Y-%m-%d"), len(questions), len(lines)))
+    print("ingest: HTTP (batches of 1,000) %.0f obs/s, h2emv ingest %.0f obs/s, ratio %.2f"
+          % (http_rate, cli_rate, http_rate / cli_rate))
+    print("%-36s %8s %8s %8s" % ("asks", "n", "p50 ms", "p99 ms"))
+    print("%-36s %8d %8s %8s" % ("idle, 1 asker", len(idle1["lat"]), ms(pct(idle1["lat"], .5)),
+                                  ms(pct(idle1["lat"], .99))))
+    print("%-36s %8d %8s %8s" % ("idle, %d askers" % a.askers, len(idleN["lat"]),
+                                  ms(pct(idleN["lat"], .5)), ms(pct(idleN["lat"], .99))))
+    print("%-36s %8d %8s %8s" % ("%d askers + ingester %.0f obs/s" % (a.askers, a.rate),
+                                  len(load["lat"]), ms(pct(load["lat"], .5)),
+                                  ms(pct(load["lat"], .99))))
+    for name, base in (("1 asker", idle1), ("%d askers" % a.askers, idleN)):
+        print("load / idle %s: p50 x%.2f, p99 x%.2f" % (name, pct(load["lat"], .5) / pct(base["lat"], .5),
+                                                       pct(load["lat"], .99) / pct(base["lat"], .99)))
+    print("streamed %d observations in %d batches over %.0f s; build lag max %d obs, %.1f s; "
+          "caught up %.1f s after the end"
+          % (ing["obs"], ing["batches"], a.seconds, ing["max_lag_obs"], ing["max_lag_s"], catch_up))
+    print("failed requests: %d; lost observations: %d" % (failed, lost))
+    if a.keep:
+        print("work directory:", work)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if failed or lost else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,477 @@
+/*
+ * serve_worker.c — `h2emv serve`'s background builder and its counters:
+ * the builder folds observations as they arrive (forgetting runs inside
+ * each build), h2emv_maintain runs when the queue has been empty a while
+ * and once a night (yielding to new observations), and every part of the
+ * service counts what it did here for /v1/status and /metrics.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "tools/serve.h"
+
+/* Upper bounds (seconds) of the question latency histogram. */
+const double serve_lat_bounds[SERVE_LAT_BUCKETS] = { 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+	                                             0.1,   0.25,   0.5,   1,    2.5,   10 };
+
+double serve_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int serve_state_init(serve_state *st, h2emv_mem *mem)
+{
+	memset(st, 0, sizeof *st);
+	st->mem = mem;
+	st->state = "idle";
+	st->started = serve_now();
+	st->idle_after = 5;
+	st->maintenance = 1;
+	st->nightly_min = 3 * 60;
+	st->nightly_day = -1;
+	if (pthread_mutex_init(&st->mu, NULL))
+		return -1;
+	pthread_condattr_t ca;
+	if (pthread_condattr_init(&ca) || pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
+	    pthread_cond_init(&st->cv, &ca)) {
+		pthread_mutex_destroy(&st->mu);
+		return -1;
+	}
+	pthread_condattr_destroy(&ca);
+	return 0;
+}
+
+void serve_state_destroy(serve_state *st)
+{
+	pthread_cond_destroy(&st->cv);
+	pthread_mutex_destroy(&st->mu);
+	free(st->marks);
+}
+
+static void add_tokens(h2emv_tokens *sum, const h2emv_tokens *t)
+{
+	sum->prompt += t->prompt;
+	sum->completion += t->completion;
+	sum->calls += t->calls;
+}
+
+void serve_worker_notify(serve_state *st, uint64_t n_stored, uint64_t n_refused,
+                         uint64_t last_seq)
+{
+	pthread_mutex_lock(&st->mu);
+	st->obs_received += n_stored;
+	st->obs_refused += n_refused;
+	if (n_stored) {
+		st->batches++;
+		st->last_ingest = serve_now();
+		/* bounded (a builder locked out by another process builds nothing):
+		 * past 65536 waiting batches the oldest marks alone tell the lag */
+		if (st->n_marks == st->cap_marks && st->cap_marks < 65536) {
+			size_t nc = st->cap_marks ? st->cap_marks * 2 : 64;
+			serve_batch_mark *p = realloc(st->marks, nc * sizeof *p);
+			if (p) {
+				st->marks = p;
+				st->cap_marks = nc;
+			}
+		}
+		/* out of memory: the lag in seconds misses this batch, nothing else */
+		if (st->n_marks < st->cap_marks)
+			st->marks[st->n_marks++] = (serve_batch_mark){ last_seq, st->last_ingest };
+		st->wake = 1;
+		pthread_cond_signal(&st->cv);
+	}
+	pthread_mutex_unlock(&st->mu);
+}
+
+void serve_count_question(serve_state *st, double seconds, int ok, const h2emv_tokens *t)
+{
+	pthread_mutex_lock(&st->mu);
+	if (ok) {
+		st->questions++;
+		st->lat_sum += seconds;
+		for (int i = 0; i < SERVE_LAT_BUCKETS; i++)
+			if (seconds <= serve_lat_bounds[i]) {
+				st->lat_buckets[i]++;
+				break;
+			}
+		if (t)
+			add_tokens(&st->tok_ask, t);
+	} else {
+		st->question_errors++;
+	}
+	pthread_mutex_unlock(&st->mu);
+}
+
+/* The builder's and gc's progress callback: stop at the next safe point
+ * when the service stops (and, for gc, when observations wait). */
+static int build_progress(void *ctx, const char *what, uint64_t done, uint64_t total)
+{
+	serve_state *st = ctx;
+	pthread_mutex_lock(&st->mu);
+	int stop = st->stop;
+	pthread_mutex_unlock(&st->mu);
+	return stop;
+}
+
+static int gc_progress(void *ctx, const char *what, uint64_t done, uint64_t total)
+{
+	serve_state *st = ctx;
+	pthread_mutex_lock(&st->mu);
+	int stop = st->stop || st->wake;
+	pthread_mutex_unlock(&st->mu);
+	return stop;
+}
+
+/* Called with mu held; releases it around the build. */
+static void build_once(serve_state *st)
+{
+	st->state = "building";
+	pthread_mutex_unlock(&st->mu);
+	h2emv_build_options o = H2EMV_BUILD_OPTIONS_INIT;
+	o.progress = build_progress;
+	o.progress_ctx = st;
+	h2emv_build_result r = { 0 };
+	h2emv_error err = { 0 };
+	int rc = h2emv_build(&r, st->mem, &o, &err);
+	pthread_mutex_lock(&st->mu);
+	st->state = "idle";
+	st->builds++;
+	st->obs_built += r.obs_folded;
+	st->snapshots_built += r.snapshots;
+	st->nodes_forgotten += r.nodes_forgotten;
+	add_tokens(&st->tok_build, &r.tokens_build);
+	add_tokens(&st->tok_forget, &r.tokens_forget);
+	if (rc) {
+		st->build_errors++;
+		snprintf(st->last_error, sizeof st->last_error, "build: %s",
+		         err.message[0] ? err.message : h2emv_strerror(rc));
+		return;
+	}
+	size_t k = 0;
+	while (k < st->n_marks && st->marks[k].last_seq <= r.build_cursor)
+		k++;
+	if (k) {
+		memmove(st->marks, st->marks + k, (st->n_marks - k) * sizeof *st->marks);
+		st->n_marks -= k;
+	}
+	if (r.obs_folded == 0)
+		st->n_marks = 0; /* nothing waits: every mark is built (or was never ours) */
+}
+
+static int utc_day(double t)
+{
+	return (int)(t / 86400);
+}
+
+/* Called with mu held and the queue empty; releases it around the work. */
+static void maybe_maintain(serve_state *st)
+{
+	double now = serve_now();
+	unsigned minute = (unsigned)((long long)now % 86400 / 60);
+	int nightly = minute >= st->nightly_min && utc_day(now) != st->nightly_day;
+	int idle = now - st->last_ingest >= st->idle_after;
+	if (!st->maintenance || !idle || (!nightly && now - st->last_maintain < 60))
+		return;
+	st->state = "maintaining";
+	pthread_mutex_unlock(&st->mu);
+	h2emv_maintain_options mo = H2EMV_MAINTAIN_OPTIONS_INIT;
+	mo.force = nightly;
+	mo.gc = (h2emv_gc_options)H2EMV_GC_OPTIONS_INIT;
+	mo.gc.keep_snapshots = 4; /* what h2emv_maintain keeps by default */
+	mo.gc.progress = gc_progress;
+	mo.gc.progress_ctx = st;
+	h2emv_maintain_result r = { 0 };
+	h2emv_error err = { 0 };
+	int rc = h2emv_maintain(&r, st->mem, &mo, &err);
+	pthread_mutex_lock(&st->mu);
+	st->state = "idle";
+	st->last_maintain = serve_now();
+	st->maintain_runs++;
+	if (nightly)
+		st->nightly_day = utc_day(now);
+	if (rc) {
+		snprintf(st->last_error, sizeof st->last_error, "maintenance: %s",
+		         err.message[0] ? err.message : h2emv_strerror(rc));
+		return;
+	}
+	st->gc_runs += r.gc_ran;
+	st->compactions += r.compacted;
+	st->compactions_deferred += r.compact_deferred;
+	st->gc_snapshots_dropped += r.gc.snapshots_dropped;
+	st->gc_versions_deleted += r.gc.versions_deleted;
+	st->gc_obs_reclaimed += r.gc.obs_reclaimed;
+}
+
+static void *worker_main(void *arg)
+{
+	serve_state *st = arg;
+	pthread_mutex_lock(&st->mu);
+	while (!st->stop) {
+		if (!st->wake) {
+			struct timespec ts;
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			ts.tv_sec += 1; /* and poll: another process may append too */
+			int rc = pthread_cond_timedwait(&st->cv, &st->mu, &ts);
+			if (rc && rc != ETIMEDOUT)
+				break;
+		}
+		if (st->stop)
+			break;
+		st->wake = 0;
+		uint64_t before = st->obs_built;
+		build_once(st);
+		if (!st->stop && !st->wake && st->obs_built == before)
+			maybe_maintain(st);
+	}
+	st->state = "stopped";
+	pthread_mutex_unlock(&st->mu);
+	return NULL;
+}
+
+int serve_worker_start(serve_state *st)
+{
+	st->stop = 0;
+	st->wake = 1; /* fold what waits already */
+	/* started after today's nightly time: the next one is tomorrow's */
+	double now = serve_now();
+	if ((unsigned)((long long)now % 86400 / 60) >= st->nightly_min)
+		st->nightly_day = utc_day(now);
+	if (pthread_create(&st->worker, NULL, worker_main, st))
+		return -1;
+	st->worker_running = 1;
+	return 0;
+}
+
+void serve_worker_stop(serve_state *st)
+{
+	if (!st->worker_running)
+		return;
+	pthread_mutex_lock(&st->mu);
+	st->stop = 1;
+	pthread_cond_signal(&st->cv);
+	pthread_mutex_unlock(&st->mu);
+	pthread_join(st->worker, NULL);
+	st->worker_running = 0;
+}
+
+/* ------------------------------------------------------------- output -- */
+
+typedef struct snapshot_view {
+	uint64_t obs_last_seq, build_cursor, last_snapshot, file_bytes, used_bytes;
+	h2emv_time t_now, created;
+	uint64_t n_nodes;
+	int ok;
+} snapshot_view;
+
+static void read_store(snapshot_view *v, h2emv_mem *mem)
+{
+	memset(v, 0, sizeof *v);
+	h2emv_stats s;
+	if (h2emv_mem_stats(&s, mem, NULL) == H2EMV_OK) {
+		v->ok = 1;
+		v->obs_last_seq = s.obs_last_seq;
+		v->build_cursor = s.build_cursor;
+		v->last_snapshot = s.last_snapshot;
+		v->file_bytes = s.file_bytes;
+		v->used_bytes = s.used_bytes;
+	}
+	h2emv_snap *snap;
+	if (h2emv_snap_open(&snap, mem, H2EMV_SNAP_LATEST, NULL) == H2EMV_OK) {
+		h2emv_snap_info info;
+		h2emv_snap_get_info(&info, snap);
+		v->t_now = info.t_now;
+		v->created = info.created;
+		v->n_nodes = info.n_nodes;
+		v->last_snapshot = info.seq;
+		h2emv_snap_close(snap);
+	}
+}
+
+/* Lag in seconds: how long the oldest batch received and not built has waited. */
+static double lag_seconds(serve_state *st, double now)
+{
+	return st->n_marks ? now - st->marks[0].received : 0;
+}
+
+json_t *serve_status_json(serve_state *st)
+{
+	snapshot_view v;
+	read_store(&v, st->mem);
+	double now = serve_now();
+	uint64_t queue = v.obs_last_seq > v.build_cursor ? v.obs_last_seq - v.build_cursor : 0;
+	pthread_mutex_lock(&st->mu);
+	json_t *o = json_pack(
+		"{s:f,s:{s:I,s:I,s:I,s:I,s:I},s:{s:I,s:f},s:{s:I,s:I,s:I,s:I},s:{s:I,s:I},"
+		"s:{s:s,s:s,s:f,s:i,s:I,s:I,s:I,s:I,s:s},s:{s:I,s:I}}",
+		"uptime_seconds", now - st->started,
+		"observations", "received", (json_int_t)st->obs_received, "refused",
+		(json_int_t)st->obs_refused, "built", (json_int_t)st->obs_built, "last_seq",
+		(json_int_t)v.obs_last_seq, "build_cursor", (json_int_t)v.build_cursor,
+		"lag", "observations", (json_int_t)queue, "seconds", lag_seconds(st, now),
+		"newest_snapshot", "seq", (json_int_t)v.last_snapshot, "t_now", (json_int_t)v.t_now,
+		"created", (json_int_t)v.created, "nodes", (json_int_t)v.n_nodes,
+		"disk", "file_bytes", (json_int_t)v.file_bytes, "used_bytes", (json_int_t)v.used_bytes,
+		"maintenance", "state", st->state, "builder", st->worker_running ? "running" : "stopped",
+		"last_run_seconds_ago", st->last_maintain ? now - st->last_maintain : -1.0,
+		"nightly_at_utc_minute", (int)st->nightly_min, "runs", (json_int_t)st->maintain_runs,
+		"gc_runs", (json_int_t)st->gc_runs, "compactions", (json_int_t)st->compactions,
+		"compactions_deferred", (json_int_t)st->compactions_deferred, "last_error",
+		st->last_error,
+		"questions", "answered", (json_int_t)st->questions, "failed",
+		(json_int_t)st->question_errors);
+	if (o && json_object_set_new(o, "queue_depth", json_integer((json_int_t)queue))) {
+		json_decref(o);
+		o = NULL;
+	}
+	pthread_mutex_unlock(&st->mu);
+	return o;
+}
+
+typedef struct textbuf {
+	char *s;
+	size_t len, cap;
+	int oom;
+} textbuf;
+
+static void tb_printf(textbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void tb_printf(textbuf *b, const char *fmt, ...)
+{
+	for (;;) {
+		va_list ap;
+		va_start(ap, fmt);
+		int n = b->oom ? -1 : vsnprintf(b->s ? b->s + b->len : NULL, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->oom = 1;
+			return;
+		}
+		if (b->len + (size_t)n < b->cap) {
+			b->len += (size_t)n;
+			return;
+		}
+		size_t nc = (b->cap + (size_t)n + 1) * 2;
+		char *p = realloc(b->s, nc);
+		if (!p) {
+			b->oom = 1;
+			return;
+		}
+		b->s = p;
+		b->cap = nc;
+	}
+}
+
+static void metric(textbuf *b, const char *name, const char *type, const char *help, double v)
+{
+	tb_printf(b, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, v);
+}
+
+char *serve_metrics_text(serve_state *st, size_t *len)
+{
+	snapshot_view v;
+	read_store(&v, st->mem);
+	h2emv_policy_stats ps;
+	h2emv_mem_policy_stats(&ps, st->mem);
+	double now = serve_now();
+	uint64_t queue = v.obs_last_seq > v.build_cursor ? v.obs_last_seq - v.build_cursor : 0;
+	textbuf b = { 0 };
+	pthread_mutex_lock(&st->mu);
+	metric(&b, "h2emv_observations_received_total", "counter",
+	       "Observations stored through POST /v1/observations.", (double)st->obs_received);
+	metric(&b, "h2emv_observations_refused_total", "counter",
+	       "Observations refused (bad lines).", (double)st->obs_refused);
+	metric(&b, "h2emv_observations_built_total", "counter",
+	       "Observations folded into the tree by this server's builder.", (double)st->obs_built);
+	metric(&b, "h2emv_build_lag_observations", "gauge",
+	       "Observations stored and not yet folded into the tree.", (double)queue);
+	metric(&b, "h2emv_build_lag_seconds", "gauge",
+	       "How long the oldest batch received and not yet built has waited.",
+	       lag_seconds(st, now));
+	metric(&b, "h2emv_snapshots_built_total", "counter", "Snapshots committed by the builder.",
+	       (double)st->snapshots_built);
+	metric(&b, "h2emv_build_errors_total", "counter", "Builds that failed.",
+	       (double)st->build_errors);
+	metric(&b, "h2emv_newest_snapshot", "gauge", "Sequence number of the newest snapshot.",
+	       (double)v.last_snapshot);
+	metric(&b, "h2emv_tree_nodes", "gauge", "Nodes of level 3 and above in the newest tree.",
+	       (double)v.n_nodes);
+	tb_printf(&b, "# HELP h2emv_question_duration_seconds Time to answer POST /v1/ask.\n"
+	              "# TYPE h2emv_question_duration_seconds histogram\n");
+	uint64_t cum = 0;
+	for (int i = 0; i < SERVE_LAT_BUCKETS; i++) {
+		cum += st->lat_buckets[i];
+		tb_printf(&b, "h2emv_question_duration_seconds_bucket{le=\"%g\"} %llu\n",
+		          serve_lat_bounds[i], (unsigned long long)cum);
+	}
+	tb_printf(&b,
+	          "h2emv_question_duration_seconds_bucket{le=\"+Inf\"} %llu\n"
+	          "h2emv_question_duration_seconds_sum %.9g\n"
+	          "h2emv_question_duration_seconds_count %llu\n",
+	          (unsigned long long)st->questions, st->lat_sum, (unsigned long long)st->questions);
+	metric(&b, "h2emv_questions_answered_total", "counter", "Questions answered.",
+	       (double)st->questions);
+	metric(&b, "h2emv_questions_failed_total", "counter", "Questions that got an error.",
+	       (double)st->question_errors);
+	tb_printf(&b, "# HELP h2emv_policy_calls_total Policy calls, by what they were for.\n"
+	              "# TYPE h2emv_policy_calls_total counter\n");
+	const struct {
+		const char *what;
+		const h2emv_tokens *t;
+	} tk[] = { { "build", &st->tok_build }, { "forget", &st->tok_forget },
+		   { "ask", &st->tok_ask }, { "say", &st->tok_say } };
+	for (size_t i = 0; i < 4; i++)
+		tb_printf(&b, "h2emv_policy_calls_total{for=\"%s\"} %llu\n", tk[i].what,
+		          (unsigned long long)tk[i].t->calls);
+	tb_printf(&b, "# HELP h2emv_policy_tokens_total Policy tokens, by use and kind.\n"
+	              "# TYPE h2emv_policy_tokens_total counter\n");
+	for (size_t i = 0; i < 4; i++)
+		tb_printf(&b,
+		          "h2emv_policy_tokens_total{for=\"%s\",kind=\"prompt\"} %llu\n"
+		          "h2emv_policy_tokens_total{for=\"%s\",kind=\"completion\"} %llu\n",
+		          tk[i].what, (unsigned long long)tk[i].t->prompt, tk[i].what,
+		          (unsigned long long)tk[i].t->completion);
+	metric(&b, "h2emv_policy_decisions_total", "counter",
+	       "Decisions the policy was asked for (llm policy; 0 for builtin).",
+	       (double)ps.decisions);
+	metric(&b, "h2emv_policy_fallbacks_total", "counter",
+	       "Decisions settled by the safe fallback.", (double)ps.fallbacks);
+	metric(&b, "h2emv_nodes_forgotten_total", "counter",
+	       "Nodes replaced by placeholders by the builder's forgetting.",
+	       (double)st->nodes_forgotten);
+	metric(&b, "h2emv_maintenance_runs_total", "counter", "h2emv_maintain calls.",
+	       (double)st->maintain_runs);
+	metric(&b, "h2emv_gc_runs_total", "counter", "Garbage collections.", (double)st->gc_runs);
+	metric(&b, "h2emv_gc_snapshots_dropped_total", "counter", "Snapshots dropped by gc.",
+	       (double)st->gc_snapshots_dropped);
+	metric(&b, "h2emv_gc_versions_deleted_total", "counter", "Node versions deleted by gc.",
+	       (double)st->gc_versions_deleted);
+	metric(&b, "h2emv_gc_observations_reclaimed_total", "counter",
+	       "Observations deleted from the log by gc.", (double)st->gc_obs_reclaimed);
+	metric(&b, "h2emv_compactions_total", "counter", "Compactions of the data file.",
+	       (double)st->compactions);
+	metric(&b, "h2emv_disk_bytes", "gauge", "Size of the data file.", (double)v.file_bytes);
+	metric(&b, "h2emv_disk_used_bytes", "gauge", "Pages in use inside the data file.",
+	       (double)v.used_bytes);
+	tb_printf(&b, "# HELP h2emv_http_requests_total Requests answered, by status class.\n"
+	              "# TYPE h2emv_http_requests_total counter\n"
+	              "h2emv_http_requests_total{class=\"2xx\"} %llu\n"
+	              "h2emv_http_requests_total{class=\"4xx\"} %llu\n"
+	              "h2emv_http_requests_total{class=\"5xx\"} %llu\n",
+	          (unsigned long long)(st->http_requests - st->http_4xx - st->http_5xx),
+	          (unsigned long long)st->http_4xx, (unsigned long long)st->http_5xx);
+	pthread_mutex_unlock(&st->mu);
+	if (b.oom) {
+		free(b.s);
+		return NULL;
+	}
+	*len = b.len;
+	return b.s;
+}
