@@ -474,10 +474,19 @@ static void test_token_is_required_and_never_logged(void **state)
 	                s.port, tokfile);
 	if (rc != 0)
 		fail_msg("robot_bridge.py exited %d: %s", rc, py);
-	assert_non_null(strstr(py, "streamed 12 observations in 3 batches (seqs 1..12), 0 refused\n"));
+	assert_non_null(strstr(
+		py, "streamed 12 observations in 3 batches (seqs 1..12), 0 refused, 0 already stored\n"));
 	assert_non_null(strstr(py, "built: snapshot "));
 	assert_non_null(strstr(py, "Q: Where did you put the keys?\nA: At the drawer"));
 	assert_non_null(strstr(py, "Q: When did you last pick up the keys?\nA: At 2024/10/03"));
+	free(py);
+	/* run again: the ids it gives make the second run store nothing */
+	rc = tu_run(&py, "python3 %s --url http://127.0.0.1:%u --token-file %s 2>&1", BRIDGE, s.port,
+	            tokfile);
+	if (rc != 0)
+		fail_msg("robot_bridge.py exited %d: %s", rc, py);
+	assert_non_null(strstr(
+		py, "streamed 0 observations in 3 batches (nothing new), 0 refused, 12 already stored\n"));
 	free(py);
 	assert_int_equal(stop(&s), 0);
 	char *log = tu_read_file(s.log, NULL);

@@ -47,12 +47,15 @@ class Memory:
 
     def send(self, observations, retries=5):
         """Store a batch (a list of dicts) durably, as JSON Lines. Retries a
-        connection that fails before an answer; an answer is final."""
+        request that got no answer (refused, reset, timed out): with an "id"
+        on each observation a resend is harmless, since the server stores an
+        id once and answers a resent one with the seq it already has. An
+        answer is final."""
         body = "".join(json.dumps(o) + "\n" for o in observations).encode()
         for attempt in range(retries):
             try:
                 return self.call("POST", "/v1/observations", body, "application/x-ndjson")
-            except (urllib.error.URLError, ConnectionError):
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
                 if attempt + 1 == retries:
                     raise
                 time.sleep(0.2 * 2 ** attempt)
@@ -109,6 +112,8 @@ def main():
     ap.add_argument("--file", help="observations to stream (JSON Lines); default: made up")
     ap.add_argument("--batch", type=int, default=5, help="observations per request")
     ap.add_argument("--ask", action="append", help="a question (repeatable)")
+    ap.add_argument("--id-prefix", help="ids given to observations without one are "
+                    "PREFIX-LINE (default: the file's name)")
     args = ap.parse_args()
 
     token = None
@@ -118,7 +123,13 @@ def main():
     mem = Memory(args.url, token)
 
     obs = list(read_jsonl(args.file)) if args.file else list(made_up_history())
-    stored, refused, first, last, batches = 0, 0, None, None, 0
+    # An id per observation makes resends harmless (see Memory.send); one
+    # made from the file and the line also makes running this twice on the
+    # same file store it once.
+    prefix = args.id_prefix or (args.file.rsplit("/", 1)[-1] if args.file else "demo")
+    for n, o in enumerate(obs, 1):
+        o.setdefault("id", "%s-%d" % (prefix, n))
+    stored, refused, dups, first, last, batches = 0, 0, 0, None, None, 0
     for i in range(0, len(obs), args.batch):
         status, ack = mem.send(obs[i:i + args.batch])
         batches += 1
@@ -129,11 +140,13 @@ def main():
             print("refused: line %d of batch %d: %s" % (e["line"], batches, e["message"]))
         stored += ack["stored"]
         refused += ack["refused"]
+        dups += ack.get("duplicates", 0)
         if ack["stored"]:
             first = first or ack["first_seq"]
             last = ack["last_seq"]
-    print("streamed %d observations in %d batches (seqs %s..%s), %d refused"
-          % (stored, batches, first, last, refused))
+    seqs = "seqs %d..%d" % (first, last) if stored else "nothing new"
+    print("streamed %d observations in %d batches (%s), %d refused, %d already stored"
+          % (stored, batches, seqs, refused, dups))
 
     st = mem.wait_built()
     print("built: snapshot %d, %d nodes, %d observations waiting"
