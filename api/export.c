@@ -68,7 +68,7 @@ static int put_escaped(xw *w, const char *buf, size_t size)
 	return xw_put(w, buf + from, size - from);
 }
 
-int xw_json(xw *w, const json_t *v, int html, const char *extra)
+int xw_json(xw *w, const json_t *v, int html, const char *extra, size_t extra_len)
 {
 	/* one dump into a buffer kept across calls: a node's JSON at a time */
 	size_t n = json_dumpb(v, (char *)w->dump.data, w->dump.cap, JSON_COMPACT);
@@ -89,11 +89,10 @@ int xw_json(xw *w, const json_t *v, int html, const char *extra)
 		xw_put(w, text, n);
 	if (!extra)
 		return w->status;
-	xw_puts(w, ",\"observation\":");
 	if (html)
-		put_escaped(w, extra, strlen(extra));
+		put_escaped(w, extra, extra_len);
 	else
-		xw_puts(w, extra);
+		xw_put(w, extra, extra_len);
 	return xw_puts(w, "}");
 }
 
@@ -109,6 +108,7 @@ typedef struct xp {
 	const h2emv_export_options *o;
 	xw w;
 	xnode_ctx nx;
+	eng_buf tail; /* a node's facts, children and observation as JSON text */
 	uint64_t count, trimmed_at;
 	lvref *ranks; /* dot: every node with its level, for the rank groups */
 	size_t n_ranks, cap_ranks;
@@ -222,15 +222,16 @@ static int emit(xp *x, const h2emv_node *n, const h2emv_ref *parent)
 	if (x->o->format == H2EMV_EXPORT_DOT) {
 		rc = dot_node(x, n, parent);
 	} else {
-		char pref[32], *obs = NULL;
-		json_t *j = export_node_json(&x->nx, n, parent ? export_ref(pref, *parent) : NULL, &obs);
+		char pref[32];
+		json_t *j =
+			export_node_json(&x->nx, n, parent ? export_ref(pref, *parent) : NULL, &x->tail);
 		if (!j)
 			return H2EMV_ENOMEM;
 		if (x->count)
 			xw_puts(&x->w, ",");
-		rc = xw_json(&x->w, j, x->o->format == H2EMV_EXPORT_HTML, obs);
+		rc = xw_json(&x->w, j, x->o->format == H2EMV_EXPORT_HTML, (const char *)x->tail.data,
+		             x->tail.len);
 		json_decref(j);
-		free(obs);
 	}
 	x->count++;
 	if (x->o->progress && x->count % 256 == 0)
@@ -413,6 +414,7 @@ int h2emv_snap_export(h2emv_snap *snap, h2emv_write_fn write, void *ctx,
 		o.progress(o.progress_ctx, "export", x.count, x.count);
 	eng_buf_free(&x.w.buf);
 	eng_buf_free(&x.w.dump);
+	eng_buf_free(&x.tail);
 	free(x.ranks);
 	profile_free(prof);
 	return rc;

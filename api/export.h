@@ -30,12 +30,12 @@ int xw_puts(xw *w, const char *s);
 /* Hand what is buffered to the writer; returns the sticky status. */
 int xw_flush(xw *w);
 /* Dump the object `v` compactly, then, when `extra` is not NULL, add the
- * member "observation" with `extra` as its value (JSON text made by
- * obs_to_json). With `html` set, '<', '>' and '&' are written as \u003c,
- * \u003e, \u0026 so the text can sit inside a <script> element (they only
- * ever occur inside JSON strings, where the escapes mean the same).
- * Returns the writer's status, or ENOMEM. */
-int xw_json(xw *w, const json_t *v, int html, const char *extra);
+ * `extra_len` bytes of JSON text at `extra` inside it, before its closing
+ * brace (members, each starting with a comma). With `html` set, '<', '>'
+ * and '&' are written as \u003c, \u003e, \u0026 so the text can sit
+ * inside a <script> element (they only ever occur inside JSON strings,
+ * where the escapes mean the same). Returns the writer's status, or ENOMEM. */
+int xw_json(xw *w, const json_t *v, int html, const char *extra, size_t extra_len);
 
 /* What node JSON needs besides the node. */
 typedef struct xnode_ctx {
@@ -49,12 +49,14 @@ char *export_ref(char *out, h2emv_ref r);
 /* "scene", "event", "goal", "summary", "root", "forgotten" or "unknown". */
 const char *export_kind_name(int kind);
 
-/* The JSON object of one node (docs/formats.md §5.2); `parent` may be NULL.
- * For a scene, *obs gets its observation's canonical JSON text (malloc'd,
- * the caller frees it), which belongs in the object as "observation": it
- * is written as text, not parsed and dumped again. NULL when out of
- * memory. */
-json_t *export_node_json(xnode_ctx *x, const h2emv_node *n, const char *parent, char **obs);
+/* The JSON object of one node (docs/formats.md §5.2) in two parts: the
+ * returned object holds its head (ref to extended), and `tail` (emptied
+ * first) gets the rest as JSON text to go inside the object after it
+ * (xw_json's `extra`): its facts, its children and, for a scene, its
+ * observation's canonical JSON. The tail is written as text, not built as
+ * objects and dumped: it is most of an export. `parent` may be NULL. NULL
+ * when out of memory. */
+json_t *export_node_json(xnode_ctx *x, const h2emv_node *n, const char *parent, eng_buf *tail);
 
 /* The head of the document: format, generator, snapshot, config, rules,
  * scope. NULL with `err` filled on failure. */

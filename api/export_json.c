@@ -104,26 +104,61 @@ static const char *const slot_names[FS_N] = {
 	[FS_STATE] = "state",
 };
 
-static json_t *fact_json(const fact *f)
+/* A string of a fact as JSON text; bytes that are not UTF-8 (a damaged
+ * record) become '?', as jtextn does. */
+static int text_str(eng_buf *o, const char *s, size_t n)
 {
-	jb b = { json_object(), 0 };
-	if (!b.o)
-		return NULL;
-	put(&b, "type", json_string_nocheck(type_name(f->type)));
-	put(&b, "status", json_string_nocheck(status_name(f->status)));
-	for (int i = 0; i < FS_N; i++)
-		if (f->s[i])
-			put(&b, slot_names[i], jtext(f->s[i]));
-	put(&b, "count", json_integer(f->count));
-	/* microseconds only: a node can hold hundreds of facts */
-	put(&b, "first_us", json_integer(f->t0));
-	put(&b, "last_us", json_integer(f->t1));
-	put(&b, "last_end_us", json_integer(f->t2));
-	if (b.oom) {
-		json_decref(b.o);
-		return NULL;
+	if (obs_utf8_ok(s, n))
+		return obs_json_string(o, s, n);
+	char *c = malloc(n + 1);
+	if (!c)
+		return H2EMV_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		c[i] = (unsigned char)s[i] < 0x80 && s[i] ? s[i] : '?';
+	int rc = obs_json_string(o, c, n);
+	free(c);
+	return rc;
+}
+
+static int text_put(eng_buf *o, const char *s)
+{
+	return eng_buf_append(o, s, strlen(s));
+}
+
+/* One fact as JSON text (the members of docs/formats.md §5.2, in order).
+ * Written directly rather than through jansson: a node holds up to 256
+ * facts, and building and dumping an object per fact was most of an
+ * export's time. */
+static int fact_text(eng_buf *o, const fact *f)
+{
+	char num[96];
+	int rc = text_put(o, "{\"type\":\"");
+	if (!rc)
+		rc = text_put(o, type_name(f->type));
+	if (!rc)
+		rc = text_put(o, "\",\"status\":\"");
+	if (!rc)
+		rc = text_put(o, status_name(f->status));
+	if (!rc)
+		rc = text_put(o, "\"");
+	for (int i = 0; i < FS_N && !rc; i++) {
+		if (!f->s[i])
+			continue;
+		rc = text_put(o, ",\"");
+		if (!rc)
+			rc = text_put(o, slot_names[i]);
+		if (!rc)
+			rc = text_put(o, "\":");
+		if (!rc)
+			rc = text_str(o, f->s[i], strlen(f->s[i]));
 	}
-	return b.o;
+	/* microseconds only: a node can hold hundreds of facts */
+	snprintf(num, sizeof num, ",\"count\":%lu,\"first_us\":%lld,\"last_us\":%lld,", (unsigned long)f->count,
+	         (long long)f->t0, (long long)f->t1);
+	if (!rc)
+		rc = text_put(o, num);
+	snprintf(num, sizeof num, "\"last_end_us\":%lld}", (long long)f->t2);
+	return rc ? rc : text_put(o, num);
 }
 
 /* The facts of a node: a scene's from its observation (whose canonical
@@ -156,7 +191,52 @@ static int node_facts(facts *f, xnode_ctx *x, const h2emv_node *n, char **obs)
 
 /* ------------------------------------------------------------------ node -- */
 
-json_t *export_node_json(xnode_ctx *x, const h2emv_node *n, const char *parent, char **obs)
+/* What follows a node's head object: its facts, its children, and a
+ * scene's observation, as JSON text each starting with a comma. */
+static int node_tail(eng_buf *o, xnode_ctx *x, const h2emv_node *n)
+{
+	char ref[32];
+	int rc = H2EMV_OK;
+	char *obs = NULL;
+	if (!x->no_facts) {
+		facts f = { 0 };
+		rc = node_facts(&f, x, n, &obs);
+		if (!rc)
+			rc = text_put(o, ",\"facts\":[");
+		for (size_t i = 0; !rc && i < f.n; i++) {
+			if (i)
+				rc = text_put(o, ",");
+			if (!rc)
+				rc = fact_text(o, &f.v[i]);
+		}
+		if (!rc)
+			rc = text_put(o, "]");
+		facts_free(&f);
+	}
+	if (!rc)
+		rc = text_put(o, ",\"children\":[");
+	for (size_t i = 0; !rc && i < h2emv_node_child_count(n); i++) {
+		if (i)
+			rc = text_put(o, ",");
+		if (!rc)
+			rc = text_put(o, "\"");
+		if (!rc)
+			rc = text_put(o, export_ref(ref, h2emv_node_child_ref(n, i)));
+		if (!rc)
+			rc = text_put(o, "\"");
+	}
+	if (!rc)
+		rc = text_put(o, "]");
+	if (!rc && obs) {
+		rc = text_put(o, ",\"observation\":");
+		if (!rc)
+			rc = text_put(o, obs);
+	}
+	free(obs);
+	return rc;
+}
+
+json_t *export_node_json(xnode_ctx *x, const h2emv_node *n, const char *parent, eng_buf *tail)
 {
 	char ref[32];
 	h2emv_ref r = h2emv_node_ref(n);
@@ -186,28 +266,9 @@ json_t *export_node_json(xnode_ctx *x, const h2emv_node *n, const char *parent, 
 		put(&b, "growing", json_boolean(open & 1));
 		put(&b, "extended", json_boolean(open & 2));
 	}
-	facts f = { 0 };
-	json_t *fl = x->no_facts ? NULL : json_array();
-	*obs = NULL;
-	if (!x->no_facts && (!fl || node_facts(&f, x, n, obs) != H2EMV_OK))
-		b.oom = 1;
-	for (size_t i = 0; !b.oom && i < f.n; i++) {
-		json_t *fj = fact_json(&f.v[i]);
-		if (!fj || json_array_append_new(fl, fj))
-			b.oom = 1;
-	}
-	facts_free(&f);
-	if (!x->no_facts)
-		put(&b, "facts", fl);
-	json_t *kids = json_array();
-	for (size_t i = 0; kids && i < h2emv_node_child_count(n); i++)
-		if (json_array_append_new(kids, json_string(export_ref(ref, h2emv_node_child_ref(n, i)))))
-			b.oom = 1;
-	put(&b, "children", kids);
-	if (b.oom) {
+	tail->len = 0;
+	if (b.oom || node_tail(tail, x, n) != H2EMV_OK) {
 		json_decref(b.o);
-		free(*obs);
-		*obs = NULL;
 		return NULL;
 	}
 	return b.o;

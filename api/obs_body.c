@@ -69,23 +69,17 @@ static void emits(bctx *c, const char *s)
 	emit(c, s, strlen(s));
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped, the
- * rest (valid UTF-8, checked before) as it is. */
-static void emit_string(bctx *c, const char *s, size_t n)
+int obs_json_string(eng_buf *out, const char *s, size_t n)
 {
-	if (!c->out)
-		return;
-	if (n == 0) { /* s may be NULL then */
-		emit(c, "\"\"", 2);
-		return;
-	}
-	emit(c, "\"", 1);
+	if (n == 0) /* s may be NULL then */
+		return eng_buf_append(out, "\"\"", 2);
+	int rc = eng_buf_append(out, "\"", 1);
 	size_t run = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !rc; i++) {
 		unsigned char ch = (unsigned char)s[i];
 		if (ch >= 0x20 && ch != '"' && ch != '\\')
 			continue;
-		emit(c, s + run, i - run);
+		rc = eng_buf_append(out, s + run, i - run);
 		run = i + 1;
 		char esc[8];
 		const char *e = ch == '"' ? "\\\"" : ch == '\\' ? "\\\\" : ch == '\n' ? "\\n"
@@ -95,10 +89,22 @@ static void emit_string(bctx *c, const char *s, size_t n)
 			snprintf(esc, sizeof esc, "\\u%04x", ch);
 			e = esc;
 		}
-		emits(c, e);
+		if (!rc)
+			rc = eng_buf_append(out, e, strlen(e));
 	}
-	emit(c, s + run, n - run);
-	emit(c, "\"", 1);
+	if (!rc)
+		rc = eng_buf_append(out, s + run, n - run);
+	return rc ? rc : eng_buf_append(out, "\"", 1);
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped, the
+ * rest (valid UTF-8, checked before) as it is. */
+static void emit_string(bctx *c, const char *s, size_t n)
+{
+	if (!c->out || c->nomem)
+		return;
+	if (obs_json_string(c->out, s, n))
+		c->nomem = 1;
 }
 
 /* ------------------------------------------------------------- values -- */

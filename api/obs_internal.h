@@ -150,6 +150,10 @@ int obs_action_next_arg(obs_span *rest, obs_span *arg, const char **why);
 /* Is s[0..n) well-formed UTF-8 (no overlongs, surrogates or code points
  * above U+10FFFF) without NUL bytes? The same strings jansson accepts. */
 int obs_utf8_ok(const char *s, size_t n);
+/* Append s[0..n) to `out` as a JSON string (quotes, backslashes and control
+ * characters escaped; s must be valid UTF-8). Returns 0 or H2EMV_ENOMEM. */
+struct eng_buf;
+int obs_json_string(struct eng_buf *out, const char *s, size_t n);
 
 /* Byte-wise order of two keys, shorter first on a common prefix: the order
  * object members are stored in. */
