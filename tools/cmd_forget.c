@@ -54,11 +54,13 @@ typedef struct listing {
 	int failed;
 } listing;
 
+/* The first line of s, cut to fit n bytes, never inside a UTF-8 character. */
 static void first_line(char *out, size_t n, const char *s)
 {
 	size_t k = strcspn(s, "\n");
 	if (k >= n)
-		k = n - 1;
+		for (k = n - 1; k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80; k--)
+			; /* s[k] continues a character: cut before it */
 	memcpy(out, s, k);
 	out[k] = 0;
 }
@@ -71,10 +73,11 @@ static void on_forgotten(void *ctx, const h2emv_forgotten *f)
 	cli_time(b, sizeof b, f->end);
 	first_line(line, sizeof line, f->summary);
 	if (l->nodes) {
-		json_t *o = json_pack("{s:I,s:I,s:i,s:s,s:s,s:s,s:I,s:s}", "id", (json_int_t)f->node.id,
+		json_t *o = json_pack("{s:I,s:I,s:i,s:s,s:s,s:s,s:I,s:o}", "id", (json_int_t)f->node.id,
 		                      "version", (json_int_t)f->node.version, "level", f->level,
 		                      "kind", kind_name(f->kind), "start", a, "end", b,
-		                      "descendants", (json_int_t)f->descendants, "summary", line);
+		                      "descendants", (json_int_t)f->descendants, "summary",
+		                      cli_json_text(line));
 		if (!o || json_array_append_new(l->nodes, o))
 			l->failed = 1;
 		return;
