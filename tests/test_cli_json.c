@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "fakellm.h"
 #include "h2emv.h"
 #include "testutil.h"
 
@@ -464,6 +465,88 @@ static void test_check_and_salvage_report_damage_as_json_lines(void **state)
 	free(saved);
 }
 
+static void test_config_feedback_forget_compact_and_backup_print_json_too(void **state)
+{
+	(void)state;
+	json_t *c = one(cli(0, "config -m %s --json", mem));
+	keys(c, "profile forgetting life_scene_us life_event_us life_goal_us life_summary_us "
+	        "event_gap_us rules_in_summaries rules_in_relevance flat qa_rounds qa_tokens "
+	        "max_clock_jump_us raw_log_window_us max_size_bytes");
+	assert_int_equal(num(c, "life_scene_us"), INT64_C(3600000000));
+	json_decref(c);
+	c = one(cli(0, "config -m %s --json --max-clock-jump off --max-size 2G", mem));
+	assert_true(json_is_null(json_object_get(c, "max_clock_jump_us")));
+	assert_int_equal(num(c, "max_size_bytes"), INT64_C(2) << 30);
+	json_decref(c);
+
+	json_t *f = one(cli(0, "feedback -m %s --json Always remember the cup", mem));
+	keys(f, "version parent repaired items added changed removed tokens");
+	assert_int_equal(num(f, "version"), 2);
+	assert_int_equal(num(f, "parent"), 1);
+	json_t *added = json_object_get(f, "added"), *items = json_object_get(f, "items");
+	assert_int_equal(json_array_size(added), 1);
+	size_t k = (size_t)json_integer_value(json_array_get(added, 0)); /* 1-based */
+	assert_true(k >= 1 && k <= json_array_size(items));
+	assert_non_null(strstr(json_string_value(json_array_get(items, k - 1)), "cup"));
+	json_decref(f);
+
+	json_t *g = one(cli(0, "forget -m %s --json --now +60d", mem));
+	keys(g, "dry_run now nodes_forgotten tree_size relevance_tokens");
+	assert_true(json_is_false(json_object_get(g, "dry_run")));
+	json_decref(g);
+
+	json_t *k2 = one(cli(0, "compact -m %s --json", mem));
+	keys(k2, "before_bytes after_bytes");
+	assert_true(num(k2, "after_bytes") > 0);
+	json_decref(k2);
+
+	char *dest = tu_fmt("%s/backup " ODD, dir), *q = sq(dest);
+	json_t *b = one(cli(0, "backup -m %s --json --verify %s", mem, q));
+	keys(b, "dest bytes seconds obs_count obs_last_seq snapshots last_snapshot problems");
+	assert_string_equal(str(b, "dest"), dest);
+	assert_int_equal(num(b, "problems"), 0);
+	assert_true(json_is_real(json_object_get(b, "seconds")));
+	json_decref(b);
+	free(q);
+	free(dest);
+}
+
+static void test_llm_ping_json_says_what_the_text_says(void **state)
+{
+	(void)state;
+	fake_llm *srv;
+	assert_int_equal(fake_llm_start(&srv), 0);
+	char *url = fake_llm_url(srv), *cfg = tu_fmt("%s/llm.json", dir);
+	for (int structured = 0; structured < 2; structured++) {
+		FILE *f = fopen(cfg, "w");
+		assert_non_null(f);
+		fprintf(f, "{\"base_url\": \"%s\", \"model\": \"m\", \"retries\": {\"max\": 1}%s}\n",
+		        url, structured ? ", \"structured_output\": \"json_schema\"" : "");
+		assert_int_equal(fclose(f), 0);
+		fake_llm_push(srv, &(fake_resp){ .content = "pong \"q\" \\ caf\xc3\xa9",
+		                                 .prompt_tokens = 12, .completion_tokens = 2 });
+		if (structured) /* prose where the schema wanted JSON: exit 1 */
+			fake_llm_push(srv, &(fake_resp){ .content = "not json" });
+		json_t *p = one(cli(structured, "llm ping --json --llm-config %s", cfg));
+		keys(p, "base_url model latency_ms prompt_tokens completion_tokens reply structured");
+		assert_string_equal(str(p, "base_url"), url);
+		assert_string_equal(str(p, "reply"), "pong \"q\" \\ caf\xc3\xa9");
+		json_t *st = json_object_get(p, "structured");
+		if (structured) {
+			keys(st, "mode ok ms error");
+			assert_string_equal(str(st, "mode"), "json_schema");
+			assert_true(json_is_false(json_object_get(st, "ok")));
+			assert_true(strlen(str(st, "error")) > 0);
+		} else {
+			assert_true(json_is_null(st));
+		}
+		json_decref(p);
+	}
+	fake_llm_stop(srv);
+	free(url);
+	free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -472,6 +555,8 @@ int main(void)
 		cmocka_unit_test(test_rules_ask_say_and_forget_keep_odd_text_intact),
 		cmocka_unit_test(test_forget_cuts_a_long_summary_between_characters),
 		cmocka_unit_test(test_check_and_salvage_report_damage_as_json_lines),
+		cmocka_unit_test(test_config_feedback_forget_compact_and_backup_print_json_too),
+		cmocka_unit_test(test_llm_ping_json_says_what_the_text_says),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -85,8 +85,9 @@ h2emv_mem *cli_open(const char *dir, unsigned flags);
 int cli_fail(const char *cmd, int status, const h2emv_error *err);
 /* Every --json output is built with jansson (cli_json.c), never printed by
  * hand. cli_print_json prints a value on one line (compact, members in the
- * order they were added) and releases it; NULL, from a failed json_pack, is
- * reported. EXIT_OK or EXIT_ERROR. */
+ * order they were added, reals to 6 significant digits: times and
+ * latencies) and releases it; NULL, from a failed json_pack, is reported.
+ * EXIT_OK or EXIT_ERROR. */
 struct json_t;
 int cli_print_json(struct json_t *v);
 /* A JSON string of `s` (NULL: null). Text that is not UTF-8 (a file name,

@@ -71,7 +71,7 @@ json_t *cli_json_ref(h2emv_ref r)
 
 int cli_print_json(json_t *v)
 {
-	char *text = v ? json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	char *text = v ? json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) : NULL;
 	json_decref(v);
 	if (!text) {
 		fprintf(stderr, "h2emv: out of memory writing JSON\n");

@@ -26,7 +26,7 @@ static const char help[] =
 	"                              time range, expiry, summary, typed facts, children\n"
 	"                              and placeholder state, with the snapshot's record\n"
 	"                              and the rules it saw (schema h2emv-export/1,\n"
-	"                              docs/formats.md section 4); the default\n"
+	"                              docs/formats.md section 5); the default\n"
 	"                       dot    Graphviz (levels as ranks, forgotten placeholders\n"
 	"                              dashed): h2emv export -f dot | dot -Tsvg > tree.svg\n"
 	"                       html   one self-contained page to open in a browser: the\n"

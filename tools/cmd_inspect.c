@@ -21,7 +21,7 @@ static const char help[] =
 	"  -n, --node ID[.VER]  start at this node (default: the root)\n"
 	"  -a, --all-lines      print every line of each summary, indented, not just the first\n"
 	"      --json           print the same nodes as JSON instead: the document of\n"
-	"                       h2emv export (docs/formats.md section 4), limited to them\n"
+	"                       h2emv export (docs/formats.md section 5), limited to them\n"
 	"  -h, --help           this help\n"
 	"\n"
 	"example: h2emv inspect --depth 2          the root, its children and grandchildren\n";
