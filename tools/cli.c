@@ -3,7 +3,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,21 +266,6 @@ int cli_progress_cb(void *ctx, const char *what, uint64_t done, uint64_t total)
 	return 0;
 }
 
-void cli_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 int cli_when(h2emv_time *out, h2emv_mem *mem, const char *s)
 {
 	if (s[0] == '+') {
@@ -303,17 +287,4 @@ int cli_when(h2emv_time *out, h2emv_mem *mem, const char *s)
 		return 0;
 	}
 	return h2emv_time_parse(out, s, NULL) == H2EMV_OK ? 0 : -1;
-}
-
-int cli_print_json(json_t *v)
-{
-	char *text = v ? json_dumps(v, JSON_COMPACT) : NULL;
-	json_decref(v);
-	if (!text) {
-		fprintf(stderr, "h2emv: out of memory writing JSON\n");
-		return EXIT_ERROR;
-	}
-	int rc = puts(text) < 0 ? EXIT_ERROR : EXIT_OK;
-	free(text);
-	return rc;
 }

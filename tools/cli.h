@@ -83,10 +83,23 @@ h2emv_mem *cli_open(const char *dir, unsigned flags);
 /* Print "h2emv <cmd>: <message>" for a failed call. Returns EXIT_ERROR, or
  * EXIT_DAMAGED for H2EMV_ECORRUPT (stored bytes are damaged). */
 int cli_fail(const char *cmd, int status, const h2emv_error *err);
-/* Print a JSON value built with jansson on one line and release it (NULL,
- * from a failed json_pack, is reported). EXIT_OK or EXIT_ERROR. */
+/* Every --json output is built with jansson (cli_json.c), never printed by
+ * hand. cli_print_json prints a value on one line (compact, members in the
+ * order they were added, reals to 6 significant digits: times and
+ * latencies) and releases it; NULL, from a failed json_pack, is reported.
+ * EXIT_OK or EXIT_ERROR. */
 struct json_t;
 int cli_print_json(struct json_t *v);
+/* A JSON string of `s` (NULL: null). Text that is not UTF-8 (a file name,
+ * bytes out of a damaged record) gets U+FFFD for each byte that begins no
+ * character, so the output stays valid JSON. NULL when out of memory. */
+struct json_t *cli_json_text(const char *s);
+/* v as a JSON integer; above INT64_MAX (jansson's integers are signed, and
+ * only a key read out of damaged bytes gets there) as a string of its
+ * decimal digits, so the value is never changed. */
+struct json_t *cli_json_u64(uint64_t v);
+/* A node reference as [id, version]. */
+struct json_t *cli_json_ref(h2emv_ref r);
 
 /* The JSON objects shared by the command line and `h2emv serve`
  * (cli_json.c); NULL when out of memory (or a text is not UTF-8). The
@@ -135,8 +148,5 @@ void cli_progress_show(cli_progress *p, uint64_t done, uint64_t total, const cha
 void cli_progress_end(cli_progress *p);
 /* An h2emv_progress_fn that drives a cli_progress. */
 int cli_progress_cb(void *ctx, const char *what, uint64_t done, uint64_t total);
-
-/* Write `s` as a JSON string literal (with quotes). */
-void cli_json_str(FILE *f, const char *s);
 
 #endif

@@ -3,6 +3,7 @@
  * build cursor into the tree; with --follow, keep going as the log grows.
  */
 #include <getopt.h>
+#include <jansson.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,18 +51,16 @@ static int stop_cb(void *ctx, const char *what, uint64_t done, uint64_t total)
 	return interrupted;
 }
 
-static void print(const h2emv_build_result *r, int json)
+static int print(const h2emv_build_result *r, int json)
 {
-	if (json) {
-		printf("{\"folded\":%llu,\"snapshots\":%llu,\"forgotten\":%llu,\"tree_size\":%llu,"
-		       "\"build_cursor\":%llu,\"build_tokens\":%llu,\"forget_tokens\":%llu}\n",
-		       (unsigned long long)r->obs_folded, (unsigned long long)r->snapshots,
-		       (unsigned long long)r->nodes_forgotten, (unsigned long long)r->tree_size,
-		       (unsigned long long)r->build_cursor,
-		       (unsigned long long)(r->tokens_build.prompt + r->tokens_build.completion),
-		       (unsigned long long)(r->tokens_forget.prompt + r->tokens_forget.completion));
-		return;
-	}
+	if (json)
+		return cli_print_json(json_pack(
+			"{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "folded", (json_int_t)r->obs_folded, "snapshots",
+			(json_int_t)r->snapshots, "forgotten", (json_int_t)r->nodes_forgotten, "tree_size",
+			(json_int_t)r->tree_size, "build_cursor", (json_int_t)r->build_cursor,
+			"build_tokens", (json_int_t)(r->tokens_build.prompt + r->tokens_build.completion),
+			"forget_tokens",
+			(json_int_t)(r->tokens_forget.prompt + r->tokens_forget.completion)));
 	printf("folded %llu observations (cursor %llu) in %llu snapshots; tree size %llu; "
 	       "%llu nodes forgotten; tokens: build %llu, forgetting %llu\n",
 	       (unsigned long long)r->obs_folded, (unsigned long long)r->build_cursor,
@@ -69,6 +68,7 @@ static void print(const h2emv_build_result *r, int json)
 	       (unsigned long long)r->nodes_forgotten,
 	       (unsigned long long)(r->tokens_build.prompt + r->tokens_build.completion),
 	       (unsigned long long)(r->tokens_forget.prompt + r->tokens_forget.completion));
+	return EXIT_OK;
 }
 
 /* Idle: collect and compact when due (h2emv_maintain decides). */
@@ -190,7 +190,5 @@ int cmd_build(int argc, char **argv)
 		cli_fail("build", rc, &err);
 		return rc == H2EMV_EBUSY ? EXIT_BUSY : EXIT_ERROR;
 	}
-	if (!quiet)
-		print(&total, json);
-	return EXIT_OK;
+	return quiet ? EXIT_OK : print(&total, json);
 }

@@ -5,6 +5,7 @@
  * damage instead of taking the command down with it.
  */
 #include <getopt.h>
+#include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ static const char help[] =
 
 typedef struct out {
 	int json, quiet;
+	int failed; /* a JSON line could not be written */
 } out;
 
 static void on_violation(void *ctx, const h2emv_violation *v)
@@ -45,13 +47,12 @@ static void on_violation(void *ctx, const h2emv_violation *v)
 	if (o->quiet)
 		return;
 	if (o->json) {
-		printf("{\"rule\":\"%s\",\"db\":\"%s\",\"snapshot\":%llu,\"node\":[%llu,%u],"
-		       "\"other\":[%llu,%u],\"key\":%llu,\"message\":",
-		       v->rule, v->db, (unsigned long long)v->snapshot, (unsigned long long)v->node.id,
-		       v->node.version, (unsigned long long)v->other.id, v->other.version,
-		       (unsigned long long)v->key);
-		cli_json_str(stdout, v->message);
-		puts("}");
+		json_t *j = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "rule", cli_json_text(v->rule),
+		                      "db", cli_json_text(v->db), "snapshot", cli_json_u64(v->snapshot),
+		                      "node", cli_json_ref(v->node), "other", cli_json_ref(v->other),
+		                      "key", cli_json_u64(v->key), "message", cli_json_text(v->message));
+		if (cli_print_json(j) != EXIT_OK)
+			o->failed = 1;
 		return;
 	}
 	printf("%-22s %-9s", v->rule, v->db);
@@ -85,7 +86,8 @@ static int run_check(const char *dir, out *o)
 		else
 			printf("ok: no problems found\n");
 	}
-	fflush(stdout);
+	if (fflush(stdout) != 0 || o->failed)
+		return EXIT_ERROR;
 	return n ? EXIT_FOUND : EXIT_OK;
 }
 

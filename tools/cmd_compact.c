@@ -2,6 +2,7 @@
  * cmd_compact.c — `h2emv compact`: rewrite the data file without free pages.
  */
 #include <getopt.h>
+#include <jansson.h>
 
 #include "tools/cli.h"
 
@@ -18,12 +19,14 @@ static const char help[] =
 	"(docs/formats.md, section 4).\n"
 	"\n"
 	"  -m, --mem DIR   the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
+	"      --json      the sizes before and after as JSON: before_bytes, after_bytes\n"
 	"  -h, --help      this help\n";
 
 int cmd_compact(int argc, char **argv)
 {
 	const char *mem = NULL;
-	int st = cli_basic_opts(argc, argv, "compact", help, &mem, NULL);
+	int json = 0;
+	int st = cli_basic_opts(argc, argv, "compact", help, &mem, &json);
 	if (st >= 0 || (st = cli_no_operands(argc, argv, "compact")) >= 0)
 		return st;
 	h2emv_mem *m = cli_open(cli_mem_dir(mem), 0);
@@ -35,6 +38,9 @@ int cmd_compact(int argc, char **argv)
 	h2emv_mem_close(m);
 	if (rc)
 		return cli_fail("compact", rc, &err);
+	if (json)
+		return cli_print_json(json_pack("{s:I,s:I}", "before_bytes", (json_int_t)before,
+		                                "after_bytes", (json_int_t)after));
 	printf("compacted: %llu -> %llu bytes (%.1f%%)\n", (unsigned long long)before,
 	       (unsigned long long)after, before ? 100.0 * (double)after / (double)before : 100.0);
 	return EXIT_OK;

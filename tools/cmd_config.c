@@ -3,6 +3,7 @@
  * forgets and answers (the h2emv_config stored in the memory).
  */
 #include <getopt.h>
+#include <jansson.h>
 #include <string.h>
 
 #include "tools/cli.h"
@@ -13,7 +14,8 @@ static const char help[] =
 	"Show the memory's configuration, or change it with the options below (set\n"
 	"the profile before the first build: a built tree keeps its profile).\n"
 	"\n"
-	"  -m, --mem DIR               the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
+	"  -m, --mem DIR               the memory directory (default $H2EMV_MEM, else\n"
+	"                              ./h2emv-memory)\n"
 	"      --profile P             teach (a goal ends at each successful object\n"
 	"                              interaction) or skill-stack (nested goals from\n"
 	"                              the observation's goal stack, as on ARMAR-7)\n"
@@ -43,6 +45,9 @@ static const char help[] =
 	"      --max-size SIZE         disk budget of the data file: `build --follow`\n"
 	"                              collects and compacts when the file passes it\n"
 	"                              (e.g. 2G; 0 = no budget, the default)\n"
+	"      --json                  print the configuration as one JSON object\n"
+	"                              (times in microseconds: life_scene_us, ...;\n"
+	"                              max_clock_jump_us null when off)\n"
 	"  -h, --help                  this help\n"
 	"\n"
 	"AGE is a number with s, m, h, d or w: 90m, 12h, 3d. SIZE is bytes or a number\n"
@@ -84,6 +89,22 @@ static void show(const h2emv_config *c)
 		printf("max-size            none\n");
 }
 
+static int show_json(const h2emv_config *c)
+{
+	return cli_print_json(json_pack(
+		"{s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b,s:I,s:I,s:o,s:I,s:I}", "profile",
+		profile_name(c->profile), "forgetting", forgetting_name(c->forgetting), "life_scene_us",
+		(json_int_t)c->life_scene, "life_event_us", (json_int_t)c->life_event, "life_goal_us",
+		(json_int_t)c->life_goal, "life_summary_us", (json_int_t)c->life_summary,
+		"event_gap_us", (json_int_t)c->event_gap, "rules_in_summaries", c->rules_in_summaries,
+		"rules_in_relevance", c->rules_in_relevance, "flat", c->flat, "qa_rounds",
+		(json_int_t)c->qa_max_rounds, "qa_tokens", (json_int_t)c->qa_max_tokens,
+		"max_clock_jump_us",
+		c->max_clock_jump == H2EMV_TIME_NEVER ? json_null() : json_integer(c->max_clock_jump),
+		"raw_log_window_us", (json_int_t)c->raw_log_window, "max_size_bytes",
+		(json_int_t)c->max_size));
+}
+
 static int flag(int *out, const char *s)
 {
 	if (!strcmp(s, "1") || !strcmp(s, "yes") || !strcmp(s, "on"))
@@ -97,7 +118,7 @@ static int flag(int *out, const char *s)
 
 int cmd_config(int argc, char **argv)
 {
-	enum { P = 256, F, LS, LE, LG, LSU, EG, RS, RR, FL, QR, QT, MJ, RP, RW, MS };
+	enum { P = 256, F, LS, LE, LG, LSU, EG, RS, RR, FL, QR, QT, MJ, RP, RW, MS, JS };
 	static const struct option opts[] = {
 		{ "mem", required_argument, NULL, 'm' },
 		{ "profile", required_argument, NULL, P },
@@ -116,11 +137,12 @@ int cmd_config(int argc, char **argv)
 		{ "robot-profile", required_argument, NULL, RP },
 		{ "raw-log-window", required_argument, NULL, RW },
 		{ "max-size", required_argument, NULL, MS },
+		{ "json", no_argument, NULL, JS },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *mem = NULL, *robot = NULL;
-	int c, changed = 0;
+	int c, changed = 0, json = 0;
 	/* options are applied to the stored configuration after opening */
 	struct { int id; const char *val; } set[32];
 	int n_set = 0;
@@ -131,6 +153,8 @@ int cmd_config(int argc, char **argv)
 			return fputs(help, stdout), EXIT_OK;
 		else if (c == RP)
 			robot = optarg;
+		else if (c == JS)
+			json = 1;
 		else if (c >= P && n_set < 32)
 			set[n_set].id = c, set[n_set++].val = optarg;
 		else
@@ -150,7 +174,12 @@ int cmd_config(int argc, char **argv)
 	if (!m)
 		return EXIT_ERROR;
 	h2emv_config cfg;
-	h2emv_config_get(&cfg, m, NULL);
+	h2emv_error err = { 0 };
+	int rc = h2emv_config_get(&cfg, m, &err);
+	if (rc) {
+		h2emv_mem_close(m);
+		return cli_fail("config", rc, &err);
+	}
 	for (int i = 0; i < n_set; i++) {
 		const char *v = set[i].val;
 		uint64_t u;
@@ -205,10 +234,12 @@ int cmd_config(int argc, char **argv)
 		}
 		changed = 1;
 	}
-	h2emv_error err = { 0 };
-	int rc = changed ? h2emv_config_set(m, &cfg, &err) : H2EMV_OK;
-	if (rc == H2EMV_OK)
-		show(&cfg);
+	rc = changed ? h2emv_config_set(m, &cfg, &err) : H2EMV_OK;
 	h2emv_mem_close(m);
-	return rc ? cli_fail("config", rc, &err) : EXIT_OK;
+	if (rc)
+		return cli_fail("config", rc, &err);
+	if (json)
+		return show_json(&cfg);
+	show(&cfg);
+	return EXIT_OK;
 }

@@ -30,7 +30,8 @@ static const char help[] =
 	"  -t, --now TIME  RFC 3339 (2024-09-30T08:00:00Z), \"2024-09-30 08:00\", or\n"
 	"                  +DURATION from the memory's clock (+7d, +12h)\n"
 	"  -n, --dry-run   list what would be forgotten; commit nothing, keep the clock\n"
-	"      --json      with --dry-run: one JSON object (the nodes and the counts)\n"
+	"      --json      one JSON object: dry_run, now, nodes_forgotten, tree_size,\n"
+	"                  relevance_tokens, and with --dry-run the nodes\n"
 	"  -h, --help      this help\n"
 	"\n"
 	"Examples:\n"
@@ -54,11 +55,13 @@ typedef struct listing {
 	int failed;
 } listing;
 
+/* The first line of s, cut to fit n bytes, never inside a UTF-8 character. */
 static void first_line(char *out, size_t n, const char *s)
 {
 	size_t k = strcspn(s, "\n");
 	if (k >= n)
-		k = n - 1;
+		for (k = n - 1; k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80; k--)
+			; /* s[k] continues a character: cut before it */
 	memcpy(out, s, k);
 	out[k] = 0;
 }
@@ -71,10 +74,11 @@ static void on_forgotten(void *ctx, const h2emv_forgotten *f)
 	cli_time(b, sizeof b, f->end);
 	first_line(line, sizeof line, f->summary);
 	if (l->nodes) {
-		json_t *o = json_pack("{s:I,s:I,s:i,s:s,s:s,s:s,s:I,s:s}", "id", (json_int_t)f->node.id,
+		json_t *o = json_pack("{s:I,s:I,s:i,s:s,s:s,s:s,s:I,s:o}", "id", (json_int_t)f->node.id,
 		                      "version", (json_int_t)f->node.version, "level", f->level,
 		                      "kind", kind_name(f->kind), "start", a, "end", b,
-		                      "descendants", (json_int_t)f->descendants, "summary", line);
+		                      "descendants", (json_int_t)f->descendants, "summary",
+		                      cli_json_text(line));
 		if (!o || json_array_append_new(l->nodes, o))
 			l->failed = 1;
 		return;
@@ -115,8 +119,6 @@ int cmd_forget(int argc, char **argv)
 		return cli_usage("forget", "unexpected argument '%s'", argv[optind]);
 	if (!when)
 		return cli_usage("forget", "--now TIME is required");
-	if (json && !dry)
-		return cli_usage("forget", "--json goes with --dry-run");
 	h2emv_mem *m = cli_open(cli_mem_dir(mem), dry ? H2EMV_OPEN_READONLY : 0);
 	if (!m)
 		return EXIT_ERROR;
@@ -158,6 +160,12 @@ int cmd_forget(int argc, char **argv)
 		cli_fail("forget", rc, &err);
 		return rc == H2EMV_EBUSY ? EXIT_BUSY : EXIT_ERROR;
 	}
+	if (json)
+		return cli_print_json(json_pack(
+			"{s:b,s:s,s:I,s:I,s:I}", "dry_run", 0, "now", t, "nodes_forgotten",
+			(json_int_t)r.nodes_forgotten, "tree_size", (json_int_t)r.tree_size,
+			"relevance_tokens",
+			(json_int_t)(r.tokens_forget.prompt + r.tokens_forget.completion)));
 	printf("forgot %llu nodes as of %s; tree size %llu; relevance tokens %llu\n",
 	       (unsigned long long)r.nodes_forgotten, t, (unsigned long long)r.tree_size,
 	       (unsigned long long)(r.tokens_forget.prompt + r.tokens_forget.completion));

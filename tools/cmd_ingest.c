@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,28 +77,27 @@ typedef struct ingest {
 } ingest;
 
 /* One acknowledgement: lines [from, to) of the batch are durable. */
-static void print_ack(const ingest *g, const char *name, size_t from, size_t to,
-                      const h2emv_ingest_result *res)
+static int print_ack(const ingest *g, const char *name, size_t from, size_t to,
+                     const h2emv_ingest_result *res)
 {
-	printf("{\"file\":");
-	cli_json_str(stdout, name);
-	printf(",\"line\":%llu,\"stored\":%llu,\"first_seq\":%llu,\"last_seq\":%llu,"
-	       "\"duplicates\":%llu,\"dup\":[",
-	       (unsigned long long)g->b.lineno[to - 1], (unsigned long long)res->stored,
-	       (unsigned long long)(res->stored ? res->first_seq : 0),
-	       (unsigned long long)(res->stored ? res->first_seq + res->stored - 1 : 0),
-	       (unsigned long long)res->duplicates);
-	int first = 1;
-	for (size_t i = from; i < to; i++) {
-		if (!g->items[i - from].duplicate)
-			continue;
-		printf("%s{\"line\":%llu,\"seq\":%llu}", first ? "" : ",",
-		       (unsigned long long)g->b.lineno[i], (unsigned long long)g->items[i - from].seq);
-		first = 0;
-	}
-	printf("]}\n");
+	json_t *dup = json_array();
+	for (size_t i = from; dup && i < to; i++)
+		if (g->items[i - from].duplicate &&
+		    json_array_append_new(dup, json_pack("{s:I,s:I}", "line", (json_int_t)g->b.lineno[i],
+		                                         "seq", (json_int_t)g->items[i - from].seq))) {
+			json_decref(dup);
+			dup = NULL;
+		}
+	int rc = cli_print_json(json_pack(
+		"{s:o,s:I,s:I,s:I,s:I,s:I,s:o}", "file", cli_json_text(name), "line",
+		(json_int_t)g->b.lineno[to - 1], "stored", (json_int_t)res->stored, "first_seq",
+		(json_int_t)(res->stored ? res->first_seq : 0), "last_seq",
+		(json_int_t)(res->stored ? res->first_seq + res->stored - 1 : 0), "duplicates",
+		(json_int_t)res->duplicates, "dup", dup));
 	/* the robot waits for this line: never leave it in a buffer */
-	fflush(stdout);
+	if (fflush(stdout) != 0)
+		rc = EXIT_ERROR;
+	return rc;
 }
 
 /* Read one line of at most `max` bytes. Longer lines are consumed to their
@@ -192,8 +192,12 @@ static int store(ingest *g, const char *name, size_t from, size_t to, h2emv_erro
 		g->stored += res.stored;
 		g->duplicates += res.duplicates;
 		g->out_of_order += res.out_of_order;
-		if (g->ack)
-			print_ack(g, name, from, to, &res);
+		if (g->ack && print_ack(g, name, from, to, &res) != EXIT_OK) {
+			snprintf(err->message, sizeof err->message,
+			         "lines up to %llu are stored but their acknowledgement could not be "
+			         "written to stdout", (unsigned long long)g->b.lineno[to - 1]);
+			return err->status = H2EMV_EIO;
+		}
 	} else {
 		*failed = res.failed;
 	}
@@ -316,20 +320,17 @@ static int ingest_file(ingest *g, FILE *f, const char *name, uint64_t size)
 	return rc;
 }
 
-static void summary(const ingest *g)
+static int summary(const ingest *g)
 {
-	if (g->json) {
-		printf("{\"stored\":%llu,\"bad\":%llu,\"blank\":%llu,\"first_seq\":%llu,"
-		       "\"last_seq\":%llu,\"out_of_order\":%llu,\"duplicates\":%llu,"
-		       "\"dry_run\":%s}\n",
-		       (unsigned long long)g->stored, (unsigned long long)g->bad,
-		       (unsigned long long)g->blank, (unsigned long long)g->first_seq,
-		       (unsigned long long)g->last_seq, (unsigned long long)g->out_of_order,
-		       (unsigned long long)g->duplicates, g->dry_run ? "true" : "false");
-		return;
-	}
+	if (g->json)
+		return cli_print_json(json_pack(
+			"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b}", "stored", (json_int_t)g->stored, "bad",
+			(json_int_t)g->bad, "blank", (json_int_t)g->blank, "first_seq",
+			(json_int_t)g->first_seq, "last_seq", (json_int_t)g->last_seq, "out_of_order",
+			(json_int_t)g->out_of_order, "duplicates", (json_int_t)g->duplicates, "dry_run",
+			g->dry_run));
 	if (g->quiet)
-		return;
+		return EXIT_OK;
 	if (g->dry_run)
 		fprintf(stderr, "%llu valid observations, %llu bad lines (dry run: nothing stored)\n",
 		        (unsigned long long)g->stored, (unsigned long long)g->bad);
@@ -353,6 +354,7 @@ static void summary(const ingest *g)
 		        "%llu of them out of order (earlier than the memory's clock; the tree "
 		        "places them at the clock's time)\n",
 		        (unsigned long long)g->out_of_order);
+	return EXIT_OK;
 }
 
 int cmd_ingest(int argc, char **argv)
@@ -428,7 +430,7 @@ int cmd_ingest(int argc, char **argv)
 			fclose(f);
 	}
 	cli_progress_end(&g.progress);
-	summary(&g);
+	int src = summary(&g);
 	h2emv_mem_close(g.mem);
 	free(g.b.lines);
 	free(g.b.lens);
@@ -436,5 +438,7 @@ int cmd_ingest(int argc, char **argv)
 	free(g.items);
 	if (rc == EXIT_OK && g.bad)
 		rc = EXIT_FOUND;
+	if (src != EXIT_OK && (rc == EXIT_OK || rc == EXIT_FOUND))
+		rc = src; /* the summary could not be written */
 	return rc;
 }

@@ -4,6 +4,7 @@
  * does it honour the configured structured-output mode.
  */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 #include "tools/cli.h"
 
 static const char help[] =
-	"usage: h2emv llm ping [--llm-config FILE]\n"
+	"usage: h2emv llm ping [--llm-config FILE] [--json]\n"
 	"\n"
 	"Check the model server the llm policy (h2emv --policy llm ...) talks to: one\n"
 	"tiny chat request, then, unless structured_output is none, one under a small\n"
@@ -20,6 +21,9 @@ static const char help[] =
 	"\n"
 	"  --llm-config FILE   the llm config (JSON); default $H2EMV_LLM_CONFIG, else\n"
 	"                      no file: defaults and H2EMV_LLM_* variables only\n"
+	"      --json          one JSON object: base_url, model, latency_ms,\n"
+	"                      prompt_tokens, completion_tokens, reply, structured\n"
+	"                      (null when off, else mode, ok, ms, error)\n"
 	"  -h, --help          this help\n"
 	"\n"
 	"config file keys (all optional but model; defaults in brackets):\n"
@@ -71,7 +75,26 @@ static void hint(int status, const h2emv_llm_ping_result *r)
 		                "an OpenAI-compatible endpoint (docs/llm.md)?\n");
 }
 
-static int ping(const char *config)
+/* --json: what the text says, for scripts; the exit status is the same. */
+static int ping_json(const h2emv_llm_ping_result *r, const h2emv_error *err)
+{
+	json_t *st = r->structured_ok < 0 ? json_null()
+	           : json_pack("{s:o,s:b,s:f,s:o}", "mode", cli_json_text(r->structured), "ok",
+	                       r->structured_ok, "ms", r->structured_ms, "error",
+	                       r->structured_ok ? json_null()
+	                       : cli_json_text(err->message[0] ? err->message
+	                                                       : "the reply did not follow the schema"));
+	int rc = cli_print_json(json_pack(
+		"{s:o,s:o,s:f,s:I,s:I,s:o,s:o}", "base_url", cli_json_text(r->base_url), "model",
+		r->model[0] ? cli_json_text(r->model) : json_null(), "latency_ms", r->latency_ms,
+		"prompt_tokens", (json_int_t)r->prompt_tokens, "completion_tokens",
+		(json_int_t)r->completion_tokens, "reply", cli_json_text(r->reply), "structured", st));
+	if (rc != EXIT_OK)
+		return rc;
+	return r->structured_ok == 0 ? EXIT_FOUND : EXIT_OK;
+}
+
+static int ping(const char *config, int json)
 {
 	h2emv_llm_ping_result r;
 	h2emv_error err = { 0 };
@@ -81,6 +104,8 @@ static int ping(const char *config)
 		hint(rc, &r);
 		return EXIT_ERROR;
 	}
+	if (json)
+		return ping_json(&r, &err);
 	printf("server  %s\n", r.base_url);
 	printf("model   %s\n", r.model[0] ? r.model : "(the server did not say)");
 	printf("latency %.0f ms\n", r.latency_ms);
@@ -109,14 +134,16 @@ static int ping(const char *config)
 int cmd_llm(int argc, char **argv)
 {
 	static const struct option opts[] = { { "llm-config", required_argument, NULL, 'c' },
+		                               { "json", no_argument, NULL, 'j' },
 		                               { "help", no_argument, NULL, 'h' },
 		                               { NULL, 0, NULL, 0 } };
 	const char *config = getenv("H2EMV_LLM_CONFIG");
-	int c;
+	int c, json = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': config = optarg; break;
+		case 'j': json = 1; break;
 		case 'h': fputs(help, stdout); return EXIT_OK;
 		default: return cli_usage("llm", "unknown option");
 		}
@@ -129,5 +156,5 @@ int cmd_llm(int argc, char **argv)
 		return cli_usage("llm", "unexpected argument '%s'", argv[optind + 1]);
 	if (config && !*config)
 		config = NULL;
-	return ping(config);
+	return ping(config, json);
 }

@@ -4,6 +4,7 @@
  * Also the rule-list diff `h2emv feedback` uses to mark what changed.
  */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,27 +100,26 @@ static void print_oneline(const char *s)
 		putchar(*s == '\n' || *s == '\r' || *s == '\t' ? ' ' : *s);
 }
 
-static void json_items(char *const *items, size_t n)
+/* Version v's fields as a JSON object (all zero for version 0). */
+static json_t *json_fields(const h2emv_rules *r, uint32_t v)
 {
-	putchar('[');
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			putchar(',');
-		cli_json_str(stdout, items[i]);
-	}
-	putchar(']');
+	h2emv_tokens none = { 0 };
+	return json_pack("{s:I,s:I,s:I,s:b,s:o,s:o}", "version", (json_int_t)v, "parent",
+	                 (json_int_t)(v ? r->parent : 0), "created", (json_int_t)(v ? r->created : 0),
+	                 "repaired", v && r->repaired, "feedback", cli_json_text(v ? r->feedback : ""),
+	                 "tokens", cli_tokens_json(v ? &r->tokens : &none));
 }
 
-/* The version's fields as JSON object members (no braces). */
-static void json_fields(const h2emv_rules *r, uint32_t v)
+/* `list --json`: the fields and "items"; `history --json`: the fields and
+ * "rules", the number of rules. */
+static int print_json(const h2emv_rules *r, uint32_t v, json_t *extra, const char *key)
 {
-	printf("\"version\":%u,\"parent\":%u,\"created\":%lld,\"repaired\":%s,\"feedback\":", v,
-	       v ? r->parent : 0, (long long)(v ? r->created : 0), v && r->repaired ? "true" : "false");
-	cli_json_str(stdout, v ? r->feedback : "");
-	printf(",\"tokens\":{\"prompt\":%llu,\"completion\":%llu,\"calls\":%llu}",
-	       (unsigned long long)(v ? r->tokens.prompt : 0),
-	       (unsigned long long)(v ? r->tokens.completion : 0),
-	       (unsigned long long)(v ? r->tokens.calls : 0));
+	json_t *o = json_fields(r, v);
+	if (!o || json_object_set_new(o, key, extra)) {
+		json_decref(o);
+		o = NULL;
+	}
+	return cli_print_json(o);
 }
 
 static int list(h2emv_mem *m, int json)
@@ -129,11 +129,7 @@ static int list(h2emv_mem *m, int json)
 	if (rc)
 		return rc;
 	if (json) {
-		putchar('{');
-		json_fields(r, r->version);
-		printf(",\"items\":");
-		json_items(r->items, r->n);
-		puts("}");
+		rc = print_json(r, r->version, cli_rules_items_json(r->items, r->n), "items");
 	} else {
 		printf("rules version %u", r->version);
 		if (r->version) {
@@ -148,7 +144,7 @@ static int list(h2emv_mem *m, int json)
 		}
 	}
 	h2emv_rules_free(r);
-	return EXIT_OK;
+	return rc;
 }
 
 static int history(h2emv_mem *m, int json)
@@ -167,9 +163,8 @@ static int history(h2emv_mem *m, int json)
 		if ((rc = load(&r, m, (uint32_t)v)))
 			return rc;
 		if (json) {
-			putchar('{');
-			json_fields(r, (uint32_t)v);
-			printf(",\"rules\":%zu}\n", shown(r, (uint32_t)v));
+			rc = print_json(r, (uint32_t)v, json_integer((json_int_t)shown(r, (uint32_t)v)),
+			                "rules");
 		} else if (v == 0) {
 			printf("%7u  %-19s  %7s  %5u  %-8s  %s\n", 0u, "-", "-", 1u, "no",
 			       "(the default rule alone)");
@@ -181,6 +176,8 @@ static int history(h2emv_mem *m, int json)
 			putchar('\n');
 		}
 		h2emv_rules_free(r);
+		if (rc)
+			return rc;
 	}
 	return EXIT_OK;
 }

@@ -4,6 +4,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <jansson.h>
 #include <string.h>
 
 #include "tools/cli.h"
@@ -33,6 +34,7 @@ static const char help[] =
 
 typedef struct out {
 	int json, quiet;
+	int failed; /* a JSON line could not be written */
 	uint64_t losses;
 } out;
 
@@ -43,33 +45,45 @@ static void on_loss(void *ctx, const h2emv_violation *v)
 	if (o->quiet)
 		return;
 	if (o->json) {
-		printf("{\"loss\":\"%s\",\"db\":\"%s\",\"key\":%" PRIu64 ",\"message\":", v->rule,
-		       v->db ? v->db : "", v->key);
-		cli_json_str(stdout, v->message);
-		puts("}");
+		json_t *j = json_pack("{s:o,s:o,s:o,s:o}", "loss", cli_json_text(v->rule), "db",
+		                      cli_json_text(v->db ? v->db : ""), "key", cli_json_u64(v->key),
+		                      "message", cli_json_text(v->message));
+		if (cli_print_json(j) != EXIT_OK)
+			o->failed = 1;
 	} else {
 		printf("lost: %-16s %-9s %s\n", v->rule, v->db ? v->db : "", v->message);
 	}
 }
 
-static void summary(const h2emv_salvage_result *r, const out *o, int check_rc, uint64_t problems)
+/* --json's last line: {"summary": {...}}. */
+static int summary_json(const h2emv_salvage_result *r, const out *o, int check_rc,
+                        uint64_t problems)
 {
-	if (o->json) {
-		printf("{\"summary\":{\"dbs\":{");
-		for (int i = 0, first = 1; i < 16 && r->dbs[i].name; i++, first = 0)
-			printf("%s\"%s\":{\"copied\":%" PRIu64 ",\"bad_records\":%" PRIu64
-			       ",\"bad_pages\":%" PRIu64 ",\"found_cut_off\":%" PRIu64 ",\"unreadable\":%s}",
-			       first ? "" : ",", r->dbs[i].name, r->dbs[i].copied, r->dbs[i].bad_records,
-			       r->dbs[i].bad_pages, r->dbs[i].orphaned, r->dbs[i].unreadable ? "true" : "false");
-		printf("},\"reader_crashes\":%" PRIu64 ",\"snapshots_kept\":%" PRIu64
-		       ",\"newest_snapshot\":%" PRIu64 ",\"snapshots_dropped\":%" PRIu64
-		       ",\"pins_dropped\":%" PRIu64 ",\"versions_dropped\":%" PRIu64
-		       ",\"dead_dropped\":%" PRIu64 ",\"losses\":%" PRIu64 ",\"check\":%s}}\n",
-		       r->reader_crashes, r->snapshots_kept, r->newest_snapshot, r->snapshots_dropped,
-		       r->pins_dropped, r->versions_dropped, r->dead_dropped, o->losses,
-		       check_rc ? "null" : problems ? "\"problems\"" : "\"ok\"");
-		return;
+	json_t *dbs = json_object();
+	for (int i = 0; dbs && i < 16 && r->dbs[i].name; i++) {
+		json_t *d = json_pack("{s:I,s:I,s:I,s:I,s:b}", "copied", (json_int_t)r->dbs[i].copied,
+		                      "bad_records", (json_int_t)r->dbs[i].bad_records, "bad_pages",
+		                      (json_int_t)r->dbs[i].bad_pages, "found_cut_off",
+		                      (json_int_t)r->dbs[i].orphaned, "unreadable", r->dbs[i].unreadable);
+		if (json_object_set_new(dbs, r->dbs[i].name, d)) {
+			json_decref(dbs);
+			dbs = NULL;
+		}
 	}
+	return cli_print_json(json_pack(
+		"{s:{s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:s?}}", "summary", "dbs", dbs,
+		"reader_crashes", (json_int_t)r->reader_crashes, "snapshots_kept",
+		(json_int_t)r->snapshots_kept, "newest_snapshot", (json_int_t)r->newest_snapshot,
+		"snapshots_dropped", (json_int_t)r->snapshots_dropped, "pins_dropped",
+		(json_int_t)r->pins_dropped, "versions_dropped", (json_int_t)r->versions_dropped,
+		"dead_dropped", (json_int_t)r->dead_dropped, "losses", (json_int_t)o->losses, "check",
+		check_rc ? NULL : problems ? "problems" : "ok"));
+}
+
+static int summary(const h2emv_salvage_result *r, const out *o, int check_rc, uint64_t problems)
+{
+	if (o->json)
+		return summary_json(r, o, check_rc, problems);
 	printf("%-10s %10s %12s %10s %14s\n", "database", "copied", "bad records", "bad pages",
 	       "found cut off");
 	for (int i = 0; i < 16 && r->dbs[i].name; i++)
@@ -83,6 +97,7 @@ static void summary(const h2emv_salvage_result *r, const out *o, int check_rc, u
 	       r->versions_dropped, r->reader_crashes);
 	if (check_rc == 0)
 		printf("check of the new memory: %s\n", problems ? "PROBLEMS (please report)" : "ok");
+	return EXIT_OK;
 }
 
 int cmd_salvage(int argc, char **argv)
@@ -116,10 +131,10 @@ int cmd_salvage(int argc, char **argv)
 	uint64_t problems = 0;
 	h2emv_error cerr = { 0 };
 	int crc = h2emv_check_store(&problems, dst, NULL, NULL, NULL, NULL, &cerr);
-	summary(&r, &o, crc, problems);
+	int prc = summary(&r, &o, crc, problems);
 	if (crc)
 		return cli_fail("salvage: checking the new memory", crc, &cerr);
-	if (problems)
+	if (problems || prc != EXIT_OK || o.failed)
 		return EXIT_ERROR;
 	return o.losses ? EXIT_FOUND : EXIT_OK;
 }

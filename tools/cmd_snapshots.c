@@ -3,6 +3,7 @@
  * so GC keeps it, unpin it.
  */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,22 @@ static const char help[] =
 	"      --json      list as JSON Lines\n"
 	"  -h, --help      this help\n";
 
+/* One line of `list --json`: the snapshot and the names of its pins. */
+static json_t *snap_json(const h2emv_snap_info *s, const h2emv_pin *pins, size_t np)
+{
+	json_t *names = json_array();
+	for (size_t j = 0; names && j < np; j++)
+		if (pins[j].seq == s->seq && json_array_append_new(names, cli_json_text(pins[j].name))) {
+			json_decref(names);
+			names = NULL;
+		}
+	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:o}", "seq", (json_int_t)s->seq, "created",
+	                 (json_int_t)s->created, "t_now", (json_int_t)s->t_now, "build_cursor",
+	                 (json_int_t)s->build_cursor, "nodes", (json_int_t)s->n_nodes,
+	                 "rules_version", (json_int_t)s->rules_version, "root", cli_json_ref(s->root),
+	                 "pins", names);
+}
+
 static int list(h2emv_mem *m, int json)
 {
 	h2emv_snap_info *s = NULL;
@@ -40,40 +57,30 @@ static int list(h2emv_mem *m, int json)
 	if (!json)
 		printf("%8s  %-19s  %-19s  %10s  %8s  %s\n", "seq", "created (UTC)", "memory clock",
 		       "cursor", "nodes", "pins");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && rc == EXIT_OK; i++) {
+		if (json) {
+			rc = cli_print_json(snap_json(&s[i], pins, np));
+			continue;
+		}
 		char c[32], t[32];
 		cli_time(c, sizeof c, s[i].created);
 		cli_time(t, sizeof t, s[i].t_now);
-		if (json) {
-			printf("{\"seq\":%llu,\"created\":%lld,\"t_now\":%lld,\"build_cursor\":%llu,"
-			       "\"nodes\":%llu,\"rules_version\":%u,\"root\":[%llu,%u],\"pins\":[",
-			       (unsigned long long)s[i].seq, (long long)s[i].created, (long long)s[i].t_now,
-			       (unsigned long long)s[i].build_cursor, (unsigned long long)s[i].n_nodes,
-			       s[i].rules_version, (unsigned long long)s[i].root.id, s[i].root.version);
-		} else {
-			printf("%8llu  %-19s  %-19s  %10llu  %8llu  ", (unsigned long long)s[i].seq, c, t,
-			       (unsigned long long)s[i].build_cursor, (unsigned long long)s[i].n_nodes);
-		}
+		printf("%8llu  %-19s  %-19s  %10llu  %8llu  ", (unsigned long long)s[i].seq, c, t,
+		       (unsigned long long)s[i].build_cursor, (unsigned long long)s[i].n_nodes);
 		int first = 1;
 		for (size_t j = 0; j < np; j++) {
 			if (pins[j].seq != s[i].seq)
 				continue;
-			if (json) {
-				if (!first)
-					putchar(',');
-				cli_json_str(stdout, pins[j].name);
-			} else {
-				printf("%s%s", first ? "" : ", ", pins[j].name);
-			}
+			printf("%s%s", first ? "" : ", ", pins[j].name);
 			first = 0;
 		}
-		puts(json ? "]}" : "");
+		putchar('\n');
 	}
 	if (!json && n == 0)
 		printf("(no snapshots yet: nothing has been built)\n");
 	free(s);
 	free(pins);
-	return EXIT_OK;
+	return rc;
 }
 
 int cmd_snapshots(int argc, char **argv)

@@ -373,10 +373,8 @@ def main(argv=None):
         description="Real-data question set for h2emv (docs/realqa.md).")
     ap.add_argument("--h2emv", default=os.path.join(ROOT, "build", "h2emv"),
                     help="the h2emv binary (default: build/h2emv)")
-    ap.add_argument("--data", default=os.environ.get("H2EMV_DATA") or
-                    os.path.join(ROOT, "..", "shared", "data", "external"),
-                    help="the external data folder (default: $H2EMV_DATA, "
-                         "else ../shared/data/external from the repository)")
+    ap.add_argument("--data", default=os.environ.get("H2EMV_DATA") or None,
+                    help="the external data folder (default: $H2EMV_DATA)")
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--sources", default=",".join(SOURCES))
     ap.add_argument("--out", default=os.path.join(ROOT, "build-realqa"),
@@ -406,6 +404,8 @@ def main(argv=None):
     for s in sources:
         if s not in SOURCES:
             ap.error("unknown source %r (%s)" % (s, ", ".join(SOURCES)))
+    if not args.data:
+        ap.error("where is the external data? give --data DIR or set H2EMV_DATA")
     args.data = os.path.abspath(args.data)
     if not os.path.isdir(args.data):
         ap.error("no data folder %s (set --data or H2EMV_DATA)" % args.data)
