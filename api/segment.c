@@ -141,16 +141,6 @@ static const char *line_value(const char *text, const char *label, size_t *len)
 	return NULL;
 }
 
-static void put(eng_buf *b, const char *s, size_t n)
-{
-	eng_buf_append(b, s, n);
-}
-
-static void puts_(eng_buf *b, const char *s)
-{
-	eng_buf_append(b, s, strlen(s));
-}
-
 static int contains(const char *list, size_t n, const char *item, size_t in)
 {
 	for (const char *p = list; p && p < list + n;) {
@@ -166,7 +156,7 @@ static int contains(const char *list, size_t n, const char *item, size_t in)
 /* Render the goal block (docs/tree.md) from the goal's children. */
 static int render_goal(builder *b, tnode *g, const char *name)
 {
-	eng_buf o = { 0 }, acts = { 0 }, persons = { 0 }, speech = { 0 };
+	pr_str o = { 0 }, acts = { 0 }, persons = { 0 }, speech = { 0 };
 	const char *loc = NULL, *objs = NULL, *rels = NULL;
 	size_t loc_n = 0, objs_n = 0, rels_n = 0, n_acts = 0, n_speech = 0;
 	uint32_t first = g->n_kids > GOAL_MAX_ACTIONS ? g->n_kids - GOAL_MAX_ACTIONS : 0;
@@ -181,12 +171,12 @@ static int render_goal(builder *b, tnode *g, const char *name)
 				v = line_value(k->summary, "Action: ", &n);
 			if (v) {
 				if (n_acts++)
-					puts_(&acts, "; ");
+					pr_str_adds(&acts, "; ");
 				if (k->kind == H2EMV_KIND_GOAL)
-					puts_(&acts, "[");
-				put(&acts, v, n);
+					pr_str_adds(&acts, "[");
+				pr_str_add(&acts, v, n);
 				if (k->kind == H2EMV_KIND_GOAL)
-					puts_(&acts, "]");
+					pr_str_adds(&acts, "]");
 			}
 		}
 		if ((v = line_value(k->summary, "Location: ", &n))) {
@@ -197,10 +187,10 @@ static int render_goal(builder *b, tnode *g, const char *name)
 			for (const char *p = v; p < v + n;) {
 				const char *c = memchr(p, ',', (size_t)(v + n - p));
 				size_t len = c ? (size_t)(c - p) : (size_t)(v + n - p);
-				if (!contains((const char *)persons.data, persons.len, p, len)) {
+				if (!contains(persons.s, persons.len, p, len)) {
 					if (persons.len)
-						puts_(&persons, ", ");
-					put(&persons, p, len);
+						pr_str_adds(&persons, ", ");
+					pr_str_add(&persons, p, len);
 				}
 				p = c ? c + 2 : v + n;
 			}
@@ -212,10 +202,10 @@ static int render_goal(builder *b, tnode *g, const char *name)
 			struct tm tm;
 			gmtime_r(&sec, &tm);
 			strftime(ts, sizeof ts, "%H:%M:%S", &tm);
-			puts_(&speech, "\nSpeech: ");
-			puts_(&speech, ts);
-			puts_(&speech, " ");
-			put(&speech, v, n);
+			pr_str_adds(&speech, "\nSpeech: ");
+			pr_str_adds(&speech, ts);
+			pr_str_adds(&speech, " ");
+			pr_str_add(&speech, v, n);
 			n_speech++;
 		}
 		if (k->kind == H2EMV_KIND_EVENT) {
@@ -223,38 +213,39 @@ static int render_goal(builder *b, tnode *g, const char *name)
 			rels = line_value(k->summary, "Relations: ", &rels_n);
 		}
 	}
-	puts_(&o, "Goal: ");
-	puts_(&o, name);
+	pr_str_adds(&o, "Goal: ");
+	pr_str_adds(&o, name);
 	if (first) {
 		char more[48];
 		snprintf(more, sizeof more, "\nActions: (%u earlier) ", first);
-		puts_(&o, more);
+		pr_str_adds(&o, more);
 	} else {
-		puts_(&o, "\nActions: ");
+		pr_str_adds(&o, "\nActions: ");
 	}
-	put(&o, (const char *)acts.data, acts.len);
+	pr_str_add(&o, acts.s, acts.len);
 	if (loc) {
-		puts_(&o, "\nLocation: ");
-		put(&o, loc, loc_n);
+		pr_str_adds(&o, "\nLocation: ");
+		pr_str_add(&o, loc, loc_n);
 	}
 	if (persons.len) {
-		puts_(&o, "\nPersons: ");
-		put(&o, (const char *)persons.data, persons.len);
+		pr_str_adds(&o, "\nPersons: ");
+		pr_str_add(&o, persons.s, persons.len);
 	}
-	put(&o, (const char *)speech.data, speech.len);
+	pr_str_add(&o, speech.s, speech.len);
 	if (objs) {
-		puts_(&o, "\nObjects: ");
-		put(&o, objs, objs_n);
+		pr_str_adds(&o, "\nObjects: ");
+		pr_str_add(&o, objs, objs_n);
 	}
 	if (rels) {
-		puts_(&o, "\nRelations: ");
-		put(&o, rels, rels_n);
+		pr_str_adds(&o, "\nRelations: ");
+		pr_str_add(&o, rels, rels_n);
 	}
-	int rc = o.data ? tree_set_summary(g, (const char *)o.data, o.len) : H2EMV_ENOMEM;
-	eng_buf_free(&o);
-	eng_buf_free(&acts);
-	eng_buf_free(&persons);
-	eng_buf_free(&speech);
+	int oom = o.oom || acts.oom || persons.oom || speech.oom;
+	int rc = oom ? H2EMV_ENOMEM : tree_set_summary(g, o.s, o.len);
+	pr_str_free(&o);
+	pr_str_free(&acts);
+	pr_str_free(&persons);
+	pr_str_free(&speech);
 	(void)b;
 	return rc;
 }
@@ -431,13 +422,13 @@ static int kept_depth(const builder *b, const scene *s)
 }
 
 static int add_scene(builder *b, tnode *event, const scene *s, const void *body, size_t blen,
-                     eng_buf *text, h2emv_error *err)
+                     const pr_str *text, h2emv_error *err)
 {
 	tnode *sc = new_child(b, event, 1, H2EMV_KIND_SCENE, s->t, err);
 	if (!sc)
 		return H2EMV_ENOMEM;
 	extend(b, sc, s->t_end);
-	if (tree_set_summary(sc, (const char *)text->data, text->len) ||
+	if (tree_set_summary(sc, text->s, text->len) ||
 	    tree_set_payload(sc, body, blen))
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	return H2EMV_OK;
@@ -483,14 +474,14 @@ int seg_add(builder *b, const scene *in, const void *body, size_t blen, h2emv_er
 	}
 	b->last_key = key;
 	b->last_t = s->t_end > s->t ? s->t_end : s->t;
-	eng_buf text = { 0 };
+	pr_str text = { 0 };
 	rc = scene_render(&text, s);
 	if (rc == H2EMV_OK)
 		rc = add_scene(b, b->event, s, body, blen, &text, err);
-	if (rc == H2EMV_OK && (tree_set_summary(b->event, (const char *)text.data, text.len) ||
+	if (rc == H2EMV_OK && (tree_set_summary(b->event, text.s, text.len) ||
 	                       set_event_payload(b->event, 1, key)))
 		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
-	eng_buf_free(&text);
+	pr_str_free(&text);
 	if (rc == H2EMV_OK && (rc = add_facts(b, s, gap)))
 		rc = eng_fail(err, rc, "out of memory folding a scene's facts");
 	if (rc)
