@@ -261,23 +261,7 @@ static int goal_name(const tnode *g, char *out, size_t cap)
 	return snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), v);
 }
 
-/* ------------------------------------------------------ lifetimes, ranges -- */
-
-int64_t life_of(const builder *b, const tnode *n)
-{
-	const h2emv_config *c = &b->cfg;
-	switch (n->level) {
-	case 1: return c->life_scene;
-	case 2: return c->life_event;
-	case 3:
-		/* a goal nested in a goal lives like an event (as upstream) */
-		return n->parent && n->parent->kind == H2EMV_KIND_GOAL ? c->life_event : c->life_goal;
-	default: {
-		int shift = n->level - 3 > 20 ? 20 : n->level - 3;
-		return c->life_summary << shift;
-	}
-	}
-}
+/* ------------------------------------------------------------- ranges -- */
 
 /* τ at creation is t_end + Δt·γ; while a node still grows its τ follows. */
 static void extend(builder *b, tnode *n, int64_t t_end)
