@@ -90,7 +90,8 @@ int bt_push(builder *b, tnode *goal, h2emv_error *err);
  * NULL) is polled between nodes: non-zero interrupts the pass. */
 int forget_pass(builder *b, int64_t now, int (*stop)(void *), void *stop_ctx, h2emv_error *err);
 
-/* Lifetime Δt_ℓ·γ_ℓ of a node at `level` (nested goals get the event's). */
+/* life.c: lifetime Δt_ℓ·γ_ℓ of a node at `level` (nested goals get the
+ * event's; a summary level doubles it per level above the goals). */
 int64_t life_of(const builder *b, const tnode *n);
 
 /* A node as a policy item (text borrowed from the node). */

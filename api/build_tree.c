@@ -444,6 +444,162 @@ static int dissolve(level_ctx *x, size_t i_changed, nlist *next, h2emv_error *er
 	return H2EMV_OK;
 }
 
+/* visibility-cutoff: the old parents that end before the first new item's
+ * start − thr(ℓ) stay as they are and unseen (x->n_invisible of them); the
+ * children of the others and the new items, in time order, are the items
+ * to cluster. */
+static int visible_items(level_ctx *x, const nlist *nnew)
+{
+	int64_t thr = threshold(x->level, nnew->v, nnew->n);
+	int64_t cutoff = nnew->v[0]->t_start - thr;
+	while (x->n_invisible < x->p_old.n && x->p_old.v[x->n_invisible]->t_end < cutoff)
+		x->n_invisible++;
+	int rc = H2EMV_OK;
+	for (size_t i = x->n_invisible; rc == H2EMV_OK && i < x->p_old.n; i++)
+		for (uint32_t k = 0; rc == H2EMV_OK && k < x->p_old.v[i]->n_kids; k++)
+			rc = nl_add(&x->items, x->p_old.v[i]->kids[k]);
+	for (size_t i = 0; rc == H2EMV_OK && i < nnew->n; i++)
+		rc = nl_add(&x->items, nnew->v[i]);
+	if (rc == H2EMV_OK)
+		qsort(x->items.v, x->items.n, sizeof *x->items.v, by_time);
+	return rc;
+}
+
+/* The old parents, from *pi on, whose children all lie at the start of
+ * items[lo..hi), into olds[] (at most MAX_EDGE); *pi moves past them.
+ * Returns how many; *at is the first item none of them holds. */
+static size_t old_parents_in(level_ctx *x, size_t lo, size_t hi, size_t *pi, tnode **olds,
+                             size_t *at)
+{
+	size_t n_olds = 0;
+	*at = lo;
+	while (*pi < x->p_old.n && n_olds < MAX_EDGE) {
+		tnode *p = x->p_old.v[*pi];
+		if (*at + p->n_kids > hi || x->items.v[*at] != p->kids[0] ||
+		    x->items.v[*at + p->n_kids - 1] != p->kids[p->n_kids - 1])
+			break;
+		olds[n_olds++] = p;
+		*at += p->n_kids;
+		(*pi)++;
+	}
+	return n_olds;
+}
+
+/* One cluster, items[starts[c]..starts[c + 1]): kept as its old parents
+ * when it holds nothing new and they cover it exactly, else regrouped by
+ * the policy. *pi is the next visible old parent. */
+static int one_cluster(level_ctx *x, const size_t *starts, size_t nc, size_t c, size_t *pi,
+                       h2emv_error *err)
+{
+	size_t lo = starts[c], hi = starts[c + 1], at;
+	tnode *olds[MAX_EDGE + 1];
+	size_t n_olds = old_parents_in(x, lo, hi, pi, olds, &at);
+	int has_new = 0;
+	for (size_t i = lo; i < hi; i++)
+		has_new |= is_new_item(x->items.v[i]);
+	if (!has_new && at == hi) {
+		int rc = H2EMV_OK;
+		for (size_t j = 0; j < n_olds && rc == H2EMV_OK; j++)
+			rc = add_merged(x, olds[j], 0, 0); /* avoid re-summarising */
+		return rc;
+	}
+	/* the items after the kept parents must all be new; one whose
+	 * parent straddles the cluster's edge means regrouping it whole */
+	for (size_t i = at; i < hi && n_olds; i++)
+		if (!is_new_item(x->items.v[i]))
+			n_olds = 0;
+	/* skip parents that straddle into this cluster without fitting */
+	while (*pi < x->p_old.n && x->p_old.v[*pi]->t_start <= x->items.v[hi - 1]->t_end &&
+	       (c + 1 == nc || x->p_old.v[*pi]->t_end < x->items.v[starts[c + 1]]->t_start))
+		(*pi)++;
+	return regroup(x, lo, hi, olds, n_olds, err);
+}
+
+/* time-based-cluster the items, then keep or regroup each cluster: the
+ * new parents go to x->merged. */
+static int cluster_items(level_ctx *x, h2emv_error *err)
+{
+	int64_t thr = threshold(x->level, x->items.v, x->items.n);
+	size_t *starts = malloc((x->items.n + 1) * sizeof *starts);
+	if (!starts)
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	size_t nc = clusters(starts, x->items.v, x->items.n, x->level, thr);
+	starts[nc] = x->items.n;
+	size_t pi = x->n_invisible; /* next visible old parent */
+	int rc = H2EMV_OK;
+	for (size_t c = 0; rc == H2EMV_OK && c < nc; c++)
+		rc = one_cluster(x, starts, nc, c, &pi, err);
+	free(starts);
+	return rc;
+}
+
+/* index-of-first-change: the first old parent (counting the invisible
+ * ones) that the regrouped parents do not keep as it was. */
+static size_t first_change(const level_ctx *x)
+{
+	size_t i = x->n_invisible;
+	while (i - x->n_invisible < x->merged.n && i < x->p_old.n &&
+	       x->merged.v[i - x->n_invisible] == x->p_old.v[i])
+		i++;
+	return i;
+}
+
+/* The top: the parents are the root's children. The changed ones replace
+ * the old, and the root is summarised again; nothing goes further up. */
+static int finish_top(level_ctx *x, size_t i_changed, nlist *next, h2emv_error *err)
+{
+	builder *b = x->b;
+	tnode *root = b->t.root;
+	int rc = dissolve(x, i_changed, next, err);
+	if (rc)
+		return rc;
+	for (size_t j = i_changed - x->n_invisible; rc == H2EMV_OK && j < x->merged.n; j++)
+		if (!x->merged.v[j]->parent)
+			rc = tree_insert(root, x->merged.v[j], root->n_kids);
+	next->n = 0;
+	if (rc == H2EMV_OK)
+		qsort(root->kids, root->n_kids, sizeof *root->kids, by_time);
+	if (rc == H2EMV_OK)
+		rc = summarize_node(b, root, err);
+	tree_fit_range(root);
+	return rc;
+}
+
+/* Below the top: the parents from the first change on, detached, become
+ * the next level's new items (with the children of their dissolved
+ * parents); the parents left along the edge fit their children again. */
+static int push_up(level_ctx *x, size_t i_changed, nlist *next, h2emv_error *err)
+{
+	size_t first_new = i_changed - x->n_invisible;
+	int rc = dissolve(x, i_changed, next, err);
+	if (rc)
+		return rc;
+	for (size_t j = first_new; rc == H2EMV_OK && j < x->merged.n; j++) {
+		tnode *p = x->merged.v[j];
+		if (p->parent) /* a reused parent after the change: move it up too */
+			tree_detach(p->parent, tree_index(p));
+		int dup = 0;
+		for (size_t k = 0; k < next->n; k++)
+			dup |= next->v[k] == p;
+		if (!dup)
+			rc = nl_add(next, p);
+	}
+	/* every parent still attached along the edge fits its children */
+	for (size_t i = 0; i < x->n_invisible + first_new && i < x->p_old.n; i++)
+		if (x->p_old.v[i]->parent)
+			fit_up(x->b, x->p_old.v[i]);
+	return rc;
+}
+
+static void level_ctx_free(level_ctx *x)
+{
+	free(x->p_old.v);
+	free(x->items.v);
+	free(x->merged.v);
+	free(x->first);
+	free(x->count);
+}
+
 /* One iteration of Algorithm 2 at `level`. `nnew` are detached nodes at
  * `level`; on return `next` holds the detached nodes for level + 1 (empty:
  * done). */
@@ -456,111 +612,17 @@ static int level_step(builder *b, int level, nlist *nnew, nlist *next, h2emv_err
 	int joined = 0;
 	if (rc == H2EMV_OK)
 		rc = try_join_last(&x, nnew->v, nnew->n, &joined, err);
-	if (rc || joined)
-		goto out;
-	/* visibility cutoff */
-	int64_t thr = threshold(level, nnew->v, nnew->n);
-	int64_t cutoff = nnew->v[0]->t_start - thr;
-	while (x.n_invisible < x.p_old.n && x.p_old.v[x.n_invisible]->t_end < cutoff)
-		x.n_invisible++;
-	for (size_t i = x.n_invisible; rc == H2EMV_OK && i < x.p_old.n; i++)
-		for (uint32_t k = 0; rc == H2EMV_OK && k < x.p_old.v[i]->n_kids; k++)
-			rc = nl_add(&x.items, x.p_old.v[i]->kids[k]);
-	for (size_t i = 0; rc == H2EMV_OK && i < nnew->n; i++)
-		rc = nl_add(&x.items, nnew->v[i]);
-	if (rc)
-		goto out;
-	qsort(x.items.v, x.items.n, sizeof *x.items.v, by_time);
-	thr = threshold(level, x.items.v, x.items.n);
-	size_t *starts = malloc((x.items.n + 1) * sizeof *starts);
-	if (!starts) {
-		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
-		goto out;
-	}
-	size_t nc = clusters(starts, x.items.v, x.items.n, level, thr);
-	starts[nc] = x.items.n;
-	size_t pi = x.n_invisible; /* next visible old parent */
-	for (size_t c = 0; rc == H2EMV_OK && c < nc; c++) {
-		size_t lo = starts[c], hi = starts[c + 1], n_olds = 0, at = lo;
-		tnode *olds[MAX_EDGE + 1];
-		/* old parents whose children all lie at the start of the cluster */
-		while (pi < x.p_old.n && n_olds < MAX_EDGE) {
-			tnode *p = x.p_old.v[pi];
-			if (at + p->n_kids > hi || x.items.v[at] != p->kids[0] ||
-			    x.items.v[at + p->n_kids - 1] != p->kids[p->n_kids - 1])
-				break;
-			olds[n_olds++] = p;
-			at += p->n_kids;
-			pi++;
-		}
-		int has_new = 0;
-		for (size_t i = lo; i < hi; i++)
-			has_new |= is_new_item(x.items.v[i]);
-		if (!has_new && at == hi) {
-			for (size_t j = 0; j < n_olds && rc == H2EMV_OK; j++)
-				rc = add_merged(&x, olds[j], 0, 0); /* avoid re-summarising */
-			continue;
-		}
-		/* the items after the kept parents must all be new; one whose
-		 * parent straddles the cluster's edge means regrouping it whole */
-		for (size_t i = at; i < hi && n_olds; i++)
-			if (!is_new_item(x.items.v[i]))
-				n_olds = 0;
-		/* skip parents that straddle into this cluster without fitting */
-		while (pi < x.p_old.n && x.p_old.v[pi]->t_start <= x.items.v[hi - 1]->t_end &&
-		       (c + 1 == nc || x.p_old.v[pi]->t_end < x.items.v[starts[c + 1]]->t_start))
-			pi++;
-		rc = regroup(&x, lo, hi, olds, n_olds, err);
-	}
-	free(starts);
-	if (rc == H2EMV_OK)
-		rc = place_children(&x, err);
-	if (rc)
-		goto out;
-	/* index of first change among the visible parents */
-	size_t i_changed = x.n_invisible;
-	while (i_changed - x.n_invisible < x.merged.n && i_changed < x.p_old.n &&
-	       x.merged.v[i_changed - x.n_invisible] == x.p_old.v[i_changed])
-		i_changed++;
-	size_t first_new = i_changed - x.n_invisible;
-	if (level + 1 >= TOP_LEVEL) {
-		/* the top: parents are the root's children */
-		tnode *root = b->t.root;
-		if ((rc = dissolve(&x, i_changed, next, err)))
-			goto out;
-		for (size_t j = first_new; rc == H2EMV_OK && j < x.merged.n; j++)
-			if (!x.merged.v[j]->parent)
-				rc = tree_insert(root, x.merged.v[j], root->n_kids);
-		next->n = 0;
+	if (rc == H2EMV_OK && !joined) {
+		rc = visible_items(&x, nnew);
 		if (rc == H2EMV_OK)
-			qsort(root->kids, root->n_kids, sizeof *root->kids, by_time);
+			rc = cluster_items(&x, err);
 		if (rc == H2EMV_OK)
-			rc = summarize_node(b, root, err);
-		tree_fit_range(root);
-		goto out;
+			rc = place_children(&x, err);
+		if (rc == H2EMV_OK)
+			rc = level + 1 >= TOP_LEVEL ? finish_top(&x, first_change(&x), next, err)
+			                            : push_up(&x, first_change(&x), next, err);
 	}
-	if ((rc = dissolve(&x, i_changed, next, err)))
-		goto out;
-	for (size_t j = first_new; rc == H2EMV_OK && j < x.merged.n; j++) {
-		tnode *p = x.merged.v[j];
-		if (p->parent) /* a reused parent after the change: move it up too */
-			tree_detach(p->parent, tree_index(p));
-		int dup = 0;
-		for (size_t k = 0; k < next->n; k++)
-			dup |= next->v[k] == p;
-		if (!dup)
-			rc = nl_add(next, p);
-	}
-	/* every parent still attached along the edge fits its children */
-	for (size_t i = 0; i < x.n_invisible + first_new && i < x.p_old.n; i++)
-		if (x.p_old.v[i]->parent)
-			fit_up(b, x.p_old.v[i]);
-out:
-	free(x.p_old.v);
-	free(x.items.v);
-	free(x.merged.v);
-	free(x.first);
-	free(x.count);
+	level_ctx_free(&x);
 	return rc;
 }
 

@@ -13,8 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/policy/policy.h"
-#include "api/policy/prompts.h"
+#include "api/strbuf.h"
 #include "h2emv.h"
 
 /* ----------------------------------------------------------------- words -- */

@@ -48,50 +48,50 @@ static const msgpack_object *field(const msgpack_object *m, uint64_t key)
 }
 
 /* Render a scalar or a nested value for `k=v` text. */
-static void put_value(eng_buf *b, const msgpack_object *o, const char *prefix);
+static void put_value(pr_str *b, const msgpack_object *o, const char *prefix);
 
-static void put_scalar(eng_buf *b, const msgpack_object *o)
+static void put_scalar(pr_str *b, const msgpack_object *o)
 {
 	char tmp[64];
 	switch (o->type) {
-	case MSGPACK_OBJECT_NIL: eng_buf_append(b, "null", 4); break;
+	case MSGPACK_OBJECT_NIL: pr_str_add(b, "null", 4); break;
 	case MSGPACK_OBJECT_BOOLEAN:
-		eng_buf_append(b, o->via.boolean ? "true" : "false", o->via.boolean ? 4 : 5);
+		pr_str_add(b, o->via.boolean ? "true" : "false", o->via.boolean ? 4 : 5);
 		break;
 	case MSGPACK_OBJECT_POSITIVE_INTEGER:
-		eng_buf_append(b, tmp, (size_t)snprintf(tmp, sizeof tmp, "%" PRIu64, o->via.u64));
+		pr_str_add(b, tmp, (size_t)snprintf(tmp, sizeof tmp, "%" PRIu64, o->via.u64));
 		break;
 	case MSGPACK_OBJECT_NEGATIVE_INTEGER:
-		eng_buf_append(b, tmp, (size_t)snprintf(tmp, sizeof tmp, "%" PRId64, o->via.i64));
+		pr_str_add(b, tmp, (size_t)snprintf(tmp, sizeof tmp, "%" PRId64, o->via.i64));
 		break;
 	case MSGPACK_OBJECT_FLOAT32:
 	case MSGPACK_OBJECT_FLOAT64:
-		eng_buf_append(b, tmp, (size_t)snprintf(tmp, sizeof tmp, "%g", o->via.f64));
+		pr_str_add(b, tmp, (size_t)snprintf(tmp, sizeof tmp, "%g", o->via.f64));
 		break;
-	case MSGPACK_OBJECT_STR: eng_buf_append(b, o->via.str.ptr, o->via.str.size); break;
+	case MSGPACK_OBJECT_STR: pr_str_add(b, o->via.str.ptr, o->via.str.size); break;
 	default: break;
 	}
 }
 
-static void put_array(eng_buf *b, const msgpack_object *o)
+static void put_array(pr_str *b, const msgpack_object *o)
 {
-	eng_buf_append(b, "[", 1);
+	pr_str_add(b, "[", 1);
 	for (uint32_t i = 0; i < o->via.array.size; i++) {
 		if (i)
-			eng_buf_append(b, ", ", 2);
+			pr_str_add(b, ", ", 2);
 		const msgpack_object *e = &o->via.array.ptr[i];
 		if (e->type == MSGPACK_OBJECT_ARRAY)
 			put_array(b, e);
 		else if (e->type == MSGPACK_OBJECT_MAP)
-			eng_buf_append(b, "{...}", 5);
+			pr_str_add(b, "{...}", 5);
 		else
 			put_scalar(b, e);
 	}
-	eng_buf_append(b, "]", 1);
+	pr_str_add(b, "]", 1);
 }
 
 /* A map flattens to `prefix.key=value` pairs joined by ", ". */
-static void put_map(eng_buf *b, const msgpack_object *o, const char *prefix)
+static void put_map(pr_str *b, const msgpack_object *o, const char *prefix)
 {
 	for (uint32_t i = 0; i < o->via.map.size; i++) {
 		const msgpack_object_kv *kv = &o->via.map.ptr[i];
@@ -105,14 +105,14 @@ static void put_map(eng_buf *b, const msgpack_object *o, const char *prefix)
 			put_map(b, &kv->val, key);
 			continue;
 		}
-		eng_buf_append(b, "\x01", 1); /* a separator, turned into ", " by render_args */
-		eng_buf_append(b, key, strlen(key));
-		eng_buf_append(b, "=", 1);
+		pr_str_add(b, "\x01", 1); /* a separator, turned into ", " by render_args */
+		pr_str_add(b, key, strlen(key));
+		pr_str_add(b, "=", 1);
 		put_value(b, &kv->val, key);
 	}
 }
 
-static void put_value(eng_buf *b, const msgpack_object *o, const char *prefix)
+static void put_value(pr_str *b, const msgpack_object *o, const char *prefix)
 {
 	if (o->type == MSGPACK_OBJECT_ARRAY)
 		put_array(b, o);
@@ -126,32 +126,32 @@ static void put_value(eng_buf *b, const msgpack_object *o, const char *prefix)
  * form) as text; the \x01 placeholders become ", ". */
 static char *render_args(scene *s, const msgpack_object *o)
 {
-	eng_buf b = { 0 };
+	pr_str b = { 0 };
 	if (o->type == MSGPACK_OBJECT_MAP) {
 		put_map(&b, o, "");
 	} else if (o->type == MSGPACK_OBJECT_ARRAY) {
 		for (uint32_t i = 0; i < o->via.array.size; i++) {
 			if (i)
-				eng_buf_append(&b, "\x01", 1);
+				pr_str_add(&b, "\x01", 1);
 			const msgpack_object *e = &o->via.array.ptr[i];
 			e->type == MSGPACK_OBJECT_ARRAY ? put_array(&b, e) : put_scalar(&b, e);
 		}
 	}
-	eng_buf out = { 0 };
+	pr_str out = { 0 };
 	int sep = 0;
 	for (size_t i = 0; i < b.len; i++) {
-		if (b.data[i] == 0x01) {
+		if (b.s[i] == 0x01) {
 			sep = out.len > 0; /* one ", " between pairs, none in front */
 			continue;
 		}
 		if (sep)
-			eng_buf_append(&out, ", ", 2);
+			pr_str_add(&out, ", ", 2);
 		sep = 0;
-		eng_buf_append(&out, &b.data[i], 1);
+		pr_str_add(&out, &b.s[i], 1);
 	}
-	char *r = out.len ? zstr(s, (const char *)out.data, out.len) : NULL;
-	eng_buf_free(&b);
-	eng_buf_free(&out);
+	char *r = out.len ? zstr(s, out.s, out.len) : NULL;
+	pr_str_free(&b);
+	pr_str_free(&out);
 	return r;
 }
 
@@ -330,77 +330,72 @@ void scene_free(scene *s)
 
 /* ------------------------------------------------------------- rendering -- */
 
-static void puts_(eng_buf *b, const char *s)
-{
-	eng_buf_append(b, s, strlen(s));
-}
-
-int scene_action_text(eng_buf *b, const scene *s)
+int scene_action_text(pr_str *b, const scene *s)
 {
 	if (!s->action) {
-		puts_(b, "none");
+		pr_str_adds(b, "none");
 		return H2EMV_OK;
 	}
-	puts_(b, s->action);
-	puts_(b, "(");
+	pr_str_adds(b, s->action);
+	pr_str_adds(b, "(");
 	if (s->args)
-		puts_(b, s->args);
-	puts_(b, ")");
+		pr_str_adds(b, s->args);
+	pr_str_adds(b, ")");
 	if (s->action_status) {
-		puts_(b, " ");
-		puts_(b, scene_status_names[s->action_status]);
+		pr_str_adds(b, " ");
+		pr_str_adds(b, scene_status_names[s->action_status]);
 	}
-	return b->data ? H2EMV_OK : H2EMV_ENOMEM;
+	return b->s && !b->oom ? H2EMV_OK : H2EMV_ENOMEM;
 }
 
-int scene_render(eng_buf *b, const scene *s)
+int scene_render(pr_str *b, const scene *s)
 {
 	size_t start = b->len;
-	puts_(b, "Action: ");
+	pr_str_adds(b, "Action: ");
 	scene_action_text(b, s);
 	if (s->location && *s->location) {
-		puts_(b, "\nLocation: ");
-		puts_(b, s->location);
+		pr_str_adds(b, "\nLocation: ");
+		pr_str_adds(b, s->location);
 	}
 	for (size_t i = 0; i < s->n_persons; i++) {
-		puts_(b, i ? ", " : "\nPersons: ");
-		puts_(b, s->persons[i]);
+		pr_str_adds(b, i ? ", " : "\nPersons: ");
+		pr_str_adds(b, s->persons[i]);
 	}
 	for (size_t i = 0; i < s->n_speech; i++) {
-		puts_(b, "\nSpeech: ");
+		pr_str_adds(b, "\nSpeech: ");
 		if (s->speech[i].speaker) {
-			puts_(b, s->speech[i].speaker);
-			puts_(b, ": ");
+			pr_str_adds(b, s->speech[i].speaker);
+			pr_str_adds(b, ": ");
 		}
-		puts_(b, "\"");
-		puts_(b, s->speech[i].text);
-		puts_(b, "\"");
+		pr_str_adds(b, "\"");
+		pr_str_adds(b, s->speech[i].text);
+		pr_str_adds(b, "\"");
 	}
 	for (size_t i = 0; i < s->n_objects; i++) {
 		const scene_obj *o = &s->objects[i];
-		puts_(b, i ? ", " : "\nObjects: ");
-		puts_(b, o->id);
-		puts_(b, " (");
-		puts_(b, o->type);
+		pr_str_adds(b, i ? ", " : "\nObjects: ");
+		pr_str_adds(b, o->id);
+		pr_str_adds(b, " (");
+		pr_str_adds(b, o->type);
 		if (o->state && *o->state) {
-			puts_(b, ", ");
-			puts_(b, o->state);
+			pr_str_adds(b, ", ");
+			pr_str_adds(b, o->state);
 		}
-		puts_(b, ")");
+		pr_str_adds(b, ")");
 	}
 	for (size_t i = 0; i < s->n_rels; i++) {
-		puts_(b, i ? "; " : "\nRelations: ");
-		puts_(b, s->rels[i].from);
-		puts_(b, " ");
-		puts_(b, s->rels[i].type);
-		puts_(b, " ");
-		puts_(b, s->rels[i].to);
+		pr_str_adds(b, i ? "; " : "\nRelations: ");
+		pr_str_adds(b, s->rels[i].from);
+		pr_str_adds(b, " ");
+		pr_str_adds(b, s->rels[i].type);
+		pr_str_adds(b, " ");
+		pr_str_adds(b, s->rels[i].to);
 	}
 	if (s->note && *s->note) {
-		puts_(b, "\nNote: ");
-		puts_(b, s->note);
+		pr_str_adds(b, "\nNote: ");
+		pr_str_adds(b, s->note);
 	}
-	return b->data && b->len > start ? H2EMV_OK : H2EMV_ENOMEM;
+	return !b->oom && b->len > start ? H2EMV_OK : H2EMV_ENOMEM;
 }
 
 static int names_object(const scene *s, const char *arg, size_t n)
@@ -447,28 +442,28 @@ int scene_is_interaction(const scene *s)
 
 uint64_t scene_event_key(const scene *s)
 {
-	eng_buf b = { 0 };
+	pr_str b = { 0 };
 	/* the action and its arguments, not its status: Pickup running then
 	 * succeeded is one event */
 	if (s->action) {
-		puts_(&b, s->action);
-		eng_buf_append(&b, "(", 1);
+		pr_str_adds(&b, s->action);
+		pr_str_add(&b, "(", 1);
 		if (s->args)
-			puts_(&b, s->args);
+			pr_str_adds(&b, s->args);
 	}
 	for (size_t i = 0; i < s->n_objects; i++) {
-		eng_buf_append(&b, "|", 1);
-		puts_(&b, s->objects[i].id);
+		pr_str_add(&b, "|", 1);
+		pr_str_adds(&b, s->objects[i].id);
 		if (s->objects[i].state)
-			puts_(&b, s->objects[i].state);
+			pr_str_adds(&b, s->objects[i].state);
 	}
 	for (size_t i = 0; i < s->n_rels; i++) {
-		eng_buf_append(&b, "|", 1);
-		puts_(&b, s->rels[i].from);
-		puts_(&b, s->rels[i].type);
-		puts_(&b, s->rels[i].to);
+		pr_str_add(&b, "|", 1);
+		pr_str_adds(&b, s->rels[i].from);
+		pr_str_adds(&b, s->rels[i].type);
+		pr_str_adds(&b, s->rels[i].to);
 	}
-	uint64_t h = b.len ? XXH3_64bits(b.data, b.len) : 0;
-	eng_buf_free(&b);
+	uint64_t h = b.len ? XXH3_64bits(b.s, b.len) : 0;
+	pr_str_free(&b);
 	return h;
 }

@@ -7,6 +7,7 @@
 
 #include <msgpack.h>
 
+#include "api/strbuf.h"
 #include "engine/engine.h"
 
 typedef struct scene_obj {
@@ -57,10 +58,10 @@ int scene_decode(scene *out, const void *body, size_t len, h2emv_error *err);
 void scene_free(scene *s);
 
 /* The "Action: ..." text (without the "Action: " label) into `out`. */
-int scene_action_text(eng_buf *out, const scene *s);
+int scene_action_text(pr_str *out, const scene *s);
 /* The scene block of docs/tree.md (no trailing newline), appended. With
  * `action_label` the first line reads "Action: ...". */
-int scene_render(eng_buf *out, const scene *s);
+int scene_render(pr_str *out, const scene *s);
 
 /* Is the action an object interaction (an argument names an object id
  * seen in the scene, or a key like object/target/obj) that succeeded (or

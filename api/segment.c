@@ -141,16 +141,6 @@ static const char *line_value(const char *text, const char *label, size_t *len)
 	return NULL;
 }
 
-static void put(eng_buf *b, const char *s, size_t n)
-{
-	eng_buf_append(b, s, n);
-}
-
-static void puts_(eng_buf *b, const char *s)
-{
-	eng_buf_append(b, s, strlen(s));
-}
-
 static int contains(const char *list, size_t n, const char *item, size_t in)
 {
 	for (const char *p = list; p && p < list + n;) {
@@ -163,99 +153,137 @@ static int contains(const char *list, size_t n, const char *item, size_t in)
 	return 0;
 }
 
-/* Render the goal block (docs/tree.md) from the goal's children. */
-static int render_goal(builder *b, tnode *g, const char *name)
+/* What a goal block gathers from the goal's children. */
+typedef struct goal_parts {
+	pr_str acts, persons, speech;
+	size_t n_acts, n_speech;
+	const char *loc, *objs, *rels; /* the last child's that has one */
+	size_t loc_n, objs_n, rels_n;
+} goal_parts;
+
+/* A child as one action of the goal's Actions: line (a nested goal in
+ * brackets). */
+static void add_action(goal_parts *gp, const tnode *k)
 {
-	eng_buf o = { 0 }, acts = { 0 }, persons = { 0 }, speech = { 0 };
-	const char *loc = NULL, *objs = NULL, *rels = NULL;
-	size_t loc_n = 0, objs_n = 0, rels_n = 0, n_acts = 0, n_speech = 0;
-	uint32_t first = g->n_kids > GOAL_MAX_ACTIONS ? g->n_kids - GOAL_MAX_ACTIONS : 0;
+	int nested = k->kind == H2EMV_KIND_GOAL;
+	size_t n;
+	const char *v = line_value(k->summary, nested ? "Goal: " : "Action: ", &n);
+	if (!v)
+		return;
+	if (gp->n_acts++)
+		pr_str_adds(&gp->acts, "; ");
+	if (nested)
+		pr_str_adds(&gp->acts, "[");
+	pr_str_add(&gp->acts, v, n);
+	if (nested)
+		pr_str_adds(&gp->acts, "]");
+}
+
+/* The names of a child's Persons: list not yet on the goal's. */
+static void add_persons(goal_parts *gp, const char *v, size_t n)
+{
+	for (const char *p = v; p < v + n;) {
+		const char *c = memchr(p, ',', (size_t)(v + n - p));
+		size_t len = c ? (size_t)(c - p) : (size_t)(v + n - p);
+		if (!contains(gp->persons.s, gp->persons.len, p, len)) {
+			if (gp->persons.len)
+				pr_str_adds(&gp->persons, ", ");
+			pr_str_add(&gp->persons, p, len);
+		}
+		p = c ? c + 2 : v + n;
+	}
+}
+
+/* An event's Speech: line, stamped with the event's time of day. */
+static void add_speech(goal_parts *gp, const tnode *k, const char *v, size_t n)
+{
+	char ts[16];
+	time_t sec = (time_t)(k->t_start / 1000000);
+	struct tm tm;
+	gmtime_r(&sec, &tm);
+	strftime(ts, sizeof ts, "%H:%M:%S", &tm);
+	pr_str_adds(&gp->speech, "\nSpeech: ");
+	pr_str_adds(&gp->speech, ts);
+	pr_str_adds(&gp->speech, " ");
+	pr_str_add(&gp->speech, v, n);
+	gp->n_speech++;
+}
+
+/* Gather the parts from the goal's children; the actions from child
+ * `first` on only. */
+static void collect_parts(goal_parts *gp, const tnode *g, uint32_t first)
+{
 	for (uint32_t i = 0; i < g->n_kids; i++) {
 		const tnode *k = g->kids[i];
 		const char *v;
 		size_t n;
-		if (i >= first) {
-			if (k->kind == H2EMV_KIND_GOAL)
-				v = line_value(k->summary, "Goal: ", &n);
-			else
-				v = line_value(k->summary, "Action: ", &n);
-			if (v) {
-				if (n_acts++)
-					puts_(&acts, "; ");
-				if (k->kind == H2EMV_KIND_GOAL)
-					puts_(&acts, "[");
-				put(&acts, v, n);
-				if (k->kind == H2EMV_KIND_GOAL)
-					puts_(&acts, "]");
-			}
-		}
+		if (i >= first)
+			add_action(gp, k);
 		if ((v = line_value(k->summary, "Location: ", &n))) {
-			loc = v;
-			loc_n = n;
+			gp->loc = v;
+			gp->loc_n = n;
 		}
-		if ((v = line_value(k->summary, "Persons: ", &n))) {
-			for (const char *p = v; p < v + n;) {
-				const char *c = memchr(p, ',', (size_t)(v + n - p));
-				size_t len = c ? (size_t)(c - p) : (size_t)(v + n - p);
-				if (!contains((const char *)persons.data, persons.len, p, len)) {
-					if (persons.len)
-						puts_(&persons, ", ");
-					put(&persons, p, len);
-				}
-				p = c ? c + 2 : v + n;
-			}
-		}
+		if ((v = line_value(k->summary, "Persons: ", &n)))
+			add_persons(gp, v, n);
 		if (k->kind == H2EMV_KIND_EVENT && (v = line_value(k->summary, "Speech: ", &n)) &&
-		    n_speech < GOAL_MAX_SPEECH) {
-			char ts[16];
-			time_t sec = (time_t)(k->t_start / 1000000);
-			struct tm tm;
-			gmtime_r(&sec, &tm);
-			strftime(ts, sizeof ts, "%H:%M:%S", &tm);
-			puts_(&speech, "\nSpeech: ");
-			puts_(&speech, ts);
-			puts_(&speech, " ");
-			put(&speech, v, n);
-			n_speech++;
-		}
+		    gp->n_speech < GOAL_MAX_SPEECH)
+			add_speech(gp, k, v, n);
 		if (k->kind == H2EMV_KIND_EVENT) {
-			objs = line_value(k->summary, "Objects: ", &objs_n);
-			rels = line_value(k->summary, "Relations: ", &rels_n);
+			gp->objs = line_value(k->summary, "Objects: ", &gp->objs_n);
+			gp->rels = line_value(k->summary, "Relations: ", &gp->rels_n);
 		}
 	}
-	puts_(&o, "Goal: ");
-	puts_(&o, name);
+}
+
+/* The goal block itself, in the order of docs/tree.md. `first` actions
+ * were left out. */
+static void write_goal(pr_str *o, const goal_parts *gp, const char *name, uint32_t first)
+{
+	pr_str_adds(o, "Goal: ");
+	pr_str_adds(o, name);
 	if (first) {
 		char more[48];
 		snprintf(more, sizeof more, "\nActions: (%u earlier) ", first);
-		puts_(&o, more);
+		pr_str_adds(o, more);
 	} else {
-		puts_(&o, "\nActions: ");
+		pr_str_adds(o, "\nActions: ");
 	}
-	put(&o, (const char *)acts.data, acts.len);
-	if (loc) {
-		puts_(&o, "\nLocation: ");
-		put(&o, loc, loc_n);
+	pr_str_add(o, gp->acts.s, gp->acts.len);
+	if (gp->loc) {
+		pr_str_adds(o, "\nLocation: ");
+		pr_str_add(o, gp->loc, gp->loc_n);
 	}
-	if (persons.len) {
-		puts_(&o, "\nPersons: ");
-		put(&o, (const char *)persons.data, persons.len);
+	if (gp->persons.len) {
+		pr_str_adds(o, "\nPersons: ");
+		pr_str_add(o, gp->persons.s, gp->persons.len);
 	}
-	put(&o, (const char *)speech.data, speech.len);
-	if (objs) {
-		puts_(&o, "\nObjects: ");
-		put(&o, objs, objs_n);
+	pr_str_add(o, gp->speech.s, gp->speech.len);
+	if (gp->objs) {
+		pr_str_adds(o, "\nObjects: ");
+		pr_str_add(o, gp->objs, gp->objs_n);
 	}
-	if (rels) {
-		puts_(&o, "\nRelations: ");
-		put(&o, rels, rels_n);
+	if (gp->rels) {
+		pr_str_adds(o, "\nRelations: ");
+		pr_str_add(o, gp->rels, gp->rels_n);
 	}
-	int rc = o.data ? tree_set_summary(g, (const char *)o.data, o.len) : H2EMV_ENOMEM;
-	eng_buf_free(&o);
-	eng_buf_free(&acts);
-	eng_buf_free(&persons);
-	eng_buf_free(&speech);
-	(void)b;
+}
+
+/* Render the goal block (docs/tree.md) from the goal's children: the last
+ * GOAL_MAX_ACTIONS actions, the latest place, everyone met, the first
+ * GOAL_MAX_SPEECH utterances, the latest objects and relations. */
+static int render_goal(tnode *g, const char *name)
+{
+	goal_parts gp = { 0 };
+	uint32_t first = g->n_kids > GOAL_MAX_ACTIONS ? g->n_kids - GOAL_MAX_ACTIONS : 0;
+	collect_parts(&gp, g, first);
+	pr_str o = { 0 };
+	write_goal(&o, &gp, name, first);
+	int oom = o.oom || gp.acts.oom || gp.persons.oom || gp.speech.oom;
+	int rc = oom ? H2EMV_ENOMEM : tree_set_summary(g, o.s, o.len);
+	pr_str_free(&o);
+	pr_str_free(&gp.acts);
+	pr_str_free(&gp.persons);
+	pr_str_free(&gp.speech);
 	return rc;
 }
 
@@ -270,23 +298,7 @@ static int goal_name(const tnode *g, char *out, size_t cap)
 	return snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), v);
 }
 
-/* ------------------------------------------------------ lifetimes, ranges -- */
-
-int64_t life_of(const builder *b, const tnode *n)
-{
-	const h2emv_config *c = &b->cfg;
-	switch (n->level) {
-	case 1: return c->life_scene;
-	case 2: return c->life_event;
-	case 3:
-		/* a goal nested in a goal lives like an event (as upstream) */
-		return n->parent && n->parent->kind == H2EMV_KIND_GOAL ? c->life_event : c->life_goal;
-	default: {
-		int shift = n->level - 3 > 20 ? 20 : n->level - 3;
-		return c->life_summary << shift;
-	}
-	}
-}
+/* ------------------------------------------------------------- ranges -- */
 
 /* τ at creation is t_end + Δt·γ; while a node still grows its τ follows. */
 static void extend(builder *b, tnode *n, int64_t t_end)
@@ -357,7 +369,7 @@ static int close_goals(builder *b, int keep, h2emv_error *err)
 			else if (!strncmp(name, "(ongoing)", 9))
 				snprintf(name, sizeof name, "idle");
 		}
-		if ((rc = render_goal(b, g, name)) || (rc = set_goal_payload(g, 0, b->n_goals)))
+		if ((rc = render_goal(g, name)) || (rc = set_goal_payload(g, 0, b->n_goals)))
 			return eng_fail(err, rc, "out of memory closing a goal");
 		if (b->n_goals == 0 && !b->cfg.flat) {
 			tnode *root = b->t.root;
@@ -431,13 +443,13 @@ static int kept_depth(const builder *b, const scene *s)
 }
 
 static int add_scene(builder *b, tnode *event, const scene *s, const void *body, size_t blen,
-                     eng_buf *text, h2emv_error *err)
+                     const pr_str *text, h2emv_error *err)
 {
 	tnode *sc = new_child(b, event, 1, H2EMV_KIND_SCENE, s->t, err);
 	if (!sc)
 		return H2EMV_ENOMEM;
 	extend(b, sc, s->t_end);
-	if (tree_set_summary(sc, (const char *)text->data, text->len) ||
+	if (tree_set_summary(sc, text->s, text->len) ||
 	    tree_set_payload(sc, body, blen))
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	return H2EMV_OK;
@@ -483,14 +495,14 @@ int seg_add(builder *b, const scene *in, const void *body, size_t blen, h2emv_er
 	}
 	b->last_key = key;
 	b->last_t = s->t_end > s->t ? s->t_end : s->t;
-	eng_buf text = { 0 };
+	pr_str text = { 0 };
 	rc = scene_render(&text, s);
 	if (rc == H2EMV_OK)
 		rc = add_scene(b, b->event, s, body, blen, &text, err);
-	if (rc == H2EMV_OK && (tree_set_summary(b->event, (const char *)text.data, text.len) ||
+	if (rc == H2EMV_OK && (tree_set_summary(b->event, text.s, text.len) ||
 	                       set_event_payload(b->event, 1, key)))
 		rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
-	eng_buf_free(&text);
+	pr_str_free(&text);
 	if (rc == H2EMV_OK && (rc = add_facts(b, s, gap)))
 		rc = eng_fail(err, rc, "out of memory folding a scene's facts");
 	if (rc)
@@ -501,7 +513,7 @@ int seg_add(builder *b, const scene *in, const void *body, size_t blen, h2emv_er
 		extend(b, gd, b->last_t);
 		char name[1024];
 		goal_name(gd, name, sizeof name);
-		rc = render_goal(b, gd, name);
+		rc = render_goal(gd, name);
 	}
 	tree_fit_range(b->t.root);
 	if (rc == H2EMV_OK && b->cfg.profile == H2EMV_PROFILE_TEACH && scene_is_interaction(s))

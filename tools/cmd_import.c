@@ -190,7 +190,62 @@ static const char *default_path(char *buf, size_t n, int teach)
 	return p;
 }
 
-int cmd_import(int argc, char **argv)
+/* What the command line asked for. */
+typedef struct import_args {
+	const char *what, *file, *mem_dir;
+	int teach, quiet, verbose;
+	imp_teach_options to;
+	imp_armar_options ao;
+	h2emv_time *starts; /* --start, once per file (malloc'd) */
+	size_t n_starts;
+	const char *const *paths; /* the PATH/FILE operands */
+	size_t n_paths;
+} import_args;
+
+/* One option of getopt_long. -1 to go on, else the exit status. */
+static int take_option(import_args *a, int c, const char *arg)
+{
+	uint64_t u;
+	h2emv_time t;
+	h2emv_time *ns;
+	switch (c) {
+	case 'n':
+		if (!a->teach || cli_u64(&u, arg) || u == 0 || u > 1000000)
+			return cli_usage("import", "--episodes takes 1 to 1000000 (teach only)");
+		a->to.episodes = (uint32_t)u;
+		return -1;
+	case 's':
+		if (!a->teach || cli_u64(&a->to.seed, arg))
+			return cli_usage("import", "--seed takes a number (teach only)");
+		return -1;
+	case 'S':
+		if (!a->teach || imp_parse_time(&t, arg) ||
+		    !(ns = realloc(a->starts, (a->n_starts + 1) * sizeof *ns)))
+			return cli_usage("import", "--start takes a UTC time 'YYYY-MM-DD HH:MM:SS' (teach only)");
+		a->starts = ns;
+		a->starts[a->n_starts++] = t;
+		return -1;
+	case 'F':
+	case 'T':
+		if (a->teach || imp_parse_time(c == 'F' ? &a->ao.from : &a->ao.to, arg))
+			return cli_usage("import", "--from/--to take a UTC time 'YYYY-MM-DD[ HH:MM:SS]' (armar only)");
+		return -1;
+	case 'l':
+		if (a->teach || cli_u64(&a->ao.limit, arg))
+			return cli_usage("import", "--limit takes a number (armar only)");
+		return -1;
+	case 'o': a->file = arg; return -1;
+	case 'm': a->mem_dir = arg; return -1;
+	case 'q': a->quiet = 1; return -1;
+	case 'v': a->verbose = 1; return -1;
+	case 'h': fputs(help, stdout); return EXIT_OK;
+	default: return cli_usage("import", "unknown option");
+	}
+}
+
+/* The options and operands after the source's name (argv[0]). -1 when
+ * they make sense, else the exit status. */
+static int parse_args(import_args *a, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "episodes", required_argument, NULL, 'n' }, { "seed", required_argument, NULL, 's' },
@@ -201,105 +256,86 @@ int cmd_import(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },        { "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(help, argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_USAGE : EXIT_OK;
-	}
-	const char *what = argv[1], *file = NULL, *mem_dir = NULL;
-	int teach = !strcmp(what, "teach");
-	if (!teach && strcmp(what, "armar"))
-		return cli_usage("import", "unknown source '%s' (teach or armar)", what);
-	imp_teach_options to = IMP_TEACH_OPTIONS_INIT;
-	imp_armar_options ao = IMP_ARMAR_OPTIONS_INIT;
-	h2emv_time *starts = NULL;
-	size_t n_starts = 0;
-	int quiet = 0, verbose = 0, c;
-	uint64_t u;
-	argc--;
-	argv++;
-	while ((c = getopt_long(argc, argv, "n:s:l:o:m:qvh", opts, NULL)) != -1) {
-		h2emv_time t;
-		h2emv_time *ns;
-		switch (c) {
-		case 'n':
-			if (!teach || cli_u64(&u, optarg) || u == 0 || u > 1000000)
-				return cli_usage("import", "--episodes takes 1 to 1000000 (teach only)");
-			to.episodes = (uint32_t)u;
-			break;
-		case 's':
-			if (!teach || cli_u64(&to.seed, optarg))
-				return cli_usage("import", "--seed takes a number (teach only)");
-			break;
-		case 'S':
-			if (!teach || imp_parse_time(&t, optarg) || !(ns = realloc(starts, (n_starts + 1) * sizeof *ns)))
-				return cli_usage("import", "--start takes a UTC time 'YYYY-MM-DD HH:MM:SS' (teach only)");
-			starts = ns;
-			starts[n_starts++] = t;
-			break;
-		case 'F':
-		case 'T':
-			if (teach || imp_parse_time(c == 'F' ? &ao.from : &ao.to, optarg))
-				return cli_usage("import", "--from/--to take a UTC time 'YYYY-MM-DD[ HH:MM:SS]' (armar only)");
-			break;
-		case 'l':
-			if (teach || cli_u64(&ao.limit, optarg))
-				return cli_usage("import", "--limit takes a number (armar only)");
-			break;
-		case 'o': file = optarg; break;
-		case 'm': mem_dir = optarg; break;
-		case 'q': quiet = 1; break;
-		case 'v': verbose = 1; break;
-		case 'h': fputs(help, stdout); return EXIT_OK;
-		default: return cli_usage("import", "unknown option");
-		}
-	}
-	if (!teach && argc - optind > 1)
+	int c, rc;
+	while ((c = getopt_long(argc, argv, "n:s:l:o:m:qvh", opts, NULL)) != -1)
+		if ((rc = take_option(a, c, optarg)) >= 0)
+			return rc;
+	if (!a->teach && argc - optind > 1)
 		return cli_usage("import", "armar takes one FILE");
+	a->paths = (const char *const *)argv + optind;
+	a->n_paths = (size_t)(argc - optind);
+	return -1;
+}
+
+/* Run the importer of the source over `paths`, writing to `o`. */
+static int run_import(import_args *a, const char *const *paths, size_t n_paths, out *o,
+                      imp_stats *st, h2emv_error *err)
+{
+	cli_progress progress;
+	cli_progress_begin(&progress, a->what, a->quiet);
+	int rc;
+	if (a->teach) {
+		a->to.paths = paths;
+		a->to.n_paths = n_paths;
+		a->to.starts = a->starts;
+		a->to.n_starts = a->n_starts;
+		a->to.on_episode = a->verbose ? print_episode : NULL;
+		a->to.progress = cli_progress_cb;
+		a->to.progress_ctx = &progress;
+		rc = imp_teach(st, &a->to, emit_line, o, err);
+	} else {
+		a->ao.path = paths[0];
+		a->ao.progress = cli_progress_cb;
+		a->ao.progress_ctx = &progress;
+		rc = imp_armar(st, &a->ao, emit_line, o, err);
+	}
+	cli_progress_end(&progress);
+	return rc;
+}
+
+/* Everything after the arguments: the default data path, the profile,
+ * the output file, the import and its summary. Returns the exit status. */
+static int import_source(import_args *a)
+{
 	char def[4096];
 	const char *dflt[1] = { NULL };
-	if (optind == argc && !(dflt[0] = default_path(def, sizeof def, teach))) {
-		free(starts);
+	if (!a->n_paths && !(dflt[0] = default_path(def, sizeof def, a->teach)))
 		return EXIT_USAGE;
-	}
-	if (mem_dir && record_profile(mem_dir, teach ? "teach" : "armar7")) {
-		free(starts);
+	if (a->mem_dir && record_profile(a->mem_dir, a->teach ? "teach" : "armar7"))
 		return EXIT_ERROR;
-	}
-	out o = { .quiet = quiet };
+	out o = { .quiet = a->quiet };
 	char tmp[4096];
-	if (open_out(&o, file, tmp, sizeof tmp)) {
-		free(starts);
+	if (open_out(&o, a->file, tmp, sizeof tmp))
 		return EXIT_ERROR;
-	}
-	cli_progress progress;
-	cli_progress_begin(&progress, what, quiet);
 	imp_stats st = { 0 };
 	h2emv_error err = { 0 };
 	double t0 = now_s();
-	int rc;
-	if (teach) {
-		to.paths = optind < argc ? (const char *const *)argv + optind : dflt;
-		to.n_paths = optind < argc ? (size_t)(argc - optind) : 1;
-		to.starts = starts;
-		to.n_starts = n_starts;
-		to.on_episode = verbose ? print_episode : NULL;
-		to.progress = cli_progress_cb;
-		to.progress_ctx = &progress;
-		rc = imp_teach(&st, &to, emit_line, &o, &err);
-	} else {
-		ao.path = optind < argc ? argv[optind] : dflt[0];
-		ao.progress = cli_progress_cb;
-		ao.progress_ctx = &progress;
-		rc = imp_armar(&st, &ao, emit_line, &o, &err);
-	}
-	cli_progress_end(&progress);
-	free(starts);
-	int ok = close_out(&o, file, tmp, rc == H2EMV_OK);
+	int rc = a->n_paths ? run_import(a, a->paths, a->n_paths, &o, &st, &err)
+	                    : run_import(a, dflt, 1, &o, &st, &err);
+	int ok = close_out(&o, a->file, tmp, rc == H2EMV_OK);
 	if (rc != H2EMV_OK)
 		return cli_fail("import", rc, &err);
 	if (!ok)
 		return EXIT_ERROR;
-	if (!quiet)
+	if (!a->quiet)
 		summary(&st, now_s() - t0);
 	return EXIT_OK;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(help, argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	import_args a = { .what = argv[1], .to = IMP_TEACH_OPTIONS_INIT,
+		          .ao = IMP_ARMAR_OPTIONS_INIT };
+	a.teach = !strcmp(a.what, "teach");
+	if (!a.teach && strcmp(a.what, "armar"))
+		return cli_usage("import", "unknown source '%s' (teach or armar)", a.what);
+	int rc = parse_args(&a, argc - 1, argv + 1);
+	if (rc < 0)
+		rc = import_source(&a);
+	free(a.starts);
+	return rc;
 }

@@ -413,41 +413,47 @@ static void add_label(bi_digest *d, const types *t, bi_span name, int failed, co
 	pr_str_free(&b);
 }
 
-static void read_block(bi_digest *d, const char *text)
+/* An Action:/Actions: line's items into k->acts (the "(3 earlier) " in
+ * front of a long goal's list left out). */
+static void read_action_line(block *k, bi_span line)
 {
-	block k;
-	memset(&k, 0, sizeof k);
-	types t = { 0 };
+	bi_span v = bi_mk(line.p + (line.p[6] == ':' ? 8 : 9), 0);
+	v.n = line.n - (size_t)(v.p - line.p);
+	v = bi_trim(v);
+	if (bi_starts(v, "(")) { /* "(3 earlier) " */
+		const char *c = memchr(v.p, ')', v.n);
+		if (c)
+			v = bi_trim(bi_mk(c + 1, v.n - (size_t)(c + 1 - v.p)));
+	}
+	bi_span part;
+	while (bi_next_part(&v, "; ", &part))
+		if (k->n_acts < sizeof k->acts / sizeof *k->acts)
+			k->acts[k->n_acts++] = bi_trim(part);
+}
+
+/* The block's lines: their words go to the digest, speech and objects are
+ * read at once, the rest is kept in *k for the actions and labels. */
+static void read_lines(bi_digest *d, block *k, types *t, const char *text)
+{
 	bi_span rest = bi_mk(text, strlen(text)), line;
 	while (bi_next_part(&rest, "\n", &line)) {
 		if (bi_starts(line, "Goal: ")) {
-			k.goal = bi_trim(bi_mk(line.p + 6, line.n - 6));
-			add_words(d, k.goal);
+			k->goal = bi_trim(bi_mk(line.p + 6, line.n - 6));
+			add_words(d, k->goal);
 		} else if (bi_starts(line, "Action: ") || bi_starts(line, "Actions: ")) {
-			bi_span v = bi_mk(line.p + (line.p[6] == ':' ? 8 : 9), 0);
-			v.n = line.n - (size_t)(v.p - line.p);
-			v = bi_trim(v);
-			if (bi_starts(v, "(")) { /* "(3 earlier) " */
-				const char *c = memchr(v.p, ')', v.n);
-				if (c)
-					v = bi_trim(bi_mk(c + 1, v.n - (size_t)(c + 1 - v.p)));
-			}
-			bi_span part;
-			while (bi_next_part(&v, "; ", &part))
-				if (k.n_acts < sizeof k.acts / sizeof *k.acts)
-					k.acts[k.n_acts++] = bi_trim(part);
+			read_action_line(k, line);
 		} else if (bi_starts(line, "Location: ")) {
-			k.loc = bi_trim(bi_mk(line.p + 10, line.n - 10));
-			add_words(d, k.loc);
+			k->loc = bi_trim(bi_mk(line.p + 10, line.n - 10));
+			add_words(d, k->loc);
 		} else if (bi_starts(line, "Persons: ")) {
-			k.persons = bi_trim(bi_mk(line.p + 9, line.n - 9));
-			add_words(d, k.persons);
+			k->persons = bi_trim(bi_mk(line.p + 9, line.n - 9));
+			add_words(d, k->persons);
 		} else if (bi_starts(line, "Speech: ")) {
 			read_speech(d, bi_mk(line.p + 8, line.n - 8));
 		} else if (bi_starts(line, "Objects: ")) {
-			k.objects = bi_trim(bi_mk(line.p + 9, line.n - 9));
-			read_objects(d, &t, k.objects);
-			add_words(d, k.objects);
+			k->objects = bi_trim(bi_mk(line.p + 9, line.n - 9));
+			read_objects(d, t, k->objects);
+			add_words(d, k->objects);
 		} else {
 			const char *c = memchr(line.p, ':', line.n);
 			if (c && bi_starts(line, "Relations: "))
@@ -456,16 +462,17 @@ static void read_block(bi_digest *d, const char *text)
 				add_words(d, line);
 		}
 	}
-	action *acts = calloc(k.n_acts ? k.n_acts : 1, sizeof *acts);
-	if (!acts) {
-		d->oom = 1;
-		free(t.v);
-		return;
-	}
-	bi_words all = { 0 };
+}
+
+/* Parse the block's actions into acts[] ("none" left out) and, unless the
+ * digest keeps lists only, record each as an act with its objects' words
+ * (also gathered in *all, for the goal's own act). Returns how many. */
+static size_t read_acts(bi_digest *d, const types *t, const block *k, action *acts,
+                        bi_words *all)
+{
 	size_t n = 0;
-	for (size_t i = 0; i < k.n_acts; i++) {
-		read_action(&acts[n], k.acts[i]);
+	for (size_t i = 0; i < k->n_acts; i++) {
+		read_action(&acts[n], k->acts[i]);
 		if (acts[n].name.n == 4 && !memcmp(acts[n].name.p, "none", 4))
 			continue;
 		if (d->lists_only) { /* the label needs the action, not its words */
@@ -474,48 +481,79 @@ static void read_block(bi_digest *d, const char *text)
 		}
 		bi_words w = { 0 };
 		for (size_t j = 0; j < acts[n].n_obj; j++)
-			arg_words(&w, &t, acts[n].obj[j]);
+			arg_words(&w, t, acts[n].obj[j]);
 		for (size_t j = 0; j < acts[n].n_tgt; j++)
-			arg_words(&w, &t, acts[n].tgt[j]);
+			arg_words(&w, t, acts[n].tgt[j]);
 		bi_words_of(&w, acts[n].name.p, acts[n].name.n);
 		bi_digest_act(d, bi_families_of(acts[n].name.p, acts[n].name.n), &w);
 		for (size_t j = 0; j < w.n; j++)
-			bi_words_add(&all, w.v[j], strlen(w.v[j]));
+			bi_words_add(all, w.v[j], strlen(w.v[j]));
 		bi_words_free(&w);
-		add_words(d, k.acts[i]);
+		add_words(d, k->acts[i]);
 		n++;
 	}
-	if (k.goal.n) {
-		bi_span g = k.goal;
+	return n;
+}
+
+/* The labels: a goal's name with all its actions' objects (and the goal
+ * as an act of its own), else one label per action. */
+static void add_labels(bi_digest *d, const types *t, const block *k, const action *acts,
+                       size_t n, bi_words *all)
+{
+	if (k->goal.n) {
+		bi_span g = k->goal;
 		int failed = bi_ends(g, " failed") || bi_ends(g, " aborted");
 		if (!d->lists_only) {
-			bi_words_of(&all, g.p, g.n);
-			bi_digest_act(d, bi_families_of(g.p, g.n), &all);
+			bi_words_of(all, g.p, g.n);
+			bi_digest_act(d, bi_families_of(g.p, g.n), all);
 		}
-		add_label(d, &t, g, failed, acts, n);
+		add_label(d, t, g, failed, acts, n);
 	} else {
 		for (size_t i = 0; i < n; i++)
-			add_label(d, &t, acts[i].name, acts[i].failed, &acts[i], 1);
+			add_label(d, t, acts[i].name, acts[i].failed, &acts[i], 1);
 	}
-	d->oom |= all.oom;
-	bi_words_free(&all);
-	free(acts);
-	if (k.loc.n)
-		bi_list_add(&d->places, k.loc.p, k.loc.n, 1);
-	bi_span v = k.persons, part;
+}
+
+/* The block's place, persons and objects seen into the digest's lists. */
+static void add_lists(bi_digest *d, const types *t, const block *k)
+{
+	if (k->loc.n)
+		bi_list_add(&d->places, k->loc.p, k->loc.n, 1);
+	bi_span v = k->persons, part;
 	while (bi_next_part(&v, ", ", &part))
 		if ((part = bi_trim(part)).n) {
 			bi_list_add(&d->persons, part.p, part.n, 1);
 			d->person = 1;
 		}
-	for (size_t i = 0; i < t.n; i++) {
+	for (size_t i = 0; i < t->n; i++) {
 		pr_str b = { 0 };
-		put_obj(&b, &t, t.v[i].id);
+		put_obj(&b, t, t->v[i].id);
 		if (b.s)
 			bi_list_add(&d->seen, b.s, b.len, 1);
 		d->oom |= b.oom;
 		pr_str_free(&b);
 	}
+}
+
+static void read_block(bi_digest *d, const char *text)
+{
+	block k;
+	memset(&k, 0, sizeof k);
+	types t = { 0 };
+	read_lines(d, &k, &t, text);
+	action *acts = calloc(k.n_acts ? k.n_acts : 1, sizeof *acts);
+	if (!acts) {
+		d->oom = 1;
+		free(t.v);
+		return;
+	}
+	bi_words all = { 0 };
+	size_t n = read_acts(d, &t, &k, acts, &all);
+	add_labels(d, &t, &k, acts, n, &all);
+	d->oom |= all.oom;
+	bi_words_free(&all);
+	free(acts);
+	add_lists(d, &t, &k);
 	free(t.v);
 }
 

@@ -2,12 +2,11 @@
  * llm_client.c — the client: its copy of the config, the key, a pool of
  * HTTP handles (one per concurrent call, reused so connections stay
  * alive), the retry loop under one deadline per decision, replay and
- * record through the cassette, and the counters. Also the helpers the
- * transport's files share: errors with the key redacted, printable
- * excerpts, the clock.
+ * record through the cassette, and the counters. Also the transport's
+ * clock. (Errors with the key redacted and printable excerpts, which every
+ * file of the transport uses, are llm_errors.c.)
  */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,138 +30,6 @@ struct llm_client {
 };
 
 /* -------------------------------------------------------------- helpers -- */
-
-/* Replace every occurrence of `secret` in `s` (malloc'd) by "[redacted]". */
-static char *redact(char *s, const char *secret)
-{
-	static const char mark[] = "[redacted]";
-	size_t k = secret ? strlen(secret) : 0;
-	if (!k || !strstr(s, secret))
-		return s;
-	size_t n = 0;
-	for (const char *p = s; (p = strstr(p, secret)); p += k)
-		n++;
-	size_t len = strlen(s) + n * (sizeof mark - 1);
-	char *r = malloc(len + 1), *w = r;
-	if (!r) {
-		/* cannot build the redacted copy: blank the secret out in place */
-		for (char *p = s; (p = strstr(p, secret)); p += k)
-			memset(p, '*', k);
-		return s;
-	}
-	for (const char *p = s, *q; *p; p = q + k) {
-		if (!(q = strstr(p, secret))) {
-			strcpy(w, p);
-			w += strlen(p);
-			break;
-		}
-		memcpy(w, p, (size_t)(q - p));
-		w += q - p;
-		memcpy(w, mark, sizeof mark - 1);
-		w += sizeof mark - 1;
-	}
-	*w = 0;
-	explicit_bzero(s, strlen(s));
-	free(s);
-	return r;
-}
-
-static int failv(const char *secret, h2emv_error *err, int status, uint64_t line,
-                 const char *fmt, va_list ap)
-{
-	if (!err)
-		return status;
-	char *msg = NULL;
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	err->status = status;
-	err->line = line;
-	err->column = 0;
-	err->field[0] = 0;
-	if (!msg) {
-		snprintf(err->message, sizeof err->message, "llm: %s (out of memory formatting the details)",
-		         h2emv_strerror(status));
-		return status;
-	}
-	msg = redact(msg, secret);
-	snprintf(err->message, sizeof err->message, "llm: %s", msg);
-	free(msg);
-	return status;
-}
-
-int llm_fail(const char *secret, h2emv_error *err, int status, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	failv(secret, err, status, 0, fmt, ap);
-	va_end(ap);
-	return status;
-}
-
-int llm_fail_line(const char *secret, h2emv_error *err, int status, uint64_t line,
-                  const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	failv(secret, err, status, line, fmt, ap);
-	va_end(ap);
-	return status;
-}
-
-size_t llm_utf8_len(const unsigned char *s, size_t n)
-{
-	if (!n)
-		return 0;
-	unsigned c = s[0];
-	size_t k;
-	uint32_t cp, min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		k = 2, cp = c & 0x1F, min = 0x80;
-	else if (c >= 0xE0 && c <= 0xEF)
-		k = 3, cp = c & 0x0F, min = 0x800;
-	else if (c >= 0xF0 && c <= 0xF4)
-		k = 4, cp = c & 0x07, min = 0x10000;
-	else
-		return 0;
-	if (n < k)
-		return 0;
-	for (size_t i = 1; i < k; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return k;
-}
-
-void llm_sanitize(char *dst, size_t cap, const char *src, size_t n, size_t max)
-{
-	size_t room = cap - 4, i = 0, j = 0; /* room for "..." and the NUL */
-	if (max > room)
-		max = room;
-	while (i < n && i < max) {
-		size_t k = llm_utf8_len((const unsigned char *)src + i, n - i);
-		if (k > 1 && i + k <= max) {
-			memcpy(dst + j, src + i, k);
-			j += k;
-			i += k;
-			continue;
-		}
-		if (k > 1)
-			break; /* a character that does not fit whole */
-		unsigned char ch = (unsigned char)src[i];
-		dst[j++] = (k == 1 && ch >= 0x20 && ch != 0x7f) ? (char)ch : ' ';
-		i++;
-	}
-	if (i < n) {
-		memcpy(dst + j, "...", 3);
-		j += 3;
-	}
-	dst[j] = 0;
-}
 
 int64_t llm_now_ms(void)
 {

@@ -1,38 +1,19 @@
 /*
  * llm_impl.h — what the files of the llm transport share among themselves
  * (llm_client.c, llm_http.c, llm_cassette.c, llm_request.c, llm_reply.c,
- * llm_config.c). Not for the policy glue: it uses llm_client.h only.
+ * llm_config.c); their error helpers are llm_errors.h. Not for the policy
+ * glue: it uses llm_client.h only.
  */
 #ifndef H2EMV_LLM_IMPL_H
 #define H2EMV_LLM_IMPL_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "api/policy/llm_client.h"
+#include "api/policy/llm_errors.h"
 
-/* ------------------------------------------------------------ errors -- */
-
-/* Fill `err` (may be NULL) with "llm: " + the formatted message, every
- * occurrence of `secret` (may be NULL or "") replaced by "[redacted]", and
- * return `status`. The message is formatted whole before it is cut to
- * fit, so a truncated message never ends in part of the secret. */
-int llm_fail(const char *secret, h2emv_error *err, int status, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-/* The same, also setting err->line. */
-int llm_fail_line(const char *secret, h2emv_error *err, int status, uint64_t line,
-                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-/* Copy the first `max` bytes at most of the `n` bytes at `src` into dst
- * (cap >= 4) as printable text: control characters and invalid UTF-8
- * blanked, cut on a character boundary, "..." appended when anything was
- * left out. */
-void llm_sanitize(char *dst, size_t cap, const char *src, size_t n, size_t max);
-
-/* The length (1..4) of the valid UTF-8 character at s (n bytes left), or 0
- * when the bytes there are not one (overlong, surrogate, cut short...). */
-size_t llm_utf8_len(const unsigned char *s, size_t n);
+/* ------------------------------------------------------------- clock -- */
 
 /* Milliseconds on a monotonic clock. */
 int64_t llm_now_ms(void);

@@ -42,32 +42,11 @@
 #ifndef H2EMV_PROMPTS_H
 #define H2EMV_PROMPTS_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "api/policy/policy.h"
-
-/* ------------------------------------------------------------ strings -- */
-
-/* A growable string with a sticky out-of-memory flag (the first failed
- * append sets `oom`; later appends do nothing), so a renderer checks once
- * at the end. `s` is always NUL-terminated once anything was added. */
-typedef struct pr_str {
-	char *s;
-	size_t len, cap;
-	int oom;
-} pr_str;
-
-void pr_str_add(pr_str *b, const char *s, size_t n);
-void pr_str_adds(pr_str *b, const char *s);
-void pr_str_addf(pr_str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Append `s` as the inside of a JSON string (quotes not included). */
-void pr_str_add_json(pr_str *b, const char *s);
-/* The malloc'd text ("" when empty), or NULL if out of memory; `b` is
- * reset either way. */
-char *pr_str_take(pr_str *b);
-void pr_str_free(pr_str *b);
+#include "api/strbuf.h"
 
 /* ------------------------------------------------------------ prompts -- */
 
