@@ -1,7 +1,7 @@
 /*
  * obs_internal.h — what the observation files share (not installed): the
  * msgpack key table of the stored body, the limits, field paths for error
- * messages, times, UTF-8 checks and number formatting. The format itself
+ * messages, times and number formatting. The format itself
  * is documented in docs/formats.md; keep the two in step.
  */
 #ifndef H2EMV_OBS_INTERNAL_H
@@ -146,10 +146,6 @@ int obs_action_split(const char *s, size_t n, obs_span *name, obs_span *inside,
 int obs_action_next_arg(obs_span *rest, obs_span *arg, const char **why);
 
 /* ---------------------------------------------------------- text, numbers -- */
-
-/* Is s[0..n) well-formed UTF-8 (no overlongs, surrogates or code points
- * above U+10FFFF) without NUL bytes? The same strings jansson accepts. */
-int obs_utf8_ok(const char *s, size_t n);
 
 /* Byte-wise order of two keys, shorter first on a common prefix: the order
  * object members are stored in. */
