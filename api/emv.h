@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/hashtab.h"
 #include "api/policy/policy.h"
 #include "api/policy/prompts.h"
+#include "engine/hashtab.h"
 #include "h2emv.h"
 
 /* ----------------------------------------------------------------- words -- */

@@ -12,10 +12,10 @@
 #include <xxhash.h>
 
 #include "api/facts.h"
-#include "api/hashtab.h"
 #include "api/lex.h"
 #include "api/profile.h"
 #include "api/scene.h"
+#include "engine/hashtab.h"
 
 #define SCENE_SEEN_MAX 24
 #define FACT_STR_MAX 600
@@ -663,7 +663,7 @@ static int copy_fact(fact *dst, const fact *src)
 	return H2EMV_OK;
 }
 
-/* An index of dst's keys for one merge (api/hashtab.h): key -> index in
+/* An index of dst's keys for one merge (engine/hashtab.h): key -> index in
  * dst. */
 static uint32_t key_hash(uint64_t key)
 {

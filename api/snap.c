@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/hashtab.h"
 #include "api/mem.h"
+#include "engine/hashtab.h"
 
 /* Nodes decoded for a snapshot come from chunks released together at
  * close. */

@@ -1,7 +1,7 @@
 /*
- * test_hashtab.c — the one hash table of api/ (api/hashtab.h) that the
- * snapshot's node cache, the explorer's indexes and the builtin policy's
- * word sets share: lookups across growth, colliding hashes told apart by
+ * test_hashtab.c — the one hash table of the library (engine/hashtab.h)
+ * that the snapshot's node cache, the explorer's indexes, the facts merge
+ * and the builtin policy's word sets share: lookups across growth, colliding hashes told apart by
  * the caller's keys, emptying by generation (and its wrap-around).
  */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "api/hashtab.h"
+#include "engine/hashtab.h"
 
 /* Keys live in the caller's array; the table maps a key to its index. */
 static int key_is(const void *ctx, uintptr_t val, const void *key)

@@ -16,9 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/hashtab.h"
 #include "api/policy/policy.h"
 #include "api/policy/prompts.h"
+#include "engine/hashtab.h"
 
 /* ------------------------------------------------------ the table's slots -- */
 
@@ -59,7 +59,7 @@ int bi_summary_cached(bi_cache *c, char **out, const pol_item *items, size_t n, 
 
 /* How a word set or list (builtin_sets.c) finds its strings fast: each
  * entry's hash and length (compared before the bytes), and, once the set
- * has BI_INDEX_MIN entries, an index (api/hashtab.h: hash -> entry). */
+ * has BI_INDEX_MIN entries, an index (engine/hashtab.h: hash -> entry). */
 typedef struct bi_key {
 	uint32_t h, len;
 } bi_key;

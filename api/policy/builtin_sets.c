@@ -3,7 +3,7 @@
  * built on: sets of normalised words and lists of display strings with
  * counts, both in insertion order. Each entry carries its hash and length,
  * compared before the bytes, and a collection of BI_INDEX_MIN entries or
- * more gets an index (api/hashtab.h), so membership costs about one
+ * more gets an index (engine/hashtab.h), so membership costs about one
  * comparison however large the collection grows.
  */
 #include <stdlib.h>

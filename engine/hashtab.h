@@ -1,7 +1,8 @@
 /*
- * hashtab.h — the one hash table of api/: open addressing with linear
- * probing over slots that hold 32 bits of a key's hash and a value (an
- * index into the caller's own array, or a pointer). The caller keeps the
+ * hashtab.h — the one hash table of the library, engine/ and api/ alike
+ * (it knows nothing of either): open addressing with linear probing over
+ * slots that hold 32 bits of a key's hash and a value (an index into the
+ * caller's own array, or a pointer). The caller keeps the
  * keys and says, through a comparison function, whether a slot holds the
  * key it looks for. A slot is in use when its `gen` equals the table's, so
  * emptying a table (to reuse its memory) costs one increment, not a pass
@@ -11,8 +12,8 @@
  * snapshot reads and is handed from snapshot to snapshot; uthash would add
  * a 56-byte handle to every node and cannot be emptied in O(1).
  */
-#ifndef H2EMV_API_HASHTAB_H
-#define H2EMV_API_HASHTAB_H
+#ifndef H2EMV_ENGINE_HASHTAB_H
+#define H2EMV_ENGINE_HASHTAB_H
 
 #include <stddef.h>
 #include <stdint.h>

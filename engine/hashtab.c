@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/hashtab.h"
+#include "engine/hashtab.h"
 
 #define HT_MIN_CAP 64u
 #define HT_MAX_CAP ((size_t)1 << 31)
