@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "api/strbuf.h"
+#include "engine/hashtab.h"
 #include "h2emv.h"
 
 /* ----------------------------------------------------------------- words -- */
@@ -244,10 +245,10 @@ typedef struct emv_explorer {
 	h2emv_snap *snap;
 	emv_vnode *vn;
 	size_t n, cap;
-	uint32_t *by_id;         /* hash: node id -> index in vn (UINT32_MAX: empty) */
-	size_t id_cap;
+	hashtab by_id;           /* node id -> index in vn */
 	struct emv_memo *memo;   /* search: what lies below a node */
 	size_t memo_n, memo_cap;
+	hashtab memo_ix;         /* (id, version) -> index in memo */
 	uint64_t reads;          /* nodes read by the last search */
 	int cut;                 /* the last search stopped at EMV_SEARCH_READS */
 } emv_explorer;

@@ -15,8 +15,6 @@
 #include "api/emv.h"
 #include "engine/engine.h"
 
-#define EMPTY UINT32_MAX
-
 /* What a search found below one node version. */
 struct emv_memo {
 	uint64_t id;
@@ -26,45 +24,30 @@ struct emv_memo {
 
 enum { M_DONE = 1, M_BUSY = 2, M_ALL = 4, M_ANY = 8, M_PLACE = 16 };
 
-static size_t hash64(uint64_t a, uint32_t b)
+static uint32_t hash64(uint64_t a, uint32_t b)
 {
 	uint64_t h = a * 0x9E3779B97F4A7C15ull ^ ((uint64_t)b * 0xC2B2AE3D27D4EB4Full);
-	return (size_t)(h ^ (h >> 29));
+	return (uint32_t)(h ^ (h >> 29));
 }
 
 /* ------------------------------------------------------------ id index -- */
 
-static int id_rehash(emv_explorer *x, size_t cap)
+/* by_id: node id -> index in vn */
+static int vn_has_id(const void *ctx, uintptr_t val, const void *key)
 {
-	uint32_t *t = malloc(cap * sizeof *t);
-	if (!t)
-		return H2EMV_ENOMEM;
-	memset(t, 0xff, cap * sizeof *t);
-	for (size_t i = 1; i < x->n; i++) {
-		uint64_t id = h2emv_node_ref(x->vn[i].node).id;
-		size_t j = hash64(id, 0) & (cap - 1);
-		while (t[j] != EMPTY && h2emv_node_ref(x->vn[t[j]].node).id != id)
-			j = (j + 1) & (cap - 1);
-		if (t[j] == EMPTY)
-			t[j] = (uint32_t)i; /* the first visible copy of an id wins */
-	}
-	free(x->by_id);
-	x->by_id = t;
-	x->id_cap = cap;
-	return H2EMV_OK;
+	const emv_explorer *x = ctx;
+	return h2emv_node_ref(x->vn[val].node).id == *(const uint64_t *)key;
+}
+
+static ht_slot *id_slot(const emv_explorer *x, uint64_t id)
+{
+	return ht_find(&x->by_id, hash64(id, 0), vn_has_id, x, &id);
 }
 
 uint32_t emv_ex_find(const emv_explorer *x, uint64_t id)
 {
-	if (!x->id_cap)
-		return 0;
-	size_t j = hash64(id, 0) & (x->id_cap - 1);
-	while (x->by_id[j] != EMPTY) {
-		if (h2emv_node_ref(x->vn[x->by_id[j]].node).id == id)
-			return x->by_id[j];
-		j = (j + 1) & (x->id_cap - 1);
-	}
-	return 0;
+	ht_slot *s = id_slot(x, id);
+	return s && ht_used(&x->by_id, s) ? (uint32_t)s->val : 0;
 }
 
 /* ----------------------------------------------------------- the nodes -- */
@@ -131,17 +114,15 @@ int emv_ex_open(emv_explorer *x, uint32_t i, int *opened, h2emv_error *err)
 			return rc == H2EMV_ENOMEM ? eng_fail(err, rc, "out of memory") : rc;
 		}
 	}
-	if (x->n * 2 > x->id_cap && id_rehash(x, x->id_cap ? x->id_cap * 4 : 1024)) {
+	if (ht_reserve(&x->by_id, x->n - first)) {
 		x->n = first;
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	}
 	for (size_t j = first; j < x->n; j++) {
 		uint64_t id = h2emv_node_ref(x->vn[j].node).id;
-		size_t h = hash64(id, 0) & (x->id_cap - 1);
-		while (x->by_id[h] != EMPTY && h2emv_node_ref(x->vn[x->by_id[h]].node).id != id)
-			h = (h + 1) & (x->id_cap - 1);
-		if (x->by_id[h] == EMPTY)
-			x->by_id[h] = (uint32_t)j;
+		ht_slot *s = id_slot(x, id);
+		if (!ht_used(&x->by_id, s)) /* the first visible copy of an id wins */
+			ht_put(&x->by_id, s, hash64(id, 0), j);
 	}
 	x->vn[i].kids = (uint32_t)first;
 	x->vn[i].n_kids = (uint32_t)kids;
@@ -163,7 +144,8 @@ int emv_ex_init(emv_explorer *x, h2emv_snap *snap, const h2emv_node *root, h2emv
 void emv_ex_free(emv_explorer *x)
 {
 	free(x->vn);
-	free(x->by_id);
+	ht_free(&x->by_id);
+	ht_free(&x->memo_ix);
 	free(x->memo);
 	memset(x, 0, sizeof *x);
 }
@@ -217,40 +199,42 @@ int emv_ex_open_all(emv_explorer *x, size_t *opened, h2emv_error *err)
 
 /* -------------------------------------------------------------- search -- */
 
-static struct emv_memo *memo_slot(emv_explorer *x, h2emv_ref r)
+/* memo_ix: (id, version) -> index in memo */
+static int memo_is(const void *ctx, uintptr_t val, const void *key)
 {
-	size_t j = hash64(r.id, r.version) & (x->memo_cap - 1);
-	while (x->memo[j].flags && !(x->memo[j].id == r.id && x->memo[j].version == r.version))
-		j = (j + 1) & (x->memo_cap - 1);
-	return &x->memo[j];
+	const struct emv_memo *m = &((const emv_explorer *)ctx)->memo[val];
+	const h2emv_ref *r = key;
+	return m->id == r->id && m->version == r->version;
 }
 
-/* The entry for r, made (flags 0 -> M_BUSY) if new; NULL out of memory. */
+/* The entry for r, made (flags M_BUSY) if new and `make`; NULL if absent
+ * or out of memory. Making one may move the others. */
 static struct emv_memo *memo_get(emv_explorer *x, h2emv_ref r, int make)
 {
-	if (make && (x->memo_n + 1) * 2 > x->memo_cap) {
-		size_t cap = x->memo_cap ? x->memo_cap * 2 : 1024;
-		struct emv_memo *old = x->memo, *t = calloc(cap, sizeof *t);
+	if (make && x->memo_n == x->memo_cap) {
+		size_t cap = x->memo_cap ? x->memo_cap * 2 : 512;
+		struct emv_memo *t = realloc(x->memo, cap * sizeof *t);
 		if (!t)
 			return NULL;
-		size_t ocap = x->memo_cap;
 		x->memo = t;
 		x->memo_cap = cap;
-		for (size_t i = 0; i < ocap; i++)
-			if (old[i].flags)
-				*memo_slot(x, (h2emv_ref){ old[i].id, old[i].version }) = old[i];
-		free(old);
 	}
-	if (!x->memo_cap)
+	if (make && ht_reserve(&x->memo_ix, 1))
 		return NULL;
-	struct emv_memo *e = memo_slot(x, r);
-	if (!e->flags && make) {
-		e->id = r.id;
-		e->version = r.version;
-		e->flags = M_BUSY;
-		x->memo_n++;
-	}
-	return e->flags ? e : NULL;
+	uint32_t h = hash64(r.id, r.version);
+	ht_slot *s = ht_find(&x->memo_ix, h, memo_is, x, &r);
+	if (!s)
+		return NULL;
+	if (ht_used(&x->memo_ix, s))
+		return &x->memo[s->val];
+	if (!make)
+		return NULL;
+	struct emv_memo *e = &x->memo[x->memo_n];
+	e->id = r.id;
+	e->version = r.version;
+	e->flags = M_BUSY;
+	ht_put(&x->memo_ix, s, h, x->memo_n++);
+	return e;
 }
 
 typedef struct query {
@@ -288,7 +272,7 @@ static int below(emv_explorer *x, const h2emv_node *n, const query *q, int depth
 	    !h2emv_node_child_count(n))
 		return H2EMV_OK;
 	h2emv_ref r = h2emv_node_ref(n);
-	struct emv_memo *e = x->memo_cap ? memo_get(x, r, 0) : NULL;
+	struct emv_memo *e = memo_get(x, r, 0);
 	if (e) {
 		*out = e->flags & (M_ALL | M_ANY | M_PLACE); /* M_BUSY: a cycle, cut here */
 		return H2EMV_OK;
@@ -395,8 +379,7 @@ int emv_ex_search(emv_explorer *x, const char *text, int64_t t0, int64_t t1, siz
 	if (!q.k)
 		return H2EMV_OK;
 	/* the search is per query: forget what the last one found */
-	if (x->memo_cap)
-		memset(x->memo, 0, x->memo_cap * sizeof *x->memo);
+	ht_clear(&x->memo_ix);
 	x->memo_n = 0;
 	x->reads = 0;
 	uint8_t found = 0;

@@ -13,6 +13,7 @@
 #include "api/mem.h"
 #include "api/obs_internal.h"
 #include "api/profile.h"
+#include "api/utf8.h"
 
 /* The viewer page (api/viewer/viewer.html, compiled in by CMakeLists.txt);
  * the JSON document replaces VIEWER_SLOT. */
@@ -156,9 +157,7 @@ static int dot_node(xp *x, const h2emv_node *n, const h2emv_ref *parent)
 	const char *nl = memchr(s, '\n', len);
 	size_t first = nl ? (size_t)(nl - s) : len;
 	if (first > 80) { /* cut at a character boundary */
-		first = 80;
-		while (first > 0 && ((unsigned char)s[first] & 0xc0) == 0x80)
-			first--;
+		first = utf8_cut(s, 80);
 	}
 	dot_time(a, h2emv_node_start(n));
 	dot_time(b, h2emv_node_end(n));

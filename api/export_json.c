@@ -13,6 +13,7 @@
 #include "api/obs_internal.h"
 #include "api/observation.h"
 #include "api/scene.h"
+#include "api/utf8.h"
 
 /* A failed json_object_set_new leaves a NULL value or a full heap: either
  * way the object is incomplete, so one flag catches every failure. */
@@ -108,7 +109,7 @@ static const char *const slot_names[FS_N] = {
  * record) become '?', as jtextn does. */
 static int text_str(eng_buf *o, const char *s, size_t n)
 {
-	if (obs_utf8_ok(s, n))
+	if (utf8_text_ok(s, n))
 		return obs_json_string(o, s, n);
 	char *c = malloc(n + 1);
 	if (!c)

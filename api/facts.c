@@ -15,6 +15,7 @@
 #include "api/lex.h"
 #include "api/profile.h"
 #include "api/scene.h"
+#include "engine/hashtab.h"
 
 #define SCENE_SEEN_MAX 24
 #define FACT_STR_MAX 600
@@ -662,47 +663,28 @@ static int copy_fact(fact *dst, const fact *src)
 	return H2EMV_OK;
 }
 
-/* An index of dst's keys for one merge: open addressing over indexes. */
-typedef struct kindex {
-	uint32_t *slot; /* index + 1; 0 empty */
-	size_t mask;
-	uint32_t local[512];
-} kindex;
-
-static int kindex_init(kindex *ix, size_t n)
+/* An index of dst's keys for one merge (engine/hashtab.h): key -> index in
+ * dst. */
+static uint32_t key_hash(uint64_t key)
 {
-	size_t cap = 16;
-	while (cap < 2 * n)
-		cap *= 2;
-	ix->slot = cap <= 512 ? ix->local : calloc(cap, sizeof *ix->slot);
-	if (!ix->slot)
-		return -1;
-	if (ix->slot == ix->local)
-		memset(ix->local, 0, cap * sizeof *ix->slot);
-	ix->mask = cap - 1;
-	return 0;
+	return (uint32_t)(key ^ key >> 29);
 }
 
-static void kindex_free(kindex *ix)
+static int fact_has_key(const void *ctx, uintptr_t val, const void *key)
 {
-	if (ix->slot != ix->local)
-		free(ix->slot);
+	return ((const facts *)ctx)->v[val].key == *(const uint64_t *)key;
 }
 
-static void kindex_put(kindex *ix, uint64_t key, uint32_t i)
+static fact *kindex_get(const hashtab *ix, facts *f, uint64_t key)
 {
-	size_t h = (size_t)(key ^ key >> 29) & ix->mask;
-	while (ix->slot[h])
-		h = (h + 1) & ix->mask;
-	ix->slot[h] = i + 1;
+	const ht_slot *s = ht_find(ix, key_hash(key), fact_has_key, f, &key);
+	return s && ht_used(ix, s) ? &f->v[s->val] : NULL;
 }
 
-static fact *kindex_get(const kindex *ix, facts *f, uint64_t key)
+/* Index entry i of dst (its key absent); room is reserved. */
+static void kindex_put(hashtab *ix, uint64_t key, size_t i)
 {
-	for (size_t h = (size_t)(key ^ key >> 29) & ix->mask; ix->slot[h]; h = (h + 1) & ix->mask)
-		if (f->v[ix->slot[h] - 1].key == key)
-			return &f->v[ix->slot[h] - 1];
-	return NULL;
+	ht_put(ix, ht_vacant(ix, key_hash(key)), key_hash(key), i);
 }
 
 int facts_merge(facts *dst, const facts *add, size_t cap)
@@ -713,11 +695,11 @@ int facts_merge(facts *dst, const facts *add, size_t cap)
 int facts_merge_seq(facts *dst, const facts *add, const uint64_t *prev, size_t n_prev,
                     size_t cap)
 {
-	kindex ix;
-	if (kindex_init(&ix, dst->n + add->n))
+	hashtab ix = { 0 };
+	if (ht_reserve(&ix, dst->n + add->n))
 		return H2EMV_ENOMEM;
 	for (size_t j = 0; j < dst->n; j++)
-		kindex_put(&ix, dst->v[j].key, (uint32_t)j);
+		kindex_put(&ix, dst->v[j].key, j);
 	int rc = H2EMV_OK;
 	for (size_t i = 0; i < add->n; i++) {
 		const fact *a = &add->v[i];
@@ -748,9 +730,9 @@ int facts_merge_seq(facts *dst, const facts *add, const uint64_t *prev, size_t n
 			rc = H2EMV_ENOMEM;
 			break;
 		}
-		kindex_put(&ix, x->key, (uint32_t)(dst->n - 1));
+		kindex_put(&ix, x->key, dst->n - 1);
 	}
-	kindex_free(&ix);
+	ht_free(&ix);
 	if (rc)
 		return rc;
 	if (add->trimmed)

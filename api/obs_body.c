@@ -15,6 +15,7 @@
 
 #include "api/obs_internal.h"
 #include "api/observation.h"
+#include "api/utf8.h"
 
 typedef struct bctx {
 	h2emv_error *err;
@@ -119,7 +120,7 @@ static int str_val(bctx *c, mobj *o, int ident)
 		return corrupt(c, "a string of %" PRIu32 " bytes, over the limit", o->via.str.size);
 	if (ident && o->via.str.size == 0)
 		return corrupt(c, "an empty name");
-	if (!obs_utf8_ok(o->via.str.ptr, o->via.str.size))
+	if (!utf8_text_ok(o->via.str.ptr, o->via.str.size))
 		return corrupt(c, "a string that is not valid UTF-8 or holds NUL");
 	emit_string(c, o->via.str.ptr, o->via.str.size);
 	return H2EMV_OK;

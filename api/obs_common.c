@@ -1,7 +1,7 @@
 /*
  * obs_common.c — pieces both directions of the observation codec use: the
  * name tables, field paths and error messages, finding a column in JSON
- * text, UTF-8 checks and the canonical text of a real number.
+ * text and the canonical text of a real number (UTF-8 checks: api/utf8.h).
  */
 #include <float.h>
 #include <math.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "api/obs_internal.h"
+#include "api/utf8.h"
 
 const char *const obs_top_names[OBS_K_LAST + 1] = {
 	NULL, "t", "t_end", "action", "goal", "goal_status", "location",
@@ -106,13 +107,8 @@ static void sanitize(char *s)
 {
 	for (size_t i = 0; s[i]; ) {
 		unsigned char c = (unsigned char)s[i];
-		size_t len = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-		if (c < 0x20 || c == 0x7f) {
-			s[i++] = '?';
-			continue;
-		}
-		size_t avail = strnlen(s + i, len);
-		if (c >= 0x80 && (avail < len || !obs_utf8_ok(s + i, len))) {
+		size_t len = utf8_char_len(s + i, strnlen(s + i, 4));
+		if (c < 0x20 || c == 0x7f || !len) {
 			s[i++] = '?';
 			continue;
 		}
@@ -302,7 +298,7 @@ uint64_t obs_column_of(const char *text, size_t len, size_t pos)
 		start--;
 	uint64_t col = 1;
 	for (size_t i = start; i < pos; i++)
-		if (((unsigned char)text[i] & 0xc0) != 0x80) /* count characters, not bytes */
+		if (!utf8_is_cont((unsigned char)text[i])) /* count characters, not bytes */
 			col++;
 	return col;
 }
@@ -323,43 +319,6 @@ uint64_t obs_locate(const char *text, size_t len, const obs_path *path, int at_k
 }
 
 /* ------------------------------------------------------- text, numbers -- */
-
-int obs_utf8_ok(const char *s, size_t n)
-{
-	if (n == 0) /* msgpack-c gives empty strings a NULL pointer */
-		return 1;
-	const unsigned char *p = (const unsigned char *)s, *end = p + n;
-	while (p < end) {
-		unsigned c = *p++;
-		if (c < 0x80) {
-			if (c == 0)
-				return 0;
-			continue;
-		}
-		size_t more;
-		uint32_t cp, min;
-		if (c >= 0xc2 && c <= 0xdf) {
-			more = 1, cp = c & 0x1f, min = 0x80;
-		} else if ((c & 0xf0) == 0xe0) {
-			more = 2, cp = c & 0x0f, min = 0x800;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			more = 3, cp = c & 0x07, min = 0x10000;
-		} else {
-			return 0;
-		}
-		if ((size_t)(end - p) < more)
-			return 0;
-		for (size_t i = 0; i < more; i++) {
-			if ((p[i] & 0xc0) != 0x80)
-				return 0;
-			cp = (cp << 6) | (p[i] & 0x3f);
-		}
-		p += more;
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return 0;
-	}
-	return 1;
-}
 
 int obs_key_cmp(const char *a, size_t an, const char *b, size_t bn)
 {

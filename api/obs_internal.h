@@ -1,7 +1,7 @@
 /*
  * obs_internal.h — what the observation files share (not installed): the
  * msgpack key table of the stored body, the limits, field paths for error
- * messages, times, UTF-8 checks and number formatting. The format itself
+ * messages, times and number formatting. The format itself
  * is documented in docs/formats.md; keep the two in step.
  */
 #ifndef H2EMV_OBS_INTERNAL_H
@@ -147,9 +147,6 @@ int obs_action_next_arg(obs_span *rest, obs_span *arg, const char **why);
 
 /* ---------------------------------------------------------- text, numbers -- */
 
-/* Is s[0..n) well-formed UTF-8 (no overlongs, surrogates or code points
- * above U+10FFFF) without NUL bytes? The same strings jansson accepts. */
-int obs_utf8_ok(const char *s, size_t n);
 /* Append s[0..n) to `out` as a JSON string (quotes, backslashes and control
  * characters escaped; s must be valid UTF-8). Returns 0 or H2EMV_ENOMEM. */
 struct eng_buf;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "api/obs_json.h"
+#include "api/utf8.h"
 
 int oj_write(void *data, const char *buf, size_t len)
 {
@@ -71,9 +72,7 @@ int oj_clip(const char *s, size_t n, size_t max)
 {
 	if (n <= max)
 		return (int)n;
-	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
-		max--;
-	return (int)max;
+	return (int)utf8_cut(s, max);
 }
 
 /* A member that is present and not null: optional fields given as null

@@ -24,6 +24,7 @@
 #include "api/profile.h"
 #include "api/recall.h"
 #include "api/scene.h"
+#include "api/utf8.h"
 
 #define NOT_FOUND "I could not find that in my memory."
 #define FORGOTTEN "I have forgotten that."
@@ -1534,9 +1535,7 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 			x.tokens = x.budget / 2;
 		uint64_t room = x.budget - x.tokens;
 		if (b.s && b.len / 4 + 1 > room && room >= 2) {
-			size_t keep = (size_t)(room - 1) * 4 - 4;
-			while (keep > 0 && ((unsigned char)b.s[keep] & 0xc0) == 0x80)
-				keep--;
+			size_t keep = utf8_cut(b.s, (size_t)(room - 1) * 4 - 4);
 			b.len = keep;
 			b.s[keep] = 0;
 			pr_str_adds(&b, " ...");

@@ -8,54 +8,16 @@
 #include <string.h>
 
 #include "api/mem.h"
+#include "api/utf8.h"
 
 #define RULES_FIELDS 7
 #define RULES_MAX_ITEMS 256    /* learned rules in one version */
 #define RULES_MAX_TEXT 4096    /* bytes of one rule, and of the feedback */
 
-/* Well-formed UTF-8 without NUL: no overlong forms, surrogates or code
- * points above U+10FFFF. */
-static int utf8_ok(const char *str, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0;
-	while (i < n) {
-		unsigned c = s[i];
-		if (c == 0)
-			return 0;
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		size_t len;
-		unsigned cp, min;
-		if ((c & 0xe0) == 0xc0) {
-			len = 2, cp = c & 0x1f, min = 0x80;
-		} else if ((c & 0xf0) == 0xe0) {
-			len = 3, cp = c & 0x0f, min = 0x800;
-		} else if ((c & 0xf8) == 0xf0) {
-			len = 4, cp = c & 0x07, min = 0x10000;
-		} else {
-			return 0;
-		}
-		if (n - i < len)
-			return 0;
-		for (size_t k = 1; k < len; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return 0;
-			cp = cp << 6 | (s[i + k] & 0x3f);
-		}
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return 0;
-		i += len;
-	}
-	return 1;
-}
-
 /* Text a version may hold: at most RULES_MAX_TEXT bytes of UTF-8, no NUL. */
 int rules_text_ok(const char *s, size_t n)
 {
-	return n <= RULES_MAX_TEXT && utf8_ok(s, n);
+	return n <= RULES_MAX_TEXT && utf8_text_ok(s, n);
 }
 
 /* -------------------------------------------------------------- the codec -- */
@@ -224,7 +186,7 @@ static int rd_str(mpr *r, char **out, size_t max)
 	         : t == 0xdb                 ? rd_be(r, 4, &n)
 	                                     : -1)
 		return -1;
-	if (n > max || n > (uint64_t)(r->end - r->p) || !utf8_ok((const char *)r->p, n))
+	if (n > max || n > (uint64_t)(r->end - r->p) || !utf8_text_ok((const char *)r->p, n))
 		return -1;
 	*out = strndup((const char *)r->p, n);
 	if (!*out)

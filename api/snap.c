@@ -9,17 +9,7 @@
 #include <string.h>
 
 #include "api/mem.h"
-
-/* The node cache: open addressing keyed by (id, version). A slot is in use
- * when its `gen` is the table's current generation, so a table handed on
- * to the next snapshot is emptied by bumping the generation, not by
- * clearing it. `tag` spares a look at the node itself for most slots that
- * hold another one. */
-typedef struct slot {
-	uint32_t gen;
-	uint32_t tag;
-	h2emv_node *node;
-} slot;
+#include "engine/hashtab.h"
 
 /* Nodes decoded for a snapshot come from chunks released together at
  * close. */
@@ -34,9 +24,9 @@ struct h2emv_snap {
 	eng_read *r;
 	eng_node_cursor *nodes; /* opened at the first prefetch */
 	h2emv_snap_info info;
-	slot *slots;
-	size_t cap, n;
-	uint32_t gen;
+	/* The node cache: (id, version) -> h2emv_node *. A table handed on to
+	 * the next snapshot is emptied by ht_clear, not cleared slot by slot. */
+	hashtab cache;
 	chunk *chunks;
 	chunk *spare;           /* taken from the handle's pool at open */
 };
@@ -60,9 +50,7 @@ struct h2emv_snap {
 struct snap_spare {
 	chunk *chunks;
 	size_t n_chunks;
-	slot *slots;
-	size_t cap;
-	uint32_t gen;
+	hashtab cache;
 };
 
 static void free_chunks(chunk *c)
@@ -79,7 +67,7 @@ void snap_spare_free(struct snap_spare *sp)
 	if (!sp)
 		return;
 	free_chunks(sp->chunks);
-	free(sp->slots);
+	ht_free(&sp->cache);
 	free(sp);
 }
 
@@ -107,20 +95,15 @@ static int spare_take(h2emv_snap *s)
 		s->spare = sp->chunks;
 		sp->chunks = NULL;
 		sp->n_chunks = 0;
-		if (sp->slots) {
-			s->slots = sp->slots;
-			s->cap = sp->cap;
-			s->gen = sp->gen + 1;
-			sp->slots = NULL;
-			sp->cap = 0;
+		if (sp->cache.slots) {
+			s->cache = sp->cache;
+			memset(&sp->cache, 0, sizeof sp->cache);
 			got = 1;
 		}
 	}
 	pthread_mutex_unlock(&m->spare_lock);
-	if (got && s->gen == 0) { /* wrapped: old stamps could match again */
-		memset(s->slots, 0, s->cap * sizeof *s->slots);
-		s->gen = 1;
-	}
+	if (got)
+		ht_clear(&s->cache);
 	return got;
 }
 
@@ -146,16 +129,13 @@ static void spare_keep(h2emv_snap *s)
 				free(c);
 			}
 		}
-	if (sp && s->slots && s->cap <= SPARE_SLOTS && s->cap >= sp->cap) {
-		free(sp->slots);
-		sp->slots = s->slots;
-		sp->cap = s->cap;
-		sp->gen = s->gen;
-		s->slots = NULL;
+	if (sp && s->cache.slots && s->cache.cap <= SPARE_SLOTS && s->cache.cap >= sp->cache.cap) {
+		ht_free(&sp->cache);
+		sp->cache = s->cache;
+		memset(&s->cache, 0, sizeof s->cache);
 	}
 	pthread_mutex_unlock(&m->spare_lock);
-	free(s->slots);
-	s->slots = NULL;
+	ht_free(&s->cache);
 }
 
 static void *arena_alloc(void *ctx, size_t n)
@@ -188,70 +168,44 @@ static void *arena_alloc(void *ctx, size_t n)
 /* Four consecutive ids (siblings usually are) share a hashed group of
  * four slots, one cache line: a walk touches a quarter of the lines a
  * plain hash would. */
-static size_t hash_ref(uint64_t id, uint32_t v)
+static uint32_t hash_ref(uint64_t id, uint32_t v)
 {
 	uint64_t h = (id >> 2) * 0x9E3779B97F4A7C15ull ^ ((uint64_t)v * 0xC2B2AE3D27D4EB4Full);
 	h ^= h >> 31;
-	return (size_t)(h << 2 | (id & 3));
+	return (uint32_t)(h << 2 | (id & 3));
 }
 
-static uint32_t tag_ref(uint64_t id, uint32_t v)
+static int node_is(const void *ctx, uintptr_t val, const void *key)
 {
-	return (uint32_t)id ^ (uint32_t)(id >> 32) ^ v * 0x9E3779B1u;
+	(void)ctx;
+	const h2emv_node *n = (const h2emv_node *)val;
+	const h2emv_ref *r = key;
+	return n->e.id == r->id && n->e.version == r->version;
 }
 
-/* The slot of `ref`: in use if the node is cached, else where it goes. */
-static slot *cache_find(h2emv_snap *s, uint64_t id, uint32_t version)
+/* The slot of `ref`: in use if the node is cached, else where it goes
+ * (the table has slots: cache_reserve has run). */
+static ht_slot *cache_find(h2emv_snap *s, uint64_t id, uint32_t version)
 {
-	size_t mask = s->cap - 1, j = hash_ref(id, version) & mask;
-	uint32_t tag = tag_ref(id, version);
-	for (slot *sl = &s->slots[j]; sl->gen == s->gen; sl = &s->slots[j]) {
-		if (sl->tag == tag && sl->node->e.id == id && sl->node->e.version == version)
-			return sl;
-		j = (j + 1) & mask;
-	}
-	return &s->slots[j];
+	h2emv_ref r = { id, version };
+	return ht_find(&s->cache, hash_ref(id, version), node_is, NULL, &r);
 }
 
 static h2emv_node *cache_get(h2emv_snap *s, uint64_t id, uint32_t version)
 {
-	slot *sl = cache_find(s, id, version);
-	return sl->gen == s->gen ? sl->node : NULL;
+	ht_slot *sl = cache_find(s, id, version);
+	return ht_used(&s->cache, sl) ? (h2emv_node *)sl->val : NULL;
 }
 
-static void cache_put(h2emv_snap *s, slot *sl, h2emv_node *node)
+static void cache_put(h2emv_snap *s, ht_slot *sl, h2emv_node *node)
 {
-	sl->gen = s->gen;
-	sl->tag = tag_ref(node->e.id, node->e.version);
-	sl->node = node;
-	s->n++;
+	ht_put(&s->cache, sl, hash_ref(node->e.id, node->e.version), (uintptr_t)node);
 }
 
-/* Make room for `more` nodes at a load of at most one half. */
+/* Make room for `more` nodes. */
 static int cache_reserve(h2emv_snap *s, size_t more)
 {
-	if ((s->n + more) * 2 <= s->cap)
-		return H2EMV_OK;
-	size_t cap = s->cap ? s->cap : 256;
-	while ((s->n + more) * 2 > cap)
-		cap *= 2;
-	slot *old = s->slots;
-	size_t ocap = s->cap;
-	uint32_t ogen = s->gen;
-	s->slots = calloc(cap, sizeof *s->slots);
-	if (!s->slots) {
-		s->slots = old;
-		return H2EMV_ENOMEM;
-	}
-	s->cap = cap;
-	s->gen = 1;
-	s->n = 0;
-	for (size_t i = 0; i < ocap; i++)
-		if (old[i].gen == ogen)
-			cache_put(s, cache_find(s, old[i].node->e.id, old[i].node->e.version),
-			          old[i].node);
-	free(old);
-	return H2EMV_OK;
+	return ht_reserve(&s->cache, more) ? H2EMV_ENOMEM : H2EMV_OK;
 }
 
 static int is_pinned(eng_read *r, uint64_t seq)
@@ -397,11 +351,7 @@ void snap_trim(h2emv_snap *s)
 		}
 		c = next;
 	}
-	if (++s->gen == 0) { /* wrapped: old stamps could match again */
-		memset(s->slots, 0, s->cap * sizeof *s->slots);
-		s->gen = 1;
-	}
-	s->n = 0;
+	ht_clear(&s->cache);
 }
 
 h2emv_mem *snap_mem(const h2emv_snap *snap)
@@ -415,8 +365,8 @@ int h2emv_snap_node(const h2emv_node **out, h2emv_snap *snap, h2emv_ref ref, h2e
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_snap_node: bad arguments");
 	if (cache_reserve(snap, 1))
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
-	slot *sl = cache_find(snap, ref.id, ref.version);
-	if (sl->gen != snap->gen) {
+	ht_slot *sl = cache_find(snap, ref.id, ref.version);
+	if (!ht_used(&snap->cache, sl)) {
 		eng_node *n;
 		eng_ref er = { ref.id, ref.version };
 		int rc = eng_node_get_with(&n, snap->r, er, arena_alloc, snap, err);
@@ -424,7 +374,7 @@ int h2emv_snap_node(const h2emv_node **out, h2emv_snap *snap, h2emv_ref ref, h2e
 			return rc;
 		cache_put(snap, sl, (h2emv_node *)n);
 	}
-	*out = sl->node;
+	*out = (const h2emv_node *)sl->val;
 	return H2EMV_OK;
 }
 
@@ -475,7 +425,7 @@ static int prefetch(h2emv_snap *snap, const h2emv_node *parent, kids *kc, size_t
 	eng_ref refs[PREFETCH];
 	eng_node *got[PREFETCH];
 	size_t at[PREFETCH];
-	slot *where[PREFETCH];
+	ht_slot *where[PREFETCH];
 	size_t n = 0, nc = parent->e.n_children;
 	/* no growth below, so the slots found stay put */
 	if (cache_reserve(snap, (nc - i < PREFETCH ? nc - i : PREFETCH) + 1))
@@ -483,16 +433,16 @@ static int prefetch(h2emv_snap *snap, const h2emv_node *parent, kids *kc, size_t
 	/* the slots are all over the table: ask for them together */
 	for (size_t j = i; j < nc && j < i + PREFETCH; j++) {
 		const eng_ref *r = &parent->e.children[j];
-		__builtin_prefetch(&snap->slots[hash_ref(r->id, r->version) & (snap->cap - 1)]);
+		__builtin_prefetch(ht_home(&snap->cache, hash_ref(r->id, r->version)));
 	}
 	for (size_t j = i; j < nc && n < PREFETCH; j++) {
 		if (kc && kc->node[j])
 			continue;
 		const eng_ref *r = &parent->e.children[j];
-		slot *sl = cache_find(snap, r->id, r->version);
-		if (sl->gen == snap->gen) {
+		ht_slot *sl = cache_find(snap, r->id, r->version);
+		if (ht_used(&snap->cache, sl)) {
 			if (kc)
-				kc->node[j] = sl->node;
+				kc->node[j] = (h2emv_node *)sl->val;
 			continue;
 		}
 		refs[n] = *r;
@@ -507,15 +457,15 @@ static int prefetch(h2emv_snap *snap, const h2emv_node *parent, kids *kc, size_t
 	if (rc)
 		return rc;
 	for (size_t k = 0; k < n; k++) {
-		slot *sl = where[k];
+		ht_slot *sl = where[k];
 		/* taken since by a sibling that hashed alike, or by the same ref
 		 * listed twice: look again */
-		if (sl->gen == snap->gen)
+		if (ht_used(&snap->cache, sl))
 			sl = cache_find(snap, refs[k].id, refs[k].version);
-		if (sl->gen != snap->gen)
+		if (!ht_used(&snap->cache, sl))
 			cache_put(snap, sl, (h2emv_node *)got[k]);
 		if (kc)
-			kc->node[at[k]] = sl->node;
+			kc->node[at[k]] = (h2emv_node *)sl->val;
 	}
 	return H2EMV_OK;
 }

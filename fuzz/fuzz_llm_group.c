@@ -19,6 +19,7 @@
 
 #include "api/policy/llm_parse.h"
 #include "api/policy/prompts.h"
+#include "api/utf8.h"
 
 #define MAX_ITEMS 16
 
@@ -63,7 +64,7 @@ static void check_error(int rc, const h2emv_error *err, const pol_group_reply *o
 	if (rc != H2EMV_EPARSE && rc != H2EMV_ELIMIT && rc != H2EMV_ENOMEM)
 		__builtin_trap();
 	size_t n = strlen(err->message);
-	if (err->status != rc || !n || n >= sizeof err->message || !lp_utf8_ok(err->message, n))
+	if (err->status != rc || !n || n >= sizeof err->message || !utf8_valid(err->message, n))
 		__builtin_trap();
 	if (out->groups || out->n)
 		__builtin_trap();
@@ -77,7 +78,7 @@ static void check_partition(const fix *f, const pol_group_reply *r)
 		if (g->first != next || g->last < g->first || !g->summary || !*g->summary)
 			__builtin_trap();
 		size_t len = strlen(g->summary);
-		if (len > LP_MAX_SUMMARY || !lp_utf8_ok(g->summary, len))
+		if (len > LP_MAX_SUMMARY || !utf8_valid(g->summary, len))
 			__builtin_trap();
 		next = g->last + 1;
 	}

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "api/policy/llm_parse.h"
+#include "api/utf8.h"
 #include "fuzz/fuzz_llm_util.h"
 #include "api/policy/prompts.h"
 
@@ -76,7 +77,7 @@ static void check_action(const fix *f, const pol_qa_action *a)
 		__builtin_trap();
 	if (a->kind == POL_QA_SEARCH || a->kind == POL_QA_ANSWER) {
 		size_t n = a->text ? strlen(a->text) : 0;
-		if (!n || n > LP_MAX_TEXT || !lp_utf8_ok(a->text, n) || blank(a->text[0]) ||
+		if (!n || n > LP_MAX_TEXT || !utf8_valid(a->text, n) || blank(a->text[0]) ||
 		    blank(a->text[n - 1]))
 			__builtin_trap();
 	}

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "api/policy/llm_parse.h"
+#include "api/utf8.h"
 #include "fuzz/fuzz_llm_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -38,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	if (text) {
 		size_t n = strlen(text);
-		if (!n || n > LP_MAX_TEXT || !lp_utf8_ok(text, n))
+		if (!n || n > LP_MAX_TEXT || !utf8_valid(text, n))
 			__builtin_trap();
 	}
 	free(text);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "api/policy/llm_parse.h"
+#include "api/utf8.h"
 #include "fuzz/fuzz_llm_util.h"
 #include "api/policy/prompts.h"
 
@@ -29,7 +30,7 @@ static void check_list(const pol_rule_list *l)
 	for (size_t i = 0; i < l->n; i++) {
 		const char *r = l->items[i];
 		size_t n = r ? strlen(r) : 0;
-		if (!n || n > LP_MAX_RULE || !lp_utf8_ok(r, n) || blank(r[0]) || blank(r[n - 1]))
+		if (!n || n > LP_MAX_RULE || !utf8_valid(r, n) || blank(r[0]) || blank(r[n - 1]))
 			__builtin_trap();
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(l->items[j], r) == 0)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "api/policy/llm_parse.h"
+#include "api/utf8.h"
 #include "fuzz/fuzz_llm_util.h"
 
 static int blank(char c)
@@ -36,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	size_t n = s ? strlen(s) : 0;
-	if (!n || n > LP_MAX_SUMMARY || !lp_utf8_ok(s, n) || blank(s[0]) || blank(s[n - 1]))
+	if (!n || n > LP_MAX_SUMMARY || !utf8_valid(s, n) || blank(s[0]) || blank(s[n - 1]))
 		__builtin_trap();
 	free(s);
 	return 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "api/policy/llm_parse.h"
+#include "api/utf8.h"
 
 /* The fuzzer's bytes, NUL-terminated (malloc'd; NULL when out of memory). */
 static inline char *fz_cstr(const uint8_t *data, size_t size)
@@ -28,7 +29,7 @@ static inline int fz_failure_ok(int rc, const h2emv_error *err)
 {
 	size_t n = strlen(err->message);
 	return (rc == H2EMV_EPARSE || rc == H2EMV_ELIMIT || rc == H2EMV_ENOMEM) &&
-	       err->status == rc && n && lp_utf8_ok(err->message, n);
+	       err->status == rc && n && utf8_valid(err->message, n);
 }
 
 #endif

@@ -15,11 +15,12 @@
 
 #include "api/obs_internal.h"
 #include "api/observation.h"
+#include "api/utf8.h"
 
 static void check_error(const h2emv_error *err, int rc)
 {
-	if (err->status != rc || !obs_utf8_ok(err->message, strlen(err->message)) ||
-	    !obs_utf8_ok(err->field, strlen(err->field)))
+	if (err->status != rc || !utf8_text_ok(err->message, strlen(err->message)) ||
+	    !utf8_text_ok(err->field, strlen(err->field)))
 		__builtin_trap();
 }
 

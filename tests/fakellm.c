@@ -1,13 +1,14 @@
 /*
- * fakellm.c — the fake OpenAI-compatible server of fakellm.h: an accept
- * thread and one thread per connection, each reading HTTP/1.1 requests
- * with Content-Length bodies and answering from the script or the handler.
- * Sends use MSG_NOSIGNAL: a client that hangs up mid-reply is normal here.
+ * fakellm.c — the fake OpenAI-compatible server of fakellm.h on
+ * libmicrohttpd (a thread per connection, so a reply may wait or trickle
+ * without holding up the others). The misbehaviours are responses built
+ * from a reader callback: one that naps between pieces (trickle), one
+ * that makes up 'x' bytes (huge), one that ends in an error once the body
+ * is out while the declared length promised more (truncate: libmicrohttpd
+ * closes the connection).
  */
 #include <errno.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -16,14 +17,14 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <jansson.h>
+#include <microhttpd.h>
 
 #include "fakellm.h"
 
-#define HEAD_MAX (64u << 10)
 #define BODY_MAX (64u << 20)
+#define CONN_MEMORY (128u << 10) /* per connection: a request head fits */
 
 typedef struct script_item {
 	fake_resp r;
@@ -34,17 +35,10 @@ typedef struct recorded {
 	char *head, *body;
 } recorded;
 
-typedef struct conn {
-	fake_llm *f;
-	int fd;                    /* -1 once closed */
-	pthread_t thread;
-} conn;
-
 struct fake_llm {
-	int lfd;
+	struct MHD_Daemon *d;
 	unsigned short port;
 	atomic_int stop;
-	pthread_t acceptor;
 	pthread_mutex_t lock;      /* everything below */
 	script_item *script;
 	size_t n_script, head_script, cap_script;
@@ -54,8 +48,7 @@ struct fake_llm {
 	void *handler_arg;
 	recorded *reqs;
 	size_t n_reqs, cap_reqs;
-	conn **conns;
-	size_t n_conns, cap_conns;
+	size_t n_conns;
 };
 
 static void *xrealloc(void *p, size_t n)
@@ -91,104 +84,85 @@ static int nap(fake_llm *f, long ms)
 	return atomic_load(&f->stop) ? -1 : 0;
 }
 
-static int send_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* ------------------------------------------------------------- requests -- */
 
-typedef struct inbuf {
+typedef struct text {
 	char *p;
 	size_t len, cap;
-} inbuf;
+} text;
 
-/* Read more bytes; 0 on data, -1 on EOF, error or stop. */
-static int fill(fake_llm *f, int fd, inbuf *b)
+static void text_add(text *t, const char *s, size_t n)
 {
-	for (;;) {
-		if (atomic_load(&f->stop))
-			return -1;
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int r = poll(&pfd, 1, 50);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			continue;
-		if (b->len + 65536 > b->cap) {
-			b->cap = b->len + 65536;
-			b->p = xrealloc(b->p, b->cap + 1);
-		}
-		ssize_t got = recv(fd, b->p + b->len, b->cap - b->len, 0);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return -1;
-		b->len += (size_t)got;
-		b->p[b->len] = 0;
-		return 0;
+	if (t->len + n + 1 > t->cap) {
+		t->cap = (t->len + n + 1) * 2;
+		t->p = xrealloc(t->p, t->cap);
 	}
+	memcpy(t->p + t->len, s, n);
+	t->len += n;
+	t->p[t->len] = 0;
 }
 
-/* The Content-Length of a head (NUL-terminated), 0 when absent. */
-static size_t content_length(const char *head)
+static void text_adds(text *t, const char *s)
 {
-	for (const char *l = strstr(head, "\r\n"); l; l = strstr(l + 2, "\r\n"))
-		if (!strncasecmp(l + 2, "content-length:", 15))
-			return (size_t)strtoull(l + 17, NULL, 10);
-	return 0;
+	text_add(t, s, strlen(s));
 }
 
-/* Read one request into *head / *body (malloc'd). 0, or -1 when the
- * connection ended. Bytes of the next request stay in b. */
-static int read_request(fake_llm *f, int fd, inbuf *b, char **head, char **body)
+/* One request while it arrives (libmicrohttpd's per-request pointer). */
+typedef struct req {
+	text head, body;
+} req;
+
+static enum MHD_Result add_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                  const char *value)
 {
-	char *end;
-	while (!b->p || !(end = strstr(b->p, "\r\n\r\n"))) {
-		if (b->len > HEAD_MAX || fill(f, fd, b))
-			return -1;
+	(void)kind;
+	text *t = cls;
+	text_adds(t, key);
+	text_adds(t, ": ");
+	text_adds(t, value ? value : "");
+	text_adds(t, "\r\n");
+	return MHD_YES;
+}
+
+/* The request line and headers as the client sent them (in order, names
+ * in their own case), ending in an empty line. */
+static void record_head(text *t, struct MHD_Connection *c, const char *method, const char *url,
+                        const char *version)
+{
+	text_adds(t, method);
+	text_adds(t, " ");
+	text_adds(t, url);
+	text_adds(t, " ");
+	text_adds(t, version);
+	text_adds(t, "\r\n");
+	MHD_get_connection_values(c, MHD_HEADER_KIND, add_header, t);
+	text_adds(t, "\r\n");
+}
+
+/* Keep a complete request; returns its body (valid until the server
+ * stops). */
+static const char *keep(fake_llm *f, req *q)
+{
+	if (!q->body.p)
+		text_adds(&q->body, "");
+	recorded r = { q->head.p, q->body.p };
+	q->head.p = q->body.p = NULL;
+	pthread_mutex_lock(&f->lock);
+	if (f->n_reqs == f->cap_reqs) {
+		f->cap_reqs = f->cap_reqs ? 2 * f->cap_reqs : 16;
+		f->reqs = xrealloc(f->reqs, f->cap_reqs * sizeof *f->reqs);
 	}
-	size_t hlen = (size_t)(end - b->p) + 4;
-	*head = xrealloc(NULL, hlen + 1);
-	memcpy(*head, b->p, hlen);
-	(*head)[hlen] = 0;
-	size_t blen = content_length(*head);
-	if (blen > BODY_MAX) {
-		free(*head);
-		return -1;
-	}
-	while (b->len < hlen + blen) {
-		if (fill(f, fd, b)) {
-			free(*head);
-			return -1;
-		}
-	}
-	*body = xrealloc(NULL, blen + 1);
-	memcpy(*body, b->p + hlen, blen);
-	(*body)[blen] = 0;
-	memmove(b->p, b->p + hlen + blen, b->len - hlen - blen);
-	b->len -= hlen + blen;
-	b->p[b->len] = 0;
-	return 0;
+	f->reqs[f->n_reqs++] = r;
+	pthread_mutex_unlock(&f->lock);
+	return r.body;
 }
 
 /* -------------------------------------------------------------- replies -- */
 
-static const char *reason(int status)
+/* The message of an error body that names none. */
+static const char *reason(unsigned status)
 {
 	switch (status) {
-	case 200: return "OK";
 	case 400: return "Bad Request";
 	case 401: return "Unauthorized";
 	case 404: return "Not Found";
@@ -227,41 +201,87 @@ static char *error_json(const char *message)
 	return s;
 }
 
-/* Stream n 'x' bytes; -1 when the client went away. */
-static int send_huge(fake_llm *f, int fd, size_t n)
+/* A body sent through a reader callback: `body` (len bytes), or, when
+ * body is NULL, `total` made-up 'x' bytes. */
+typedef struct stream {
+	fake_llm *f;
+	char *body;
+	size_t len;
+	uint64_t total;
+	int rate;  /* > 0: trickle at this many bytes a second */
+	int cut;   /* the declared length is longer: end in an error */
+} stream;
+
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
-	char chunk[16384];
-	memset(chunk, 'x', sizeof chunk);
-	while (n && !atomic_load(&f->stop)) {
-		size_t k = n < sizeof chunk ? n : sizeof chunk;
-		if (send_all(fd, chunk, k))
-			return -1;
-		n -= k;
+	stream *s = cls;
+	if (atomic_load(&s->f->stop))
+		return MHD_CONTENT_READER_END_WITH_ERROR;
+	if (!s->body) {
+		if (pos >= s->total)
+			return MHD_CONTENT_READER_END_OF_STREAM;
+		size_t k = s->total - pos < max ? (size_t)(s->total - pos) : max;
+		memset(buf, 'x', k);
+		return (ssize_t)k;
 	}
-	return 0;
+	if (pos >= s->len)
+		return s->cut ? MHD_CONTENT_READER_END_WITH_ERROR : MHD_CONTENT_READER_END_OF_STREAM;
+	size_t k = s->len - pos < max ? s->len - (size_t)pos : max;
+	if (s->rate > 0) {
+		size_t step = s->rate >= 10 ? (size_t)s->rate / 10 : 1;
+		long pause = s->rate >= 10 ? 100 : 1000 / s->rate;
+		if (pos > 0 && nap(s->f, pause))
+			return MHD_CONTENT_READER_END_WITH_ERROR;
+		if (k > step)
+			k = step;
+	}
+	memcpy(buf, s->body + pos, k);
+	return (ssize_t)k;
 }
 
-static int send_trickle(fake_llm *f, int fd, const char *p, size_t n, int rate)
+static void stream_free(void *cls)
 {
-	size_t step = rate >= 10 ? (size_t)rate / 10 : 1;
-	long pause = rate >= 10 ? 100 : 1000 / rate;
-	while (n) {
-		size_t k = n < step ? n : step;
-		if (send_all(fd, p, k) || nap(f, pause))
-			return -1;
-		p += k;
-		n -= k;
-	}
-	return 0;
+	stream *s = cls;
+	free(s->body);
+	free(s);
 }
 
-/* Answer one request with `r`; returns 1 when the connection must close. */
-static int respond(fake_llm *f, int fd, const fake_resp *r, const char *content,
-                   const char *raw_body)
+/* The response for `r` with `body` (taken over). */
+static struct MHD_Response *make_response(fake_llm *f, const fake_resp *r, char *body)
 {
-	int status = r->status ? r->status : 200;
-	char head[512];
-	char extra[128] = "";
+	size_t blen = strlen(body);
+	if (!r->huge_bytes && !r->truncate && r->trickle_bytes_per_sec <= 0)
+		return MHD_create_response_from_buffer(blen, body, MHD_RESPMEM_MUST_FREE);
+	stream *s = xrealloc(NULL, sizeof *s);
+	*s = (stream){ .f = f, .body = body, .len = blen, .rate = r->trickle_bytes_per_sec,
+	               .cut = r->truncate };
+	uint64_t size = blen + (r->truncate ? 100 : 0);
+	if (r->huge_bytes) {
+		free(body);
+		s->body = NULL;
+		s->total = r->huge_bytes;
+		size = r->no_length ? MHD_SIZE_UNKNOWN : r->huge_bytes;
+	}
+	struct MHD_Response *resp =
+		MHD_create_response_from_callback(size, 16384, stream_read, s, stream_free);
+	if (!resp)
+		stream_free(s);
+	/* no length: no chunked encoding either, the body ends with the
+	 * connection (an HTTP/1.0-style reply) */
+	if (resp && r->huge_bytes && r->no_length &&
+	    MHD_set_response_options(resp, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END) != MHD_YES) {
+		MHD_destroy_response(resp);
+		resp = NULL;
+	}
+	return resp;
+}
+
+/* Answer the request on `c` with `r`; MHD_NO closes the connection
+ * without an answer (the server stops during a delay). */
+static enum MHD_Result respond(fake_llm *f, struct MHD_Connection *c, const fake_resp *r,
+                               const char *content, const char *raw_body)
+{
+	unsigned status = r->status ? (unsigned)r->status : 200;
 	char *body;
 	if (raw_body)
 		body = xstrdup(raw_body);
@@ -269,35 +289,32 @@ static int respond(fake_llm *f, int fd, const fake_resp *r, const char *content,
 		body = completion_json(content ? content : "", r->prompt_tokens, r->completion_tokens);
 	else
 		body = error_json(content ? content : reason(status));
-	size_t blen = strlen(body);
-	if (r->retry_after > 0)
-		snprintf(extra, sizeof extra, "Retry-After: %d\r\n", r->retry_after);
 	if (r->delay_ms && nap(f, r->delay_ms)) {
 		free(body);
-		return 1;
+		return MHD_NO;
 	}
-	int close_after = r->close || r->truncate || (r->huge_bytes && r->no_length);
-	if (r->huge_bytes && r->no_length)
-		snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\n"
-		         "Connection: close\r\n%s\r\n", status, reason(status), extra);
-	else
-		snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\n"
-		         "Content-Length: %zu\r\n%s%s\r\n", status, reason(status),
-		         r->huge_bytes ? r->huge_bytes : blen + (r->truncate ? 100 : 0), extra,
-		         close_after ? "Connection: close\r\n" : "");
-	int fail = send_all(fd, head, strlen(head));
-	if (!fail && r->huge_bytes)
-		fail = send_huge(f, fd, r->huge_bytes);
-	else if (!fail && r->trickle_bytes_per_sec > 0)
-		fail = send_trickle(f, fd, body, blen, r->trickle_bytes_per_sec);
-	else if (!fail)
-		fail = send_all(fd, body, blen);
-	free(body);
-	return fail || close_after;
+	struct MHD_Response *resp = make_response(f, r, body);
+	if (!resp) {
+		fprintf(stderr, "fakellm: cannot make a response\n");
+		abort();
+	}
+	char ra[32];
+	snprintf(ra, sizeof ra, "%d", r->retry_after);
+	if (MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json") != MHD_YES ||
+	    (r->retry_after > 0 &&
+	     MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, ra) != MHD_YES) ||
+	    ((r->close || r->truncate) &&
+	     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close") != MHD_YES)) {
+		fprintf(stderr, "fakellm: cannot set a header\n");
+		abort();
+	}
+	enum MHD_Result rc = MHD_queue_response(c, status, resp);
+	MHD_destroy_response(resp);
+	return rc;
 }
 
-/* Pick the reply for a request and send it. */
-static int serve(fake_llm *f, int fd, const char *body)
+/* Pick the reply for a request and queue it. */
+static enum MHD_Result serve(fake_llm *f, struct MHD_Connection *c, const char *body)
 {
 	fake_resp r = { 0 };
 	char *content = NULL, *raw = NULL;
@@ -332,72 +349,67 @@ static int serve(fake_llm *f, int fd, const char *body)
 		r.status = 500;
 		content = xstrdup("fakellm: no scripted reply and no handler");
 	}
-	int closing = respond(f, fd, &r, content, raw);
+	enum MHD_Result rc = respond(f, c, &r, content, raw);
 	free(content);
 	free(raw);
-	return closing;
+	return rc;
 }
 
-/* ---------------------------------------------------------------- threads -- */
+/* ------------------------------------------------------------ callbacks -- */
 
-static void *conn_main(void *arg)
+/* libmicrohttpd calls this once when the head is in, once per piece of
+ * body, and once more when the body is complete: then the request is
+ * recorded and answered. */
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_data_size,
+                                  void **req_cls)
 {
-	conn *c = arg;
-	fake_llm *f = c->f;
-	inbuf b = { 0 };
-	for (;;) {
-		char *head, *body;
-		if (read_request(f, c->fd, &b, &head, &body))
-			break;
-		pthread_mutex_lock(&f->lock);
-		if (f->n_reqs == f->cap_reqs) {
-			f->cap_reqs = f->cap_reqs ? 2 * f->cap_reqs : 16;
-			f->reqs = xrealloc(f->reqs, f->cap_reqs * sizeof *f->reqs);
-		}
-		f->reqs[f->n_reqs++] = (recorded){ head, body };
-		pthread_mutex_unlock(&f->lock);
-		if (serve(f, c->fd, body))
-			break;
+	fake_llm *f = cls;
+	req *q = *req_cls;
+	if (!q) {
+		q = xrealloc(NULL, sizeof *q);
+		memset(q, 0, sizeof *q);
+		record_head(&q->head, c, method, url, version);
+		*req_cls = q;
+		return MHD_YES;
 	}
-	free(b.p);
+	if (*upload_data_size) {
+		if (q->body.len + *upload_data_size > BODY_MAX)
+			return MHD_NO; /* close the connection, as on a head too big */
+		text_add(&q->body, upload_data, *upload_data_size);
+		*upload_data_size = 0;
+		return MHD_YES;
+	}
+	return serve(f, c, keep(f, q));
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
+                         enum MHD_RequestTerminationCode why)
+{
+	(void)cls, (void)c, (void)why;
+	req *q = *req_cls;
+	if (q) {
+		free(q->head.p);
+		free(q->body.p);
+		free(q);
+	}
+	*req_cls = NULL;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode what)
+{
+	(void)c, (void)socket_context;
+	fake_llm *f = cls;
+	if (what != MHD_CONNECTION_NOTIFY_STARTED)
+		return;
 	pthread_mutex_lock(&f->lock);
-	close(c->fd);
-	c->fd = -1;
+	f->n_conns++;
 	pthread_mutex_unlock(&f->lock);
-	return NULL;
 }
 
-static void *accept_main(void *arg)
-{
-	fake_llm *f = arg;
-	while (!atomic_load(&f->stop)) {
-		struct pollfd pfd = { .fd = f->lfd, .events = POLLIN };
-		if (poll(&pfd, 1, 50) <= 0)
-			continue;
-		int fd = accept4(f->lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		/* replies go out as a head and a body: without this, Nagle and the
-		 * client's delayed ACK add 40 ms to every exchange */
-		int one = 1;
-		(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-		conn *c = xrealloc(NULL, sizeof *c);
-		c->f = f;
-		c->fd = fd;
-		pthread_mutex_lock(&f->lock);
-		if (f->n_conns == f->cap_conns) {
-			f->cap_conns = f->cap_conns ? 2 * f->cap_conns : 8;
-			f->conns = xrealloc(f->conns, f->cap_conns * sizeof *f->conns);
-		}
-		f->conns[f->n_conns++] = c;
-		if (pthread_create(&c->thread, NULL, conn_main, c)) {
-			fprintf(stderr, "fakellm: cannot start a thread\n");
-			abort();
-		}
-		pthread_mutex_unlock(&f->lock);
-	}
-	return NULL;
-}
+/* ------------------------------------------------------------ lifecycle -- */
 
 int fake_llm_start(fake_llm **out)
 {
@@ -408,23 +420,24 @@ int fake_llm_start(fake_llm **out)
 	pthread_mutex_init(&f->lock, NULL);
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = 0,
 	                         .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t alen = sizeof a;
-	f->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (f->lfd < 0 || bind(f->lfd, (struct sockaddr *)&a, sizeof a) || listen(f->lfd, 64) ||
-	    getsockname(f->lfd, (struct sockaddr *)&a, &alen)) {
-		if (f->lfd >= 0)
-			close(f->lfd);
+	f->d = MHD_start_daemon(
+		MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0,
+		NULL, NULL, on_request, f,
+		MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&a,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, f,
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, f,
+		MHD_OPTION_END);
+	const union MHD_DaemonInfo *info =
+		f->d ? MHD_get_daemon_info(f->d, MHD_DAEMON_INFO_BIND_PORT) : NULL;
+	if (!info || !info->port) {
+		if (f->d)
+			MHD_stop_daemon(f->d);
 		pthread_mutex_destroy(&f->lock);
 		free(f);
 		return -1;
 	}
-	f->port = ntohs(a.sin_port);
-	if (pthread_create(&f->acceptor, NULL, accept_main, f)) {
-		close(f->lfd);
-		pthread_mutex_destroy(&f->lock);
-		free(f);
-		return -1;
-	}
+	f->port = info->port;
 	*out = f;
 	return 0;
 }
@@ -433,18 +446,8 @@ void fake_llm_stop(fake_llm *f)
 {
 	if (!f)
 		return;
-	atomic_store(&f->stop, 1);
-	pthread_join(f->acceptor, NULL);
-	close(f->lfd); /* no new connections from here on */
-	pthread_mutex_lock(&f->lock);
-	for (size_t i = 0; i < f->n_conns; i++)
-		if (f->conns[i]->fd >= 0)
-			shutdown(f->conns[i]->fd, SHUT_RDWR);
-	pthread_mutex_unlock(&f->lock);
-	for (size_t i = 0; i < f->n_conns; i++) {
-		pthread_join(f->conns[i]->thread, NULL);
-		free(f->conns[i]);
-	}
+	atomic_store(&f->stop, 1); /* delays and trickles give up */
+	MHD_stop_daemon(f->d);     /* closes every connection, joins every thread */
 	for (size_t i = 0; i < f->n_script; i++) {
 		free(f->script[i].content);
 		free(f->script[i].raw_body);
@@ -457,7 +460,6 @@ void fake_llm_stop(fake_llm *f)
 	free(f->dflt.raw_body);
 	free(f->script);
 	free(f->reqs);
-	free(f->conns);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
 }

@@ -1,13 +1,13 @@
 /*
  * fakellm.h — a fake OpenAI-compatible chat server for tests: HTTP/1.1 on
- * 127.0.0.1 at an ephemeral port, served from background threads (one per
- * connection, keep-alive), written on plain sockets so it can misbehave on
- * purpose: wait, trickle, send 100 MB, cut a body short.
+ * 127.0.0.1 at an ephemeral port, served by libmicrohttpd from background
+ * threads (one per connection, keep-alive), able to misbehave on purpose:
+ * wait, trickle, send 100 MB, cut a body short.
  *
  * Replies come from a script consumed in order (fake_llm_push); when the
  * script is empty, from the default reply (fake_llm_set_default), else the
- * handler (fake_llm_set_handler); with none of them, HTTP 500. Every request is recorded (head and body) for the test to
- * inspect. Functions abort the test program on setup failures (out of
+ * handler (fake_llm_set_handler); with none of them, HTTP 500. Every
+ * request is recorded (head and body) for the test to inspect. Functions abort the test program on setup failures (out of
  * memory, no socket), never on what a client does.
  */
 #ifndef H2EMV_FAKELLM_H

@@ -67,44 +67,20 @@ static void sleep_ms(long ms)
 		;
 }
 
-/* Run the CLI with `argv` (NULL-terminated, without the program), its
- * standard output thrown away and its standard error appended to `errlog`.
- * Returns the pid. */
-static pid_t spawn_cli(const char *const *argv, const char *errlog)
-{
-	fflush(NULL);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		int errfd = open(errlog, O_WRONLY | O_CREAT | O_APPEND, 0644);
-		if (null < 0 || errfd < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
-		    dup2(errfd, 2) < 0)
-			_exit(126);
-		const char *args[16];
-		size_t n = 0;
-		args[n++] = H2EMV_CLI;
-		for (; argv[n - 1] && n < 15; n++)
-			args[n] = argv[n - 1];
-		args[n] = NULL;
-		execv(H2EMV_CLI, (char *const *)args);
-		_exit(127);
-	}
-	return pid;
-}
-
+/* The exit status of `pid`, 128 + the signal that killed it, -1 on error. */
 static int wait_status(pid_t pid)
 {
-	int st = 0;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
+	int st = tu_wait(pid);
+	if (st < 0)
+		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* The CLI with `argv` (without the program), stdout thrown away, stderr
+ * appended to `errlog`. */
 static int run_cli(const char *const *argv, const char *errlog)
 {
-	return wait_status(spawn_cli(argv, errlog));
+	return wait_status(tu_cli_spawn(argv, errlog, 0, 0));
 }
 
 /* Observation `i` of a feed: its note names it ("live-00000042"). */
@@ -327,7 +303,7 @@ static void test_compaction_beside_askers_readers_ingest_and_follower_fails_noth
 
 	/* everyone at once */
 	const char *follow[] = { "build", "-m", dir, "--follow", "--interval", "1", "-q", NULL };
-	pid_t follower = spawn_cli(follow, errlog);
+	pid_t follower = tu_cli_spawn(follow, errlog, 0, 0);
 	int stop[2], acks[2], tallies[2];
 	assert_int_equal(pipe(stop), 0);
 	assert_int_equal(pipe(acks), 0);
@@ -384,7 +360,7 @@ static void test_compaction_beside_askers_readers_ingest_and_follower_fails_noth
 		}
 		assert_int_equal(fclose(bf), 0);
 		const char *ingest_cli[] = { "ingest", "-m", dir, cli_batch, NULL };
-		pid_t cli_ingester = spawn_cli(ingest_cli, errlog);
+		pid_t cli_ingester = tu_cli_spawn(ingest_cli, errlog, 0, 0);
 		int rc_c;
 		if (n % 2 == 0) {
 			memset(&e, 0, sizeof e);

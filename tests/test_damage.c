@@ -64,25 +64,15 @@ static uint64_t next_rand(void)
 
 static char *root, *base, *work, *input;
 
-/* Run the CLI with H2EMV_NO_GUARD=1 and a 60 s alarm; the raw wait status. */
+/* Run the CLI (args[0] is its name) with H2EMV_NO_GUARD=1 and a 60 s
+ * alarm, its errors in work/stderr (emptied first); the raw wait status. */
 static int run_cli(char *const *args)
 {
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		dup2(null, 0);
-		dup2(null, 1);
-		int errfd = open(tu_fmt("%s/stderr", work), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		dup2(errfd >= 0 ? errfd : null, 2);
-		setenv("H2EMV_NO_GUARD", "1", 1);
-		alarm(60);
-		execv(H2EMV_CLI, args);
-		_exit(127);
-	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		assert_int_equal(errno, EINTR);
+	char *errlog = tu_fmt("%s/stderr", work);
+	unlink(errlog);
+	int st = tu_wait(tu_cli_spawn((const char *const *)args + 1, errlog, TU_CLI_NO_GUARD, 60));
+	free(errlog);
+	assert_true(st != -1);
 	return st;
 }
 

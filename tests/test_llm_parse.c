@@ -22,6 +22,7 @@
 #include "api/policy/llm_client.h"
 #include "api/policy/llm_parse.h"
 #include "api/policy/prompts.h"
+#include "api/utf8.h"
 
 #define SEC 1000000ll
 #define T0 (1727085600ll * SEC) /* 2024/09/23 10:00:00 UTC */
@@ -41,7 +42,7 @@ static void expect_fail(int rc, const h2emv_error *err, int status, const char *
 	assert_int_equal(err->status, status);
 	size_t n = strlen(err->message);
 	assert_true(n > 0 && n < sizeof err->message);
-	assert_true(lp_utf8_ok(err->message, n));
+	assert_true(utf8_valid(err->message, n));
 	if (part && !strstr(err->message, part)) {
 		print_error("message \"%s\" lacks \"%s\"\n", err->message, part);
 		fail();

@@ -17,6 +17,7 @@
 
 #include "api/obs_internal.h"
 #include "api/observation.h"
+#include "api/utf8.h"
 
 /* An ARMAR-7 style instant: nested action parameters with float lists, the
  * dotted skill stack, raw speech recognition, objects and relations. */
@@ -425,7 +426,7 @@ static void test_invalid_utf8_is_reported_as_such(void **state)
 		assert_int_equal(err.status, H2EMV_EPARSE);
 		assert_contains(err.message, "invalid UTF-8");
 		assert_true(err.column > 0);
-		assert_true(obs_utf8_ok(err.message, strlen(err.message)));
+		assert_true(utf8_text_ok(err.message, strlen(err.message)));
 	}
 	h2emv_error err = parse_error(lines[4], strlen(lines[4]), 3);
 	assert_string_equal(err.field, "objects[0].id");

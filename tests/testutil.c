@@ -1,5 +1,7 @@
 /* testutil.c — helpers shared by the tests. */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -141,6 +143,45 @@ int tu_run(char **out, const char *fmt, ...)
 	int st = pclose(p);
 	*out = buf;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+pid_t tu_cli_spawn(const char *const *args, const char *errlog, int flags, unsigned alarm_s)
+{
+	const char *argv[32];
+	size_t n = 0;
+	argv[n++] = H2EMV_CLI;
+	while (args[n - 1] && n < 31) {
+		argv[n] = args[n - 1];
+		n++;
+	}
+	argv[n] = NULL;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		abort();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		int errfd = open(errlog, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (null < 0 || errfd < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
+		    dup2(errfd, 2) < 0)
+			_exit(126);
+		if ((flags & TU_CLI_NO_GUARD) && setenv("H2EMV_NO_GUARD", "1", 1))
+			_exit(126);
+		if (alarm_s)
+			alarm(alarm_s);
+		execv(H2EMV_CLI, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+int tu_wait(pid_t pid)
+{
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return st;
 }
 
 char *tu_fmt(const char *fmt, ...)

@@ -3,6 +3,7 @@
 #define H2EMV_TESTUTIL_H
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <msgpack.h>
 
@@ -32,6 +33,18 @@ char *tu_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * (malloc'd, NUL-terminated, at most 64 KiB); returns its exit status, -1
  * if it did not exit. Aborts when the command cannot be started. */
 int tu_run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* tu_cli_spawn flags: run without the crash guard (H2EMV_NO_GUARD=1). */
+#define TU_CLI_NO_GUARD 1
+/* Start the CLI (H2EMV_CLI) with `args` (NULL-terminated, without the
+ * program name; at most 30), standard input and output on /dev/null,
+ * standard error appended to `errlog`; `alarm_s` > 0 kills it with SIGALRM
+ * after that many seconds. Returns its pid (tu_wait it); aborts when it
+ * cannot fork. For commands run beside others, or judged by how they die;
+ * tu_run captures output. */
+pid_t tu_cli_spawn(const char *const *args, const char *errlog, int flags, unsigned alarm_s);
+/* Wait for `pid`, retrying on EINTR; its raw wait status, -1 on error. */
+int tu_wait(pid_t pid);
 /* Ingest one observation written with printf's format; aborts the test
  * program (naming the line and the error) if it is refused. */
 void tu_ingestf(h2emv_mem *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

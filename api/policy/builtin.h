@@ -18,6 +18,7 @@
 
 #include "api/policy/policy.h"
 #include "api/policy/prompts.h"
+#include "engine/hashtab.h"
 
 /* ------------------------------------------------------ the table's slots -- */
 
@@ -58,8 +59,7 @@ int bi_summary_cached(bi_cache *c, char **out, const pol_item *items, size_t n, 
 
 /* How a word set or list (builtin_sets.c) finds its strings fast: each
  * entry's hash and length (compared before the bytes), and, once the set
- * has BI_INDEX_MIN entries, an open-addressing index (slot = entry + 1,
- * 0 = empty; a power-of-two size at most half full). */
+ * has BI_INDEX_MIN entries, an index (engine/hashtab.h: hash -> entry). */
 typedef struct bi_key {
 	uint32_t h, len;
 } bi_key;
@@ -68,13 +68,6 @@ typedef struct bi_key {
 
 /* The hash bi_key.h holds (XXH3-64 of the bytes, cut to 32 bits). */
 uint32_t bi_hash(const char *s, size_t n);
-/* The entry among `n_entries` strings `strs` (keys `k`, index `ix` of
- * `ix_cap` slots or NULL) equal to `s[0..n)` of hash `h`, or SIZE_MAX. */
-size_t bi_find(char *const *strs, const bi_key *k, size_t n_entries, const uint32_t *ix,
-               size_t ix_cap, const char *s, size_t n, uint32_t h);
-/* Index the newest entry (n_entries - 1, its key set), building or growing
- * the index as needed. Out of memory drops the index (lookups scan). */
-void bi_index_add(uint32_t **ix, size_t *ix_cap, const bi_key *k, size_t n_entries);
 
 /* A set of words in insertion order (each malloc'd, NUL-terminated), with
  * a sticky out-of-memory flag. `k` and `ix` are its lookup aids (above);
@@ -84,8 +77,7 @@ typedef struct bi_words {
 	size_t n, cap;
 	int oom;
 	bi_key *k;
-	uint32_t *ix;
-	size_t ix_cap;
+	hashtab ix;
 } bi_words;
 
 void bi_words_free(bi_words *w);
@@ -139,8 +131,7 @@ typedef struct bi_list {
 	size_t n, cap;
 	int oom;
 	bi_key *k;
-	uint32_t *ix;
-	size_t ix_cap;
+	hashtab ix;
 } bi_list;
 
 void bi_list_free(bi_list *l);

@@ -3,7 +3,7 @@
  * built on: sets of normalised words and lists of display strings with
  * counts, both in insertion order. Each entry carries its hash and length,
  * compared before the bytes, and a collection of BI_INDEX_MIN entries or
- * more gets an open-addressing index, so membership costs about one
+ * more gets an index (engine/hashtab.h), so membership costs about one
  * comparison however large the collection grows.
  */
 #include <stdlib.h>
@@ -20,16 +20,35 @@ uint32_t bi_hash(const char *s, size_t n)
 	return (uint32_t)XXH3_64bits(s, n);
 }
 
-size_t bi_find(char *const *strs, const bi_key *k, size_t n_entries, const uint32_t *ix,
-               size_t ix_cap, const char *s, size_t n, uint32_t h)
+/* What the index's comparison needs: the collection's strings and keys,
+ * and the string looked for. */
+typedef struct entries {
+	char *const *strs;
+	const bi_key *k;
+} entries;
+
+typedef struct wanted {
+	const char *s;
+	size_t n;
+} wanted;
+
+static int entry_is(const void *ctx, uintptr_t val, const void *key)
 {
-	if (ix) {
-		for (size_t m = ix_cap - 1, i = h & m; ix[i]; i = (i + 1) & m) {
-			size_t e = ix[i] - 1;
-			if (k[e].h == h && k[e].len == n && !memcmp(strs[e], s, n))
-				return e;
-		}
-		return SIZE_MAX;
+	const entries *c = ctx;
+	const wanted *w = key;
+	return c->k[val].len == w->n && !memcmp(c->strs[val], w->s, w->n);
+}
+
+/* The entry among `n_entries` strings `strs` (keys `k`, index `ix`, empty
+ * below BI_INDEX_MIN entries) equal to `s[0..n)` of hash `h`, or SIZE_MAX. */
+static size_t bi_find(char *const *strs, const bi_key *k, size_t n_entries, const hashtab *ix,
+               const char *s, size_t n, uint32_t h)
+{
+	if (ix->cap) {
+		entries c = { strs, k };
+		wanted w = { s, n };
+		const ht_slot *sl = ht_find(ix, h, entry_is, &c, &w);
+		return ht_used(ix, sl) ? (size_t)sl->val : SIZE_MAX;
 	}
 	for (size_t e = 0; e < n_entries; e++)
 		if (k[e].h == h && k[e].len == n && !memcmp(strs[e], s, n))
@@ -37,36 +56,19 @@ size_t bi_find(char *const *strs, const bi_key *k, size_t n_entries, const uint3
 	return SIZE_MAX;
 }
 
-static void ix_put(uint32_t *ix, size_t cap, uint32_t h, size_t e)
-{
-	size_t m = cap - 1, i = h & m;
-	while (ix[i])
-		i = (i + 1) & m;
-	ix[i] = (uint32_t)(e + 1);
-}
-
-void bi_index_add(uint32_t **ix, size_t *ix_cap, const bi_key *k, size_t n_entries)
+/* Index the newest entry (n_entries - 1, its key set), building or growing
+ * the index as needed. Out of memory drops the index (lookups scan). */
+static void bi_index_add(hashtab *ix, const bi_key *k, size_t n_entries)
 {
 	if (n_entries < BI_INDEX_MIN)
 		return;
-	if (n_entries >= UINT32_MAX / 4) { /* too many for the slots: scan */
-		free(*ix);
-		*ix = NULL;
-		*ix_cap = 0;
+	int fresh = !ix->cap;
+	if (ht_reserve(ix, fresh ? n_entries : 1)) { /* out of memory: scan */
+		ht_free(ix);
 		return;
 	}
-	if (*ix && n_entries * 2 <= *ix_cap) {
-		ix_put(*ix, *ix_cap, k[n_entries - 1].h, n_entries - 1);
-		return;
-	}
-	size_t cap = 64;
-	while (cap < n_entries * 4)
-		cap *= 2;
-	free(*ix);
-	*ix = calloc(cap, sizeof **ix);
-	*ix_cap = *ix ? cap : 0;
-	for (size_t e = 0; *ix && e < n_entries; e++)
-		ix_put(*ix, cap, k[e].h, e);
+	for (size_t e = fresh ? 0 : n_entries - 1; e < n_entries; e++)
+		ht_put(ix, ht_vacant(ix, k[e].h), k[e].h, e);
 }
 
 /* ------------------------------------------------------------ word sets -- */
@@ -77,14 +79,14 @@ void bi_words_free(bi_words *w)
 		free(w->v[i]);
 	free(w->v);
 	free(w->k);
-	free(w->ix);
+	ht_free(&w->ix);
 	memset(w, 0, sizeof *w);
 }
 
 int bi_words_has(const bi_words *w, const char *s)
 {
 	size_t n = strlen(s);
-	return bi_find(w->v, w->k, w->n, w->ix, w->ix_cap, s, n, bi_hash(s, n)) != SIZE_MAX;
+	return bi_find(w->v, w->k, w->n, &w->ix, s, n, bi_hash(s, n)) != SIZE_MAX;
 }
 
 void bi_words_add(bi_words *w, const char *s, size_t n)
@@ -92,7 +94,7 @@ void bi_words_add(bi_words *w, const char *s, size_t n)
 	if (w->oom)
 		return;
 	uint32_t h = bi_hash(s, n);
-	if (bi_find(w->v, w->k, w->n, w->ix, w->ix_cap, s, n, h) != SIZE_MAX)
+	if (bi_find(w->v, w->k, w->n, &w->ix, s, n, h) != SIZE_MAX)
 		return;
 	if (w->n == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 16;
@@ -119,7 +121,7 @@ void bi_words_add(bi_words *w, const char *s, size_t n)
 	w->k[w->n].h = h;
 	w->k[w->n].len = (uint32_t)n;
 	w->n++;
-	bi_index_add(&w->ix, &w->ix_cap, w->k, w->n);
+	bi_index_add(&w->ix, w->k, w->n);
 }
 
 int bi_words_meet(const bi_words *a, const bi_words *b)
@@ -127,7 +129,7 @@ int bi_words_meet(const bi_words *a, const bi_words *b)
 	if (!b->n)
 		return 0;
 	for (size_t i = 0; i < a->n; i++)
-		if (bi_find(b->v, b->k, b->n, b->ix, b->ix_cap, a->v[i], a->k[i].len, a->k[i].h) !=
+		if (bi_find(b->v, b->k, b->n, &b->ix, a->v[i], a->k[i].len, a->k[i].h) !=
 		    SIZE_MAX)
 			return 1;
 	return 0;
@@ -142,7 +144,7 @@ void bi_list_free(bi_list *l)
 	free(l->s);
 	free(l->count);
 	free(l->k);
-	free(l->ix);
+	ht_free(&l->ix);
 	memset(l, 0, sizeof *l);
 }
 
@@ -157,7 +159,7 @@ void bi_list_add_h(bi_list *l, const char *s, size_t n, uint32_t h, size_t times
 {
 	if (l->oom || !n)
 		return;
-	size_t e = bi_find(l->s, l->k, l->n, l->ix, l->ix_cap, s, n, h);
+	size_t e = bi_find(l->s, l->k, l->n, &l->ix, s, n, h);
 	if (e != SIZE_MAX) {
 		l->count[e] += times;
 		return;
@@ -191,5 +193,5 @@ void bi_list_add_h(bi_list *l, const char *s, size_t n, uint32_t h, size_t times
 	l->k[l->n].h = h;
 	l->k[l->n].len = (uint32_t)n;
 	l->n++;
-	bi_index_add(&l->ix, &l->ix_cap, l->k, l->n);
+	bi_index_add(&l->ix, l->k, l->n);
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "api/policy/llm_impl.h"
+#include "api/utf8.h"
 
 #define DEFAULT_BASE_URL "http://127.0.0.1:8080"
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "api/policy/llm_errors.h"
+#include "api/utf8.h"
 
 /* Replace every occurrence of `secret` in `s` (malloc'd) by "[redacted]". */
 static char *redact(char *s, const char *secret)
@@ -89,42 +90,13 @@ int llm_fail_line(const char *secret, h2emv_error *err, int status, uint64_t lin
 	return status;
 }
 
-size_t llm_utf8_len(const unsigned char *s, size_t n)
-{
-	if (!n)
-		return 0;
-	unsigned c = s[0];
-	size_t k;
-	uint32_t cp, min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		k = 2, cp = c & 0x1F, min = 0x80;
-	else if (c >= 0xE0 && c <= 0xEF)
-		k = 3, cp = c & 0x0F, min = 0x800;
-	else if (c >= 0xF0 && c <= 0xF4)
-		k = 4, cp = c & 0x07, min = 0x10000;
-	else
-		return 0;
-	if (n < k)
-		return 0;
-	for (size_t i = 1; i < k; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return k;
-}
-
 void llm_sanitize(char *dst, size_t cap, const char *src, size_t n, size_t max)
 {
 	size_t room = cap - 4, i = 0, j = 0; /* room for "..." and the NUL */
 	if (max > room)
 		max = room;
 	while (i < n && i < max) {
-		size_t k = llm_utf8_len((const unsigned char *)src + i, n - i);
+		size_t k = utf8_char_len(src + i, n - i);
 		if (k > 1 && i + k <= max) {
 			memcpy(dst + j, src + i, k);
 			j += k;

@@ -27,8 +27,4 @@ int llm_fail_line(const char *secret, h2emv_error *err, int status, uint64_t lin
  * left out. */
 void llm_sanitize(char *dst, size_t cap, const char *src, size_t n, size_t max);
 
-/* The length (1..4) of the valid UTF-8 character at s (n bytes left), or 0
- * when the bytes there are not one (overlong, surrogate, cut short...). */
-size_t llm_utf8_len(const unsigned char *s, size_t n);
-
 #endif

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "api/policy/llm_parse.h"
+#include "api/utf8.h"
 #include "engine/engine.h"
 
 /* ------------------------------------------------------------ characters -- */
@@ -54,53 +55,6 @@ int lp_starts_ci(const char *s, const char *word)
 	return 1;
 }
 
-/* ------------------------------------------------------------------ UTF-8 -- */
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len;
-	unsigned min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	unsigned cp = c & (0x7fu >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3fu);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-int lp_utf8_ok(const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	for (size_t i = 0; i < n;) {
-		size_t k = utf8_seq(p + i, n - i);
-		if (!k)
-			return 0;
-		i += k;
-	}
-	return 1;
-}
-
 void lp_snip(char *buf, size_t cap, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -109,7 +63,7 @@ void lp_snip(char *buf, size_t cap, const char *s, size_t n)
 		return;
 	/* room is kept for "..." and the NUL after a 4-byte character */
 	while (i < n && o + 8 <= cap) {
-		size_t k = utf8_seq(p + i, n - i);
+		size_t k = utf8_char_len(s + i, n - i);
 		if (k == 1) {
 			buf[o++] = p[i] < 0x20 || p[i] == 0x7f ? ' ' : (char)p[i];
 		} else if (k > 1) {
@@ -320,7 +274,7 @@ int lp_text_dup(char **out, const char *b, const char *e, size_t max, const char
 	if (n > max)
 		return eng_fail(err, H2EMV_EPARSE, "%s is too long (%zu bytes; at most %zu)", what, n,
 		                max);
-	if (!lp_utf8_ok(b, n))
+	if (!utf8_valid(b, n))
 		return eng_fail(err, H2EMV_EPARSE, "%s is not valid UTF-8", what);
 	char *s = malloc(n + 1);
 	if (!s)

@@ -252,8 +252,6 @@ int lp_last_line(const char *reply, const char **b, const char **e);
 /* Trim blanks (and one pair of surrounding quotes when `unquote`) off
  * [*b, *e). */
 void lp_trim(const char **b, const char **e, int unquote);
-/* Is [s, s + n) valid UTF-8 (no overlongs, surrogates or > U+10FFFF)? */
-int lp_utf8_ok(const char *s, size_t n);
 /* A copy of [b, e) after lp_trim (unquoting), checked: non-empty, at most
  * `max` bytes, valid UTF-8; `what` names it in the message ("the
  * summary"). */

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "api/policy/llm_parse.h"
+#include "api/utf8.h"
 #include "engine/engine.h"
 
 #define US_SEC INT64_C(1000000)
@@ -528,7 +529,7 @@ static int check_text(char *s, const char *what, h2emv_error *err)
 	if (n > LP_MAX_TEXT)
 		return eng_fail(err, H2EMV_EPARSE, "%s is too long (%zu bytes; at most %u)", what, n,
 		                (unsigned)LP_MAX_TEXT);
-	if (!lp_utf8_ok(s, n))
+	if (!utf8_valid(s, n))
 		return eng_fail(err, H2EMV_EPARSE, "%s is not valid UTF-8", what);
 	return H2EMV_OK;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/policy/llm_parse.h"
+#include "api/utf8.h"
 #include "engine/engine.h"
 
 /* A piece of a rule: one trimmed line. */
@@ -185,7 +186,7 @@ static int add_rule(pol_rule_list *out, char *r, size_t n, h2emv_error *err)
 		return eng_fail(err, H2EMV_EPARSE, "rule %zu is too long (%zu bytes; at most %u)",
 		                out->n + 1, n, (unsigned)LP_MAX_RULE);
 	}
-	if (!lp_utf8_ok(r, n)) {
+	if (!utf8_valid(r, n)) {
 		free(r);
 		return eng_fail(err, H2EMV_EPARSE, "rule %zu is not valid UTF-8", out->n + 1);
 	}

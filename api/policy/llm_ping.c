@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "api/policy/llm_client.h"
+#include "api/utf8.h"
 #include "engine/engine.h"
 
 #define DEFAULT_BASE_URL "http://127.0.0.1:8080" /* llm_client.h's default */
@@ -27,28 +28,10 @@ static void copy_cut(char *dst, size_t cap, const char *s)
 {
 	size_t n = strlen(s);
 	if (n >= cap) {
-		n = cap - 1;
-		while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
-			n--;
+		n = utf8_cut(s, cap - 1);
 	}
 	memcpy(dst, s, n);
 	dst[n] = 0;
-}
-
-/* The length (1..4) of the valid UTF-8 character at s, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0];
-	if (c < 0x80)
-		return 1;
-	size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	if ((n == 3 && c == 0xE0 && s[1] < 0xA0) || (n == 3 && c == 0xED && s[1] >= 0xA0) ||
-	    (n == 4 && c == 0xF0 && s[1] < 0x90) || (n == 4 && c == 0xF4 && s[1] >= 0x90))
-		return 0; /* overlong, surrogate, beyond U+10FFFF */
-	return n;
 }
 
 /* The start of a reply as one printable line: control characters (newlines
@@ -60,7 +43,7 @@ static void one_line(char *dst, size_t cap, const char *src)
 	size_t o = 0;
 	int gap = 0; /* a blank is pending before the next character */
 	while (*s) {
-		size_t n = utf8_len(s);
+		size_t n = utf8_char_len((const char *)s, strnlen((const char *)s, 4));
 		if (n == 1 && (*s <= ' ' || *s == 0x7f)) {
 			gap = o > 0;
 			s++;

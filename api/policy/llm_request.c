@@ -11,6 +11,7 @@
 #include <xxhash.h>
 
 #include "api/policy/llm_impl.h"
+#include "api/utf8.h"
 
 /* Printed with 10 significant digits: 0.2 stays "0.2" in a cassette, and
  * parsing it back gives the same double, so keys survive a round trip. */
@@ -26,31 +27,6 @@ const char *llm_model_for(const llm_config *cfg, int decision)
 uint64_t llm_key_of(const char *body, size_t len)
 {
 	return XXH3_64bits(body, len);
-}
-
-/* A copy of s with every byte that does not begin a valid UTF-8 character
- * replaced by U+FFFD: jansson refuses invalid strings, and a robot's
- * observations may carry anything. */
-static char *utf8_repair(const char *s)
-{
-	size_t n = strlen(s), j = 0;
-	char *r = malloc(3 * n + 1);
-	if (!r)
-		return NULL;
-	for (size_t i = 0; i < n;) {
-		size_t k = llm_utf8_len((const unsigned char *)s + i, n - i);
-		if (k) {
-			memcpy(r + j, s + i, k);
-			j += k;
-			i += k;
-		} else {
-			memcpy(r + j, "\xEF\xBF\xBD", 3);
-			j += 3;
-			i += 1;
-		}
-	}
-	r[j] = 0;
-	return r;
 }
 
 /* A jansson string of s, repaired when it is not valid UTF-8. */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "api/policy/prompts.h"
+#include "api/utf8.h"
 
 static int is_lower(unsigned char c) { return c >= 'a' && c <= 'z'; }
 static int is_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
@@ -47,20 +48,6 @@ static uint64_t letters_cost(const unsigned char *s, size_t n)
 	return t + piece_cost(n - start);
 }
 
-/* Length of the UTF-8 sequence starting at s[0] (1 for a stray byte). */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t want = s[0] >= 0xF0 && s[0] < 0xF8 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC0 ? 2 : 1;
-	if (s[0] >= 0xF8)
-		want = 1;
-	if (want > n)
-		return 1;
-	for (size_t i = 1; i < want; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 1;
-	return want;
-}
-
 uint64_t tok_count(const char *text, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)text;
@@ -84,7 +71,7 @@ uint64_t tok_count(const char *text, size_t n)
 		} else if (c < 0x80) {
 			t += 1; /* punctuation, newline, tab, control */
 		} else {
-			j = i + utf8_len(s + i, n - i);
+			j = i + utf8_span(text + i, n - i);
 			t += 1;
 		}
 		i = j;
