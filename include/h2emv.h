@@ -337,7 +337,7 @@ int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error 
  * observations collected by GC may be reused. */
 
 /* Store one observation durably. When this returns H2EMV_OK the observation
- * is on disk (fsync'd unless H2EMV_OPEN_NOSYNC) and *seq_out (may be NULL)
+ * is on disk (fsync'd unless H2EMV_OPEN_NOSYNC) and *out (may be NULL)
  * holds its sequence number (1, 2, ...), or, for a duplicate id, the seq
  * the id already has. Nothing is stored on error. The clock discipline
  * above applies (with no override; see h2emv_ingest_opts).
@@ -348,20 +348,19 @@ int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error 
  * open in this process for more than 10 s. The call that crosses the
  * dictionary threshold (dict_train_after) also trains the dictionary:
  * ~50 ms, once. */
-int h2emv_ingest(h2emv_mem *mem, const char *json, size_t len, uint64_t *seq_out,
-                 h2emv_error *err);
+int h2emv_ingest(uint64_t *out, h2emv_mem *mem, const char *json, size_t len, h2emv_error *err);
 
 /* Store `n` observations in one durable transaction (one fsync for all).
  * All or nothing: if any item fails validation, the clock discipline or
  * its id (EEXIST), nothing is stored and err->line is the 1-based index of
- * the first bad item. *first_seq_out (may be NULL) gets the sequence number
+ * the first bad item. *out (may be NULL) gets the sequence number
  * of the first one; the rest follow in order, except duplicates (ids
  * already stored), which take no new seq: h2emv_ingest_opts with
  * `items` says which are which. h2emv_ingest_opts with NULL options.
  * Returns OK, EINVAL, EPARSE (a bad item), ELIMIT, EEXIST (an id reused for
  * other content), EREADONLY, EIO, ENOSPC. */
-int h2emv_ingest_batch(h2emv_mem *mem, const char *const *json, const size_t *len,
-                       size_t n, uint64_t *first_seq_out, h2emv_error *err);
+int h2emv_ingest_batch(uint64_t *out, h2emv_mem *mem, const char *const *json,
+                       const size_t *len, size_t n, h2emv_error *err);
 
 /* Accept times however far ahead of the memory's clock and the wall clock
  * (the robot really was switched off that long, or its history is meant to
@@ -795,7 +794,7 @@ int h2emv_retention_stats(h2emv_retention *out, h2emv_mem *mem, h2emv_error *err
  * h2emv_stats.reserve_bytes). The old file's space returns to the disk when
  * the last snapshot open on it, in any process, closes.
  * bytes_before/after may be NULL. Returns OK, EREADONLY, EIO, ENOSPC. */
-int h2emv_compact(h2emv_mem *mem, uint64_t *bytes_before, uint64_t *bytes_after,
+int h2emv_compact(uint64_t *bytes_before, uint64_t *bytes_after, h2emv_mem *mem,
                   h2emv_error *err);
 
 /* Maintenance a robot does not have to script (docs/storage.md): run
@@ -837,11 +836,11 @@ int h2emv_maintain(h2emv_maintain_result *out, h2emv_mem *mem,
  * what was committed when the copy began. The copy is written under a
  * temporary name beside `dest`, synced, and renamed to `dest`, so `dest`
  * either does not exist or is complete; it opens (read-only too) at once.
- * Works on a memory opened read-only. *bytes_out (may be NULL) gets the
+ * Works on a memory opened read-only. *out (may be NULL) gets the
  * copy's size. Returns OK, EEXIST (`dest` exists), ENOTFOUND (its parent
  * directory does not), EINVAL, EIO, ENOSPC, EBUSY (the map was being grown
  * by this process for too long). */
-int h2emv_mem_backup(h2emv_mem *mem, const char *dest, uint64_t *bytes_out, h2emv_error *err);
+int h2emv_mem_backup(uint64_t *out, h2emv_mem *mem, const char *dest, h2emv_error *err);
 
 /* One problem found by h2emv_check. Pointers are valid during the callback. */
 typedef struct h2emv_violation {
@@ -859,20 +858,35 @@ typedef struct h2emv_violation {
 
 typedef void (*h2emv_violation_fn)(void *ctx, const h2emv_violation *v);
 
+/* How h2emv_check and h2emv_check_store report. Every field may stay zero. */
+typedef struct h2emv_check_options {
+	unsigned version;              /* H2EMV_CHECK_OPTIONS_VERSION */
+	h2emv_violation_fn violation;  /* sees each problem found; NULL = count only */
+	void *violation_ctx;
+	h2emv_progress_fn progress;    /* may be NULL; returning non-zero does not
+	                                  stop a check */
+	void *progress_ctx;
+} h2emv_check_options;
+
+#define H2EMV_CHECK_OPTIONS_VERSION 1
+#define H2EMV_CHECK_OPTIONS_INIT { H2EMV_CHECK_OPTIONS_VERSION, NULL, NULL, NULL, NULL }
+
 /* Verify every record's checksum and structure, in every database, and the
  * tree invariants of every stored snapshot: each child reference resolves;
  * children are ordered in time and lie inside their parent's range; a
  * parent's expiry is at least each child's; snapshot seqs and build cursors
  * never go backwards; no version visible in a snapshot is listed dead there.
- * Each violation is passed to `fn` (may be NULL) and counted in
- * *n_violations. Returns OK if the check ran (whatever it found), or an error
- * if it could not run. `progress` may be NULL.
+ * Each violation is passed to opts->violation and counted in *out.
+ * `opts` may be NULL (count only, no progress).
+ * Returns OK if the check ran (whatever it found), or an error if it could
+ * not run: EINVAL (NULL out or mem, an unknown opts->version), ECORRUPT
+ * (the store cannot be walked at all), EIO, ENOMEM.
  * LMDB trusts its file: on a store over 64 MiB (whose leaves the open does
  * not read) a damaged page can still crash it (SIGSEGV, SIGBUS, an
  * assertion) inside this call. h2emv_check_store reads every page by hand
  * first and never crashes. */
-int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, void *ctx,
-                h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err);
+int h2emv_check(uint64_t *out, h2emv_mem *mem, const h2emv_check_options *opts,
+                h2emv_error *err);
 
 /* Check the memory in directory `dir` without trusting it (what `h2emv
  * check` runs): first every page of the data file is read by hand, without
@@ -881,11 +895,13 @@ int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, v
  * is the memory opened read-only and h2emv_check run. The verdict is kept:
  * problems write the marker file DIR/DAMAGED (its first line says why),
  * and every open for writing is then refused with H2EMV_ECORRUPT ("damaged:
- * ..."); a clean check removes it. Returns as h2emv_check, plus ENOTFOUND
- * (no store in `dir`). Reading pages by hand never crashes; see
- * docs/damaged.md for what `h2emv salvage` then recovers. */
-int h2emv_check_store(uint64_t *n_violations, const char *dir, h2emv_violation_fn fn, void *ctx,
-                      h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err);
+ * ..."); a clean check removes it. *out counts the problems; `opts` as for
+ * h2emv_check. Returns as h2emv_check, plus ENOTFOUND (no store in `dir`)
+ * and what h2emv_mem_open returns for a read-only open. Reading pages by
+ * hand never crashes; see docs/damaged.md for what `h2emv salvage` then
+ * recovers. */
+int h2emv_check_store(uint64_t *out, const char *dir, const h2emv_check_options *opts,
+                      h2emv_error *err);
 
 /* What h2emv_salvage copied and lost, per database. */
 typedef struct h2emv_salvage_db {

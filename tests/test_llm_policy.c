@@ -349,7 +349,7 @@ static void build_ok(h2emv_mem *m)
 static void check_tree(h2emv_mem *m)
 {
 	uint64_t n = 99;
-	assert_int_equal(h2emv_check(&n, m, NULL, NULL, NULL, NULL, NULL), H2EMV_OK);
+	assert_int_equal(h2emv_check(&n, m, NULL, NULL), H2EMV_OK);
 	assert_int_equal(n, 0);
 }
 

@@ -125,8 +125,8 @@ static int feed(run *r, size_t *from, int64_t until, h2emv_error *err)
 		while (*from + k < r->h->n && k < CHUNK &&
 		       (until < 0 || r->h->t[*from + k] <= until))
 			k++;
-		int rc = h2emv_ingest_batch(r->mem, (const char *const *)r->h->lines + *from,
-		                            r->h->lens + *from, k, NULL, err);
+		int rc = h2emv_ingest_batch(NULL, r->mem,
+		                            (const char *const *)r->h->lines + *from, r->h->lens + *from, k, err);
 		if (rc != H2EMV_OK)
 			return rc;
 		*from += k;
