@@ -231,9 +231,11 @@ typedef struct h2emv_config {
 	h2emv_time life_goal;        /* L3, default 24 h */
 	h2emv_time life_summary;     /* L4+, default 3 days; ×2 per summary level below */
 	h2emv_time event_gap;        /* a pause this long starts a new event; default 2 min */
-	int rules_in_summaries;      /* rules condition grouping/summaries; default 1 */
-	int rules_in_relevance;      /* rules condition relevance; default 1 */
-	int flat;                    /* goals straight under the root (the flat baseline) */
+	/* The three flags below: 0 is off, not the default. H2EMV_CONFIG_INIT
+	 * sets the two rules flags to 1; a zero-filled struct turns them off. */
+	int rules_in_summaries;      /* 1: rules condition grouping/summaries */
+	int rules_in_relevance;      /* 1: rules condition relevance */
+	int flat;                    /* 1: goals straight under the root (the flat baseline) */
 	unsigned context_window;     /* edge items shown to grouping; default 8 */
 	unsigned qa_max_rounds;      /* question answering budget; default 10 */
 	uint64_t qa_max_tokens;      /* default 20000 */
@@ -258,14 +260,19 @@ typedef struct h2emv_config {
 #define H2EMV_CONFIG_VERSION 3
 #define H2EMV_CONFIG_INIT { H2EMV_CONFIG_VERSION, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0 }
 
-/* The memory's configuration (defaults filled in). Returns OK, EINVAL. */
+/* The memory's configuration (defaults filled in), read from the handle
+ * (the stored one as of h2emv_mem_open or this handle's last
+ * h2emv_config_set). Returns OK, EINVAL (NULL out or mem). Thread-safe. */
 int h2emv_config_get(h2emv_config *out, h2emv_mem *mem, h2emv_error *err);
 /* Store a configuration. A zero duration or count takes its default
  * (documented per field); a zero flag (rules_in_summaries,
- * rules_in_relevance, flat) or budget (raw_log_window, max_size) means off.
- * Changing the profile of a memory that already has a tree is refused.
- * Returns OK, EINVAL (a value out of range, another profile), EREADONLY,
- * EIO, ENOSPC. */
+ * rules_in_relevance, flat) or budget (raw_log_window, max_size) means off,
+ * so start from H2EMV_CONFIG_INIT or from h2emv_config_get, not from a
+ * zero-filled struct. Changing the profile of a memory that already has a
+ * tree is refused.
+ * Returns OK, EINVAL (NULL mem or cfg, an unknown version, a value out of
+ * range, another profile), EREADONLY, ECORRUPT (the store's counts cannot
+ * be read), EIO, ENOSPC, ENOMEM. */
 int h2emv_config_set(h2emv_mem *mem, const h2emv_config *cfg, h2emv_error *err);
 
 /* Robot profiles (docs/profiles.md): a JSON text mapping a robot's skill
@@ -467,8 +474,9 @@ void h2emv_build_release(h2emv_mem *mem);
  * earlier than the clock already is), and commit. This MOVES the memory's
  * clock to `now` for good: an observation ingested later with an earlier
  * time is placed at `now` and judged at that clock. To see what would go
- * without changing anything, use h2emv_forget_preview. Returns OK, EBUSY
- * (another builder), EREADONLY, ECORRUPT, EIO, ENOSPC, ENOMEM. */
+ * without changing anything, use h2emv_forget_preview. `out` may be NULL.
+ * Returns OK, EINVAL (NULL mem), EBUSY (another builder), EREADONLY,
+ * ECORRUPT, EIO (also an llm policy's transport failing), ENOSPC, ENOMEM. */
 int h2emv_forget(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now, h2emv_error *err);
 
 /* One node a forgetting pass replaces by a placeholder (pointers valid
@@ -491,8 +499,8 @@ typedef void (*h2emv_forgotten_fn)(void *ctx, const h2emv_forgotten *f);
  * (on the newest snapshot). `fn` (may be NULL) sees each node as it would
  * go, top-down; out->nodes_forgotten counts them (descendants not
  * included), out->tree_size is the size the tree would have; an llm
- * policy spends tokens here (out->tokens_forget). Returns OK, ECORRUPT,
- * EIO, ENOMEM. */
+ * policy spends tokens here (out->tokens_forget). `out` may be NULL.
+ * Returns OK, EINVAL (NULL mem), ECORRUPT, EIO, ENOMEM. */
 int h2emv_forget_preview(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now,
                          h2emv_forgotten_fn fn, void *ctx, h2emv_error *err);
 
@@ -548,7 +556,9 @@ typedef struct h2emv_pin {
 	h2emv_time created;
 } h2emv_pin;
 
-/* All pins, by name. *out is the caller's; release with h2emv_free. */
+/* All pins, by name: *out is an array of *n_out items, the caller's;
+ * release it with h2emv_free. Returns OK, EINVAL (a NULL argument),
+ * ECORRUPT, EIO, ENOMEM. */
 int h2emv_pin_list(h2emv_pin **out, size_t *n_out, h2emv_mem *mem, h2emv_error *err);
 
 /* The snapshots around time `at`, for reading the memory as it was then:
@@ -579,6 +589,9 @@ int h2emv_snap_node(const h2emv_node **out, h2emv_snap *snap, h2emv_ref ref, h2e
 int h2emv_node_child(const h2emv_node **out, h2emv_snap *snap, const h2emv_node *parent,
                      size_t i, h2emv_error *err);
 
+/* The accessors below read a node obtained from a snapshot that is still
+ * open; they cannot fail (`node` must not be NULL) and are safe from any
+ * thread holding the snapshot. */
 h2emv_ref h2emv_node_ref(const h2emv_node *node);
 int h2emv_node_level(const h2emv_node *node);
 h2emv_kind h2emv_node_kind(const h2emv_node *node);
@@ -645,21 +658,29 @@ typedef struct h2emv_rules {
 	h2emv_tokens tokens;
 } h2emv_rules;
 
-/* Rules version `version` (0 = the current one). Free with h2emv_rules_free.
- * Returns OK, ENOTFOUND (no such version), ECORRUPT, EIO, ENOMEM. */
+/* Rules version `version` (0 = the current one). *out is the caller's;
+ * free it with h2emv_rules_free (NULL is fine). Returns OK, EINVAL (NULL
+ * out or mem), ENOTFOUND (no such version), ECORRUPT, EIO, ENOMEM.
+ * Thread-safe. */
 int h2emv_rules_get(h2emv_rules **out, h2emv_mem *mem, uint32_t version, h2emv_error *err);
 void h2emv_rules_free(h2emv_rules *r);
 /* The number of the current version (0: only the default rule).
- * Returns OK, ECORRUPT, EIO. */
+ * Returns OK, EINVAL (NULL out or mem), ECORRUPT, EIO. Thread-safe. */
 int h2emv_rules_current(uint32_t *out, h2emv_mem *mem, h2emv_error *err);
 /* Learn from feedback ("You should always remember where you put the
  * keys"): the policy rewrites the rules; a rewrite that silently drops an
- * unrelated rule is caught and the rule restored. Makes a new version.
- * Returns OK, EINVAL (empty feedback), EPARSE (the policy's reply could not
- * be read, after its retries), EREADONLY, EIO, ENOSPC, ENOMEM. */
+ * unrelated rule is caught and the rule restored. Makes a new version;
+ * *out (the caller's, free with h2emv_rules_free) is it. Writers of rules
+ * are serialised by a lock file (DIR/rules.lock), across processes too.
+ * Returns OK, EINVAL (NULL arguments, empty feedback, feedback over 4 KiB
+ * or not UTF-8), EPARSE (the policy's reply could not be read, after its
+ * retries, or proposes a rule over 4 KiB or not UTF-8), EREADONLY,
+ * ECORRUPT, EIO (also an llm policy's transport failing), ENOSPC, ENOMEM. */
 int h2emv_feedback(h2emv_rules **out, h2emv_mem *mem, const char *feedback, h2emv_error *err);
-/* Make a new version equal to `version`. Returns OK, ENOTFOUND, EREADONLY,
- * EIO, ENOSPC, ENOMEM. */
+/* Make a new version equal to `version` (the history stays: a revert is
+ * a version too). *out as for h2emv_feedback. Returns OK, EINVAL (NULL
+ * out or mem), ENOTFOUND (no such version), EREADONLY, ECORRUPT, EIO,
+ * ENOSPC, ENOMEM. */
 int h2emv_rules_revert(h2emv_rules **out, h2emv_mem *mem, uint32_t version, h2emv_error *err);
 
 /* ---------------------------------------------------------------- dialog -- */
@@ -680,9 +701,12 @@ typedef struct h2emv_reply {
 
 /* Route an utterance to question answering, to rule learning, or answer it
  * directly (greetings, unknown). A question before anything is built gets
- * "I have no memories yet..." and H2EMV_OK. Free with h2emv_reply_free.
- * Returns OK, EINVAL, EPARSE (a model's reply, after retries), EREADONLY
- * (feedback on a read-only memory), ECORRUPT, EIO, ENOMEM. */
+ * "I have no memories yet..." and H2EMV_OK. *out is the caller's; free it
+ * with h2emv_reply_free (NULL is fine). Returns OK, EINVAL (NULL
+ * arguments; feedback h2emv_feedback refuses), ELIMIT (an utterance over
+ * 8 KiB), EPARSE (a model's reply, after retries), EREADONLY (feedback on
+ * a read-only memory), ENOSPC (feedback on a full disk), ECORRUPT, EIO,
+ * ENOMEM. */
 int h2emv_say(h2emv_reply **out, h2emv_mem *mem, const char *utterance, h2emv_error *err);
 void h2emv_reply_free(h2emv_reply *r);
 
@@ -954,7 +978,8 @@ typedef struct h2emv_export_options {
 	unsigned version;           /* H2EMV_EXPORT_OPTIONS_VERSION */
 	h2emv_export_format format; /* 0 = JSON */
 	h2emv_ref start;            /* the subtree's top node; {0, 0} = the root */
-	int max_depth;              /* levels below `start` to include; -1 = all */
+	int max_depth;              /* levels below `start` to include; -1 = all
+	                               (the _INIT value); 0 = `start` alone */
 	int min_level;              /* leave out nodes below this level (and what is
 	                               under them): 2 drops the scenes; 0 = keep all */
 	int no_facts;               /* leave out each node's typed facts and each
