@@ -10,6 +10,7 @@
 #include "api/build.h"
 #include "api/mem.h"
 #include "api/observation.h"
+#include "api/policy/custom.h"
 #include "api/policy/llm.h"
 
 int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *opts,
@@ -79,6 +80,21 @@ int h2emv_mem_set_policy(h2emv_mem *mem, const char *name, const char *config_pa
 		rc = pol_llm_new(&p, config_path, err);
 	else
 		return eng_fail(err, H2EMV_EINVAL, "unknown policy '%s' (builtin or llm)", name);
+	if (rc != H2EMV_OK)
+		return rc;
+	pol_free(mem->policy);
+	mem->policy = p;
+	return H2EMV_OK;
+}
+
+int h2emv_mem_set_custom_policy(h2emv_mem *mem, const h2emv_custom_policy *policy,
+                                h2emv_error *err)
+{
+	if (!mem || !policy)
+		return eng_fail(err, H2EMV_EINVAL,
+		                "h2emv_mem_set_custom_policy: mem and policy are required");
+	h2emv_policy *p = NULL;
+	int rc = pol_custom_new(&p, policy, err);
 	if (rc != H2EMV_OK)
 		return rc;
 	pol_free(mem->policy);

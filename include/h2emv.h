@@ -1043,12 +1043,14 @@ int h2emv_obs_export(uint64_t *n_out, h2emv_mem *mem, h2emv_time from, h2emv_tim
 int h2emv_mem_set_policy(h2emv_mem *mem, const char *name, const char *config_path,
                          h2emv_error *err);
 
-/* How the policy has fared since the handle was opened (all zero for
+/* How the policy has fared since the set_policy call (all zero for
  * builtin): decisions asked, replies that did not parse or validate, the
  * second tries they caused, decisions settled by the safe fallback, and
- * decisions lost to the transport. Experimental. */
+ * decisions lost to the transport. For a custom policy: callbacks called,
+ * replies refused or EPARSE, each settled by the builtin policy, and
+ * callbacks that failed with another error (retries stay 0). */
 typedef struct h2emv_policy_stats {
-	char name[16];             /* "builtin" or "llm" */
+	char name[16];             /* "builtin", "llm" or a custom policy's name */
 	uint64_t decisions;
 	uint64_t bad_replies;
 	uint64_t retries;
@@ -1083,6 +1085,209 @@ typedef struct h2emv_llm_ping_result {
  * timed out, 5xx), EINVAL (bad config, 4xx such as a wrong model or key),
  * EPARSE (not an OpenAI-compatible reply). Experimental. */
 int h2emv_llm_ping(h2emv_llm_ping_result *out, const char *config_path, h2emv_error *err);
+
+/* --------------------------------------------- EXPERIMENTAL: your own policy -- */
+
+/* A lab can make the memory's judgements with its own model: fill an
+ * h2emv_custom_policy with the callbacks it implements and register it on a
+ * handle with h2emv_mem_set_custom_policy. Every callback is optional; a
+ * NULL one leaves that judgement to the builtin policy.
+ *
+ * Each callback gets the policy's `ctx` first, then its output, its input,
+ * `spent` (add the tokens the call used, if any; never NULL) and `err` (fill
+ * it with h2emv_error's message when failing; never NULL). It returns:
+ *   H2EMV_OK      the output is filled; the library checks it (a partition
+ *                 that is not one, a NULL or non-UTF-8 text, an unknown
+ *                 action) and, when it does not hold, treats it as EPARSE;
+ *   H2EMV_EPARSE  "no usable decision": the builtin policy decides this
+ *                 one instead (counted in h2emv_policy_stats.fallbacks);
+ *   another code  the error of the call that asked (a build stops at its
+ *                 last commit and resumes later; a question fails).
+ * Strings and arrays a callback returns must come from malloc(); the
+ * library frees them with free(), whatever it makes of them. Inputs are
+ * borrowed for the duration of the call.
+ *
+ * Threads: callbacks may run on several threads at once (h2emv_ask is
+ * thread-safe and runs beside the builder), so they must be thread-safe.
+ * Relevance answers are cached in the memory by a node's summary, level and
+ * rules version, whichever policy gave them. */
+
+/* One node as a policy sees it. */
+typedef struct h2emv_policy_item {
+	uint64_t id;          /* the node's id; 0 for an item not stored yet */
+	int level;            /* 1 scene, 2 event, 3 goal, 4+ summary */
+	h2emv_time start, end;
+	const char *text;     /* its summary (for a placeholder, its kept first line;
+	                         "" in question answering) */
+	const char *content;  /* words to match against (objects, actions, places,
+	                         people, speech); may be NULL */
+	int forgotten;        /* 1: a placeholder of forgotten nodes */
+} h2emv_policy_item;
+
+/* The relevance rules in force, in order (the default rule first). */
+typedef struct h2emv_policy_rules {
+	const char *const *items;
+	size_t n;
+} h2emv_policy_rules;
+
+/* Consecutive items [first, last] (0-based indexes into the request's
+ * items) under one parent with `summary`. */
+typedef struct h2emv_policy_group {
+	size_t first, last;
+	char *summary;        /* in a reply: malloc'd */
+} h2emv_policy_group;
+
+/* Regroup the items of one level while the tree grows: the old children
+ * (already under the old groups, which partition the first n_items - n_new
+ * items) and the n_new new ones at the end, oldest first. */
+typedef struct h2emv_policy_group_request {
+	int level;                           /* the items' level; groups are one above */
+	const h2emv_policy_item *items;
+	size_t n_items;
+	const h2emv_policy_group *old_groups;
+	size_t n_old;
+	size_t n_new;
+	const h2emv_policy_rules *rules;     /* NULL when rules must not condition summaries */
+	h2emv_time now;
+} h2emv_policy_group_request;
+
+/* How relevant an expired node still is. */
+typedef struct h2emv_policy_relevance_request {
+	const h2emv_policy_item *item;       /* the expired node */
+	const h2emv_policy_item *parent;     /* NULL under the root */
+	h2emv_time now;
+	const h2emv_policy_rules *rules;     /* NULL when rules must not condition relevance */
+} h2emv_policy_relevance_request;
+
+/* What the question-answering agent sees each round: the nodes shown so
+ * far in tree order with their depth (the root's children are depth 0). */
+typedef struct h2emv_policy_qa_view {
+	const char *question;
+	h2emv_time now;
+	const h2emv_policy_item *nodes;
+	const int *depth;
+	const int *expanded;                 /* 1: its children are shown */
+	const int *has_children;
+	size_t n;
+	int round, max_rounds;               /* the last round must answer */
+	const char *history;                 /* earlier actions and what they found, or "" */
+} h2emv_policy_qa_view;
+
+enum h2emv_qa_kind {
+	H2EMV_QA_EXPAND = 1, /* show the children of nodes `ids` */
+	H2EMV_QA_RANGE = 2,  /* expand every node overlapping [t0, t1] */
+	H2EMV_QA_SEARCH = 3, /* expand the nodes whose content matches `text`; with
+	                        t1 > 0 only those overlapping [t0, t1] */
+	H2EMV_QA_ANSWER = 4  /* answer `text`, resting on nodes `ids` */
+};
+
+/* One step of the agent; ids and text malloc'd. */
+typedef struct h2emv_policy_qa_action {
+	int kind;            /* enum h2emv_qa_kind */
+	uint64_t *ids;
+	size_t n_ids;
+	h2emv_time t0, t1;
+	char *text;          /* the search words, or the answer */
+	int forgotten;       /* ANSWER: what was asked about has been forgotten */
+} h2emv_policy_qa_action;
+
+typedef struct h2emv_custom_policy {
+	unsigned version;    /* H2EMV_CUSTOM_POLICY_VERSION */
+	const char *name;    /* 1..15 characters, not "builtin" or "llm"; copied.
+	                        h2emv_mem_policy_stats reports it */
+	void *ctx;           /* passed to every callback; the caller's */
+	/* A partition of ALL the request's items into consecutive groups, each
+	 * with a summary; a group equal to an old one in range and summary
+	 * keeps that parent. *groups is a malloc'd array of *n_groups. */
+	int (*group)(void *ctx, h2emv_policy_group **groups, size_t *n_groups,
+	             const h2emv_policy_group_request *req, h2emv_tokens *spent,
+	             h2emv_error *err);
+	/* One summary for `items`, the children of one new node at level + 1. */
+	int (*summarize)(void *ctx, char **summary, const h2emv_policy_item *items, size_t n,
+	                 int level, const h2emv_policy_rules *rules, h2emv_tokens *spent,
+	                 h2emv_error *err);
+	/* α for an expired node: 0 forget now, n keep n more lifetimes, INFINITY
+	 * keep forever (NaN or negative count as 0). */
+	int (*relevance)(void *ctx, double *alpha, const h2emv_policy_relevance_request *req,
+	                 h2emv_tokens *spent, h2emv_error *err);
+	/* The new list of rules (without the default rule, which stays first)
+	 * after a user's feedback: a malloc'd array of *n malloc'd strings. */
+	int (*learn)(void *ctx, char ***rules, size_t *n, const h2emv_policy_rules *old,
+	             const char *feedback, h2emv_tokens *spent, h2emv_error *err);
+	/* The agent's next step. NULL: h2emv_ask answers as the builtin policy
+	 * does (from the typed facts, in one pass). */
+	int (*qa_step)(void *ctx, h2emv_policy_qa_action *action, const h2emv_policy_qa_view *view,
+	               h2emv_tokens *spent, h2emv_error *err);
+	/* Is `utterance` a question, feedback, or something to answer directly
+	 * (then *reply, malloc'd, is what to say)? */
+	int (*route)(void *ctx, h2emv_route *route, char **reply, const char *utterance,
+	             h2emv_tokens *spent, h2emv_error *err);
+	/* Called once when the handle drops the policy (another policy set, or
+	 * h2emv_mem_close); may be NULL. */
+	void (*destroy)(void *ctx);
+} h2emv_custom_policy;
+
+#define H2EMV_CUSTOM_POLICY_VERSION 1
+#define H2EMV_CUSTOM_POLICY_INIT \
+	{ H2EMV_CUSTOM_POLICY_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+
+/* Make `policy` (copied; its ctx stays the caller's until destroy) the
+ * handle's policy, in place of the current one, which is released. Like
+ * h2emv_mem_set_policy: not stored, call it before building or asking,
+ * never while another thread uses the handle. Returns OK, EINVAL (NULL
+ * arguments, an unknown version, a bad name), ENOMEM. On error the handle
+ * keeps its current policy and destroy is not called. */
+int h2emv_mem_set_custom_policy(h2emv_mem *mem, const h2emv_custom_policy *policy,
+                                h2emv_error *err);
+
+/* --------------------------------------------- EXPERIMENTAL: the model -- */
+
+/* A client of the llm policy's model server, for programs that talk to the
+ * same model as the memory (the evaluation's LLM judge does): the same
+ * configuration file and H2EMV_LLM_* variables, the same transport (http,
+ * or a cassette to record or replay), retries and deadlines (docs/llm.md). */
+typedef struct h2emv_llm h2emv_llm;
+
+/* No request is sent here. Returns OK, EINVAL (a bad config, no model, an
+ * API key variable unset), EIO (config or cassette unreadable), EPARSE (a
+ * damaged cassette line), ELIMIT, ENOMEM. Close with h2emv_llm_close. */
+int h2emv_llm_open(h2emv_llm **out, const char *config_path, h2emv_error *err);
+
+/* NULL is fine. No call may be in progress on it. */
+void h2emv_llm_close(h2emv_llm *llm);
+
+typedef struct h2emv_llm_message {
+	const char *role;    /* "system", "user" or "assistant" */
+	const char *content;
+} h2emv_llm_message;
+
+typedef struct h2emv_llm_request {
+	unsigned version;                    /* H2EMV_LLM_REQUEST_VERSION */
+	const char *decision;                /* which configured model answers ("models"
+	                                        in the config) and what errors and
+	                                        cassette lines are named: "group",
+	                                        "summarize", "relevance", "learn", "qa",
+	                                        "route" or "judge" */
+	const h2emv_llm_message *messages;
+	size_t n_messages;
+	const char *schema_name;             /* NULL = "reply" */
+	const char *schema;                  /* a JSON Schema (an object, as text) the
+	                                        reply must follow when the config asks
+	                                        for structured output; NULL = plain */
+} h2emv_llm_request;
+
+#define H2EMV_LLM_REQUEST_VERSION 1
+#define H2EMV_LLM_REQUEST_INIT { H2EMV_LLM_REQUEST_VERSION, NULL, NULL, 0, NULL, NULL }
+
+/* One chat exchange: *out is the reply's text (malloc'd; release it with
+ * h2emv_free); *spent (may be NULL) gets the tokens added, as the server
+ * counts them. Thread-safe: threads may share one h2emv_llm.
+ * Returns OK, EINVAL (bad request: unknown decision, no messages, a schema
+ * that is not a JSON object), ENOTFOUND (replay: not in the cassette), EIO
+ * (the server unreachable or failing after the retries, the deadline
+ * passed), EPARSE (the server's body was no chat completion), ENOMEM. */
+int h2emv_llm_chat(char **out, h2emv_tokens *spent, h2emv_llm *llm,
+                   const h2emv_llm_request *req, h2emv_error *err);
 
 #ifdef __cplusplus
 }
