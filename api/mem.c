@@ -132,6 +132,23 @@ int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error 
 	return rc;
 }
 
+int h2emv_obs_canonical(char **out, size_t *len_out, const char *json, size_t len,
+                        uint64_t line, h2emv_error *err)
+{
+	if (!out || !json)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_obs_canonical: out and json are required");
+	*out = NULL;
+	eng_buf body = { 0 };
+	size_t n = 0;
+	int rc = obs_from_json(&body, json, len, line, err);
+	if (rc == H2EMV_OK)
+		rc = obs_to_json(out, &n, body.data, body.len, err);
+	eng_buf_free(&body);
+	if (rc == H2EMV_OK && len_out)
+		*len_out = n;
+	return rc;
+}
+
 int h2emv_obs_get_json(char **out, size_t *len_out, h2emv_mem *mem, uint64_t seq,
                        h2emv_error *err)
 {

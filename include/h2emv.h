@@ -308,6 +308,15 @@ const char *h2emv_profile_builtin(const char *name);
  * Returns H2EMV_OK, EPARSE, ELIMIT, ENOMEM, EINVAL. Thread-safe. */
 int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error *err);
 
+/* Validate one observation as h2emv_obs_validate does and give its
+ * canonical JSON: what h2emv_obs_get_json returns once it is stored (one
+ * line, no newline, NUL-terminated; times in RFC 3339, fields in their
+ * order). *out is the caller's, release it with h2emv_free; *len_out (may
+ * be NULL) gets its length. Returns OK, EPARSE, ELIMIT, EINVAL, ENOMEM.
+ * Thread-safe. */
+int h2emv_obs_canonical(char **out, size_t *len_out, const char *json, size_t len,
+                        uint64_t line, h2emv_error *err);
+
 /* Clock discipline. The memory's clock is the newest time (t, or t_end
  * when later) among the stored observations; the builder forgets relative
  * to it, so one observation stamped far in the future (a robot whose clock
