@@ -1041,7 +1041,8 @@ int h2emv_obs_export(uint64_t *n_out, h2emv_mem *mem, h2emv_time from, h2emv_tim
 /* Choose who makes the memory's judgements for this handle: "builtin"
  * (offline, deterministic; what every handle starts with) or "llm" (a
  * language model behind an OpenAI-compatible server, or a cassette; see
- * docs/llm.md). `config_path` is the llm policy's JSON config (NULL:
+ * docs/llm.md); a policy of your own is set with h2emv_mem_set_custom_policy
+ * (below). `config_path` is the llm policy's JSON config (NULL:
  * defaults and the H2EMV_LLM_* environment variables); it is ignored for
  * builtin. No request is sent here. The choice is not stored: each process
  * chooses when it opens the memory. Call it before building or asking on
@@ -1095,7 +1096,7 @@ typedef struct h2emv_llm_ping_result {
  * EPARSE (not an OpenAI-compatible reply). Experimental. */
 int h2emv_llm_ping(h2emv_llm_ping_result *out, const char *config_path, h2emv_error *err);
 
-/* --------------------------------------------- EXPERIMENTAL: your own policy -- */
+/* ----------------------------------------- EXPERIMENTAL: your own policy -- */
 
 /* A lab can make the memory's judgements with its own model: fill an
  * h2emv_custom_policy with the callbacks it implements and register it on a
@@ -1249,7 +1250,7 @@ typedef struct h2emv_custom_policy {
 int h2emv_mem_set_custom_policy(h2emv_mem *mem, const h2emv_custom_policy *policy,
                                 h2emv_error *err);
 
-/* --------------------------------------------- EXPERIMENTAL: the model -- */
+/* ----------------------------------------------- EXPERIMENTAL: the model -- */
 
 /* A client of the llm policy's model server, for programs that talk to the
  * same model as the memory (the evaluation's LLM judge does): the same
