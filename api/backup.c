@@ -4,7 +4,7 @@
  */
 #include "api/mem.h"
 
-int h2emv_mem_backup(h2emv_mem *mem, const char *dest, uint64_t *bytes_out, h2emv_error *err)
+int h2emv_mem_backup(uint64_t *bytes_out, h2emv_mem *mem, const char *dest, h2emv_error *err)
 {
 	if (err)
 		*err = (h2emv_error){ 0 };

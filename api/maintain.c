@@ -142,7 +142,7 @@ int h2emv_maintain(h2emv_maintain_result *out, h2emv_mem *mem,
 	if (compact) {
 		uint64_t before = file, after = file;
 		h2emv_error cerr = { 0 };
-		int crc = h2emv_compact(mem, &before, &after, &cerr);
+		int crc = h2emv_compact(&before, &after, mem, &cerr);
 		if (crc == H2EMV_EBUSY) {
 			res.compact_deferred = 1;
 		} else if (crc) {

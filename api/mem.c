@@ -10,6 +10,7 @@
 #include "api/build.h"
 #include "api/mem.h"
 #include "api/observation.h"
+#include "api/policy/custom.h"
 #include "api/policy/llm.h"
 
 int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *opts,
@@ -86,6 +87,21 @@ int h2emv_mem_set_policy(h2emv_mem *mem, const char *name, const char *config_pa
 	return H2EMV_OK;
 }
 
+int h2emv_mem_set_custom_policy(h2emv_mem *mem, const h2emv_custom_policy *policy,
+                                h2emv_error *err)
+{
+	if (!mem || !policy)
+		return eng_fail(err, H2EMV_EINVAL,
+		                "h2emv_mem_set_custom_policy: mem and policy are required");
+	h2emv_policy *p = NULL;
+	int rc = pol_custom_new(&p, policy, err);
+	if (rc != H2EMV_OK)
+		return rc;
+	pol_free(mem->policy);
+	mem->policy = p;
+	return H2EMV_OK;
+}
+
 void h2emv_mem_policy_stats(h2emv_policy_stats *out, h2emv_mem *mem)
 {
 	memset(out, 0, sizeof *out);
@@ -113,6 +129,23 @@ int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error 
 	eng_buf body = { 0 };
 	int rc = obs_from_json(&body, json, len, line, err);
 	eng_buf_free(&body);
+	return rc;
+}
+
+int h2emv_obs_canonical(char **out, size_t *len_out, const char *json, size_t len,
+                        uint64_t line, h2emv_error *err)
+{
+	if (!out || !json)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_obs_canonical: out and json are required");
+	*out = NULL;
+	eng_buf body = { 0 };
+	size_t n = 0;
+	int rc = obs_from_json(&body, json, len, line, err);
+	if (rc == H2EMV_OK)
+		rc = obs_to_json(out, &n, body.data, body.len, err);
+	eng_buf_free(&body);
+	if (rc == H2EMV_OK && len_out)
+		*len_out = n;
 	return rc;
 }
 
@@ -212,7 +245,7 @@ int h2emv_retention_stats(h2emv_retention *out, h2emv_mem *mem, h2emv_error *err
 	return H2EMV_OK;
 }
 
-int h2emv_compact(h2emv_mem *mem, uint64_t *bytes_before, uint64_t *bytes_after,
+int h2emv_compact(uint64_t *bytes_before, uint64_t *bytes_after, h2emv_mem *mem,
                   h2emv_error *err)
 {
 	if (!mem)
@@ -220,13 +253,32 @@ int h2emv_compact(h2emv_mem *mem, uint64_t *bytes_before, uint64_t *bytes_after,
 	return eng_compact(mem->env, bytes_before, bytes_after, err);
 }
 
-int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, void *ctx,
-                h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err)
+/* Reads `opts` (NULL: none) into its four callbacks; EINVAL for a version
+ * this library does not know. */
+static int check_opts(h2emv_check_options *o, const h2emv_check_options *opts, const char *who,
+                      h2emv_error *err)
+{
+	*o = (h2emv_check_options)H2EMV_CHECK_OPTIONS_INIT;
+	if (!opts)
+		return H2EMV_OK;
+	if (opts->version != H2EMV_CHECK_OPTIONS_VERSION)
+		return eng_fail(err, H2EMV_EINVAL, "%s: unknown options version %u", who,
+		                opts->version);
+	*o = *opts;
+	return H2EMV_OK;
+}
+
+int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, const h2emv_check_options *opts,
+                h2emv_error *err)
 {
 	if (!n_violations || !mem)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_check: bad arguments");
-	return eng_check(n_violations, mem->env, obs_body_check, fn, ctx, progress, progress_ctx,
-	                 err);
+	h2emv_check_options o;
+	int rc = check_opts(&o, opts, "h2emv_check", err);
+	if (rc)
+		return rc;
+	return eng_check(n_violations, mem->env, obs_body_check, o.violation, o.violation_ctx,
+	                 o.progress, o.progress_ctx, err);
 }
 
 typedef struct first_problem {
@@ -245,24 +297,28 @@ static void keep_first(void *ctx, const h2emv_violation *v)
 		p->fn(p->ctx, v);
 }
 
-int h2emv_check_store(uint64_t *n_violations, const char *dir, h2emv_violation_fn fn, void *ctx,
-                      h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err)
+int h2emv_check_store(uint64_t *n_violations, const char *dir, const h2emv_check_options *opts,
+                      h2emv_error *err)
 {
 	if (err)
 		memset(err, 0, sizeof *err);
 	if (!n_violations || !dir || !*dir)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_check_store: bad arguments");
-	first_problem fp = { fn, ctx, { 0 } };
+	h2emv_check_options co;
+	int rc = check_opts(&co, opts, "h2emv_check_store", err);
+	if (rc)
+		return rc;
+	first_problem fp = { co.violation, co.violation_ctx, { 0 } };
 	uint64_t n = 0;
-	int rc = eng_check_pages(&n, dir, keep_first, &fp, err);
+	rc = eng_check_pages(&n, dir, keep_first, &fp, err);
 	if (rc == H2EMV_OK && n == 0) {
 		h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
 		o.flags = H2EMV_OPEN_READONLY;
 		h2emv_mem *m = NULL;
 		rc = h2emv_mem_open(&m, dir, &o, err);
 		if (rc == H2EMV_OK)
-			rc = eng_check(&n, m->env, obs_body_check, keep_first, &fp, progress,
-			               progress_ctx, err);
+			rc = eng_check(&n, m->env, obs_body_check, keep_first, &fp, co.progress,
+			               co.progress_ctx, err);
 		h2emv_mem_close(m);
 	}
 	if (rc)

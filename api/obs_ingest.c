@@ -454,8 +454,8 @@ int h2emv_ingest_opts(h2emv_ingest_result *out, h2emv_mem *mem, const char *cons
 	return rc;
 }
 
-int h2emv_ingest_batch(h2emv_mem *mem, const char *const *json, const size_t *len, size_t n,
-                       uint64_t *first_seq_out, h2emv_error *err)
+int h2emv_ingest_batch(uint64_t *first_seq_out, h2emv_mem *mem, const char *const *json,
+                       const size_t *len, size_t n, h2emv_error *err)
 {
 	h2emv_ingest_result res;
 	int rc = h2emv_ingest_opts(&res, mem, json, len, n, NULL, err);
@@ -464,7 +464,7 @@ int h2emv_ingest_batch(h2emv_mem *mem, const char *const *json, const size_t *le
 	return rc;
 }
 
-int h2emv_ingest(h2emv_mem *mem, const char *json, size_t len, uint64_t *seq_out,
+int h2emv_ingest(uint64_t *seq_out, h2emv_mem *mem, const char *json, size_t len,
                  h2emv_error *err)
 {
 	h2emv_ingest_item item = { 0, 0 };

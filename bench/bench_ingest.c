@@ -35,8 +35,8 @@ static void ingest_range(h2emv_mem *mem, const obs_set *obs, size_t from, size_t
 	h2emv_error err;
 	for (size_t i = from; i < to; i += batch) {
 		size_t k = to - i < batch ? to - i : batch;
-		int rc = k == 1 ? h2emv_ingest(mem, obs->line[i], obs->len[i], NULL, &err)
-		                : h2emv_ingest_batch(mem, obs->line + i, obs->len + i, k, NULL, &err);
+		int rc = k == 1 ? h2emv_ingest(NULL, mem, obs->line[i], obs->len[i], &err)
+		                : h2emv_ingest_batch(NULL, mem, obs->line + i, obs->len + i, k, &err);
 		if (rc)
 			bench_die("h2emv ingest at observation %zu: %s", i + 1, err.message);
 	}

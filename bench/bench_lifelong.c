@@ -176,7 +176,7 @@ static void day(run *r, const lines *l, int last_of_week)
 	h2emv_error e = { 0 };
 	for (size_t i = 0; i < l->n; i += 1000) {
 		size_t k = l->n - i < 1000 ? l->n - i : 1000;
-		if (h2emv_ingest_batch(r->m, (const char *const *)l->v + i, l->len + i, k, NULL, &e))
+		if (h2emv_ingest_batch(NULL, r->m, (const char *const *)l->v + i, l->len + i, k, &e))
 			die("ingest", &e);
 	}
 	/* the baseline's tree only grows, and loading it daily would make the

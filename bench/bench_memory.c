@@ -103,7 +103,7 @@ static void ingest_all(h2emv_mem *m, char **lines, size_t n)
 	for (size_t i = 0; i < n; i += 1000) {
 		size_t k = n - i < 1000 ? n - i : 1000;
 		h2emv_error err = { 0 };
-		if (h2emv_ingest_batch(m, (const char *const *)lines + i, lens + i, k, NULL, &err)) {
+		if (h2emv_ingest_batch(NULL, m, (const char *const *)lines + i, lens + i, k, &err)) {
 			fprintf(stderr, "ingest: %s\n", err.message);
 			exit(2);
 		}

@@ -1,6 +1,7 @@
 /*
- * fuzz_llm_judge.c — libFuzzer target for lp_judge, an LLM judge's
- * verdict. The bytes are the reply.
+ * fuzz_llm_judge.c — libFuzzer target for judge_llm_parse, the
+ * evaluation's LLM judge reading a verdict (bench/eval/judge_llm.h). The
+ * bytes are the reply.
  *  - A verdict that parses is one of the categories, and its name written
  *    back as "Category: <name>" parses to the same category.
  *  - A reply that does not parse fails with EPARSE, ELIMIT or ENOMEM, a
@@ -12,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/policy/llm_parse.h"
+#include "bench/eval/judge.h"
+#include "bench/eval/judge_llm.h"
 #include "fuzz/fuzz_llm_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -24,19 +26,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	int c = -2;
 	h2emv_error err = { 0 };
-	int rc = lp_judge(reply, &c, &err);
+	int rc = judge_llm_parse(&c, reply, &err);
 	free(reply);
 	if (rc) {
 		if (!fz_failure_ok(rc, &err) || c != -1)
 			__builtin_trap();
 		return 0;
 	}
-	if (c < 0 || c >= LP_J_COUNT)
+	if (c < 0 || c >= J_FINE_COUNT)
 		__builtin_trap();
 	char again[64];
-	snprintf(again, sizeof again, "Category: %s", lp_judge_name(c));
+	snprintf(again, sizeof again, "Category: %s", judge_fine_name(c));
 	int c2 = -2;
-	if (lp_judge(again, &c2, &err) != H2EMV_OK || c2 != c)
+	if (judge_llm_parse(&c2, again, &err) != H2EMV_OK || c2 != c)
 		__builtin_trap();
 	return 0;
 }

@@ -2,8 +2,20 @@
  * h2emv.h — lifelong episodic memory for robots (H²-EMV), the public C API.
  *
  * This header is the manual. It is grouped in the order a newcomer meets the
- * objects: errors, the memory handle, observations, snapshots, nodes, and
- * maintenance (stats, gc, compact, check).
+ * objects:
+ *   errors        status codes, h2emv_error, h2emv_strerror, h2emv_free
+ *   common types  time, node references and kinds, tokens, callbacks
+ *   memory        h2emv_mem: open, close
+ *   configuration how the memory segments and forgets; robot profiles
+ *   ingest        observations in: validate, ingest, read back
+ *   build         fold observations into the tree; forgetting
+ *   snapshots     consistent versions of the tree; pins
+ *   nodes         reading a snapshot's tree
+ *   questions     asking, relevance rules and feedback, the dialog
+ *   maintenance   stats, gc, compaction, backup, check, salvage
+ *   export        the tree and the observation log out, streamed
+ *   EXPERIMENTAL  policies (who makes the memory's judgements), including
+ *                 one of the caller's own, and raw access to the model
  *
  * Conventions that hold for every function unless its comment says otherwise:
  *  - A fallible call returns an h2emv_status: H2EMV_OK (0) or a negative code.
@@ -23,7 +35,8 @@
  *    A h2emv_snap belongs to one thread at a time (it may move between threads).
  *
  * Stability: everything in this header is stable within a major version
- * except the section marked EXPERIMENTAL at the end.
+ * except the section marked EXPERIMENTAL at the end, which may change in
+ * any minor version (docs/api-changes.md lists what changed).
  */
 #ifndef H2EMV_H
 #define H2EMV_H
@@ -86,13 +99,11 @@ const char *h2emv_strerror(int status);
  * fine. Thread-safe. */
 void h2emv_free(void *p);
 
-/* ---------------------------------------------------------------- memory -- */
+/* ---------------------------------------------------------- common types -- */
 
 /* Time: microseconds since the Unix epoch, UTC. */
 typedef int64_t h2emv_time;
 #define H2EMV_TIME_NEVER INT64_MAX /* an expiry that never comes */
-
-typedef struct h2emv_mem h2emv_mem;
 
 /* Read a time a person or a script writes: RFC 3339 ("2024-09-23T10:00:00Z",
  * with a fraction or an offset), "YYYY-MM-DD HH:MM[:SS]" and "YYYY-MM-DD"
@@ -108,6 +119,44 @@ int h2emv_time_parse(h2emv_time *out, const char *s, h2emv_error *err);
 enum { H2EMV_TIME_RFC3339 = 0, H2EMV_TIME_HUMAN = 1 };
 #define H2EMV_TIME_TEXT 32
 const char *h2emv_time_format(char out[H2EMV_TIME_TEXT], h2emv_time t, int form);
+
+/* A reference to one version of one node. */
+typedef struct h2emv_ref {
+	uint64_t id;
+	uint32_t version;
+} h2emv_ref;
+
+/* Node levels as in the paper: 1 scene, 2 event, 3 goal, 4+ summaries; the
+ * root is the single node at the top. */
+typedef enum h2emv_kind {
+	H2EMV_KIND_SCENE = 1,
+	H2EMV_KIND_EVENT = 2,
+	H2EMV_KIND_GOAL = 3,
+	H2EMV_KIND_SUMMARY = 4,
+	H2EMV_KIND_ROOT = 5,
+	H2EMV_KIND_FORGOTTEN = 6 /* a placeholder: time range + first summary line, no children */
+} h2emv_kind;
+
+/* Tokens spent by the policy, as the llm policy counts them (for builtin, an
+ * estimate of the same prompts). */
+typedef struct h2emv_tokens {
+	uint64_t prompt;
+	uint64_t completion;
+	uint64_t calls;
+} h2emv_tokens;
+
+/* Progress of long work: `done` of `total` units (total 0 = unknown).
+ * Return non-zero to ask the work to stop early at the next safe point. */
+typedef int (*h2emv_progress_fn)(void *ctx, const char *what, uint64_t done, uint64_t total);
+
+/* Where streamed output goes: called with each successive piece of the
+ * output, in order. Return 0 to go on; non-zero stops the export, which
+ * then returns H2EMV_EIO. */
+typedef int (*h2emv_write_fn)(void *ctx, const void *data, size_t len);
+
+/* ---------------------------------------------------------------- memory -- */
+
+typedef struct h2emv_mem h2emv_mem;
 
 #define H2EMV_OPEN_CREATE 0x1u   /* create the directory and store if missing */
 #define H2EMV_OPEN_READONLY 0x2u /* never write; writes return H2EMV_EREADONLY */
@@ -157,64 +206,96 @@ void h2emv_mem_close(h2emv_mem *mem);
 /* The directory the memory lives in. Owned by `mem`. */
 const char *h2emv_mem_dir(const h2emv_mem *mem);
 
-/* ---------------------------------------------------------------- policy -- */
+/* --------------------------------------------------------- configuration -- */
 
-/* Choose who makes the memory's judgements for this handle: "builtin"
- * (offline, deterministic; what every handle starts with) or "llm" (a
- * language model behind an OpenAI-compatible server, or a cassette; see
- * docs/llm.md). `config_path` is the llm policy's JSON config (NULL:
- * defaults and the H2EMV_LLM_* environment variables); it is ignored for
- * builtin. No request is sent here. The choice is not stored: each process
- * chooses when it opens the memory. Call it before building or asking on
- * this handle, never while another thread uses the handle.
- * Returns OK, EINVAL (unknown name, or a bad config: the message names the
- * key), EIO (unreadable config or cassette), ENOMEM. On error the handle
- * keeps its current policy. Experimental. */
-int h2emv_mem_set_policy(h2emv_mem *mem, const char *name, const char *config_path,
-                         h2emv_error *err);
+/* How the memory segments and forgets. Stored in the memory when it is
+ * first built (h2emv_config_set before the first build changes it). */
+typedef enum h2emv_profile {
+	H2EMV_PROFILE_TEACH = 1,      /* a goal closes at each successful object interaction */
+	H2EMV_PROFILE_SKILL_STACK = 2 /* nested goals from the dotted skill stack (ARMAR-7) */
+} h2emv_profile;
 
-/* How the policy has fared since the handle was opened (all zero for
- * builtin): decisions asked, replies that did not parse or validate, the
- * second tries they caused, decisions settled by the safe fallback, and
- * decisions lost to the transport. Experimental. */
-typedef struct h2emv_policy_stats {
-	char name[16];             /* "builtin" or "llm" */
-	uint64_t decisions;
-	uint64_t bad_replies;
-	uint64_t retries;
-	uint64_t fallbacks;
-	uint64_t transport_errors;
-} h2emv_policy_stats;
+typedef enum h2emv_forgetting {
+	H2EMV_FORGET_RELEVANCE = 1, /* expire by time, extend by the policy's relevance (the paper) */
+	H2EMV_FORGET_TIME = 2,      /* expire by time only */
+	H2EMV_FORGET_NONE = 3       /* never forget */
+} h2emv_forgetting;
 
-void h2emv_mem_policy_stats(h2emv_policy_stats *out, h2emv_mem *mem);
+typedef struct h2emv_config {
+	unsigned version;            /* H2EMV_CONFIG_VERSION */
+	h2emv_profile profile;       /* default TEACH */
+	h2emv_forgetting forgetting; /* default RELEVANCE */
+	/* Δt_ℓ, the lifetime at creation: τ = t_end + Δt_ℓ·γ_ℓ (µs; 0 = default) */
+	h2emv_time life_scene;       /* L1, default 1 h */
+	h2emv_time life_event;       /* L2, default 3 h */
+	h2emv_time life_goal;        /* L3, default 24 h */
+	h2emv_time life_summary;     /* L4+, default 3 days; ×2 per summary level below */
+	h2emv_time event_gap;        /* a pause this long starts a new event; default 2 min */
+	/* The three flags below: 0 is off, not the default. H2EMV_CONFIG_INIT
+	 * sets the two rules flags to 1; a zero-filled struct turns them off. */
+	int rules_in_summaries;      /* 1: rules condition grouping/summaries */
+	int rules_in_relevance;      /* 1: rules condition relevance */
+	int flat;                    /* 1: goals straight under the root (the flat baseline) */
+	unsigned context_window;     /* edge items shown to grouping; default 8 */
+	unsigned qa_max_rounds;      /* question answering budget; default 10 */
+	uint64_t qa_max_tokens;      /* default 20000 */
+	/* Clock discipline at ingest (see h2emv_ingest): reject a time more
+	 * than this ahead of the memory's clock or the wall clock (µs; 0 =
+	 * default 30 days; H2EMV_TIME_NEVER = no limit). Since version 2. */
+	h2emv_time max_clock_jump;
+	/* Retention (h2emv_gc; docs/storage.md). Since version 3.
+	 * raw_log_window: keep every observation this recent on the memory's
+	 * clock in the log, even once no scene holds it (an audit window;
+	 * 0 = none: an observation goes as soon as its scene is forgotten).
+	 * max_size: a disk budget in bytes for the data file; the automatic
+	 * maintenance of `build --follow` collects and compacts when the file
+	 * passes it (0 = no budget). */
+	h2emv_time raw_log_window;
+	uint64_t max_size;
+} h2emv_config;
 
-/* What h2emv_llm_ping found out about a configured model server. */
-typedef struct h2emv_llm_ping_result {
-	char model[128];          /* the model the server says answered ("" if unknown) */
-	char base_url[256];       /* where it was asked */
-	char structured[16];      /* the configured mode: none, json_schema, vllm, ollama */
-	double latency_ms;        /* the plain request, end to end */
-	double structured_ms;     /* the structured request (0 if not tried) */
-	int structured_ok;        /* 1: a reply under the schema came back valid JSON
-	                             of the schema's shape; 0: it did not (then
-	                             err->message says why and err->status stays
-	                             H2EMV_OK); -1: mode none */
-	uint64_t prompt_tokens;   /* as the server counted them, both requests */
-	uint64_t completion_tokens;
-	char reply[128];          /* the start of the plain reply */
-} h2emv_llm_ping_result;
+/* Version 1 lacks max_clock_jump, version 2 the retention fields;
+ * h2emv_config_set still takes them (and keeps the stored values of the
+ * fields they lack). */
+#define H2EMV_CONFIG_VERSION 3
+#define H2EMV_CONFIG_INIT { H2EMV_CONFIG_VERSION, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0 }
 
-/* Check the llm policy's server: one tiny plain request, then (unless the
- * structured-output mode is none) one under a small JSON schema. Uses the
- * config at `config_path` (NULL: defaults and H2EMV_LLM_* variables), with
- * its transport (a replay cassette answers without a server).
- * Returns OK (the plain request worked; structured_ok tells the rest), or
- * the transport's error with the server's message: EIO (unreachable,
- * timed out, 5xx), EINVAL (bad config, 4xx such as a wrong model or key),
- * EPARSE (not an OpenAI-compatible reply). Experimental. */
-int h2emv_llm_ping(h2emv_llm_ping_result *out, const char *config_path, h2emv_error *err);
+/* The memory's configuration (defaults filled in), read from the handle
+ * (the stored one as of h2emv_mem_open or this handle's last
+ * h2emv_config_set). Returns OK, EINVAL (NULL out or mem). Thread-safe. */
+int h2emv_config_get(h2emv_config *out, h2emv_mem *mem, h2emv_error *err);
+/* Store a configuration. A zero duration or count takes its default
+ * (documented per field); a zero flag (rules_in_summaries,
+ * rules_in_relevance, flat) or budget (raw_log_window, max_size) means off,
+ * so start from H2EMV_CONFIG_INIT or from h2emv_config_get, not from a
+ * zero-filled struct. Changing the profile of a memory that already has a
+ * tree is refused.
+ * Returns OK, EINVAL (NULL mem or cfg, an unknown version, a value out of
+ * range, another profile), EREADONLY, ECORRUPT (the store's counts cannot
+ * be read), EIO, ENOSPC, ENOMEM. */
+int h2emv_config_set(h2emv_mem *mem, const h2emv_config *cfg, h2emv_error *err);
 
-/* ---------------------------------------------------------- observations -- */
+/* Robot profiles (docs/profiles.md): a JSON text mapping a robot's skill
+ * names and parameter keys to the roles of typed facts (object, source,
+ * destination, place, person, instrument, utterance) and saying how its
+ * stream segments ("action-list" or "skill-stack").
+ *
+ * h2emv_profile_set validates `json` and stores it in the memory; the
+ * builder and the builtin question answering read it from then on. Before
+ * the first build it also sets the configuration's segmentation profile;
+ * after, a profile that segments otherwise is refused (EINVAL). Returns OK,
+ * EPARSE (the message names the field), ELIMIT (over 1 MiB), EINVAL,
+ * EREADONLY, EIO, ENOSPC.
+ * h2emv_profile_get: *out is the stored JSON (malloc'd, the caller frees
+ * it with h2emv_free), or NULL when the memory has none (the generic
+ * mapping of common key names applies). Returns OK, ENOMEM, EIO.
+ * h2emv_profile_builtin: the text of a profile shipped with h2emv
+ * ("armar7", "teach"), or NULL. Thread-safe. */
+int h2emv_profile_set(h2emv_mem *mem, const char *json, size_t len, h2emv_error *err);
+int h2emv_profile_get(char **out, h2emv_mem *mem, h2emv_error *err);
+const char *h2emv_profile_builtin(const char *name);
+
+/* ---------------------------------------------------------------- ingest -- */
 
 /* Size limits on one observation (a JSON line). */
 #define H2EMV_OBS_MAX_BYTES (1u << 20) /* 1 MiB of JSON text */
@@ -226,6 +307,15 @@ int h2emv_llm_ping(h2emv_llm_ping_result *out, const char *config_path, h2emv_er
  * "line N, column C" messages.
  * Returns H2EMV_OK, EPARSE, ELIMIT, ENOMEM, EINVAL. Thread-safe. */
 int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error *err);
+
+/* Validate one observation as h2emv_obs_validate does and give its
+ * canonical JSON: what h2emv_obs_get_json returns once it is stored (one
+ * line, no newline, NUL-terminated; times in RFC 3339, fields in their
+ * order). *out is the caller's, release it with h2emv_free; *len_out (may
+ * be NULL) gets its length. Returns OK, EPARSE, ELIMIT, EINVAL, ENOMEM.
+ * Thread-safe. */
+int h2emv_obs_canonical(char **out, size_t *len_out, const char *json, size_t len,
+                        uint64_t line, h2emv_error *err);
 
 /* Clock discipline. The memory's clock is the newest time (t, or t_end
  * when later) among the stored observations; the builder forgets relative
@@ -263,7 +353,7 @@ int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error 
  * observations collected by GC may be reused. */
 
 /* Store one observation durably. When this returns H2EMV_OK the observation
- * is on disk (fsync'd unless H2EMV_OPEN_NOSYNC) and *seq_out (may be NULL)
+ * is on disk (fsync'd unless H2EMV_OPEN_NOSYNC) and *out (may be NULL)
  * holds its sequence number (1, 2, ...), or, for a duplicate id, the seq
  * the id already has. Nothing is stored on error. The clock discipline
  * above applies (with no override; see h2emv_ingest_opts).
@@ -274,20 +364,19 @@ int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error 
  * open in this process for more than 10 s. The call that crosses the
  * dictionary threshold (dict_train_after) also trains the dictionary:
  * ~50 ms, once. */
-int h2emv_ingest(h2emv_mem *mem, const char *json, size_t len, uint64_t *seq_out,
-                 h2emv_error *err);
+int h2emv_ingest(uint64_t *out, h2emv_mem *mem, const char *json, size_t len, h2emv_error *err);
 
 /* Store `n` observations in one durable transaction (one fsync for all).
  * All or nothing: if any item fails validation, the clock discipline or
  * its id (EEXIST), nothing is stored and err->line is the 1-based index of
- * the first bad item. *first_seq_out (may be NULL) gets the sequence number
+ * the first bad item. *out (may be NULL) gets the sequence number
  * of the first one; the rest follow in order, except duplicates (ids
  * already stored), which take no new seq: h2emv_ingest_opts with
  * `items` says which are which. h2emv_ingest_opts with NULL options.
  * Returns OK, EINVAL, EPARSE (a bad item), ELIMIT, EEXIST (an id reused for
  * other content), EREADONLY, EIO, ENOSPC. */
-int h2emv_ingest_batch(h2emv_mem *mem, const char *const *json, const size_t *len,
-                       size_t n, uint64_t *first_seq_out, h2emv_error *err);
+int h2emv_ingest_batch(uint64_t *out, h2emv_mem *mem, const char *const *json,
+                       const size_t *len, size_t n, h2emv_error *err);
 
 /* Accept times however far ahead of the memory's clock and the wall clock
  * (the robot really was switched off that long, or its history is meant to
@@ -343,6 +432,87 @@ int h2emv_ingest_opts(h2emv_ingest_result *out, h2emv_mem *mem, const char *cons
 int h2emv_obs_get_json(char **out, size_t *len_out, h2emv_mem *mem, uint64_t seq,
                        h2emv_error *err);
 
+/* ----------------------------------------------------------------- build -- */
+
+typedef struct h2emv_build_options {
+	unsigned version;           /* H2EMV_BUILD_OPTIONS_VERSION */
+	uint64_t max_obs;           /* stop after this many observations; 0 = all pending */
+	uint64_t commit_every;      /* observations per snapshot; 0 = 1000 */
+	int no_forget;              /* skip the forgetting pass */
+	h2emv_progress_fn progress; /* may be NULL; returning non-zero stops after a commit */
+	void *progress_ctx;
+} h2emv_build_options;
+
+#define H2EMV_BUILD_OPTIONS_VERSION 1
+#define H2EMV_BUILD_OPTIONS_INIT { H2EMV_BUILD_OPTIONS_VERSION, 0, 0, 0, NULL, NULL }
+
+typedef struct h2emv_build_result {
+	uint64_t obs_folded;        /* observations folded into the tree */
+	uint64_t snapshots;         /* snapshots committed */
+	uint64_t nodes_forgotten;   /* nodes replaced by placeholders */
+	uint64_t tree_size;         /* nodes of level >= 3 after the build */
+	uint64_t build_cursor;
+	h2emv_tokens tokens_build;  /* grouping + summaries */
+	h2emv_tokens tokens_forget; /* relevance estimates (cache misses) */
+} h2emv_build_result;
+
+/* Fold every observation after the build cursor into the tree (segmenting,
+ * grouping, summarising), forgetting after each new goal, and commit
+ * snapshots as it goes (every commit_every observations and at the end).
+ * After a crash it resumes from the last snapshot's cursor and reaches the
+ * same tree. One builder at a time per memory: EBUSY, naming the other
+ * builder's process, while another process, handle or thread of this
+ * handle builds or forgets, or holds the role (h2emv_build_claim).
+ * Returns OK, EBUSY, ECORRUPT, EIO, ENOSPC, EREADONLY, ENOMEM. */
+int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_options *opts,
+                h2emv_error *err);
+
+/* Claim the builder role for this handle until h2emv_build_release or
+ * h2emv_mem_close, so that no other process or handle can build or forget
+ * between this handle's calls (a loop that builds as observations arrive,
+ * like `h2emv build --follow`). Builds and forgets on a claimed handle
+ * run as usual, one thread at a time. Claiming twice is harmless.
+ * Returns OK, EBUSY (another builder holds the role; the message names
+ * its process when it can), EREADONLY, EIO. */
+int h2emv_build_claim(h2emv_mem *mem, h2emv_error *err);
+
+/* Give the claimed builder role back. NULL or an unclaimed handle is fine. */
+void h2emv_build_release(h2emv_mem *mem);
+
+/* Run the forgetting pass now with the memory's clock set to `now` (not
+ * earlier than the clock already is), and commit. This MOVES the memory's
+ * clock to `now` for good: an observation ingested later with an earlier
+ * time is placed at `now` and judged at that clock. To see what would go
+ * without changing anything, use h2emv_forget_preview. `out` may be NULL.
+ * Returns OK, EINVAL (NULL mem), EBUSY (another builder), EREADONLY,
+ * ECORRUPT, EIO (also an llm policy's transport failing), ENOSPC, ENOMEM. */
+int h2emv_forget(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now, h2emv_error *err);
+
+/* One node a forgetting pass replaces by a placeholder (pointers valid
+ * during the callback). Its descendants go with it and are not listed. */
+typedef struct h2emv_forgotten {
+	h2emv_ref node;          /* id and the version it has now */
+	int level;
+	h2emv_kind kind;         /* what it is now */
+	h2emv_time start, end;
+	h2emv_time expiry;       /* τ after the policy's extension */
+	uint64_t descendants;    /* nodes below it that go too */
+	const char *summary;     /* its summary; the placeholder keeps line one */
+} h2emv_forgotten;
+
+typedef void (*h2emv_forgotten_fn)(void *ctx, const h2emv_forgotten *f);
+
+/* Dry run of h2emv_forget: what the pass at `now` would forget, without
+ * committing, storing relevance estimates or moving the clock; it neither
+ * takes nor waits for the builder lock, so it runs beside `build --follow`
+ * (on the newest snapshot). `fn` (may be NULL) sees each node as it would
+ * go, top-down; out->nodes_forgotten counts them (descendants not
+ * included), out->tree_size is the size the tree would have; an llm
+ * policy spends tokens here (out->tokens_forget). `out` may be NULL.
+ * Returns OK, EINVAL (NULL mem), ECORRUPT, EIO, ENOMEM. */
+int h2emv_forget_preview(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now,
+                         h2emv_forgotten_fn fn, void *ctx, h2emv_error *err);
+
 /* ------------------------------------------------------------- snapshots -- */
 
 /* A snapshot is one consistent version of the memory tree. Opening one starts
@@ -350,12 +520,6 @@ int h2emv_obs_get_json(char **out, size_t *len_out, h2emv_mem *mem, uint64_t seq
  * waits for it; it keeps seeing the same tree until closed. Keep snapshots
  * short-lived: an open one keeps its pages from being reused. */
 typedef struct h2emv_snap h2emv_snap;
-
-/* A reference to one version of one node. */
-typedef struct h2emv_ref {
-	uint64_t id;
-	uint32_t version;
-} h2emv_ref;
 
 typedef struct h2emv_snap_info {
 	uint64_t seq;           /* snapshot sequence number, 1, 2, ... */
@@ -401,7 +565,9 @@ typedef struct h2emv_pin {
 	h2emv_time created;
 } h2emv_pin;
 
-/* All pins, by name. *out is the caller's; release with h2emv_free. */
+/* All pins, by name: *out is an array of *n_out items, the caller's;
+ * release it with h2emv_free. Returns OK, EINVAL (a NULL argument),
+ * ECORRUPT, EIO, ENOMEM. */
 int h2emv_pin_list(h2emv_pin **out, size_t *n_out, h2emv_mem *mem, h2emv_error *err);
 
 /* The snapshots around time `at`, for reading the memory as it was then:
@@ -415,17 +581,6 @@ int h2emv_snap_find_time(uint64_t *before, uint64_t *covering, h2emv_mem *mem, h
                          h2emv_error *err);
 
 /* ----------------------------------------------------------------- nodes -- */
-
-/* Node levels as in the paper: 1 scene, 2 event, 3 goal, 4+ summaries; the
- * root is the single node at the top. */
-typedef enum h2emv_kind {
-	H2EMV_KIND_SCENE = 1,
-	H2EMV_KIND_EVENT = 2,
-	H2EMV_KIND_GOAL = 3,
-	H2EMV_KIND_SUMMARY = 4,
-	H2EMV_KIND_ROOT = 5,
-	H2EMV_KIND_FORGOTTEN = 6 /* a placeholder: time range + first summary line, no children */
-} h2emv_kind;
 
 /* A node version read from a snapshot. Pointers to it and into it (summary,
  * payload) stay valid until the snapshot is closed. */
@@ -443,6 +598,9 @@ int h2emv_snap_node(const h2emv_node **out, h2emv_snap *snap, h2emv_ref ref, h2e
 int h2emv_node_child(const h2emv_node **out, h2emv_snap *snap, const h2emv_node *parent,
                      size_t i, h2emv_error *err);
 
+/* The accessors below read a node obtained from a snapshot that is still
+ * open; they cannot fail (`node` must not be NULL) and are safe from any
+ * thread holding the snapshot. */
 h2emv_ref h2emv_node_ref(const h2emv_node *node);
 int h2emv_node_level(const h2emv_node *node);
 h2emv_kind h2emv_node_kind(const h2emv_node *node);
@@ -458,6 +616,108 @@ const char *h2emv_node_summary(const h2emv_node *node, size_t *len);
 const void *h2emv_node_payload(const h2emv_node *node, size_t *len);
 size_t h2emv_node_child_count(const h2emv_node *node);
 h2emv_ref h2emv_node_child_ref(const h2emv_node *node, size_t i);
+
+/* ------------------------------------------------------------- questions -- */
+
+typedef struct h2emv_ask_options {
+	unsigned version;       /* H2EMV_ASK_OPTIONS_VERSION */
+	uint64_t snapshot;      /* 0 = newest */
+	h2emv_time at;          /* answer as of this time: the newest snapshot whose
+	                           clock is <= at; 0 = now */
+	int trace;              /* record each step in the answer's trace */
+} h2emv_ask_options;
+
+#define H2EMV_ASK_OPTIONS_VERSION 1
+#define H2EMV_ASK_OPTIONS_INIT { H2EMV_ASK_OPTIONS_VERSION, 0, 0, 0 }
+
+typedef struct h2emv_answer {
+	char *text;             /* the answer, e.g. "At 2024/09/23, 10:03:55." */
+	h2emv_ref *evidence;    /* the nodes it rests on */
+	size_t n_evidence;
+	int forgotten;          /* the evidence region was forgotten */
+	uint64_t snapshot;      /* the snapshot answered from */
+	unsigned rounds;
+	h2emv_tokens tokens;
+	char *trace;            /* one line per step, or NULL */
+} h2emv_answer;
+
+/* Answer a question about the past from one snapshot. *out is the caller's;
+ * release it with h2emv_answer_free. Answers read like "At 2024/09/23,
+ * 10:03:55.", "At the countertop.", "I have forgotten that." (forgotten = 1)
+ * or "I could not find that in my memory.". Returns OK, ENOTFOUND (nothing
+ * built yet, or no snapshot as old as `at`), EINVAL (both `snapshot` and
+ * `at` set), ELIMIT (a question over 8 KiB), ECORRUPT, ENOMEM. Thread-safe;
+ * never waits for the builder. */
+int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,
+              const h2emv_ask_options *opts, h2emv_error *err);
+void h2emv_answer_free(h2emv_answer *a);
+
+/* ---------------------------------------------------------------- rules -- */
+
+/* Relevance rules: an ordered list of sentences, versioned. Version 0 is
+ * the default rule alone ("forget unless a rule says keep"). */
+typedef struct h2emv_rules {
+	uint32_t version;
+	char **items;           /* n items, each NUL-terminated */
+	size_t n;
+	char *feedback;         /* the feedback that made this version ("" for 0) */
+	h2emv_time created;
+	uint32_t parent;        /* the version it was derived from */
+	int repaired;           /* 1 if a dropped unrelated rule was restored */
+	h2emv_tokens tokens;
+} h2emv_rules;
+
+/* Rules version `version` (0 = the current one). *out is the caller's;
+ * free it with h2emv_rules_free (NULL is fine). Returns OK, EINVAL (NULL
+ * out or mem), ENOTFOUND (no such version), ECORRUPT, EIO, ENOMEM.
+ * Thread-safe. */
+int h2emv_rules_get(h2emv_rules **out, h2emv_mem *mem, uint32_t version, h2emv_error *err);
+void h2emv_rules_free(h2emv_rules *r);
+/* The number of the current version (0: only the default rule).
+ * Returns OK, EINVAL (NULL out or mem), ECORRUPT, EIO. Thread-safe. */
+int h2emv_rules_current(uint32_t *out, h2emv_mem *mem, h2emv_error *err);
+/* Learn from feedback ("You should always remember where you put the
+ * keys"): the policy rewrites the rules; a rewrite that silently drops an
+ * unrelated rule is caught and the rule restored. Makes a new version;
+ * *out (the caller's, free with h2emv_rules_free) is it. Writers of rules
+ * are serialised by a lock file (DIR/rules.lock), across processes too.
+ * Returns OK, EINVAL (NULL arguments, empty feedback, feedback over 4 KiB
+ * or not UTF-8), EPARSE (the policy's reply could not be read, after its
+ * retries, or proposes a rule over 4 KiB or not UTF-8), EREADONLY,
+ * ECORRUPT, EIO (also an llm policy's transport failing), ENOSPC, ENOMEM. */
+int h2emv_feedback(h2emv_rules **out, h2emv_mem *mem, const char *feedback, h2emv_error *err);
+/* Make a new version equal to `version` (the history stays: a revert is
+ * a version too). *out as for h2emv_feedback. Returns OK, EINVAL (NULL
+ * out or mem), ENOTFOUND (no such version), EREADONLY, ECORRUPT, EIO,
+ * ENOSPC, ENOMEM. */
+int h2emv_rules_revert(h2emv_rules **out, h2emv_mem *mem, uint32_t version, h2emv_error *err);
+
+/* ---------------------------------------------------------------- dialog -- */
+
+typedef enum h2emv_route {
+	H2EMV_ROUTE_QUESTION = 1,
+	H2EMV_ROUTE_FEEDBACK = 2,
+	H2EMV_ROUTE_REPLY = 3
+} h2emv_route;
+
+typedef struct h2emv_reply {
+	h2emv_route route;
+	char *text;             /* what to say back */
+	h2emv_answer *answer;   /* for a question, else NULL */
+	h2emv_rules *rules;     /* for feedback: the new rules, else NULL */
+	h2emv_tokens tokens;    /* routing + what it led to */
+} h2emv_reply;
+
+/* Route an utterance to question answering, to rule learning, or answer it
+ * directly (greetings, unknown). A question before anything is built gets
+ * "I have no memories yet..." and H2EMV_OK. *out is the caller's; free it
+ * with h2emv_reply_free (NULL is fine). Returns OK, EINVAL (NULL
+ * arguments; feedback h2emv_feedback refuses), ELIMIT (an utterance over
+ * 8 KiB), EPARSE (a model's reply, after retries), EREADONLY (feedback on
+ * a read-only memory), ENOSPC (feedback on a full disk), ECORRUPT, EIO,
+ * ENOMEM. */
+int h2emv_say(h2emv_reply **out, h2emv_mem *mem, const char *utterance, h2emv_error *err);
+void h2emv_reply_free(h2emv_reply *r);
 
 /* ----------------------------------------------------------- maintenance -- */
 
@@ -488,10 +748,6 @@ typedef struct h2emv_stats {
 
 /* Counts and sizes. Returns OK, ECORRUPT, EIO. */
 int h2emv_mem_stats(h2emv_stats *out, h2emv_mem *mem, h2emv_error *err);
-
-/* Progress of long work: `done` of `total` units (total 0 = unknown).
- * Return non-zero to ask the work to stop early at the next safe point. */
-typedef int (*h2emv_progress_fn)(void *ctx, const char *what, uint64_t done, uint64_t total);
 
 typedef struct h2emv_gc_options {
 	unsigned version;            /* H2EMV_GC_OPTIONS_VERSION */
@@ -571,7 +827,7 @@ int h2emv_retention_stats(h2emv_retention *out, h2emv_mem *mem, h2emv_error *err
  * h2emv_stats.reserve_bytes). The old file's space returns to the disk when
  * the last snapshot open on it, in any process, closes.
  * bytes_before/after may be NULL. Returns OK, EREADONLY, EIO, ENOSPC. */
-int h2emv_compact(h2emv_mem *mem, uint64_t *bytes_before, uint64_t *bytes_after,
+int h2emv_compact(uint64_t *bytes_before, uint64_t *bytes_after, h2emv_mem *mem,
                   h2emv_error *err);
 
 /* Maintenance a robot does not have to script (docs/storage.md): run
@@ -613,11 +869,11 @@ int h2emv_maintain(h2emv_maintain_result *out, h2emv_mem *mem,
  * what was committed when the copy began. The copy is written under a
  * temporary name beside `dest`, synced, and renamed to `dest`, so `dest`
  * either does not exist or is complete; it opens (read-only too) at once.
- * Works on a memory opened read-only. *bytes_out (may be NULL) gets the
+ * Works on a memory opened read-only. *out (may be NULL) gets the
  * copy's size. Returns OK, EEXIST (`dest` exists), ENOTFOUND (its parent
  * directory does not), EINVAL, EIO, ENOSPC, EBUSY (the map was being grown
  * by this process for too long). */
-int h2emv_mem_backup(h2emv_mem *mem, const char *dest, uint64_t *bytes_out, h2emv_error *err);
+int h2emv_mem_backup(uint64_t *out, h2emv_mem *mem, const char *dest, h2emv_error *err);
 
 /* One problem found by h2emv_check. Pointers are valid during the callback. */
 typedef struct h2emv_violation {
@@ -635,20 +891,35 @@ typedef struct h2emv_violation {
 
 typedef void (*h2emv_violation_fn)(void *ctx, const h2emv_violation *v);
 
+/* How h2emv_check and h2emv_check_store report. Every field may stay zero. */
+typedef struct h2emv_check_options {
+	unsigned version;              /* H2EMV_CHECK_OPTIONS_VERSION */
+	h2emv_violation_fn violation;  /* sees each problem found; NULL = count only */
+	void *violation_ctx;
+	h2emv_progress_fn progress;    /* may be NULL; returning non-zero does not
+	                                  stop a check */
+	void *progress_ctx;
+} h2emv_check_options;
+
+#define H2EMV_CHECK_OPTIONS_VERSION 1
+#define H2EMV_CHECK_OPTIONS_INIT { H2EMV_CHECK_OPTIONS_VERSION, NULL, NULL, NULL, NULL }
+
 /* Verify every record's checksum and structure, in every database, and the
  * tree invariants of every stored snapshot: each child reference resolves;
  * children are ordered in time and lie inside their parent's range; a
  * parent's expiry is at least each child's; snapshot seqs and build cursors
  * never go backwards; no version visible in a snapshot is listed dead there.
- * Each violation is passed to `fn` (may be NULL) and counted in
- * *n_violations. Returns OK if the check ran (whatever it found), or an error
- * if it could not run. `progress` may be NULL.
+ * Each violation is passed to opts->violation and counted in *out.
+ * `opts` may be NULL (count only, no progress).
+ * Returns OK if the check ran (whatever it found), or an error if it could
+ * not run: EINVAL (NULL out or mem, an unknown opts->version), ECORRUPT
+ * (the store cannot be walked at all), EIO, ENOMEM.
  * LMDB trusts its file: on a store over 64 MiB (whose leaves the open does
  * not read) a damaged page can still crash it (SIGSEGV, SIGBUS, an
  * assertion) inside this call. h2emv_check_store reads every page by hand
  * first and never crashes. */
-int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, void *ctx,
-                h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err);
+int h2emv_check(uint64_t *out, h2emv_mem *mem, const h2emv_check_options *opts,
+                h2emv_error *err);
 
 /* Check the memory in directory `dir` without trusting it (what `h2emv
  * check` runs): first every page of the data file is read by hand, without
@@ -657,11 +928,13 @@ int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, v
  * is the memory opened read-only and h2emv_check run. The verdict is kept:
  * problems write the marker file DIR/DAMAGED (its first line says why),
  * and every open for writing is then refused with H2EMV_ECORRUPT ("damaged:
- * ..."); a clean check removes it. Returns as h2emv_check, plus ENOTFOUND
- * (no store in `dir`). Reading pages by hand never crashes; see
- * docs/damaged.md for what `h2emv salvage` then recovers. */
-int h2emv_check_store(uint64_t *n_violations, const char *dir, h2emv_violation_fn fn, void *ctx,
-                      h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err);
+ * ..."); a clean check removes it. *out counts the problems; `opts` as for
+ * h2emv_check. Returns as h2emv_check, plus ENOTFOUND (no store in `dir`)
+ * and what h2emv_mem_open returns for a read-only open. Reading pages by
+ * hand never crashes; see docs/damaged.md for what `h2emv salvage` then
+ * recovers. */
+int h2emv_check_store(uint64_t *out, const char *dir, const h2emv_check_options *opts,
+                      h2emv_error *err);
 
 /* What h2emv_salvage copied and lost, per database. */
 typedef struct h2emv_salvage_db {
@@ -703,11 +976,6 @@ int h2emv_salvage(h2emv_salvage_result *out, const char *src, const char *dst,
 
 /* ---------------------------------------------------------------- export -- */
 
-/* Where streamed output goes: called with each successive piece of the
- * output, in order. Return 0 to go on; non-zero stops the export, which
- * then returns H2EMV_EIO. */
-typedef int (*h2emv_write_fn)(void *ctx, const void *data, size_t len);
-
 typedef enum h2emv_export_format {
 	H2EMV_EXPORT_JSON = 1, /* one JSON document, schema "h2emv-export/1" (docs/formats.md §5) */
 	H2EMV_EXPORT_DOT = 2,  /* Graphviz: levels as ranks, forgotten placeholders dashed */
@@ -719,7 +987,8 @@ typedef struct h2emv_export_options {
 	unsigned version;           /* H2EMV_EXPORT_OPTIONS_VERSION */
 	h2emv_export_format format; /* 0 = JSON */
 	h2emv_ref start;            /* the subtree's top node; {0, 0} = the root */
-	int max_depth;              /* levels below `start` to include; -1 = all */
+	int max_depth;              /* levels below `start` to include; -1 = all
+	                               (the _INIT value); 0 = `start` alone */
 	int min_level;              /* leave out nodes below this level (and what is
 	                               under them): 2 drops the scenes; 0 = keep all */
 	int no_facts;               /* leave out each node's typed facts and each
@@ -760,264 +1029,275 @@ int h2emv_obs_export(uint64_t *n_out, h2emv_mem *mem, h2emv_time from, h2emv_tim
                      h2emv_write_fn write, void *ctx, h2emv_progress_fn progress,
                      void *progress_ctx, h2emv_error *err);
 
-/* ---------------------------------------------------------- memory model -- */
+/* ---------------------------------------------------------- EXPERIMENTAL -- */
 
-/* How the memory segments and forgets. Stored in the memory when it is
- * first built (h2emv_config_set before the first build changes it). */
-typedef enum h2emv_profile {
-	H2EMV_PROFILE_TEACH = 1,      /* a goal closes at each successful object interaction */
-	H2EMV_PROFILE_SKILL_STACK = 2 /* nested goals from the dotted skill stack (ARMAR-7) */
-} h2emv_profile;
+/* Everything below may change in a minor version: names, structs and
+ * semantics. A policy is what makes the memory's judgements (grouping and
+ * summarising while building, relevance when forgetting, rule learning,
+ * question answering, routing an utterance). Every handle starts with the
+ * builtin policy; a process may switch a handle to the llm policy or to a
+ * policy of its own (h2emv_mem_set_custom_policy). */
 
-typedef enum h2emv_forgetting {
-	H2EMV_FORGET_RELEVANCE = 1, /* expire by time, extend by the policy's relevance (the paper) */
-	H2EMV_FORGET_TIME = 2,      /* expire by time only */
-	H2EMV_FORGET_NONE = 3       /* never forget */
-} h2emv_forgetting;
+/* Choose who makes the memory's judgements for this handle: "builtin"
+ * (offline, deterministic; what every handle starts with) or "llm" (a
+ * language model behind an OpenAI-compatible server, or a cassette; see
+ * docs/llm.md); a policy of your own is set with h2emv_mem_set_custom_policy
+ * (below). `config_path` is the llm policy's JSON config (NULL:
+ * defaults and the H2EMV_LLM_* environment variables); it is ignored for
+ * builtin. No request is sent here. The choice is not stored: each process
+ * chooses when it opens the memory. Call it before building or asking on
+ * this handle, never while another thread uses the handle.
+ * Returns OK, EINVAL (unknown name, or a bad config: the message names the
+ * key), EIO (unreadable config or cassette), ENOMEM. On error the handle
+ * keeps its current policy. Experimental. */
+int h2emv_mem_set_policy(h2emv_mem *mem, const char *name, const char *config_path,
+                         h2emv_error *err);
 
-typedef struct h2emv_config {
-	unsigned version;            /* H2EMV_CONFIG_VERSION */
-	h2emv_profile profile;       /* default TEACH */
-	h2emv_forgetting forgetting; /* default RELEVANCE */
-	/* Δt_ℓ, the lifetime at creation: τ = t_end + Δt_ℓ·γ_ℓ (µs; 0 = default) */
-	h2emv_time life_scene;       /* L1, default 1 h */
-	h2emv_time life_event;       /* L2, default 3 h */
-	h2emv_time life_goal;        /* L3, default 24 h */
-	h2emv_time life_summary;     /* L4+, default 3 days; ×2 per summary level below */
-	h2emv_time event_gap;        /* a pause this long starts a new event; default 2 min */
-	int rules_in_summaries;      /* rules condition grouping/summaries; default 1 */
-	int rules_in_relevance;      /* rules condition relevance; default 1 */
-	int flat;                    /* goals straight under the root (the flat baseline) */
-	unsigned context_window;     /* edge items shown to grouping; default 8 */
-	unsigned qa_max_rounds;      /* question answering budget; default 10 */
-	uint64_t qa_max_tokens;      /* default 20000 */
-	/* Clock discipline at ingest (see h2emv_ingest): reject a time more
-	 * than this ahead of the memory's clock or the wall clock (µs; 0 =
-	 * default 30 days; H2EMV_TIME_NEVER = no limit). Since version 2. */
-	h2emv_time max_clock_jump;
-	/* Retention (h2emv_gc; docs/storage.md). Since version 3.
-	 * raw_log_window: keep every observation this recent on the memory's
-	 * clock in the log, even once no scene holds it (an audit window;
-	 * 0 = none: an observation goes as soon as its scene is forgotten).
-	 * max_size: a disk budget in bytes for the data file; the automatic
-	 * maintenance of `build --follow` collects and compacts when the file
-	 * passes it (0 = no budget). */
-	h2emv_time raw_log_window;
-	uint64_t max_size;
-} h2emv_config;
+/* How the policy has fared since the set_policy call (all zero for
+ * builtin): decisions asked, replies that did not parse or validate, the
+ * second tries they caused, decisions settled by the safe fallback, and
+ * decisions lost to the transport. For a custom policy: callbacks called,
+ * replies refused or EPARSE, each settled by the builtin policy, and
+ * callbacks that failed with another error (retries stay 0). */
+typedef struct h2emv_policy_stats {
+	char name[16];             /* "builtin", "llm" or a custom policy's name */
+	uint64_t decisions;
+	uint64_t bad_replies;
+	uint64_t retries;
+	uint64_t fallbacks;
+	uint64_t transport_errors;
+} h2emv_policy_stats;
 
-/* Version 1 lacks max_clock_jump, version 2 the retention fields;
- * h2emv_config_set still takes them (and keeps the stored values of the
- * fields they lack). */
-#define H2EMV_CONFIG_VERSION 3
-#define H2EMV_CONFIG_INIT { H2EMV_CONFIG_VERSION, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0 }
+void h2emv_mem_policy_stats(h2emv_policy_stats *out, h2emv_mem *mem);
 
-/* The memory's configuration (defaults filled in). Returns OK, EINVAL. */
-int h2emv_config_get(h2emv_config *out, h2emv_mem *mem, h2emv_error *err);
-/* Store a configuration. A zero duration or count takes its default
- * (documented per field); a zero flag (rules_in_summaries,
- * rules_in_relevance, flat) or budget (raw_log_window, max_size) means off.
- * Changing the profile of a memory that already has a tree is refused.
- * Returns OK, EINVAL (a value out of range, another profile), EREADONLY,
- * EIO, ENOSPC. */
-int h2emv_config_set(h2emv_mem *mem, const h2emv_config *cfg, h2emv_error *err);
+/* What h2emv_llm_ping found out about a configured model server. */
+typedef struct h2emv_llm_ping_result {
+	char model[128];          /* the model the server says answered ("" if unknown) */
+	char base_url[256];       /* where it was asked */
+	char structured[16];      /* the configured mode: none, json_schema, vllm, ollama */
+	double latency_ms;        /* the plain request, end to end */
+	double structured_ms;     /* the structured request (0 if not tried) */
+	int structured_ok;        /* 1: a reply under the schema came back valid JSON
+	                             of the schema's shape; 0: it did not (then
+	                             err->message says why and err->status stays
+	                             H2EMV_OK); -1: mode none */
+	uint64_t prompt_tokens;   /* as the server counted them, both requests */
+	uint64_t completion_tokens;
+	char reply[128];          /* the start of the plain reply */
+} h2emv_llm_ping_result;
 
-/* Robot profiles (docs/profiles.md): a JSON text mapping a robot's skill
- * names and parameter keys to the roles of typed facts (object, source,
- * destination, place, person, instrument, utterance) and saying how its
- * stream segments ("action-list" or "skill-stack").
+/* Check the llm policy's server: one tiny plain request, then (unless the
+ * structured-output mode is none) one under a small JSON schema. Uses the
+ * config at `config_path` (NULL: defaults and H2EMV_LLM_* variables), with
+ * its transport (a replay cassette answers without a server).
+ * Returns OK (the plain request worked; structured_ok tells the rest), or
+ * the transport's error with the server's message: EIO (unreachable,
+ * timed out, 5xx), EINVAL (bad config, 4xx such as a wrong model or key),
+ * EPARSE (not an OpenAI-compatible reply). Experimental. */
+int h2emv_llm_ping(h2emv_llm_ping_result *out, const char *config_path, h2emv_error *err);
+
+/* ----------------------------------------- EXPERIMENTAL: your own policy -- */
+
+/* A lab can make the memory's judgements with its own model: fill an
+ * h2emv_custom_policy with the callbacks it implements and register it on a
+ * handle with h2emv_mem_set_custom_policy. Every callback is optional; a
+ * NULL one leaves that judgement to the builtin policy.
  *
- * h2emv_profile_set validates `json` and stores it in the memory; the
- * builder and the builtin question answering read it from then on. Before
- * the first build it also sets the configuration's segmentation profile;
- * after, a profile that segments otherwise is refused (EINVAL). Returns OK,
- * EPARSE (the message names the field), ELIMIT (over 1 MiB), EINVAL,
- * EREADONLY, EIO, ENOSPC.
- * h2emv_profile_get: *out is the stored JSON (malloc'd, the caller frees
- * it with h2emv_free), or NULL when the memory has none (the generic
- * mapping of common key names applies). Returns OK, ENOMEM, EIO.
- * h2emv_profile_builtin: the text of a profile shipped with h2emv
- * ("armar7", "teach"), or NULL. Thread-safe. */
-int h2emv_profile_set(h2emv_mem *mem, const char *json, size_t len, h2emv_error *err);
-int h2emv_profile_get(char **out, h2emv_mem *mem, h2emv_error *err);
-const char *h2emv_profile_builtin(const char *name);
+ * Each callback gets the policy's `ctx` first, then its output, its input,
+ * `spent` (add the tokens the call used, if any; never NULL) and `err` (fill
+ * it with h2emv_error's message when failing; never NULL). It returns:
+ *   H2EMV_OK      the output is filled; the library checks it (a partition
+ *                 that is not one, a NULL or non-UTF-8 text, an unknown
+ *                 action) and, when it does not hold, treats it as EPARSE;
+ *   H2EMV_EPARSE  "no usable decision": the builtin policy decides this
+ *                 one instead (counted in h2emv_policy_stats.fallbacks);
+ *   another code  the error of the call that asked (a build stops at its
+ *                 last commit and resumes later; a question fails).
+ * Strings and arrays a callback returns must come from malloc(); the
+ * library frees them with free(), whatever it makes of them. Inputs are
+ * borrowed for the duration of the call.
+ *
+ * Threads: callbacks may run on several threads at once (h2emv_ask is
+ * thread-safe and runs beside the builder), so they must be thread-safe.
+ * Relevance answers are cached in the memory by a node's summary, level and
+ * rules version, whichever policy gave them. */
 
-/* Tokens spent by the policy, as the llm policy counts them (for builtin, an
- * estimate of the same prompts). */
-typedef struct h2emv_tokens {
-	uint64_t prompt;
-	uint64_t completion;
-	uint64_t calls;
-} h2emv_tokens;
-
-typedef struct h2emv_build_options {
-	unsigned version;           /* H2EMV_BUILD_OPTIONS_VERSION */
-	uint64_t max_obs;           /* stop after this many observations; 0 = all pending */
-	uint64_t commit_every;      /* observations per snapshot; 0 = 1000 */
-	int no_forget;              /* skip the forgetting pass */
-	h2emv_progress_fn progress; /* may be NULL; returning non-zero stops after a commit */
-	void *progress_ctx;
-} h2emv_build_options;
-
-#define H2EMV_BUILD_OPTIONS_VERSION 1
-#define H2EMV_BUILD_OPTIONS_INIT { H2EMV_BUILD_OPTIONS_VERSION, 0, 0, 0, NULL, NULL }
-
-typedef struct h2emv_build_result {
-	uint64_t obs_folded;        /* observations folded into the tree */
-	uint64_t snapshots;         /* snapshots committed */
-	uint64_t nodes_forgotten;   /* nodes replaced by placeholders */
-	uint64_t tree_size;         /* nodes of level >= 3 after the build */
-	uint64_t build_cursor;
-	h2emv_tokens tokens_build;  /* grouping + summaries */
-	h2emv_tokens tokens_forget; /* relevance estimates (cache misses) */
-} h2emv_build_result;
-
-/* Fold every observation after the build cursor into the tree (segmenting,
- * grouping, summarising), forgetting after each new goal, and commit
- * snapshots as it goes (every commit_every observations and at the end).
- * After a crash it resumes from the last snapshot's cursor and reaches the
- * same tree. One builder at a time per memory: EBUSY, naming the other
- * builder's process, while another process, handle or thread of this
- * handle builds or forgets, or holds the role (h2emv_build_claim).
- * Returns OK, EBUSY, ECORRUPT, EIO, ENOSPC, EREADONLY, ENOMEM. */
-int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_options *opts,
-                h2emv_error *err);
-
-/* Claim the builder role for this handle until h2emv_build_release or
- * h2emv_mem_close, so that no other process or handle can build or forget
- * between this handle's calls (a loop that builds as observations arrive,
- * like `h2emv build --follow`). Builds and forgets on a claimed handle
- * run as usual, one thread at a time. Claiming twice is harmless.
- * Returns OK, EBUSY (another builder holds the role; the message names
- * its process when it can), EREADONLY, EIO. */
-int h2emv_build_claim(h2emv_mem *mem, h2emv_error *err);
-
-/* Give the claimed builder role back. NULL or an unclaimed handle is fine. */
-void h2emv_build_release(h2emv_mem *mem);
-
-/* Run the forgetting pass now with the memory's clock set to `now` (not
- * earlier than the clock already is), and commit. This MOVES the memory's
- * clock to `now` for good: an observation ingested later with an earlier
- * time is placed at `now` and judged at that clock. To see what would go
- * without changing anything, use h2emv_forget_preview. Returns OK, EBUSY
- * (another builder), EREADONLY, ECORRUPT, EIO, ENOSPC, ENOMEM. */
-int h2emv_forget(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now, h2emv_error *err);
-
-/* One node a forgetting pass replaces by a placeholder (pointers valid
- * during the callback). Its descendants go with it and are not listed. */
-typedef struct h2emv_forgotten {
-	h2emv_ref node;          /* id and the version it has now */
-	int level;
-	h2emv_kind kind;         /* what it is now */
+/* One node as a policy sees it. */
+typedef struct h2emv_policy_item {
+	uint64_t id;          /* the node's id; 0 for an item not stored yet */
+	int level;            /* 1 scene, 2 event, 3 goal, 4+ summary */
 	h2emv_time start, end;
-	h2emv_time expiry;       /* τ after the policy's extension */
-	uint64_t descendants;    /* nodes below it that go too */
-	const char *summary;     /* its summary; the placeholder keeps line one */
-} h2emv_forgotten;
+	const char *text;     /* its summary (for a placeholder, its kept first line;
+	                         "" in question answering) */
+	const char *content;  /* words to match against (objects, actions, places,
+	                         people, speech); may be NULL */
+	int forgotten;        /* 1: a placeholder of forgotten nodes */
+} h2emv_policy_item;
 
-typedef void (*h2emv_forgotten_fn)(void *ctx, const h2emv_forgotten *f);
-
-/* Dry run of h2emv_forget: what the pass at `now` would forget, without
- * committing, storing relevance estimates or moving the clock; it neither
- * takes nor waits for the builder lock, so it runs beside `build --follow`
- * (on the newest snapshot). `fn` (may be NULL) sees each node as it would
- * go, top-down; out->nodes_forgotten counts them (descendants not
- * included), out->tree_size is the size the tree would have; an llm
- * policy spends tokens here (out->tokens_forget). Returns OK, ECORRUPT,
- * EIO, ENOMEM. */
-int h2emv_forget_preview(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now,
-                         h2emv_forgotten_fn fn, void *ctx, h2emv_error *err);
-
-/* ----------------------------------------------------------- questions -- */
-
-typedef struct h2emv_ask_options {
-	unsigned version;       /* H2EMV_ASK_OPTIONS_VERSION */
-	uint64_t snapshot;      /* 0 = newest */
-	h2emv_time at;          /* answer as of this time: the newest snapshot whose
-	                           clock is <= at; 0 = now */
-	int trace;              /* record each step in the answer's trace */
-} h2emv_ask_options;
-
-#define H2EMV_ASK_OPTIONS_VERSION 1
-#define H2EMV_ASK_OPTIONS_INIT { H2EMV_ASK_OPTIONS_VERSION, 0, 0, 0 }
-
-typedef struct h2emv_answer {
-	char *text;             /* the answer, e.g. "At 2024/09/23, 10:03:55." */
-	h2emv_ref *evidence;    /* the nodes it rests on */
-	size_t n_evidence;
-	int forgotten;          /* the evidence region was forgotten */
-	uint64_t snapshot;      /* the snapshot answered from */
-	unsigned rounds;
-	h2emv_tokens tokens;
-	char *trace;            /* one line per step, or NULL */
-} h2emv_answer;
-
-/* Answer a question about the past from one snapshot. *out is the caller's;
- * release it with h2emv_answer_free. Answers read like "At 2024/09/23,
- * 10:03:55.", "At the countertop.", "I have forgotten that." (forgotten = 1)
- * or "I could not find that in my memory.". Returns OK, ENOTFOUND (nothing
- * built yet, or no snapshot as old as `at`), EINVAL (both `snapshot` and
- * `at` set), ELIMIT (a question over 8 KiB), ECORRUPT, ENOMEM. Thread-safe;
- * never waits for the builder. */
-int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,
-              const h2emv_ask_options *opts, h2emv_error *err);
-void h2emv_answer_free(h2emv_answer *a);
-
-/* ---------------------------------------------------------------- rules -- */
-
-/* Relevance rules: an ordered list of sentences, versioned. Version 0 is
- * the default rule alone ("forget unless a rule says keep"). */
-typedef struct h2emv_rules {
-	uint32_t version;
-	char **items;           /* n items, each NUL-terminated */
+/* The relevance rules in force, in order (the default rule first). */
+typedef struct h2emv_policy_rules {
+	const char *const *items;
 	size_t n;
-	char *feedback;         /* the feedback that made this version ("" for 0) */
-	h2emv_time created;
-	uint32_t parent;        /* the version it was derived from */
-	int repaired;           /* 1 if a dropped unrelated rule was restored */
-	h2emv_tokens tokens;
-} h2emv_rules;
+} h2emv_policy_rules;
 
-/* Rules version `version` (0 = the current one). Free with h2emv_rules_free.
- * Returns OK, ENOTFOUND (no such version), ECORRUPT, EIO, ENOMEM. */
-int h2emv_rules_get(h2emv_rules **out, h2emv_mem *mem, uint32_t version, h2emv_error *err);
-void h2emv_rules_free(h2emv_rules *r);
-/* The number of the current version (0: only the default rule).
- * Returns OK, ECORRUPT, EIO. */
-int h2emv_rules_current(uint32_t *out, h2emv_mem *mem, h2emv_error *err);
-/* Learn from feedback ("You should always remember where you put the
- * keys"): the policy rewrites the rules; a rewrite that silently drops an
- * unrelated rule is caught and the rule restored. Makes a new version.
- * Returns OK, EINVAL (empty feedback), EPARSE (the policy's reply could not
- * be read, after its retries), EREADONLY, EIO, ENOSPC, ENOMEM. */
-int h2emv_feedback(h2emv_rules **out, h2emv_mem *mem, const char *feedback, h2emv_error *err);
-/* Make a new version equal to `version`. Returns OK, ENOTFOUND, EREADONLY,
- * EIO, ENOSPC, ENOMEM. */
-int h2emv_rules_revert(h2emv_rules **out, h2emv_mem *mem, uint32_t version, h2emv_error *err);
+/* Consecutive items [first, last] (0-based indexes into the request's
+ * items) under one parent with `summary`. */
+typedef struct h2emv_policy_group {
+	size_t first, last;
+	char *summary;        /* in a reply: malloc'd */
+} h2emv_policy_group;
 
-/* ---------------------------------------------------------------- dialog -- */
+/* Regroup the items of one level while the tree grows: the old children
+ * (already under the old groups, which partition the first n_items - n_new
+ * items) and the n_new new ones at the end, oldest first. */
+typedef struct h2emv_policy_group_request {
+	int level;                           /* the items' level; groups are one above */
+	const h2emv_policy_item *items;
+	size_t n_items;
+	const h2emv_policy_group *old_groups;
+	size_t n_old;
+	size_t n_new;
+	const h2emv_policy_rules *rules;     /* NULL when rules must not condition summaries */
+	h2emv_time now;
+} h2emv_policy_group_request;
 
-typedef enum h2emv_route {
-	H2EMV_ROUTE_QUESTION = 1,
-	H2EMV_ROUTE_FEEDBACK = 2,
-	H2EMV_ROUTE_REPLY = 3
-} h2emv_route;
+/* How relevant an expired node still is. */
+typedef struct h2emv_policy_relevance_request {
+	const h2emv_policy_item *item;       /* the expired node */
+	const h2emv_policy_item *parent;     /* NULL under the root */
+	h2emv_time now;
+	const h2emv_policy_rules *rules;     /* NULL when rules must not condition relevance */
+} h2emv_policy_relevance_request;
 
-typedef struct h2emv_reply {
-	h2emv_route route;
-	char *text;             /* what to say back */
-	h2emv_answer *answer;   /* for a question, else NULL */
-	h2emv_rules *rules;     /* for feedback: the new rules, else NULL */
-	h2emv_tokens tokens;    /* routing + what it led to */
-} h2emv_reply;
+/* What the question-answering agent sees each round: the nodes shown so
+ * far in tree order with their depth (the root's children are depth 0). */
+typedef struct h2emv_policy_qa_view {
+	const char *question;
+	h2emv_time now;
+	const h2emv_policy_item *nodes;
+	const int *depth;
+	const int *expanded;                 /* 1: its children are shown */
+	const int *has_children;
+	size_t n;
+	int round, max_rounds;               /* the last round must answer */
+	const char *history;                 /* earlier actions and what they found, or "" */
+} h2emv_policy_qa_view;
 
-/* Route an utterance to question answering, to rule learning, or answer it
- * directly (greetings, unknown). A question before anything is built gets
- * "I have no memories yet..." and H2EMV_OK. Free with h2emv_reply_free.
- * Returns OK, EINVAL, EPARSE (a model's reply, after retries), EREADONLY
- * (feedback on a read-only memory), ECORRUPT, EIO, ENOMEM. */
-int h2emv_say(h2emv_reply **out, h2emv_mem *mem, const char *utterance, h2emv_error *err);
-void h2emv_reply_free(h2emv_reply *r);
+enum h2emv_qa_kind {
+	H2EMV_QA_EXPAND = 1, /* show the children of nodes `ids` */
+	H2EMV_QA_RANGE = 2,  /* expand every node overlapping [t0, t1] */
+	H2EMV_QA_SEARCH = 3, /* expand the nodes whose content matches `text`; with
+	                        t1 > 0 only those overlapping [t0, t1] */
+	H2EMV_QA_ANSWER = 4  /* answer `text`, resting on nodes `ids` */
+};
+
+/* One step of the agent; ids and text malloc'd. */
+typedef struct h2emv_policy_qa_action {
+	int kind;            /* enum h2emv_qa_kind */
+	uint64_t *ids;
+	size_t n_ids;
+	h2emv_time t0, t1;
+	char *text;          /* the search words, or the answer */
+	int forgotten;       /* ANSWER: what was asked about has been forgotten */
+} h2emv_policy_qa_action;
+
+typedef struct h2emv_custom_policy {
+	unsigned version;    /* H2EMV_CUSTOM_POLICY_VERSION */
+	const char *name;    /* 1..15 characters, not "builtin" or "llm"; copied.
+	                        h2emv_mem_policy_stats reports it */
+	void *ctx;           /* passed to every callback; the caller's */
+	/* A partition of ALL the request's items into consecutive groups, each
+	 * with a summary; a group equal to an old one in range and summary
+	 * keeps that parent. *groups is a malloc'd array of *n_groups. */
+	int (*group)(void *ctx, h2emv_policy_group **groups, size_t *n_groups,
+	             const h2emv_policy_group_request *req, h2emv_tokens *spent,
+	             h2emv_error *err);
+	/* One summary for `items`, the children of one new node at level + 1. */
+	int (*summarize)(void *ctx, char **summary, const h2emv_policy_item *items, size_t n,
+	                 int level, const h2emv_policy_rules *rules, h2emv_tokens *spent,
+	                 h2emv_error *err);
+	/* α for an expired node: 0 forget now, n keep n more lifetimes, INFINITY
+	 * keep forever (NaN or negative count as 0). */
+	int (*relevance)(void *ctx, double *alpha, const h2emv_policy_relevance_request *req,
+	                 h2emv_tokens *spent, h2emv_error *err);
+	/* The new list of rules (without the default rule, which stays first)
+	 * after a user's feedback: a malloc'd array of *n malloc'd strings. */
+	int (*learn)(void *ctx, char ***rules, size_t *n, const h2emv_policy_rules *old,
+	             const char *feedback, h2emv_tokens *spent, h2emv_error *err);
+	/* The agent's next step. NULL: h2emv_ask answers as the builtin policy
+	 * does (from the typed facts, in one pass). */
+	int (*qa_step)(void *ctx, h2emv_policy_qa_action *action, const h2emv_policy_qa_view *view,
+	               h2emv_tokens *spent, h2emv_error *err);
+	/* Is `utterance` a question, feedback, or something to answer directly
+	 * (then *reply, malloc'd, is what to say)? */
+	int (*route)(void *ctx, h2emv_route *route, char **reply, const char *utterance,
+	             h2emv_tokens *spent, h2emv_error *err);
+	/* Called once when the handle drops the policy (another policy set, or
+	 * h2emv_mem_close); may be NULL. */
+	void (*destroy)(void *ctx);
+} h2emv_custom_policy;
+
+#define H2EMV_CUSTOM_POLICY_VERSION 1
+#define H2EMV_CUSTOM_POLICY_INIT \
+	{ H2EMV_CUSTOM_POLICY_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+
+/* Make `policy` (copied; its ctx stays the caller's until destroy) the
+ * handle's policy, in place of the current one, which is released. Like
+ * h2emv_mem_set_policy: not stored, call it before building or asking,
+ * never while another thread uses the handle. Returns OK, EINVAL (NULL
+ * arguments, an unknown version, a bad name), ENOMEM. On error the handle
+ * keeps its current policy and destroy is not called. */
+int h2emv_mem_set_custom_policy(h2emv_mem *mem, const h2emv_custom_policy *policy,
+                                h2emv_error *err);
+
+/* ----------------------------------------------- EXPERIMENTAL: the model -- */
+
+/* A client of the llm policy's model server, for programs that talk to the
+ * same model as the memory (the evaluation's LLM judge does): the same
+ * configuration file and H2EMV_LLM_* variables, the same transport (http,
+ * or a cassette to record or replay), retries and deadlines (docs/llm.md). */
+typedef struct h2emv_llm h2emv_llm;
+
+/* No request is sent here. Returns OK, EINVAL (a bad config, no model, an
+ * API key variable unset), EIO (config or cassette unreadable), EPARSE (a
+ * damaged cassette line), ELIMIT, ENOMEM. Close with h2emv_llm_close. */
+int h2emv_llm_open(h2emv_llm **out, const char *config_path, h2emv_error *err);
+
+/* NULL is fine. No call may be in progress on it. */
+void h2emv_llm_close(h2emv_llm *llm);
+
+typedef struct h2emv_llm_message {
+	const char *role;    /* "system", "user" or "assistant" */
+	const char *content;
+} h2emv_llm_message;
+
+typedef struct h2emv_llm_request {
+	unsigned version;                    /* H2EMV_LLM_REQUEST_VERSION */
+	const char *decision;                /* which configured model answers ("models"
+	                                        in the config) and what errors and
+	                                        cassette lines are named: "group",
+	                                        "summarize", "relevance", "learn", "qa",
+	                                        "route" or "judge" */
+	const h2emv_llm_message *messages;
+	size_t n_messages;
+	const char *schema_name;             /* NULL = "reply" */
+	const char *schema;                  /* a JSON Schema (an object, as text) the
+	                                        reply must follow when the config asks
+	                                        for structured output; NULL = plain */
+} h2emv_llm_request;
+
+#define H2EMV_LLM_REQUEST_VERSION 1
+#define H2EMV_LLM_REQUEST_INIT { H2EMV_LLM_REQUEST_VERSION, NULL, NULL, 0, NULL, NULL }
+
+/* One chat exchange: *out is the reply's text (malloc'd; release it with
+ * h2emv_free); *spent (may be NULL) gets the tokens added, as the server
+ * counts them. Thread-safe: threads may share one h2emv_llm.
+ * Returns OK, EINVAL (bad request: unknown decision, no messages, a schema
+ * that is not a JSON object), ENOTFOUND (replay: not in the cassette), EIO
+ * (the server unreachable or failing after the retries, the deadline
+ * passed), EPARSE (the server's body was no chat completion), ENOMEM. */
+int h2emv_llm_chat(char **out, h2emv_tokens *spent, h2emv_llm *llm,
+                   const h2emv_llm_request *req, h2emv_error *err);
 
 #ifdef __cplusplus
 }

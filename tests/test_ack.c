@@ -83,7 +83,7 @@ static void test_resent_ids_are_duplicates_with_their_seq(void **state)
 		assert_true(items[i].duplicate && items[i].seq == (uint64_t)i + 1);
 	/* h2emv_ingest answers a duplicate with the seq its id has */
 	uint64_t seq = 0;
-	assert_int_equal(h2emv_ingest(m, lines[1], strlen(lines[1]), &seq, &err), H2EMV_OK);
+	assert_int_equal(h2emv_ingest(&seq, m, lines[1], strlen(lines[1]), &err), H2EMV_OK);
 	assert_int_equal(seq, 2);
 	/* the id is kept with the observation */
 	char *json;
@@ -130,7 +130,7 @@ static void test_a_reused_id_with_other_content_is_refused(void **state)
 	assert_non_null(m);
 	char *first = line_of(1);
 	h2emv_error err = { 0 };
-	assert_int_equal(h2emv_ingest(m, first, strlen(first), NULL, &err), H2EMV_OK);
+	assert_int_equal(h2emv_ingest(NULL, m, first, strlen(first), &err), H2EMV_OK);
 	/* a robot whose counter restarted: same id, another observation */
 	char *lines[2] = { line_of(2), tu_fmt("{\"t\":1700000009000000,\"note\":\"other\",\"id\":\"r-1\"}") };
 	h2emv_ingest_result res;
@@ -172,10 +172,10 @@ static void test_the_first_id_raises_an_old_stores_format(void **state)
 	                 H2EMV_OK);
 	assert_int_equal(store_format(m), 1);
 	const char *plain = "{\"t\":1700000000000000}";
-	assert_int_equal(h2emv_ingest(m, plain, strlen(plain), NULL, NULL), H2EMV_OK);
+	assert_int_equal(h2emv_ingest(NULL, m, plain, strlen(plain), NULL), H2EMV_OK);
 	assert_int_equal(store_format(m), 1);
 	char *with_id = line_of(2);
-	assert_int_equal(h2emv_ingest(m, with_id, strlen(with_id), NULL, NULL), H2EMV_OK);
+	assert_int_equal(h2emv_ingest(NULL, m, with_id, strlen(with_id), NULL), H2EMV_OK);
 	assert_int_equal(store_format(m), ENG_FORMAT_IDS);
 	free(with_id);
 	h2emv_mem_close(m);
@@ -249,7 +249,7 @@ static void test_a_store_without_the_index_opens_both_ways(void **state)
 	h2emv_mem *m = tu_mem_tmp("ack", &dir);
 	assert_non_null(m);
 	const char *plain = "{\"t\":1700000000000000}";
-	assert_int_equal(h2emv_ingest(m, plain, strlen(plain), NULL, NULL), H2EMV_OK);
+	assert_int_equal(h2emv_ingest(NULL, m, plain, strlen(plain), NULL), H2EMV_OK);
 	assert_int_equal(env_write(m->env, drop_obsids, NULL, NULL), H2EMV_OK);
 	h2emv_mem_close(m);
 	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
@@ -258,7 +258,7 @@ static void test_a_store_without_the_index_opens_both_ways(void **state)
 	assert_int_equal(h2emv_mem_open(&m, dir, &o, &err), H2EMV_OK);
 	assert_true(m->env->no_obsids);
 	uint64_t bad = 99;
-	assert_int_equal(h2emv_check(&bad, m, NULL, NULL, NULL, NULL, &err), H2EMV_OK);
+	assert_int_equal(h2emv_check(&bad, m, NULL, &err), H2EMV_OK);
 	assert_int_equal(bad, 0);
 	eng_read *r;
 	uint64_t seq;
@@ -270,8 +270,8 @@ static void test_a_store_without_the_index_opens_both_ways(void **state)
 	assert_int_equal(h2emv_mem_open(&m, dir, &o, &err), H2EMV_OK);
 	assert_false(m->env->no_obsids);
 	char *line = line_of(2);
-	assert_int_equal(h2emv_ingest(m, line, strlen(line), &seq, &err), H2EMV_OK);
-	assert_int_equal(h2emv_ingest(m, line, strlen(line), &seq, &err), H2EMV_OK);
+	assert_int_equal(h2emv_ingest(&seq, m, line, strlen(line), &err), H2EMV_OK);
+	assert_int_equal(h2emv_ingest(&seq, m, line, strlen(line), &err), H2EMV_OK);
 	assert_int_equal(seq, 2); /* the resend found the new index */
 	free(line);
 	h2emv_mem_close(m);

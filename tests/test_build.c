@@ -57,7 +57,7 @@ static void ingest(h2emv_mem *m, const char *fmt, ...)
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
 	h2emv_error err = { 0 };
-	if (h2emv_ingest(m, line, strlen(line), NULL, &err))
+	if (h2emv_ingest(NULL, m, line, strlen(line), &err))
 		fail_msg("ingest %s: %s", line, err.message);
 }
 
@@ -142,7 +142,7 @@ static char *dump(h2emv_mem *m, int with_versions)
 static void assert_check_clean(h2emv_mem *m)
 {
 	uint64_t n = 99;
-	assert_int_equal(h2emv_check(&n, m, NULL, NULL, NULL, NULL, NULL), H2EMV_OK);
+	assert_int_equal(h2emv_check(&n, m, NULL, NULL), H2EMV_OK);
 	assert_int_equal(n, 0);
 }
 

@@ -200,7 +200,10 @@ static uint64_t run_check(const char *dir, vlist *l)
 	assert_int_equal(rc, H2EMV_OK);
 	memset(l, 0, sizeof *l);
 	uint64_t count = UINT64_MAX;
-	rc = h2emv_check(&count, mem, collect, l, NULL, NULL, &err);
+	h2emv_check_options co = H2EMV_CHECK_OPTIONS_INIT;
+	co.violation = collect;
+	co.violation_ctx = l;
+	rc = h2emv_check(&count, mem, &co, &err);
 	if (rc)
 		fprintf(stderr, "h2emv_check: %s\n", err.message);
 	assert_int_equal(rc, H2EMV_OK);
@@ -247,7 +250,7 @@ static void ingest_n(const char *dir, int n, uint64_t first_seq)
 		len[i] = (size_t)k;
 	}
 	uint64_t first = 0;
-	int rc = h2emv_ingest_batch(mem, json, len, (size_t)n, &first, &err);
+	int rc = h2emv_ingest_batch(&first, mem, json, len, (size_t)n, &err);
 	if (rc)
 		fprintf(stderr, "ingest: %s\n", err.message);
 	assert_int_equal(rc, H2EMV_OK);
@@ -532,6 +535,50 @@ static void test_check_reports_build_cursor_going_back(void **state)
 	free(dir);
 }
 
+static void count_violation(void *ctx, const h2emv_violation *v)
+{
+	(void)v;
+	(*(unsigned *)ctx)++;
+}
+
+/* h2emv_check's options: the callback sees each problem, NULL options count alone,
+ * an options struct of an unknown version is refused before any work. */
+static void test_check_options_callback_null_and_unknown_version(void **state)
+{
+	(void)state;
+	spec s[BASE_N];
+	base_tree(s);
+	char *dir = tu_tmpdir("check-opts");
+	eng_env *env = env_open_create(dir);
+	eng_close(env);
+	ingest_n(dir, 4, 1);
+	env = env_open_create(dir);
+	assert_int_equal(commit_specs(env, s, BASE_N, NULL, 0, (eng_ref){ 1, 1 }, 9), 1);
+	eng_close(env);
+	h2emv_mem *mem = NULL;
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_mem_open(&mem, dir, NULL, &err), H2EMV_OK);
+	unsigned calls = 0;
+	uint64_t with = UINT64_MAX, without = UINT64_MAX;
+	h2emv_check_options co = H2EMV_CHECK_OPTIONS_INIT;
+	co.violation = count_violation;
+	co.violation_ctx = &calls;
+	assert_int_equal(h2emv_check(&with, mem, &co, &err), H2EMV_OK);
+	assert_int_equal(calls, with);
+	assert_int_equal(h2emv_check(&without, mem, NULL, &err), H2EMV_OK);
+	assert_int_equal(with, 1); /* the cursor past the log, as above */
+	assert_int_equal(without, with);
+	co.version = H2EMV_CHECK_OPTIONS_VERSION + 1;
+	calls = 0;
+	assert_int_equal(h2emv_check(&with, mem, &co, &err), H2EMV_EINVAL);
+	assert_non_null(strstr(err.message, "version"));
+	assert_int_equal(calls, 0);
+	h2emv_mem_close(mem);
+	assert_int_equal(h2emv_check_store(&with, dir, &co, &err), H2EMV_EINVAL);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 static void test_check_reports_cursor_beyond_the_log(void **state)
 {
 	(void)state;
@@ -645,7 +692,7 @@ static void garbage_child(const char *dir)
 		_exit(OUT_OPEN_FAILED);
 	}
 	uint64_t n = 0;
-	rc = h2emv_check(&n, mem, NULL, NULL, NULL, NULL, &err);
+	rc = h2emv_check(&n, mem, NULL, &err);
 	h2emv_mem_close(mem);
 	if (rc) {
 		fprintf(stderr, "    check: %s: %s\n", h2emv_strerror(rc), err.message);
@@ -757,6 +804,7 @@ int main(void)
 		cmocka_unit_test(test_check_reports_version_listed_dead_but_still_in_tree),
 		cmocka_unit_test(test_check_reports_build_cursor_going_back),
 		cmocka_unit_test(test_check_reports_cursor_beyond_the_log),
+		cmocka_unit_test(test_check_options_callback_null_and_unknown_version),
 		cmocka_unit_test(test_check_reports_flipped_byte_as_checksum_and_read_is_ecorrupt),
 		cmocka_unit_test(test_check_on_file_with_garbage_pages_errors_or_reports),
 	};

@@ -263,7 +263,7 @@ static void test_forgotten_text_is_gone_from_the_file_after_gc_and_compact(void 
 
 	uint64_t bytes_before = 0, bytes_after = 0;
 	uint64_t disk_before = file_size(data_path(f));
-	assert_int_equal(h2emv_compact(f->mem, &bytes_before, &bytes_after, &e), H2EMV_OK);
+	assert_int_equal(h2emv_compact(&bytes_before, &bytes_after, f->mem, &e), H2EMV_OK);
 	assert_int_equal(bytes_before, disk_before);
 	assert_int_equal(bytes_after, file_size(data_path(f)));
 	assert_true(bytes_after <= bytes_before);
@@ -295,7 +295,7 @@ static void test_forgotten_text_is_gone_from_the_file_after_gc_and_compact(void 
 	free(ph);
 
 	uint64_t violations = 99;
-	assert_int_equal(h2emv_check(&violations, f->mem, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(h2emv_check(&violations, f->mem, NULL, &e), H2EMV_OK);
 	assert_int_equal(violations, 0);
 
 	/* and the compacted memory takes new work and survives a reopen */
@@ -306,7 +306,7 @@ static void test_forgotten_text_is_gone_from_the_file_after_gc_and_compact(void 
 	assert_int_equal(seq, 7);
 	h2emv_mem_close(f->mem);
 	assert_int_equal(open_mem(f, 0), 0);
-	assert_int_equal(h2emv_check(&violations, f->mem, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(h2emv_check(&violations, f->mem, NULL, &e), H2EMV_OK);
 	assert_int_equal(violations, 0);
 	assert_int_equal(occurrences_in_dir(f, marker), 0);
 }
@@ -358,7 +358,7 @@ static void test_forgotten_text_does_not_survive_in_a_trained_dictionary(void **
 	h2emv_gc_result res;
 	assert_int_equal(h2emv_gc(&res, f->mem, &o, &e), H2EMV_OK);
 	assert_int_equal(res.versions_deleted, 300);
-	assert_int_equal(h2emv_compact(f->mem, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(h2emv_compact(NULL, NULL, f->mem, &e), H2EMV_OK);
 	assert_int_equal(h2emv_mem_stats(&st, f->mem, &e), H2EMV_OK);
 	assert_int_equal(st.node_versions, 1);
 	/* no live record says it ... */
@@ -443,7 +443,7 @@ static void test_compaction_keeps_every_snapshot_and_shrinks_the_file(void **sta
 	eng_buf t0 = { 0 }, t1 = { 0 };
 	transcript(&t0, f);
 	uint64_t before, after;
-	assert_int_equal(h2emv_compact(f->mem, &before, &after, &e), H2EMV_OK);
+	assert_int_equal(h2emv_compact(&before, &after, f->mem, &e), H2EMV_OK);
 	/* 400 commits of copy-on-write left far more free pages than live ones */
 	assert_true(after < before);
 	assert_int_equal(after, file_size(data_path(f)));
@@ -458,11 +458,11 @@ static void test_compaction_keeps_every_snapshot_and_shrinks_the_file(void **sta
 	assert_int_equal(s1.file_bytes, after);
 	assert_true(s1.used_bytes <= s0.used_bytes);
 	uint64_t violations = 99;
-	assert_int_equal(h2emv_check(&violations, f->mem, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(h2emv_check(&violations, f->mem, NULL, &e), H2EMV_OK);
 	assert_int_equal(violations, 0);
 	/* compacting a compact file changes nothing that matters */
 	uint64_t again;
-	assert_int_equal(h2emv_compact(f->mem, &before, &again, &e), H2EMV_OK);
+	assert_int_equal(h2emv_compact(&before, &again, f->mem, &e), H2EMV_OK);
 	assert_true(again <= after);
 	eng_buf_free(&t0);
 	eng_buf_free(&t1);
@@ -479,7 +479,7 @@ static void test_compaction_with_a_snapshot_open_here_works_beside_it(void **sta
 	snprintf(old_path, sizeof old_path, "%s", data_path(f));
 	memset(&e, 0, sizeof e);
 	uint64_t before, after;
-	assert_int_equal(h2emv_compact(f->mem, &before, &after, &e), H2EMV_OK);
+	assert_int_equal(h2emv_compact(&before, &after, f->mem, &e), H2EMV_OK);
 	/* the new generation is current, the old file is gone from the
 	 * directory, and the open snapshot still reads it through its map */
 	assert_string_not_equal(data_path(f), old_path);
@@ -508,14 +508,14 @@ static void test_compaction_with_a_snapshot_open_here_works_beside_it(void **sta
 	/* a second compaction with the first-generation view still open */
 	eng_read *r;
 	assert_int_equal(eng_read_begin(&r, f->env, &e), H2EMV_OK);
-	assert_int_equal(h2emv_compact(f->mem, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(h2emv_compact(NULL, NULL, f->mem, &e), H2EMV_OK);
 	uint64_t last = 0;
 	assert_int_equal(eng_obs_last(&last, r, &e), H2EMV_OK);
 	eng_read_end(r);
 	assert_int_equal(h2emv_node_ref(goal).version, 20);
 	h2emv_snap_close(snap);
 	uint64_t violations = 99;
-	assert_int_equal(h2emv_check(&violations, f->mem, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(h2emv_check(&violations, f->mem, NULL, &e), H2EMV_OK);
 	assert_int_equal(violations, 0);
 	h2emv_stats st;
 	assert_int_equal(h2emv_mem_stats(&st, f->mem, &e), H2EMV_OK);
@@ -596,7 +596,7 @@ static void test_compaction_while_another_process_has_the_memory_open_works(void
 	int go;
 	pid_t child = spawn_holder(f->dir, &go);
 	h2emv_error e = { 0 };
-	int rc = h2emv_compact(f->mem, NULL, NULL, &e);
+	int rc = h2emv_compact(NULL, NULL, f->mem, &e);
 	if (rc != H2EMV_OK) {
 		release_holder(child, go);
 		fail_msg("compaction with another process attached gave %d (%s)", rc, e.message);
@@ -613,7 +613,7 @@ static void test_compaction_while_another_process_has_the_memory_open_works(void
 	 * the write must land in the new one, where this process sees it */
 	release_holder(child, go);
 	uint64_t violations = 99;
-	assert_int_equal(h2emv_check(&violations, f->mem, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(h2emv_check(&violations, f->mem, NULL, &e), H2EMV_OK);
 	assert_int_equal(violations, 0);
 	h2emv_stats st;
 	assert_int_equal(h2emv_mem_stats(&st, f->mem, &e), H2EMV_OK);
@@ -630,7 +630,7 @@ static void test_leftover_compaction_copy_is_discarded_on_open(void **state)
 	fixture *f = *state;
 	grow_history(f, 5);
 	h2emv_error e = { 0 };
-	assert_int_equal(h2emv_compact(f->mem, NULL, NULL, &e), H2EMV_OK); /* generation 1 */
+	assert_int_equal(h2emv_compact(NULL, NULL, f->mem, &e), H2EMV_OK); /* generation 1 */
 	eng_buf t0 = { 0 }, t1 = { 0 };
 	transcript(&t0, f);
 	h2emv_mem_close(f->mem);
@@ -669,7 +669,7 @@ static void test_a_damaged_current_file_is_refused_by_name(void **state)
 	fixture *f = *state;
 	grow_history(f, 3);
 	h2emv_error e = { 0 };
-	assert_int_equal(h2emv_compact(f->mem, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(h2emv_compact(NULL, NULL, f->mem, &e), H2EMV_OK);
 	h2emv_mem_close(f->mem);
 	f->mem = NULL;
 	char cur[4200];
@@ -724,7 +724,7 @@ static void test_compaction_of_a_read_only_memory_is_refused(void **state)
 	assert_int_equal(open_mem(f, H2EMV_OPEN_READONLY), 0);
 	h2emv_error e = { 0 };
 	uint64_t size = file_size(data_path(f));
-	assert_int_equal(h2emv_compact(f->mem, NULL, NULL, &e), H2EMV_EREADONLY);
+	assert_int_equal(h2emv_compact(NULL, NULL, f->mem, &e), H2EMV_EREADONLY);
 	assert_int_equal(file_size(data_path(f)), size);
 }
 

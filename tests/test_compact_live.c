@@ -155,7 +155,7 @@ static _Noreturn void ingester_main(const char *dir, int stop, int acks)
 		char json[512];
 		int len = live_obs(json, sizeof json, i);
 		uint64_t seq;
-		if (h2emv_ingest(m, json, (size_t)len, &seq, &e) != H2EMV_OK) {
+		if (h2emv_ingest(&seq, m, json, (size_t)len, &e) != H2EMV_OK) {
 			fprintf(stderr, "ingester: observation %" PRIu64 ": %s\n", i, e.message);
 			uint64_t zero = 0;
 			_exit(write(acks, &zero, 8) == 8 ? 2 : 3);
@@ -364,7 +364,7 @@ static void test_compaction_beside_askers_readers_ingest_and_follower_fails_noth
 		int rc_c;
 		if (n % 2 == 0) {
 			memset(&e, 0, sizeof e);
-			rc_c = h2emv_compact(mem, NULL, NULL, &e);
+			rc_c = h2emv_compact(NULL, NULL, mem, &e);
 			if (rc_c)
 				fprintf(stderr, "compaction %" PRIu64 " (API): %s\n", n + 1, e.message);
 		} else {
@@ -499,14 +499,14 @@ static _Noreturn void crash_child(const char *dir, uint64_t next, int acks)
 		_exit(2);
 	}
 	for (;;) {
-		if (h2emv_compact(m, NULL, NULL, &e) != H2EMV_OK) {
+		if (h2emv_compact(NULL, NULL, m, &e) != H2EMV_OK) {
 			fprintf(stderr, "crash child: compact: %s\n", e.message);
 			_exit(2);
 		}
 		for (int k = 0; k < 5; k++, next++) {
 			char json[512];
 			int len = live_obs(json, sizeof json, next);
-			if (h2emv_ingest(m, json, (size_t)len, NULL, &e) != H2EMV_OK) {
+			if (h2emv_ingest(NULL, m, json, (size_t)len, &e) != H2EMV_OK) {
 				fprintf(stderr, "crash child: ingest: %s\n", e.message);
 				_exit(2);
 			}
@@ -540,7 +540,7 @@ static void test_kill_during_compaction_loses_nothing(void **state)
 	for (; next <= 3000; next++) {
 		char json[512];
 		int len = live_obs(json, sizeof json, next);
-		assert_int_equal(h2emv_ingest(m, json, (size_t)len, NULL, &e), H2EMV_OK);
+		assert_int_equal(h2emv_ingest(NULL, m, json, (size_t)len, &e), H2EMV_OK);
 		acked[next] = 1;
 		max_acked = next;
 	}
@@ -579,7 +579,7 @@ static void test_kill_during_compaction_loses_nothing(void **state)
 		/* open, check, everything acknowledged is there */
 		assert_int_equal(h2emv_mem_open(&m, dir, NULL, &e), H2EMV_OK);
 		uint64_t violations = 99;
-		assert_int_equal(h2emv_check(&violations, m, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
+		assert_int_equal(h2emv_check(&violations, m, NULL, &e), H2EMV_OK);
 		assert_int_equal(violations, 0);
 		h2emv_mem_close(m);
 		assert_int_equal(tu_data_files(dir), 1);

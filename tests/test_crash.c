@@ -346,9 +346,9 @@ static void child_append(child *c)
 	uint64_t first = 0;
 	int rc;
 	if (mode == 0)
-		rc = h2emv_ingest(c->mem, json[0], len[0], &first, &err);
+		rc = h2emv_ingest(&first, c->mem, json[0], len[0], &err);
 	else if (mode == 1)
-		rc = h2emv_ingest_batch(c->mem, json, len, n, &first, &err);
+		rc = h2emv_ingest_batch(&first, c->mem, json, len, n, &err);
 	else
 		rc = eng_obs_append(c->env, bodies, n, &first, &err);
 	for (size_t i = 0; i < n; i++)
@@ -570,7 +570,9 @@ static void verify_store(const char *dir, expect *e)
 	uint64_t nv = UINT64_MAX;
 	struct timespec c0, c1;
 	clock_gettime(CLOCK_MONOTONIC, &c0);
-	rc = h2emv_check(&nv, mem, print_violation, NULL, NULL, NULL, &err);
+	h2emv_check_options co = H2EMV_CHECK_OPTIONS_INIT;
+	co.violation = print_violation;
+	rc = h2emv_check(&nv, mem, &co, &err);
 	clock_gettime(CLOCK_MONOTONIC, &c1);
 	e->check_secs += (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
 	if (rc)

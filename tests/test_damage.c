@@ -433,7 +433,7 @@ static void test_check_keeps_its_verdict_and_writes_are_refused_until_salvage(vo
 	zero_page(dir, lm.pg[lm.n / 2]);
 	uint64_t n = 0;
 	h2emv_error e = { 0 };
-	assert_int_equal(h2emv_check_store(&n, dir, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(h2emv_check_store(&n, dir, NULL, &e), H2EMV_OK);
 	assert_true(n >= 1);
 	assert_true(marker_exists(dir));
 	h2emv_mem *m = NULL;
@@ -444,7 +444,7 @@ static void test_check_keeps_its_verdict_and_writes_are_refused_until_salvage(vo
 	assert_int_equal(h2emv_salvage(&r, dir, dst, NULL, NULL, &e), H2EMV_OK);
 	assert_int_equal(r.dbs[1].bad_pages, 1);
 	assert_int_equal(r.dbs[1].copied, lm.obs_total - lm.count[lm.n / 2]);
-	assert_int_equal(h2emv_check_store(&n, dst, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(h2emv_check_store(&n, dst, NULL, &e), H2EMV_OK);
 	assert_int_equal(n, 0);
 	assert_false(marker_exists(dst));
 	assert_int_equal(h2emv_mem_open(&m, dst, NULL, &e), H2EMV_OK);
@@ -458,7 +458,7 @@ static void test_check_keeps_its_verdict_and_writes_are_refused_until_salvage(vo
 	fputs("an old verdict\n", f);
 	fclose(f);
 	assert_int_equal(h2emv_mem_open(&m, fresh, NULL, &e), H2EMV_ECORRUPT);
-	assert_int_equal(h2emv_check_store(&n, fresh, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(h2emv_check_store(&n, fresh, NULL, &e), H2EMV_OK);
 	assert_int_equal(n, 0);
 	assert_false(marker_exists(fresh));
 	assert_int_equal(h2emv_mem_open(&m, fresh, NULL, &e), H2EMV_OK);
@@ -494,7 +494,7 @@ static void test_a_salvage_reader_that_crashes_loses_only_its_page(void **state)
 	assert_int_equal(r.reader_crashes, 1);
 	assert_int_equal(r.dbs[1].copied, lm.obs_total - lm.count[victim]);
 	uint64_t n = 1;
-	assert_int_equal(h2emv_check_store(&n, dst, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(h2emv_check_store(&n, dst, NULL, &e), H2EMV_OK);
 	assert_int_equal(n, 0);
 	assert_int_equal(count_obs(dst), lm.obs_total - lm.count[victim]);
 	free(dst);

@@ -180,7 +180,7 @@ static int append_range(h2emv_mem *mem, uint64_t first, size_t n, int engine, h2
 	uint64_t got = 0;
 	if (rc == H2EMV_OK)
 		rc = engine ? eng_obs_append(mem->env, bodies, n, &got, err)
-		            : h2emv_ingest_batch(mem, json, len, n, &got, err);
+		            : h2emv_ingest_batch(&got, mem, json, len, n, err);
 	for (size_t i = 0; i < n; i++)
 		eng_buf_free(&bodies[i]);
 	if (rc == H2EMV_OK && got != first)
@@ -362,7 +362,9 @@ static uint64_t check_store(h2emv_mem *mem)
 {
 	uint64_t n = UINT64_MAX;
 	h2emv_error err = { 0 };
-	int rc = h2emv_check(&n, mem, print_violation, NULL, NULL, NULL, &err);
+	h2emv_check_options co = H2EMV_CHECK_OPTIONS_INIT;
+	co.violation = print_violation;
+	int rc = h2emv_check(&n, mem, &co, &err);
 	if (rc)
 		fprintf(stderr, "check: %s\n", err.message);
 	assert_int_equal(rc, H2EMV_OK);
@@ -636,8 +638,8 @@ static void test_readonly_memory_refuses_every_write(void **state)
 		assert_int_equal(e2.status, H2EMV_EREADONLY);  \
 		assert_true(strlen(e2.message) > 0);           \
 	} while (0)
-	REFUSED(h2emv_ingest(mem, json, jl, NULL, &e2));
-	REFUSED(h2emv_ingest_batch(mem, &jp, &jl, 1, NULL, &e2));
+	REFUSED(h2emv_ingest(NULL, mem, json, jl, &e2));
+	REFUSED(h2emv_ingest_batch(NULL, mem, &jp, &jl, 1, &e2));
 	eng_buf body = { 0 };
 	assert_int_equal(obs_from_json(&body, json, jl, 1, &err), H2EMV_OK);
 	REFUSED(eng_obs_append(mem->env, &body, 1, NULL, &e2));
@@ -648,7 +650,7 @@ static void test_readonly_memory_refuses_every_write(void **state)
 	REFUSED(h2emv_snap_pin(mem, "keep", 1, &e2));
 	REFUSED(h2emv_snap_unpin(mem, "keep", &e2));
 	REFUSED(h2emv_gc(NULL, mem, NULL, &e2));
-	REFUSED(h2emv_compact(mem, NULL, NULL, &e2));
+	REFUSED(h2emv_compact(NULL, NULL, mem, &e2));
 	REFUSED(eng_kv_put(mem->env, ENG_KV_RULES, "k", 1, "\x90", 1, &e2));
 #undef REFUSED
 

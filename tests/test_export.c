@@ -488,7 +488,7 @@ static void test_jsonl_export_takes_a_time_range_and_reingests(void **state)
 		assert_non_null(o);
 		json_decref(o);
 		uint64_t seq;
-		assert_int_equal(h2emv_ingest(m2, line, strlen(line), &seq, &err), H2EMV_OK);
+		assert_int_equal(h2emv_ingest(&seq, m2, line, strlen(line), &err), H2EMV_OK);
 		char *back;
 		assert_int_equal(h2emv_obs_get_json(&back, NULL, m2, seq, &err), H2EMV_OK);
 		assert_string_equal(back, line); /* canonical in, canonical out */

@@ -40,7 +40,7 @@ static void obs(h2emv_mem *m, const char *fmt, ...)
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
 	h2emv_error err = { 0 };
-	if (h2emv_ingest(m, line, strlen(line), NULL, &err))
+	if (h2emv_ingest(NULL, m, line, strlen(line), &err))
 		fail_msg("%s", err.message);
 }
 
@@ -189,7 +189,7 @@ static void test_levels_expire_in_order_and_the_root_never(void **state)
 	assert_int_equal(h2emv_node_level(c.n[1]), 8);
 	h2emv_snap_close(c.s);
 	uint64_t n = 1;
-	assert_int_equal(h2emv_check(&n, f->m, NULL, NULL, NULL, NULL, NULL), 0);
+	assert_int_equal(h2emv_check(&n, f->m, NULL, NULL), 0);
 	assert_int_equal(n, 0);
 }
 
@@ -328,7 +328,7 @@ static void test_forgetting_yields_to_waiting_observations(void **state)
 	h2emv_snap_close(s);
 	assert_int_equal(info.build_cursor, 150); /* committed, the new one not folded */
 	uint64_t n = 1;
-	assert_int_equal(h2emv_check(&n, f->m, NULL, NULL, NULL, NULL, NULL), 0);
+	assert_int_equal(h2emv_check(&n, f->m, NULL, NULL), 0);
 	assert_int_equal(n, 0);
 }
 

@@ -114,7 +114,7 @@ static void ingest_all(const lines *l)
 		size_t *lens = calloc(k, sizeof *lens);
 		for (size_t j = 0; j < k; j++)
 			lens[j] = strlen(l->v[i + j]);
-		int rc = h2emv_ingest_batch(m, (const char *const *)l->v + i, lens, k, NULL, &err);
+		int rc = h2emv_ingest_batch(NULL, m, (const char *const *)l->v + i, lens, k, &err);
 		if (rc)
 			fail_msg("line %zu refused: %s\n%s", i + (size_t)err.line, err.message,
 			         l->v[i + (err.line ? err.line - 1 : 0)]);

@@ -380,7 +380,7 @@ static void test_each_bad_body_fails_build_ask_and_say(void **state)
 	assert_int_equal(s.snapshots, s0.snapshots + 1);
 	assert_int_equal(s.build_cursor, s.obs_last_seq);
 	uint64_t problems = 99;
-	assert_int_equal(h2emv_check(&problems, m, NULL, NULL, NULL, NULL, NULL), H2EMV_OK);
+	assert_int_equal(h2emv_check(&problems, m, NULL, NULL), H2EMV_OK);
 	assert_int_equal(problems, 0);
 	h2emv_mem_close(m);
 	fake_llm_stop(srv);

@@ -21,8 +21,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "api/policy/llm.h"
 #include "bench/eval/eval.h"
+#include "bench/eval/judge_llm.h"
 #include "bench/eval/sim.h"
 #include "h2emv.h"
 #include "tests/fakellm.h"
@@ -349,7 +349,7 @@ static void build_ok(h2emv_mem *m)
 static void check_tree(h2emv_mem *m)
 {
 	uint64_t n = 99;
-	assert_int_equal(h2emv_check(&n, m, NULL, NULL, NULL, NULL, NULL), H2EMV_OK);
+	assert_int_equal(h2emv_check(&n, m, NULL, NULL), H2EMV_OK);
 	assert_int_equal(n, 0);
 }
 
@@ -646,8 +646,9 @@ static void test_unknown_policy_and_bad_config_are_refused(void **state)
 	free(cfg);
 }
 
-/* The evaluation's LLM judge: the model's category, or EPARSE after two
- * replies that name none (the evaluation then uses its own judge). */
+/* The evaluation's LLM judge (bench/eval/judge_llm.c, on the public
+ * h2emv_llm client): the model's category, or EPARSE after two replies
+ * that name none (the evaluation then uses its own judge). */
 static void test_llm_judge_grades_and_refuses_nonsense(void **state)
 {
 	(void)state;
@@ -662,21 +663,22 @@ static void test_llm_judge_grades_and_refuses_nonsense(void **state)
 	fake_llm_push(f, &bad);
 	fx_config(&x, "llmjudge");
 	const char *cfg = x.cfg;
-	h2emv_policy *p = NULL;
+	h2emv_llm *p = NULL;
 	h2emv_error err = { 0 };
-	assert_int_equal(pol_llm_new(&p, cfg, &err), H2EMV_OK);
+	assert_int_equal(h2emv_llm_open(&p, cfg, &err), H2EMV_OK);
 	int cat = -1;
-	pol_usage u = { 0 };
-	assert_int_equal(pol_llm_judge(p, "When did you last pick up a mug?", "At 2024/03/05, 10:03:55",
-	                               0, 0, "On 2024/03/05.", &cat, &u, &err),
-	                 H2EMV_OK);
+	h2emv_tokens u = { 0 };
+	judge_llm_case mug = { "When did you last pick up a mug?", "At 2024/03/05, 10:03:55",
+		               "On 2024/03/05.", 0, 0 };
+	assert_int_equal(judge_llm_grade(&cat, &u, p, &mug, &err), H2EMV_OK);
 	assert_int_equal(cat, 4);
 	char *req = fake_llm_request(f, 0);
 	assert_non_null(strstr(req, "On 2024/03/05."));
 	free(req);
-	assert_int_equal(pol_llm_judge(p, "q?", "a", 0, 0, "b", &cat, &u, &err), H2EMV_EPARSE);
+	judge_llm_case nonsense = { "q?", "a", "b", 0, 0 };
+	assert_int_equal(judge_llm_grade(&cat, &u, p, &nonsense, &err), H2EMV_EPARSE);
 	assert_int_equal(u.calls, 3);
-	pol_free(p);
+	h2emv_llm_close(p);
 	fx_stop(&x);
 }
 

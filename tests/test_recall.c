@@ -56,7 +56,7 @@ static h2emv_mem *ward_memory(char **dir, const char *profile)
 	c.forgetting = H2EMV_FORGET_NONE;
 	assert_int_equal(h2emv_config_set(m, &c, &err), H2EMV_OK);
 	for (size_t i = 0; i < sizeof ward / sizeof *ward; i++)
-		assert_int_equal(h2emv_ingest(m, ward[i], strlen(ward[i]), NULL, &err), H2EMV_OK);
+		assert_int_equal(h2emv_ingest(NULL, m, ward[i], strlen(ward[i]), &err), H2EMV_OK);
 	if (h2emv_build(NULL, m, NULL, &err))
 		fail_msg("build: %s", err.message);
 	return m;
@@ -265,7 +265,7 @@ static void test_another_robots_words_without_a_profile(void **state)
 	c.forgetting = H2EMV_FORGET_NONE;
 	assert_int_equal(h2emv_config_set(m, &c, &err), H2EMV_OK);
 	for (size_t i = 0; i < sizeof farm / sizeof *farm; i++)
-		assert_int_equal(h2emv_ingest(m, farm[i], strlen(farm[i]), NULL, &err), H2EMV_OK);
+		assert_int_equal(h2emv_ingest(NULL, m, farm[i], strlen(farm[i]), &err), H2EMV_OK);
 	if (h2emv_build(NULL, m, NULL, &err))
 		fail_msg("build: %s", err.message);
 	/* "to which zone" asks a place; "crate 88" is crate_88; "go" is where

@@ -81,7 +81,9 @@ static void knife_story(int give_feedback, const char **second_answer, int *seco
 		build(m);
 	}
 	uint64_t n = 9;
-	assert_int_equal(h2emv_check(&n, m, print_violation, NULL, NULL, NULL, NULL), H2EMV_OK);
+	h2emv_check_options co = H2EMV_CHECK_OPTIONS_INIT;
+	co.violation = print_violation;
+	assert_int_equal(h2emv_check(&n, m, &co, NULL), H2EMV_OK);
 	assert_int_equal(n, 0);
 	r = tu_say(m, "Where did you put the knife the last time?");
 	assert_int_equal(r->route, H2EMV_ROUTE_QUESTION);

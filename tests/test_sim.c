@@ -165,7 +165,7 @@ static void test_memory_ingests_a_history(void **state)
 	for (size_t k = 0; k < h->n_lines; k++)
 		lines[k] = h->text + h->line_off[k];
 	uint64_t first = 0;
-	int rc = h2emv_ingest_batch(mem, lines, h->line_len, h->n_lines, &first, &err);
+	int rc = h2emv_ingest_batch(&first, mem, lines, h->line_len, h->n_lines, &err);
 	if (rc)
 		fail_msg("ingest: %s", err.message);
 	assert_int_equal(first, 1);

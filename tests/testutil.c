@@ -205,7 +205,7 @@ void tu_ingestf(h2emv_mem *m, const char *fmt, ...)
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
 	h2emv_error err = { 0 };
-	if (h2emv_ingest(m, line, strlen(line), NULL, &err)) {
+	if (h2emv_ingest(NULL, m, line, strlen(line), &err)) {
 		fprintf(stderr, "ingest refused %s: %s\n", line, err.message);
 		abort();
 	}

@@ -49,7 +49,7 @@ static int report(const char *dest, uint64_t bytes, double secs, int verify, int
 	int rc = h2emv_mem_stats(&st, m, &err);
 	uint64_t bad = 0;
 	if (rc == H2EMV_OK && verify)
-		rc = h2emv_check(&bad, m, NULL, NULL, NULL, NULL, &err);
+		rc = h2emv_check(&bad, m, NULL, &err);
 	h2emv_mem_close(m);
 	if (rc)
 		return cli_fail("backup", rc, &err);
@@ -110,7 +110,7 @@ int cmd_backup(int argc, char **argv)
 	h2emv_error err = { 0 };
 	uint64_t bytes = 0;
 	double t0 = now_s();
-	int rc = h2emv_mem_backup(m, dest, &bytes, &err);
+	int rc = h2emv_mem_backup(&bytes, m, dest, &err);
 	double secs = now_s() - t0;
 	h2emv_mem_close(m);
 	if (rc)

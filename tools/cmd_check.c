@@ -73,7 +73,12 @@ static int run_check(const char *dir, out *o)
 	cli_progress_begin(&p, "check", o->quiet);
 	uint64_t n = 0;
 	h2emv_error err = { 0 };
-	int rc = h2emv_check_store(&n, dir, on_violation, o, cli_progress_cb, &p, &err);
+	h2emv_check_options co = H2EMV_CHECK_OPTIONS_INIT;
+	co.violation = on_violation;
+	co.violation_ctx = o;
+	co.progress = cli_progress_cb;
+	co.progress_ctx = &p;
+	int rc = h2emv_check_store(&n, dir, &co, &err);
 	cli_progress_end(&p);
 	if (rc)
 		return cli_fail("check", rc, &err);

@@ -34,7 +34,7 @@ int cmd_compact(int argc, char **argv)
 		return EXIT_ERROR;
 	uint64_t before = 0, after = 0;
 	h2emv_error err = { 0 };
-	int rc = h2emv_compact(m, &before, &after, &err);
+	int rc = h2emv_compact(&before, &after, m, &err);
 	h2emv_mem_close(m);
 	if (rc)
 		return cli_fail("compact", rc, &err);

@@ -120,7 +120,7 @@ static int live_day(demo *d, int day)
 	for (size_t i = 0; i < d->n; i++)
 		lens[i] = strlen(d->lines[i]);
 	h2emv_error err = { 0 };
-	int rc = h2emv_ingest_batch(d->mem, (const char *const *)d->lines, lens, d->n, NULL, &err);
+	int rc = h2emv_ingest_batch(NULL, d->mem, (const char *const *)d->lines, lens, d->n, &err);
 	free(lens);
 	for (size_t i = 0; i < d->n; i++)
 		free(d->lines[i]);

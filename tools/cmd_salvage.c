@@ -130,7 +130,7 @@ int cmd_salvage(int argc, char **argv)
 		return cli_fail("salvage", rc, &err);
 	uint64_t problems = 0;
 	h2emv_error cerr = { 0 };
-	int crc = h2emv_check_store(&problems, dst, NULL, NULL, NULL, NULL, &cerr);
+	int crc = h2emv_check_store(&problems, dst, NULL, &cerr);
 	int prc = summary(&r, &o, crc, problems);
 	if (crc)
 		return cli_fail("salvage: checking the new memory", crc, &cerr);

@@ -335,25 +335,6 @@ static int llm_route(void *ctx, const char *utterance, int *route, char **reply,
 	return rc;
 }
 
-static int parse_judge(void *a, const char *reply, h2emv_error *err)
-{
-	return lp_judge(reply, (int *)a, err);
-}
-
-int pol_llm_judge(h2emv_policy *p, const char *question, const char *truth, int64_t ref_t0,
-                  int64_t ref_t1, const char *answer, int *category, pol_usage *u,
-                  h2emv_error *err)
-{
-	if (!p || !p->name || strcmp(p->name, "llm"))
-		return eng_fail(err, H2EMV_EINVAL, "the LLM judge needs the llm policy");
-	pr_prompt pr = { 0 };
-	int rc = pr_judge(&pr, question, truth, ref_t0, ref_t1, answer, err);
-	if (rc == H2EMV_OK)
-		rc = decide(p->ctx, LLM_D_JUDGE, &pr, parse_judge, category, u, err);
-	pr_prompt_free(&pr);
-	return rc;
-}
-
 static void llm_stats(void *ctx, pol_stats *out)
 {
 	llm_pol *p = ctx;

@@ -58,9 +58,10 @@
 /* ------------------------------------------------------------- decisions -- */
 
 /* The decisions, in the order of llm_client.h's `enum llm_decision`
- * (LLM_D_GROUP ... LLM_D_COUNT), so a value of one is a value of the other;
+ * (LLM_D_GROUP ... LLM_D_ROUTE), so a value of one is a value of the other;
  * this header does not include that one to keep the parsers free of the
- * transport. */
+ * transport. The client's last decision, LLM_D_JUDGE, has no parser here:
+ * the evaluation's judge reads its own replies (bench/eval/judge_llm.c). */
 enum lp_decision {
 	LP_GROUP = 0,
 	LP_SUMMARIZE,
@@ -68,7 +69,6 @@ enum lp_decision {
 	LP_LEARN,
 	LP_QA,
 	LP_ROUTE,
-	LP_JUDGE,
 	LP_COUNT
 };
 
@@ -185,31 +185,6 @@ int lp_qa(const char *reply, const pol_qa_view *view, pol_qa_action *out, h2emv_
  * is EPARSE.
  */
 int lp_route(const char *reply, int *route, char **reply_text, h2emv_error *err);
-
-/* The judge's categories for an answer against the ground truth, in this
- * order (the digits a judge may answer with). */
-enum lp_judge_cat {
-	LP_J_CORRECT = 0,
-	LP_J_CORRECT_SUMMARIZED = 1,
-	LP_J_CORRECT_TMI = 2,
-	LP_J_PARTIALLY_CORRECT_TMI = 3,
-	LP_J_PARTIALLY_CORRECT_MISSING = 4,
-	LP_J_WRONG = 5,
-	LP_J_NO_ANSWER = 6,
-	LP_J_COUNT = 7
-};
-
-/* "correct", "correct_summarized", ... ; NULL outside the enum. */
-const char *lp_judge_name(int category);
-
-/*
- * An LLM judge's verdict: the value after the last "Category:" label, or
- * without one the last non-empty line, is a category name (any case,
- * spaces or '-' for '_', up to a '(' ',' ';' or a final '.') or its digit
- * 0-6. JSON: {"reasoning": "...", "category": "<name>"} (a digit, or a
- * number 0-6, is accepted there too). *category is an lp_judge_cat.
- */
-int lp_judge(const char *reply, int *category, h2emv_error *err);
 
 /* ------------------------------------------------------------ schemas -- */
 

@@ -1,7 +1,7 @@
 /*
- * llm_parse_verdict.c — the replies that come down to one word: the route
- * of an utterance (with what to say back for "other") and an LLM judge's
- * category for an answer. The rules are written down in llm_parse.h.
+ * llm_parse_verdict.c — the reply that comes down to one word: the route
+ * of an utterance (with what to say back for "other"). The rules are
+ * written down in llm_parse.h.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +12,6 @@
 static int is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
-
-static char lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 }
 
 /* ---------------------------------------------------------------- route -- */
@@ -108,108 +103,5 @@ int lp_route(const char *reply, int *route, char **reply_text, h2emv_error *err)
 		free(*reply_text);
 		*reply_text = NULL;
 	}
-	return rc;
-}
-
-/* ---------------------------------------------------------------- judge -- */
-
-static const char *const JUDGE_NAMES[LP_J_COUNT] = {
-	"correct",
-	"correct_summarized",
-	"correct_tmi",
-	"partially_correct_tmi",
-	"partially_correct_missing",
-	"wrong",
-	"no_answer",
-};
-
-const char *lp_judge_name(int category)
-{
-	return category >= 0 && category < LP_J_COUNT ? JUDGE_NAMES[category] : NULL;
-}
-
-/* The category named by [b, e): a name (spaces, '-' for '_', any case) or
- * a digit. */
-static int judge_word(const char *b, const char *e, int *category, h2emv_error *err)
-{
-	const char *stop = b;
-	while (stop < e && *stop != '(' && *stop != ',' && *stop != ';' && *stop != '\n')
-		stop++;
-	e = stop;
-	lp_trim(&b, &e, 1);
-	while (e > b && (e[-1] == '.' || is_blank(e[-1])))
-		e--;
-	char norm[64];
-	size_t n = 0;
-	for (const char *p = b; p < e && n + 1 < sizeof norm; p++) {
-		if (*p == '*' || *p == '`' || *p == '"' || *p == '\'')
-			continue; /* markdown and quotes around or inside the name */
-		char c = *p == ' ' || *p == '-' || *p == '\t' ? '_' : lower(*p);
-		if (c == '_' && n && norm[n - 1] == '_')
-			continue;
-		norm[n++] = c;
-	}
-	norm[n] = '\0';
-	if ((size_t)(e - b) < sizeof norm) {
-		if (n == 1 && norm[0] >= '0' && norm[0] < '0' + LP_J_COUNT) {
-			*category = norm[0] - '0';
-			return H2EMV_OK;
-		}
-		for (int i = 0; i < LP_J_COUNT; i++)
-			if (strcmp(norm, JUDGE_NAMES[i]) == 0) {
-				*category = i;
-				return H2EMV_OK;
-			}
-	}
-	char snip[64];
-	lp_snip(snip, sizeof snip, b, (size_t)(e - b));
-	return eng_fail(err, H2EMV_EPARSE,
-	                "category \"%s\" is not one of correct, correct_summarized, correct_tmi, "
-	                "partially_correct_tmi, partially_correct_missing, wrong, no_answer",
-	                snip);
-}
-
-static int judge_json(const char *j, int *category, h2emv_error *err)
-{
-	json_t *root;
-	int rc = lp_json_parse(&root, j, err);
-	if (rc)
-		return rc;
-	json_t *c = lp_json_get(root, "category");
-	if (c && json_is_string(c)) {
-		const char *s = json_string_value(c);
-		rc = judge_word(s, s + json_string_length(c), category, err);
-	} else if (c && json_is_integer(c) && json_integer_value(c) >= 0 &&
-	           json_integer_value(c) < LP_J_COUNT) {
-		*category = (int)json_integer_value(c);
-	} else {
-		rc = eng_fail(err, H2EMV_EPARSE, "the JSON needs \"category\": one of the names");
-	}
-	json_decref(root);
-	return rc;
-}
-
-int lp_judge(const char *reply, int *category, h2emv_error *err)
-{
-	if (!category)
-		return eng_fail(err, H2EMV_EINVAL, "judge: no output");
-	*category = -1;
-	int rc = lp_check_reply(reply, err);
-	if (rc)
-		return rc;
-	const char *j = lp_json_start(reply), *v = NULL;
-	if (!j && !(v = lp_label(reply, "category")))
-		j = lp_json_line(reply);
-	if (j) {
-		rc = judge_json(j, category, err);
-	} else if (v) {
-		rc = judge_word(v, lp_line_end(v), category, err);
-	} else {
-		const char *b, *e;
-		rc = lp_last_line(reply, &b, &e) ? judge_word(b, e, category, err)
-		       : eng_fail(err, H2EMV_EPARSE, "the reply is empty; answer \"Category: <name>\"");
-	}
-	if (rc)
-		*category = -1;
 	return rc;
 }

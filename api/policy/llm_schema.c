@@ -44,13 +44,6 @@ static const char ROUTE[] = OBJ(
 	"\"reply\":" STR,
 	"\"reasoning\",\"route\",\"reply\"");
 
-static const char JUDGE[] = OBJ(
-	"\"reasoning\":" STR ","
-	"\"category\":{\"type\":\"string\",\"enum\":[\"correct\",\"correct_summarized\","
-	"\"correct_tmi\",\"partially_correct_tmi\",\"partially_correct_missing\",\"wrong\","
-	"\"no_answer\"]}",
-	"\"reasoning\",\"category\"");
-
 static const struct {
 	const char *name, *schema;
 } SCHEMAS[LP_COUNT] = {
@@ -60,7 +53,6 @@ static const struct {
 	[LP_LEARN] = { "learn", LEARN },
 	[LP_QA] = { "qa", QA },
 	[LP_ROUTE] = { "route", ROUTE },
-	[LP_JUDGE] = { "judge", JUDGE },
 };
 
 const char *lp_schema(int decision)

@@ -133,12 +133,6 @@ int pr_learn(pr_prompt *out, const pol_rules *old, const char *feedback, h2emv_e
 /* Route an utterance: question, feedback or other. */
 int pr_route(pr_prompt *out, const char *utterance, h2emv_error *err);
 
-/* The evaluation's LLM judge (prompts_grade.c): question, ground truth
- * with its span (0, 0 = unknown), and the answer to grade; the reply is
- * "Category: <name>" (llm_parse.h, lp_judge). */
-int pr_judge(pr_prompt *out, const char *question, const char *truth, int64_t ref_t0,
-             int64_t ref_t1, const char *answer, h2emv_error *err);
-
 /* One step of question answering over the current view. Rounds count from
  * 0; the round with round + 1 >= max_rounds is told to answer now. */
 int pr_qa_step(pr_prompt *out, const pol_qa_view *view, h2emv_error *err);

@@ -10,9 +10,8 @@
 
 #include "bench/eval/eval.h"
 #include "bench/eval/eval_util.h"
-#include "api/policy/llm.h"
 #include "bench/eval/judge.h"
-#include "engine/engine.h"
+#include "bench/eval/judge_llm.h"
 
 /* The paper's appendix table of all ablation experiments, in its order. */
 const ev_variant ev_variants[EV_N_VARIANTS] = {
@@ -79,7 +78,7 @@ typedef struct run {
 	double size_sum;        /* Σ tree size samples */
 	size_t size_n;
 	uint64_t last_size;
-	h2emv_policy *judge;    /* the LLM judge, or NULL */
+	h2emv_llm *judge;       /* the LLM judge's model, or NULL */
 	/* feedback given so far (replayed into offline memories) */
 	char **fb;
 	size_t n_fb;
@@ -125,8 +124,8 @@ static int feed(run *r, size_t *from, int64_t until, h2emv_error *err)
 		while (*from + k < r->h->n && k < CHUNK &&
 		       (until < 0 || r->h->t[*from + k] <= until))
 			k++;
-		int rc = h2emv_ingest_batch(r->mem, (const char *const *)r->h->lines + *from,
-		                            r->h->lens + *from, k, NULL, err);
+		int rc = h2emv_ingest_batch(NULL, r->mem,
+		                            (const char *const *)r->h->lines + *from, r->h->lens + *from, k, err);
 		if (rc != H2EMV_OK)
 			return rc;
 		*from += k;
@@ -252,7 +251,7 @@ static int record(run *r, const qg_question *q, const h2emv_reply *rep, int aliv
 		size_t cap = res->cap ? res->cap * 2 : 64;
 		ev_answer *a = realloc(res->a, cap * sizeof *a);
 		if (!a)
-			return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+			return ev_fail(err, H2EMV_ENOMEM, "out of memory");
 		res->a = a;
 		res->cap = cap;
 	}
@@ -274,7 +273,7 @@ static int record(run *r, const qg_question *q, const h2emv_reply *rep, int aliv
 		free(a->question);
 		free(a->truth);
 		free(a->answer);
-		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+		return ev_fail(err, H2EMV_ENOMEM, "out of memory");
 	}
 	judge_case jc = { q->question, q->truth, q->ref_t0, q->ref_t1, a->answer,
 		          rep && rep->answer ? rep->answer->forgotten : 0, q->at };
@@ -285,16 +284,16 @@ static int record(run *r, const qg_question *q, const h2emv_reply *rep, int aliv
 	int rc = judge_grade(&jv, &jc, &jo);
 	if (rc != H2EMV_OK) {
 		res->n++; /* recorded; the strings are freed with the result */
-		return eng_fail(err, rc, "judge: %s", jv.why);
+		return ev_fail(err, rc, "judge: %s", jv.why);
 	}
 	a->fine = jv.fine;
 	a->broad = jv.broad;
 	if (r->judge) {
 		int cat = -1;
-		pol_usage u = { 0 };
-		rc = pol_llm_judge(r->judge, q->question, q->truth, q->ref_t0, q->ref_t1, a->answer,
-		                   &cat, &u, err);
-		res->tok_judge += u.prompt_tokens + u.completion_tokens;
+		h2emv_tokens u = { 0 };
+		judge_llm_case lc = { q->question, q->truth, a->answer, q->ref_t0, q->ref_t1 };
+		rc = judge_llm_grade(&cat, &u, r->judge, &lc, err);
+		res->tok_judge += u.prompt + u.completion;
 		if (rc == H2EMV_OK && cat >= 0 && cat < J_FINE_COUNT) {
 			a->fine = cat;
 			a->broad = judge_broad(cat);
@@ -363,7 +362,7 @@ static int ask(run *r, const qg_question *q, size_t hist, h2emv_error *err)
 			r->res->tok_learn += tok(&rep->tokens);
 		h2emv_reply_free(rep);
 		if (rc == H2EMV_OK && remember_feedback(r, q->feedback))
-			rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+			rc = ev_fail(err, H2EMV_ENOMEM, "out of memory");
 	}
 	return rc;
 }
@@ -376,7 +375,7 @@ int ev_run_history(ev_result *res, const ev_variant *v, const qg_history *h, con
 	res->v = v;
 	int rc = H2EMV_OK;
 	if (o->judge && !strcmp(o->judge, "llm"))
-		rc = pol_llm_new(&r.judge, o->llm_config, err);
+		rc = h2emv_llm_open(&r.judge, o->llm_config, err);
 	if (rc == H2EMV_OK && v->construction != EV_OFFLINE)
 		rc = mem_new(&r, err);
 	for (size_t i = 0; rc == H2EMV_OK && i < qs->n; i++) {
@@ -394,7 +393,7 @@ int ev_run_history(ev_result *res, const ev_variant *v, const qg_history *h, con
 		res->histories++;
 	}
 	mem_drop(&r);
-	pol_free(r.judge);
+	h2emv_llm_close(r.judge);
 	for (size_t i = 0; i < r.n_fb; i++)
 		free(r.fb[i]);
 	free(r.fb);

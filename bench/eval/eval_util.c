@@ -2,6 +2,7 @@
  * eval_util.c — small helpers the evaluation files share.
  */
 #include <ftw.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -18,6 +19,18 @@ char *ev_strdup(const char *s)
 	if (d)
 		memcpy(d, s, n);
 	return d;
+}
+
+int ev_fail(h2emv_error *err, int status, const char *fmt, ...)
+{
+	if (!err)
+		return status;
+	err->status = status; /* line, column and field stay as a call left them */
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	va_end(ap);
+	return status;
 }
 
 static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)

@@ -11,9 +11,8 @@
 
 #include <jansson.h>
 
-#include "api/obs_internal.h"
+#include "bench/eval/eval_util.h"
 #include "bench/eval/qagen_int.h"
-#include "engine/engine.h"
 
 #define DAY (24LL * 3600 * 1000000)
 /* Round-2 questions come within this window after their earliest moment
@@ -319,7 +318,7 @@ int qg_generate(qg_set *out, const qg_history *h, unsigned pairs, uint64_t seed,
 	size_t nc = 0;
 	if (collect(&cs, &nc, &s, h, &rng)) {
 		qg_scan_free(&s);
-		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+		return ev_fail(err, H2EMV_ENOMEM, "out of memory");
 	}
 	for (size_t i = nc; i > 1; i--) { /* shuffle, then take round-robin by template */
 		size_t k = (size_t)(mix(&rng) % i);
@@ -341,7 +340,7 @@ int qg_generate(qg_set *out, const qg_history *h, unsigned pairs, uint64_t seed,
 		free(used);
 		free(cs);
 		qg_scan_free(&s);
-		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+		return ev_fail(err, H2EMV_ENOMEM, "out of memory");
 	}
 	unsigned got = 0;
 	for (int progress = 1; got < pairs && progress;) {
@@ -356,7 +355,7 @@ int qg_generate(qg_set *out, const qg_history *h, unsigned pairs, uint64_t seed,
 					free(cs);
 					qg_scan_free(&s);
 					qg_set_free(out);
-					return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+					return ev_fail(err, H2EMV_ENOMEM, "out of memory");
 				}
 				got++;
 				progress = 1;
@@ -395,10 +394,10 @@ char *qg_set_jsonl(const qg_set *s)
 	out[0] = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		const qg_question *q = &s->q[i];
-		char at[OBS_TIME_TEXT], r0[OBS_TIME_TEXT], r1[OBS_TIME_TEXT];
-		obs_time_format(at, q->at);
-		obs_time_format(r0, q->ref_t0);
-		obs_time_format(r1, q->ref_t1);
+		char at[H2EMV_TIME_TEXT], r0[H2EMV_TIME_TEXT], r1[H2EMV_TIME_TEXT];
+		h2emv_time_format(at, q->at, H2EMV_TIME_RFC3339);
+		h2emv_time_format(r0, q->ref_t0, H2EMV_TIME_RFC3339);
+		h2emv_time_format(r1, q->ref_t1, H2EMV_TIME_RFC3339);
 		json_t *j = json_pack("{s:I,s:i,s:s,s:s,s:s,s:s,s:[s,s],s:s,s:b}", "pair",
 		                      (json_int_t)q->pair, "round", q->round, "at", at, "question",
 		                      q->question, "truth", q->truth, "feedback", q->feedback, "ref", r0,

@@ -11,10 +11,8 @@
 
 #include <jansson.h>
 
-#include "api/obs_internal.h"
-#include "api/observation.h"
+#include "bench/eval/eval_util.h"
 #include "bench/eval/qagen_int.h"
-#include "engine/engine.h"
 
 /* ------------------------------------------------------------ history -- */
 
@@ -24,28 +22,22 @@ static int parse_time(int64_t *out, json_t *v)
 		*out = json_integer_value(v);
 		return 0;
 	}
-	const char *why = NULL;
 	if (json_is_string(v))
-		return obs_time_parse(out, json_string_value(v), json_string_length(v), &why) ? -1 : 0;
+		return h2emv_time_parse(out, json_string_value(v), NULL) ? -1 : 0;
 	return -1;
 }
 
 /* The canonical JSON object of a line (NULL on a bad line). */
 static json_t *canonical(const char *line, size_t len, h2emv_error *err)
 {
-	eng_buf body = { 0 };
-	if (obs_from_json(&body, line, len, 0, err) != H2EMV_OK)
-		return NULL;
 	char *js = NULL;
 	size_t jl = 0;
-	int rc = obs_to_json(&js, &jl, body.data, body.len, err);
-	eng_buf_free(&body);
-	if (rc != H2EMV_OK)
+	if (h2emv_obs_canonical(&js, &jl, line, len, 0, err) != H2EMV_OK)
 		return NULL;
 	json_t *j = json_loadb(js, jl, 0, NULL);
-	free(js);
+	h2emv_free(js);
 	if (!j)
-		eng_fail(err, H2EMV_EPARSE, "canonical observation does not parse");
+		ev_fail(err, H2EMV_EPARSE, "canonical observation does not parse");
 	return j;
 }
 
@@ -55,11 +47,11 @@ int qg_history_add(qg_history *h, const char *line, size_t len, h2emv_error *err
 	int64_t t = 0;
 	if (!j || parse_time(&t, json_object_get(j, "t")) != 0) {
 		json_decref(j);
-		return eng_fail(err, H2EMV_EPARSE, "history line %zu: no valid time \"t\"", h->n + 1);
+		return ev_fail(err, H2EMV_EPARSE, "history line %zu: no valid time \"t\"", h->n + 1);
 	}
 	json_decref(j);
 	if (h->n && t < h->t[h->n - 1])
-		return eng_fail(err, H2EMV_EINVAL, "history line %zu: time goes backwards", h->n + 1);
+		return ev_fail(err, H2EMV_EINVAL, "history line %zu: time goes backwards", h->n + 1);
 	if (h->n == h->cap) {
 		size_t cap = h->cap ? h->cap * 2 : 256;
 		char **l = realloc(h->lines, cap * sizeof *l);
@@ -72,12 +64,12 @@ int qg_history_add(qg_history *h, const char *line, size_t len, h2emv_error *err
 		if (tt)
 			h->t = tt;
 		if (!l || !ls || !tt)
-			return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+			return ev_fail(err, H2EMV_ENOMEM, "out of memory");
 		h->cap = cap;
 	}
 	char *c = malloc(len + 1);
 	if (!c)
-		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+		return ev_fail(err, H2EMV_ENOMEM, "out of memory");
 	memcpy(c, line, len);
 	c[len] = 0;
 	h->lines[h->n] = c;
@@ -101,7 +93,7 @@ int qg_history_load(qg_history *h, const char *path, h2emv_error *err)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return eng_fail(err, H2EMV_EIO, "%s: cannot open", path);
+		return ev_fail(err, H2EMV_EIO, "%s: cannot open", path);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -481,7 +473,7 @@ int qg_scan_history(qg_scan *s, const qg_history *h, h2emv_error *err)
 		if (s->task[0] && (!top || strcmp(top, s->task) || t - s->task_t1 > MIN30))
 			if (task_close(s)) {
 				json_decref(j);
-				return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+				return ev_fail(err, H2EMV_ENOMEM, "out of memory");
 			}
 		if (top && !s->task[0]) {
 			snprintf(s->task, sizeof s->task, "%s", top);
@@ -494,10 +486,10 @@ int qg_scan_history(qg_scan *s, const qg_history *h, h2emv_error *err)
 			rc = scan_people_things(s, j, t, te);
 		json_decref(j);
 		if (rc)
-			return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+			return ev_fail(err, H2EMV_ENOMEM, "out of memory");
 	}
 	if (task_close(s))
-		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+		return ev_fail(err, H2EMV_ENOMEM, "out of memory");
 	return H2EMV_OK;
 }
 

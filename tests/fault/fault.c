@@ -147,7 +147,7 @@ int fault_ingest_main(const char *dir, uint64_t first_i, uint64_t count, unsigne
 			ptr[k] = lines[k];
 		}
 		uint64_t seq = 0;
-		int rc = h2emv_ingest_batch(mem, ptr, len, n, &seq, &err);
+		int rc = h2emv_ingest_batch(&seq, mem, ptr, len, n, &err);
 		if (rc != H2EMV_OK) {
 			fprintf(stderr, "fault ingest: observations %" PRIu64 "..%" PRIu64 ": %s (%s)\n", i,
 			        i + n - 1, err.message, h2emv_strerror(rc));
@@ -205,7 +205,7 @@ long fault_verify(const char *dir, const fault_ack *acks, size_t n, int write_af
 		 * (out of order) whatever the cut left */
 		size_t l = fault_obs_line(line, sizeof line, 0);
 		uint64_t seq;
-		if (h2emv_ingest(mem, line, l, &seq, &err) != H2EMV_OK) {
+		if (h2emv_ingest(&seq, mem, line, l, &err) != H2EMV_OK) {
 			fprintf(stderr, "verify: the recovered memory refuses a new observation: %s\n",
 			        err.message);
 			bad = bad ? bad : -1;

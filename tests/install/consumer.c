@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 	const char *line = "{\"t\":\"2024-09-23T10:03:55Z\",\"note\":\"installed copy works\"}";
 	uint64_t seq = 0;
 	char *json = NULL;
-	int rc = h2emv_ingest(m, line, strlen(line), &seq, &err);
+	int rc = h2emv_ingest(&seq, m, line, strlen(line), &err);
 	if (rc == H2EMV_OK)
 		rc = h2emv_obs_get_json(&json, NULL, m, seq, &err);
 	if (rc == H2EMV_OK && !strstr(json, "installed copy works"))

@@ -1,0 +1,26 @@
+#!/bin/sh
+# tests/layering/check.sh SRCDIR — the include rules of shared/STYLE.md
+# that a build does not enforce by itself, checked on the sources:
+#  - the evaluation (bench/eval) sees the library through include/h2emv.h
+#    only: no api/ or engine/ header;
+#  - engine/ includes nothing from api/;
+#  - only engine/ includes lmdb.h; only api/policy/ includes curl.h.
+# Prints each offending line and exits 1, or prints "layering: ok".
+set -u
+src=${1:?usage: check.sh SRCDIR}
+cd "$src" || exit 2
+bad=0
+show() {
+	if [ -n "$1" ]; then
+		printf '%s\n%s\n' "$2" "$1"
+		bad=1
+	fi
+}
+show "$(grep -rn '#include "\(api\|engine\)/' bench/eval)" \
+	"bench/eval includes a library-internal header (use include/h2emv.h):"
+show "$(grep -rn '#include "api/' engine)" "engine/ includes a header of api/:"
+show "$(grep -rln --include='*.[ch]' '#include <lmdb.h>' api tools bench tests fuzz)" "lmdb.h outside engine/:"
+show "$(grep -rln --include='*.[ch]' '#include <curl/curl.h>' engine tools bench tests fuzz api | grep -v '^api/policy/')" \
+	"curl.h outside api/policy/:"
+[ "$bad" -eq 0 ] && echo "layering: ok"
+exit "$bad"
