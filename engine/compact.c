@@ -89,15 +89,19 @@ static int write_copy(eng_env *env, eng_gen *g, uint64_t next)
 	if (close(fd) != 0 && rc == 0)
 		rc = errno;
 	/* the new file's name must be on disk before CURRENT can name it */
-	if (rc == 0 && sync_dir(env->dir) != 0)
-		rc = errno;
+	if (rc == 0)
+		rc = sync_dir(env->dir);
 	return rc;
 }
 
-/* Make `next` current: open it, rename CURRENT.tmp over CURRENT, sync. */
-static int switch_to(eng_env *env, uint64_t next, h2emv_error *err)
+/* Make `next` current: open it, rename CURRENT.tmp over CURRENT, sync the
+ * directory. *switched says whether CURRENT names `next` now, whatever the
+ * status: once it does, the new file is the store and must never be
+ * removed, even when the sync after the rename fails. */
+static int switch_to(eng_env *env, uint64_t next, int *switched, h2emv_error *err)
 {
 	eng_gen *ng;
+	*switched = 0;
 	int rc = gen_open(&ng, env, next, GEN_CHECK_DBIS, err);
 	if (rc)
 		return rc;
@@ -111,30 +115,44 @@ static int switch_to(eng_env *env, uint64_t next, h2emv_error *err)
 	pthread_mutex_lock(&env->genmu);
 	if (rename(tmp, cur) != 0) {
 		int e = errno;
-		pthread_mutex_unlock(&env->genmu);
-		gen_close(ng);
-		return env_err(err, e, "compact: switching to the new file");
+		/* a rename that reports an I/O error may still have happened:
+		 * what CURRENT says decides */
+		uint64_t now;
+		if (gen_read_current(&now, env->dir, NULL) != H2EMV_OK || now != next) {
+			pthread_mutex_unlock(&env->genmu);
+			gen_close(ng);
+			return env_err(err, e, "compact: switching to the new file");
+		}
 	}
 	gen_install_locked(env, ng);
+	*switched = 1;
 	pthread_mutex_unlock(&env->genmu);
 	/* From here the new generation is the store. Until the directory is
 	 * synced a power cut may bring the old CURRENT back: every writer
 	 * syncs the directory before its first write into a generation
 	 * (writer_begin), so nothing is acknowledged into a switch that may
-	 * not last; a failed sync here is reported. */
-	if (sync_dir(env->dir) != 0 && errno == EIO)
-		return env_err(err, EIO, "compact: syncing the directory after the switch");
+	 * not last, and the old file stays until a sync succeeds. */
+	int e = sync_dir(env->dir);
+	if (e)
+		return env_err(err, e,
+		               "compact: the new file is in use, but syncing the directory after "
+		               "the switch failed (the old file is kept until a later sync succeeds)");
+	env->synced_gen = next;
 	return H2EMV_OK;
 }
 
-/* The copy and the switch, under the write lock, on generation `g`. */
-static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, h2emv_error *err)
+/* The copy and the switch, under the write lock, on generation `g`.
+ * *switched: CURRENT names the new generation (see switch_to). */
+static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, int *switched,
+                          h2emv_error *err)
 {
 	uint64_t next = g->num + 1;
 	char data[4200];
 	gen_path(data, sizeof data, env->dir, next, 0);
+	*switched = 0;
 	/* no other compaction runs (we hold the lock): newer files are a
-	 * crashed one's, older ones retired */
+	 * crashed one's, older ones retired (writer_begin synced the directory
+	 * since CURRENT named g) */
 	gen_cleanup(env->dir, g->num, 1);
 	int e = 0, released = 0, resized = 0;
 	for (;;) {
@@ -160,9 +178,11 @@ static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, h2emv_error
 	int rc = H2EMV_OK;
 	if (e)
 		rc = env_err(err, e, "compact: writing the copy");
-	else if ((rc = switch_to(env, next, err)) == H2EMV_OK)
+	else
+		rc = switch_to(env, next, switched, err);
+	if (*switched)
 		*after = file_size(data);
-	if (rc)
+	else if (rc)
 		gen_cleanup(env->dir, g->num, 1); /* the copy, its lock file, CURRENT.tmp */
 	return rc;
 }
@@ -181,13 +201,15 @@ int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *er
 	char data[4200];
 	gen_path(data, sizeof data, env->dir, g->num, 0);
 	uint64_t b = file_size(data), a = b;
-	rc = compact_locked(env, g, &a, err);
-	uint64_t current = g->num + (rc == H2EMV_OK);
+	int switched = 0;
+	rc = compact_locked(env, g, &a, &switched, err);
+	uint64_t current = g->num + (switched != 0);
 	writer_end(env, g);
-	if (rc == H2EMV_OK) {
-		/* the old files go now; processes still reading them keep their
-		 * mapping until their views end */
+	if (rc == H2EMV_OK)
+		/* the switch is durable: the old files go now; processes still
+		 * reading them keep their mapping until their views end */
 		gen_cleanup(env->dir, current, 0);
+	if (switched) {
 		if (gen_acquire(&g, env, NULL) == H2EMV_OK) {
 			reserve_refresh(env, g);
 			gen_release(env, g);

@@ -772,14 +772,12 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 		/* A compaction killed between its switch and its directory fsync
 		 * left the switch in the page cache only: make it durable before
 		 * anything is acknowledged into the new file. */
-		int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd >= 0 && fsync(dfd) != 0 && errno == EIO) {
-			close(dfd);
-			rc = eng_fail(err, H2EMV_EIO, "%s: syncing the directory: %s", dir, strerror(EIO));
+		int e = sync_dir(dir);
+		if (e) {
+			rc = eng_fail(err, e == ENOSPC || e == EDQUOT ? H2EMV_ENOSPC : H2EMV_EIO,
+			              "%s: syncing the directory: %s", dir, strerror(e));
 			goto fail;
 		}
-		if (dfd >= 0)
-			close(dfd);
 	}
 	if ((rc = eng_gate(dir, env->flags, err)) != H2EMV_OK)
 		goto fail;

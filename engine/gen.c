@@ -57,10 +57,11 @@ int sync_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
-	int rc = fsync(fd);
+		return errno ? errno : EIO;
+	int rc = fsync(fd) == 0 ? 0 : errno ? errno : EIO;
 	close(fd);
-	return rc;
+	/* a file system that cannot sync a directory has nothing to sync */
+	return rc == EINVAL || rc == ENOTSUP ? 0 : rc;
 }
 
 /* CURRENT holds the generation in decimal and a newline, nothing else. */
@@ -134,9 +135,10 @@ int writer_begin(eng_gen **out, eng_env *env, h2emv_error *err)
 	/* The first write into a generation makes the switch to it durable
 	 * first: a compaction killed between renaming CURRENT and syncing the
 	 * directory must not see acknowledged writes vanish with a power cut. */
+	int e;
 	if (rc == H2EMV_OK && env->synced_gen != (*out)->num) {
-		if (sync_dir(env->dir) != 0 && errno == EIO) {
-			rc = env_err(err, EIO, "syncing the memory directory");
+		if ((e = sync_dir(env->dir)) != 0) {
+			rc = env_err(err, e, "syncing the memory directory");
 			gen_release(env, *out);
 			wlock_drop(env);
 		} else {

@@ -13,7 +13,10 @@
  * H2EMV_IOLOG_FORGET_SYNC=1 (the negative control: record syncs as if they
  * had not happened, so the replay must find losses), H2EMV_IOLOG_DIE_AT_DIRSYNC=1
  * (the process dies, as if killed, when it is about to fsync the directory
- * after renaming a file in it).
+ * after renaming a file in it), H2EMV_IOLOG_FAIL_SWITCH=dirsync (that directory
+ * fsync fails with EIO instead, and syncs nothing) or =rename (a rename onto
+ * DIR/CURRENT happens but reports EIO, as a disk error after the change
+ * reached the directory may).
  *
  * Only files directly inside the directory are recorded. Writes through
  * stdio or an inherited descriptor are not seen one by one; the content of
@@ -78,6 +81,7 @@ static ino_t memino;
 static int have_dir;
 static int forget_sync;
 static int die_at_dirsync;
+static int fail_dirsync, fail_rename; /* H2EMV_IOLOG_FAIL_SWITCH */
 static int renamed; /* this process renamed a file in the directory */
 
 /* What the shim knows about a descriptor, checked against fstat on use. */
@@ -145,6 +149,9 @@ static void init(void)
 	forget_sync = fs && *fs && strcmp(fs, "0") != 0;
 	const char *dd = getenv("H2EMV_IOLOG_DIE_AT_DIRSYNC");
 	die_at_dirsync = dd && *dd && strcmp(dd, "0") != 0;
+	const char *fsw = getenv("H2EMV_IOLOG_FAIL_SWITCH");
+	fail_dirsync = fsw && !strcmp(fsw, "dirsync");
+	fail_rename = fsw && !strcmp(fsw, "rename");
 	const char *a = getenv("H2EMV_IOLOG_ACK_FD");
 	if (a && *a)
 		ackfd = atoi(a);
@@ -521,6 +528,10 @@ int fsync(int fd)
 	setup();
 	if (die_at_dirsync && renamed && is_mem_dir_fd(fd))
 		_exit(137);
+	if (fail_dirsync && renamed && is_mem_dir_fd(fd)) {
+		errno = EIO;
+		return -1;
+	}
 	int rc = r_fsync(fd);
 	int e = errno;
 	if (rc == 0)
@@ -629,6 +640,10 @@ static int do_rename(int odir, const char *old, int ndir, const char *new, unsig
 			}
 			if (fd >= 0)
 				r_close(fd);
+		}
+		if (fail_rename && nin && !strcmp(nb, "CURRENT")) {
+			e = EIO;
+			rc = -1;
 		}
 	}
 	errno = e;
