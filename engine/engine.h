@@ -201,6 +201,9 @@ int eng_obsids_get(uint64_t *seq, eng_read *r, const void *id, size_t len, h2emv
 /* Inside a write transaction of the engine (GC): delete every obsids entry
  * whose observation is no longer stored; *dropped (may be NULL) counts them. */
 int eng_obsids_prune_txn(void *mdb_txn, eng_env *env, uint64_t *dropped, h2emv_error *err);
+/* The first stored seq >= `from` into *out (a log may have gaps: a
+ * salvaged memory's lost observations). ENOTFOUND if there is none. */
+int eng_obs_next(uint64_t *out, eng_read *r, uint64_t from, h2emv_error *err);
 /* Read observation `seq`'s body into `out` (replaced). ENOTFOUND if none. */
 int eng_obs_get(eng_buf *out, eng_read *r, uint64_t seq, h2emv_error *err);
 /* The highest observation seq (0 if none). */

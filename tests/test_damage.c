@@ -510,6 +510,86 @@ static void test_a_salvage_reader_that_crashes_loses_only_its_page(void **state)
 	free(dst);
 }
 
+typedef struct leaves {
+	uint64_t pg[1024], count[1024];
+	size_t n;
+} leaves;
+
+static void gap_leaf(void *ctx, uint64_t pgno)
+{
+	leaves *l = ctx;
+	assert_true(l->n < 1024);
+	l->pg[l->n] = pgno;
+	l->count[l->n++] = 0;
+}
+
+static int gap_rec(void *ctx, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn)
+{
+	(void)k, (void)kn, (void)v, (void)vn;
+	leaves *l = ctx;
+	if (l->n)
+		l->count[l->n - 1]++;
+	return 0;
+}
+
+/* A salvage that lost a leaf of observations nobody had built leaves a gap
+ * in the log: build folds what comes after it, counting the missing. */
+static void test_build_passes_over_the_gap_a_salvage_leaves(void **state)
+{
+	(void)state;
+	char *dir = tu_fmt("%s/gap", work), *dst = tu_fmt("%s/gap-salvaged", work);
+	tu_rmrf(dir);
+	tu_rmrf(dst);
+	char *c = tu_fmt("'%s' init -m '%s' >/dev/null && '%s' ingest -m '%s' '%s/hist.jsonl' "
+	                 ">/dev/null",
+	                 H2EMV_CLI, dir, H2EMV_CLI, dir, root);
+	sh(c);
+	free(c);
+	leaves *l = calloc(1, sizeof *l);
+	assert_non_null(l);
+	pg_file f;
+	pg_db d;
+	h2emv_error e = { 0 };
+	char *path = tu_fmt("%s/data.mdb", dir);
+	assert_int_equal(pg_open(&f, path, &e), H2EMV_OK);
+	assert_int_equal(pg_named(&d, &f, "obs", &e), H2EMV_OK);
+	pg_walker w = { .mode = PG_RECORDS, .ctx = l, .on_record = gap_rec, .on_leaf = gap_leaf };
+	assert_int_equal(pg_walk(&f, &d, 0, &w), H2EMV_OK);
+	pg_close(&f);
+	assert_true(l->n >= 3);
+	uint64_t total = 0, lost = l->count[l->n / 2];
+	for (size_t i = 0; i < l->n; i++)
+		total += l->count[i];
+	crash_on = l->pg[l->n / 2]; /* a leaf in the middle: observations follow it */
+	salvage_reader_hook = crash_here;
+	h2emv_salvage_result sr;
+	int rc = h2emv_salvage(&sr, dir, dst, NULL, NULL, &e);
+	salvage_reader_hook = NULL;
+	assert_int_equal(rc, H2EMV_OK);
+	assert_int_equal(sr.reader_crashes, 1);
+	assert_int_equal(count_obs(dst), total - lost);
+
+	h2emv_mem *m = NULL;
+	assert_int_equal(h2emv_mem_open(&m, dst, NULL, &e), H2EMV_OK);
+	h2emv_build_result br;
+	memset(&br, 0, sizeof br);
+	rc = h2emv_build(&br, m, NULL, &e);
+	if (rc)
+		fprintf(stderr, "build over the gap: %s\n", e.message);
+	assert_int_equal(rc, H2EMV_OK);
+	assert_int_equal(br.obs_missing, lost);
+	assert_int_equal(br.obs_folded, total - lost);
+	assert_int_equal(br.build_cursor, total);
+	h2emv_mem_close(m);
+	uint64_t n = 1;
+	assert_int_equal(h2emv_check_store(&n, dst, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(n, 0);
+	free(l);
+	free(path);
+	free(dir);
+	free(dst);
+}
+
 static void test_salvage_finds_the_leaves_a_damaged_root_cut_off(void **state)
 {
 	(void)state;
@@ -593,6 +673,7 @@ int main(void)
 		cmocka_unit_test(test_check_keeps_its_verdict_and_writes_are_refused_until_salvage),
 		cmocka_unit_test(test_a_salvage_reader_that_crashes_loses_only_its_page),
 		cmocka_unit_test(test_salvage_finds_the_leaves_a_damaged_root_cut_off),
+		cmocka_unit_test(test_build_passes_over_the_gap_a_salvage_leaves),
 		cmocka_unit_test(test_damaged_copies_never_crash_and_salvage_saves_the_rest),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

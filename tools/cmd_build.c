@@ -54,14 +54,21 @@ static void print(const h2emv_build_result *r, int json)
 {
 	if (json) {
 		printf("{\"folded\":%llu,\"snapshots\":%llu,\"forgotten\":%llu,\"tree_size\":%llu,"
-		       "\"build_cursor\":%llu,\"build_tokens\":%llu,\"forget_tokens\":%llu}\n",
+		       "\"build_cursor\":%llu,\"build_tokens\":%llu,\"forget_tokens\":%llu,"
+		       "\"skipped_damaged\":%llu,\"missing\":%llu}\n",
 		       (unsigned long long)r->obs_folded, (unsigned long long)r->snapshots,
 		       (unsigned long long)r->nodes_forgotten, (unsigned long long)r->tree_size,
 		       (unsigned long long)r->build_cursor,
 		       (unsigned long long)(r->tokens_build.prompt + r->tokens_build.completion),
-		       (unsigned long long)(r->tokens_forget.prompt + r->tokens_forget.completion));
+		       (unsigned long long)(r->tokens_forget.prompt + r->tokens_forget.completion),
+		       (unsigned long long)r->obs_skipped, (unsigned long long)r->obs_missing);
 		return;
 	}
+	if (r->obs_skipped || r->obs_missing)
+		fprintf(stderr,
+		        "h2emv build: passed over %llu damaged observations and %llu missing from "
+		        "the log (a salvaged memory's gaps); `h2emv check` names damaged ones\n",
+		        (unsigned long long)r->obs_skipped, (unsigned long long)r->obs_missing);
 	printf("folded %llu observations (cursor %llu) in %llu snapshots; tree size %llu; "
 	       "%llu nodes forgotten; tokens: build %llu, forgetting %llu\n",
 	       (unsigned long long)r->obs_folded, (unsigned long long)r->build_cursor,
@@ -167,6 +174,8 @@ int cmd_build(int argc, char **argv)
 		total.tokens_build.completion += r.tokens_build.completion;
 		total.tokens_forget.prompt += r.tokens_forget.prompt;
 		total.tokens_forget.completion += r.tokens_forget.completion;
+		total.obs_skipped += r.obs_skipped;
+		total.obs_missing += r.obs_missing;
 		if (follow && rc == H2EMV_OK && !interrupted && r.obs_folded == 0) {
 			if (maintain)
 				rc = idle_maintenance(m, quiet || json, &err);
