@@ -6,7 +6,8 @@
  * points DIR/CURRENT at it (see gen.c). It holds the write lock for the copy
  * and the switch, so writers in any process wait that long; readers never
  * wait: views already open finish on the old file, new ones use the new.
- * A crash at any moment leaves CURRENT naming a complete file.
+ * A crash at any moment leaves CURRENT naming a complete file. Every
+ * record's checksum is verified first: a damaged store is not compacted.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "engine/env.h"
+#include "engine/gate.h"
 
 /* The new generation's LMDB lock file is made in full before the copy, so
  * that the copy is the last thing to take space on a nearly full disk (a
@@ -94,6 +96,55 @@ static int write_copy(eng_env *env, eng_gen *g, uint64_t next)
 	return rc;
 }
 
+/* Every record of generation `g` must carry a good checksum before it is
+ * copied: LMDB copies pages, not records, and a damaged record copied into
+ * the new file would lose the old file's bytes that salvage might still
+ * read. Runs under the write lock, so the copy sees exactly these records.
+ * H2EMV_OK, or ECORRUPT naming the first bad record. */
+static int verify_records(eng_env *env, eng_gen *g, h2emv_error *err)
+{
+	MDB_txn *txn;
+	int mrc = mdb_txn_begin(g->mdb, NULL, MDB_RDONLY, &txn);
+	if (mrc)
+		return env_err(err, mrc, "compact: reading the records");
+	int rc = H2EMV_OK;
+	for (int db = 0; db < DB_COUNT && rc == H2EMV_OK; db++) {
+		if (db == DB_OBSIDS && env->no_obsids)
+			continue;
+		MDB_cursor *cur;
+		MDB_val k, v;
+		if ((mrc = mdb_cursor_open(txn, env->dbi[db], &cur)) != 0) {
+			rc = env_err(err, mrc, "compact: reading the records");
+			break;
+		}
+		int op = MDB_FIRST;
+		while ((mrc = mdb_cursor_get(cur, &k, &v, op)) == 0) {
+			op = MDB_NEXT;
+			h2emv_error e = { 0 };
+			if (env_value_sane(env, v.mv_data, v.mv_size, &e) == H2EMV_OK &&
+			    rec_verify(v.mv_data, v.mv_size, &e) == H2EMV_OK)
+				continue;
+			char key[40];
+			if (k.mv_size == 8 || k.mv_size == 12 || k.mv_size == 20)
+				snprintf(key, sizeof key, "key %llu",
+				         (unsigned long long)get_be64(k.mv_data));
+			else
+				snprintf(key, sizeof key, "a key of %zu bytes", k.mv_size);
+			rc = eng_fail(err, H2EMV_ECORRUPT,
+			              "compact: %s is damaged (database '%s', %s: %s); nothing was "
+			              "copied and the data file is as it was: run `h2emv check -m %s`, "
+			              "then `h2emv salvage`",
+			              env->dir, eng_db_names[db], key, e.message, env->dir);
+			break;
+		}
+		if (rc == H2EMV_OK && mrc != MDB_NOTFOUND)
+			rc = env_err(err, mrc, "compact: reading the records");
+		mdb_cursor_close(cur);
+	}
+	mdb_txn_abort(txn);
+	return rc;
+}
+
 /* Make `next` current: open it, rename CURRENT.tmp over CURRENT, sync the
  * directory. *switched says whether CURRENT names `next` now, whatever the
  * status: once it does, the new file is the store and must never be
@@ -154,6 +205,11 @@ static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, int *switch
 	 * crashed one's, older ones retired (writer_begin synced the directory
 	 * since CURRENT named g) */
 	gen_cleanup(env->dir, g->num, 1);
+	gate_read_enter(&env->gate); /* reads through the map like a view */
+	int rc = verify_records(env, g, err);
+	gate_read_exit(&env->gate);
+	if (rc)
+		return rc;
 	int e = 0, released = 0, resized = 0;
 	for (;;) {
 		/* the copy reads through the map like a view: no remap under it */
@@ -175,7 +231,6 @@ static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, int *switch
 		}
 		break;
 	}
-	int rc = H2EMV_OK;
 	if (e)
 		rc = env_err(err, e, "compact: writing the copy");
 	else
