@@ -224,9 +224,13 @@ static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, int *switch
 		if (e == MDB_MAP_RESIZED && !resized++ &&
 		    gate_remap_begin(&env->gate, REMAP_WAIT_SECONDS) == H2EMV_OK) {
 			/* another process grew the map before we took the lock */
-			mdb_env_set_mapsize(g->mdb, 0);
+			int src = mdb_env_set_mapsize(g->mdb, 0);
 			gate_remap_end(&env->gate);
 			gen_cleanup(env->dir, g->num, 1);
+			if (src) {
+				e = src;
+				break;
+			}
 			continue;
 		}
 		break;

@@ -336,12 +336,18 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 				              "the snapshots open in this process to follow it");
 				break;
 			}
-			mdb_env_set_mapsize(g->mdb, 0);
-			__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE);
 			MDB_envinfo info;
-			mdb_env_info(g->mdb, &info);
-			env->map_size = info.me_mapsize;
+			int src = mdb_env_set_mapsize(g->mdb, 0);
+			__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE);
+			if (src == 0)
+				src = mdb_env_info(g->mdb, &info);
+			if (src == 0)
+				env->map_size = info.me_mapsize;
 			gate_remap_end(&env->gate);
+			if (src) {
+				rc = env_err(err, src, "adopting the map another process grew");
+				break;
+			}
 			continue;
 		}
 		if (mrc) {
@@ -860,11 +866,14 @@ int eng_read_begin(eng_read **out, eng_env *env, h2emv_error *err)
 		r->gen = NULL;
 		if (rc == MDB_MAP_RESIZED &&
 		    gate_remap_begin(&env->gate, GROW_WAIT_SECONDS) == H2EMV_OK) {
-			mdb_env_set_mapsize(g->mdb, 0);
+			rc = mdb_env_set_mapsize(g->mdb, 0);
 			__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE);
 			gate_remap_end(&env->gate);
 			gen_release(env, g);
-			continue;
+			if (rc == MDB_SUCCESS)
+				continue;
+			free(r);
+			return env_err(err, rc, "adopting the map another process grew");
 		}
 		gen_release(env, g);
 		free(r);

@@ -177,9 +177,12 @@ int gen_open(eng_gen **out, eng_env *env, uint64_t num, unsigned flags, h2emv_er
 		free(g);
 		return env_err(err, rc, "creating the LMDB environment");
 	}
-	mdb_env_set_maxdbs(g->mdb, DB_COUNT + 2);
-	mdb_env_set_maxreaders(g->mdb, 254);
-	mdb_env_set_mapsize(g->mdb, (size_t)env->map_size);
+	if ((rc = mdb_env_set_maxdbs(g->mdb, DB_COUNT + 2)) != 0 ||
+	    (rc = mdb_env_set_maxreaders(g->mdb, 254)) != 0 ||
+	    (rc = mdb_env_set_mapsize(g->mdb, (size_t)env->map_size)) != 0) {
+		gen_close(g);
+		return env_err(err, rc, "setting up the LMDB environment");
+	}
 	unsigned f = MDB_NOTLS;
 	if (num > 0)
 		f |= MDB_NOSUBDIR;
@@ -196,8 +199,10 @@ int gen_open(eng_gen **out, eng_env *env, uint64_t num, unsigned flags, h2emv_er
 	}
 	MDB_envinfo info;
 	MDB_stat st;
-	mdb_env_info(g->mdb, &info);
-	mdb_env_stat(g->mdb, &st);
+	if ((rc = mdb_env_info(g->mdb, &info)) != 0 || (rc = mdb_env_stat(g->mdb, &st)) != 0) {
+		gen_close(g);
+		return env_err(err, rc, path);
+	}
 	if (info.me_mapsize > env->map_size)
 		env->map_size = info.me_mapsize; /* LMDB keeps a file larger than asked */
 	/* LMDB maps every page its meta page claims; a file cut short would
@@ -210,8 +215,13 @@ int gen_open(eng_gen **out, eng_env *env, uint64_t num, unsigned flags, h2emv_er
 		                env->dir, (unsigned long long)fst.st_size,
 		                (unsigned long long)(info.me_last_pgno + 1) * st.ms_psize);
 	}
+	/* clear the reader slots of dead processes (they pin old pages and
+	 * grow the file); a read-only open only reads, and may go without */
 	int dead;
-	mdb_reader_check(g->mdb, &dead);
+	if ((rc = mdb_reader_check(g->mdb, &dead)) != 0 && !(env->flags & H2EMV_OPEN_READONLY)) {
+		gen_close(g);
+		return env_err(err, rc, "clearing dead readers");
+	}
 	if (flags & GEN_CHECK_DBIS) {
 		/* the handles in env->dbi must mean the same databases here */
 		MDB_dbi dbi[DB_COUNT];
