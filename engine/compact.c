@@ -131,9 +131,9 @@ static int verify_records(eng_env *env, eng_gen *g, h2emv_error *err)
 			else
 				snprintf(key, sizeof key, "a key of %zu bytes", k.mv_size);
 			rc = eng_fail(err, H2EMV_ECORRUPT,
-			              "compact: %s is damaged (database '%s', %s: %s); nothing was "
-			              "copied and the data file is as it was: run `h2emv check -m %s`, "
-			              "then `h2emv salvage`",
+			              "damaged: %s, database '%s', %s: %s; compaction copied nothing "
+			              "and the data file is as it was: run `h2emv check -m %s`, then "
+			              "`h2emv salvage`",
 			              env->dir, eng_db_names[db], key, e.message, env->dir);
 			break;
 		}
