@@ -450,13 +450,14 @@ static void test_check_keeps_its_verdict_and_writes_are_refused_until_salvage(vo
 	assert_int_equal(h2emv_mem_open(&m, dir, NULL, &e), H2EMV_ECORRUPT);
 	assert_non_null(strstr(e.message, "damaged:"));
 	/* `h2emv ingest` refuses it with exit 3 and leaves nothing allocated
-	 * behind (checked under valgrind where it is installed: the refusal
+	 * behind (checked under valgrind where it is installed, outside the
+	 * sanitizer build, which valgrind cannot run: the refusal
 	 * ends the process from inside the open, where LeakSanitizer sees
 	 * the buffers as still reachable) */
 	char *const ing[] = { "h2emv", "ingest", "-m", dir, input, NULL };
 	int st = run_cli(ing);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 3);
-	if (system("command -v valgrind >/dev/null 2>&1") == 0) {
+	if (!SANITIZED && system("command -v valgrind >/dev/null 2>&1") == 0) {
 		char *vg = tu_fmt("valgrind -q --leak-check=full --show-leak-kinds=all "
 		                  "--errors-for-leak-kinds=all --error-exitcode=99 '%s' ingest -m '%s' "
 		                  "'%s' 2>/dev/null",
