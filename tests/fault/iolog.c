@@ -59,6 +59,8 @@ static int (*r_msync)(void *, size_t, int);
 static void *(*r_mmap)(void *, size_t, int, int, int, off_t);
 static int (*r_munmap)(void *, size_t);
 static int (*r_ftruncate)(int, off_t);
+static int (*r_posix_fallocate)(int, off_t, off_t);
+static int (*r_fallocate)(int, int, off_t, off_t);
 static int (*r_truncate)(const char *, off_t);
 static int (*r_rename)(const char *, const char *);
 static int (*r_renameat)(int, const char *, int, const char *);
@@ -133,6 +135,8 @@ static void init(void)
 	REAL(mmap);
 	REAL(munmap);
 	REAL(ftruncate);
+	REAL(posix_fallocate);
+	REAL(fallocate);
 	REAL(truncate);
 	REAL(rename);
 	REAL(renameat);
@@ -587,6 +591,51 @@ int ftruncate(int fd, off_t len)
 int ftruncate64(int fd, off_t len)
 {
 	return ftruncate(fd, len);
+}
+
+/* An allocation that grows a file (the memory's reserve) changes its size:
+ * recorded as a truncation to the new end (the bytes are zeros). */
+static void after_alloc(int fd, off_t before, off_t end)
+{
+	fdinfo *f = end > before ? mem_fd(fd) : NULL;
+	if (f)
+		emit_plain(IOLOG_TRUNC, (uint64_t)f->ino, (uint64_t)end, NULL, 0);
+}
+
+int posix_fallocate(int fd, off_t off, off_t len)
+{
+	setup();
+	struct stat st;
+	off_t before = fstat(fd, &st) == 0 ? st.st_size : -1;
+	int rc = r_posix_fallocate(fd, off, len); /* returns the error, errno untouched */
+	int e = errno;
+	if (rc == 0 && before >= 0)
+		after_alloc(fd, before, off + len);
+	errno = e;
+	return rc;
+}
+
+int posix_fallocate64(int fd, off_t off, off_t len)
+{
+	return posix_fallocate(fd, off, len);
+}
+
+int fallocate(int fd, int mode, off_t off, off_t len)
+{
+	setup();
+	struct stat st;
+	off_t before = fstat(fd, &st) == 0 ? st.st_size : -1;
+	int rc = r_fallocate(fd, mode, off, len);
+	int e = errno;
+	if (rc == 0 && before >= 0 && !(mode & FALLOC_FL_KEEP_SIZE))
+		after_alloc(fd, before, off + len);
+	errno = e;
+	return rc;
+}
+
+int fallocate64(int fd, int mode, off_t off, off_t len)
+{
+	return fallocate(fd, mode, off, len);
 }
 
 int truncate(const char *path, off_t len)
