@@ -225,8 +225,8 @@ int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, h2emv_violation_fn fn, v
 {
 	if (!n_violations || !mem)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_check: bad arguments");
-	return eng_check(n_violations, mem->env, obs_body_check, fn, ctx, progress, progress_ctx,
-	                 err);
+	return eng_check(n_violations, mem->env, obs_body_check, obs_body_id, fn, ctx, progress,
+	                 progress_ctx, err);
 }
 
 typedef struct first_problem {
@@ -261,7 +261,7 @@ int h2emv_check_store(uint64_t *n_violations, const char *dir, h2emv_violation_f
 		h2emv_mem *m = NULL;
 		rc = h2emv_mem_open(&m, dir, &o, err);
 		if (rc == H2EMV_OK)
-			rc = eng_check(&n, m->env, obs_body_check, keep_first, &fp, progress,
+			rc = eng_check(&n, m->env, obs_body_check, obs_body_id, keep_first, &fp, progress,
 			               progress_ctx, err);
 		h2emv_mem_close(m);
 	}

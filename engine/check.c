@@ -90,6 +90,7 @@ typedef struct checker {
 	memo_map memo;
 	eng_buf scratch;
 	eng_body_check_fn obs_check;
+	eng_obs_id_fn obs_id;
 	uint64_t built; /* the newest snapshot's build cursor */
 } checker;
 
@@ -482,6 +483,21 @@ static int check_obsids(checker *c)
 		else if (grc && grc != MDB_NOTFOUND) {
 			mrc = grc;
 			break;
+		} else if (grc == 0 && c->obs_id) {
+			/* seqs are never reused (the newest observation is always
+			 * kept), so the observation must carry this very id */
+			const void *id;
+			size_t idlen;
+			int has;
+			if (env_decode(&body, &blen, c->env, &ov, &c->scratch, NULL) != H2EMV_OK ||
+			    (has = c->obs_id(&id, &idlen, body, blen)) < 0)
+				continue; /* reported by the record pass */
+			if (!has || idlen != k.mv_size || memcmp(id, k.mv_data, idlen) != 0)
+				report(c, "obsid-mismatch", "obsids", 0, NOREF, NOREF, seq,
+				       "id '%.*s' names observation %llu, which carries %s%.*s%s", klen,
+				       (const char *)k.mv_data, (unsigned long long)seq,
+				       has ? "id '" : "no id", has ? (int)(idlen > 64 ? 64 : idlen) : 0,
+				       has ? (const char *)id : "", has ? "'" : "");
 		}
 	}
 	mdb_cursor_close(cur);
@@ -489,14 +505,15 @@ static int check_obsids(checker *c)
 }
 
 int eng_check(uint64_t *n_violations, eng_env *env, eng_body_check_fn obs_check,
-              h2emv_violation_fn fn, void *ctx, h2emv_progress_fn progress, void *progress_ctx,
-              h2emv_error *err)
+              eng_obs_id_fn obs_id, h2emv_violation_fn fn, void *ctx,
+              h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err)
 {
 	eng_read *r;
 	int rc = eng_read_begin(&r, env, err);
 	if (rc)
 		return rc;
-	checker c = { .env = env, .txn = r->txn, .fn = fn, .ctx = ctx, .obs_check = obs_check };
+	checker c = { .env = env, .txn = r->txn, .fn = fn, .ctx = ctx, .obs_check = obs_check,
+		      .obs_id = obs_id };
 	int db = 0;
 	for (; db < DB_COUNT && rc == H2EMV_OK; db++)
 		rc = check_records(&c, db, progress, progress_ctx);

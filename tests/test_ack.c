@@ -250,6 +250,15 @@ static int put_id_99(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	return env_put_record(txn, env, DB_OBSIDS, "r-99", 4, v, sizeof v, 0, 0, err);
 }
 
+/* "r-1" now names observation 3, which carries "r-3" */
+static int repoint_r1(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
+{
+	(void)ctx;
+	uint8_t v[10] = { 0x91, 0xcf };
+	be64(v + 2, 3);
+	return env_put_record(txn, env, DB_OBSIDS, "r-1", 3, v, sizeof v, 0, 0, err);
+}
+
 typedef struct rules_seen {
 	int n;
 	char rule[4][32];
@@ -276,8 +285,8 @@ static uint64_t check_rules(h2emv_mem *m, rules_seen *s)
 
 /* check reads the id index: an entry naming a missing observation is
  * explained only by retention, which collects built observations before
- * it prunes their ids; one naming an unbuilt or never-stored observation
- * is a violation. */
+ * it prunes their ids; one naming an unbuilt or never-stored observation,
+ * or an observation carrying another id, is a violation. */
 static void test_check_reports_ids_naming_missing_observations(void **state)
 {
 	(void)state;
@@ -309,6 +318,11 @@ static void test_check_reports_ids_naming_missing_observations(void **state)
 	assert_string_equal(s.rule[0], "obsid-dangling");
 	assert_string_equal(s.rule[1], "obsid-beyond-log");
 	assert_int_equal(s.key[1], 99);
+	/* an id naming an observation that carries another id */
+	assert_int_equal(env_write(m->env, repoint_r1, NULL, NULL), H2EMV_OK);
+	assert_int_equal(check_rules(m, &s), 3);
+	assert_string_equal(s.rule[0], "obsid-mismatch");
+	assert_int_equal(s.key[0], 3);
 	for (int i = 0; i < 5; i++)
 		free(lines[i]);
 	h2emv_mem_close(m);
