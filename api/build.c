@@ -236,14 +236,14 @@ int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_optio
 	h2emv_build_options def = H2EMV_BUILD_OPTIONS_INIT;
 	if (!opts)
 		opts = &def;
-	if (!mem || opts->version != H2EMV_BUILD_OPTIONS_VERSION)
+	if (!mem || opts->version < 1 || opts->version > H2EMV_BUILD_OPTIONS_VERSION)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_build: bad arguments or options version");
 	builder b;
 	int rc = builder_open(&b, mem, err);
 	if (rc)
 		return rc;
 	uint64_t every = opts->commit_every ? opts->commit_every : DEFAULT_COMMIT_EVERY;
-	uint64_t folded = 0, snaps = 0, skipped = 0, last = 0, since = 0;
+	uint64_t folded = 0, snaps = 0, skipped = 0, missing = 0, last = 0, since = 0;
 	eng_buf body = { 0 };
 	int stop = 0;
 	while (rc == H2EMV_OK && !stop) {
@@ -255,6 +255,20 @@ int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_optio
 		while (rc == H2EMV_OK && b.t.cursor < last && n < READ_CHUNK &&
 		       (!opts->max_obs || folded < opts->max_obs)) {
 			rc = eng_obs_get(&body, r, b.t.cursor + 1, err);
+			if (rc == H2EMV_ENOTFOUND) {
+				/* a gap in the log (observations a salvage could not
+				 * save): go on from the next stored one, counting it */
+				uint64_t next = 0;
+				rc = eng_obs_next(&next, r, b.t.cursor + 1, err);
+				if (rc == H2EMV_OK && next <= b.t.cursor + 1)
+					rc = eng_fail(err, H2EMV_EINTERNAL, "observation %llu is both "
+					              "missing and there", (unsigned long long)next);
+				if (rc)
+					break;
+				missing += next - (b.t.cursor + 1);
+				b.t.cursor = next - 1;
+				continue;
+			}
 			if (rc == H2EMV_ECORRUPT) { /* a damaged record: skip it, check reports it */
 				skipped++;
 				rc = H2EMV_OK;
@@ -282,6 +296,10 @@ int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_optio
 	}
 	eng_buf_free(&body);
 	result(out, &b, folded, snaps);
+	if (out && opts->version >= 2) { /* a version-1 caller has the shorter struct */
+		out->obs_skipped = skipped;
+		out->obs_missing = missing;
+	}
 	builder_close(&b);
 	return rc;
 }

@@ -277,7 +277,7 @@ int h2emv_check(uint64_t *n_violations, h2emv_mem *mem, const h2emv_check_option
 	int rc = check_opts(&o, opts, "h2emv_check", err);
 	if (rc)
 		return rc;
-	return eng_check(n_violations, mem->env, obs_body_check, o.violation, o.violation_ctx,
+	return eng_check(n_violations, mem->env, obs_body_check, obs_body_id, o.violation, o.violation_ctx,
 	                 o.progress, o.progress_ctx, err);
 }
 
@@ -317,7 +317,7 @@ int h2emv_check_store(uint64_t *n_violations, const char *dir, const h2emv_check
 		h2emv_mem *m = NULL;
 		rc = h2emv_mem_open(&m, dir, &o, err);
 		if (rc == H2EMV_OK)
-			rc = eng_check(&n, m->env, obs_body_check, keep_first, &fp, co.progress,
+			rc = eng_check(&n, m->env, obs_body_check, obs_body_id, keep_first, &fp, co.progress,
 			               co.progress_ctx, err);
 		h2emv_mem_close(m);
 	}

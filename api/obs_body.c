@@ -563,3 +563,34 @@ int obs_body_check(const void *body, size_t blen, h2emv_error *err)
 	bctx c = { .err = err };
 	return walk_body(&c, body, blen);
 }
+
+int obs_body_id(const void **id, size_t *len, const void *body, size_t blen)
+{
+	*id = NULL;
+	*len = 0;
+	if (!body || blen > OBS_MAX_BODY || mp_prescan(body, blen, MP_MAX_DEPTH, NULL))
+		return -1;
+	msgpack_zone zone;
+	if (!msgpack_zone_init(&zone, 1024))
+		return -1;
+	msgpack_object root;
+	size_t off = 0;
+	int rc = -1;
+	if (msgpack_unpack(body, blen, &off, &zone, &root) == MSGPACK_UNPACK_SUCCESS &&
+	    off == blen && root.type == MSGPACK_OBJECT_MAP) {
+		rc = 0;
+		for (uint32_t i = 0; i < root.via.map.size; i++) {
+			const msgpack_object_kv *kv = &root.via.map.ptr[i];
+			if (kv->key.type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
+			    kv->key.via.u64 == OBS_K_ID && kv->val.type == MSGPACK_OBJECT_STR) {
+				/* msgpack-c points strings into the input: valid with body */
+				*id = kv->val.via.str.ptr;
+				*len = kv->val.via.str.size;
+				rc = 1;
+				break;
+			}
+		}
+	}
+	msgpack_zone_destroy(&zone);
+	return rc;
+}

@@ -73,9 +73,11 @@ static int copy_env(eng_env *env, int fd, h2emv_error *err)
 			return eng_fail(err, H2EMV_EBUSY, "backup: the memory grew; close the "
 			                "snapshots open in this process and retry");
 		}
-		mdb_env_set_mapsize(mdb, 0);
+		rc = mdb_env_set_mapsize(mdb, 0);
 		gate_remap_end(&env->gate);
 		gen_release(env, g);
+		if (rc)
+			return env_err(err, rc, "backup: adopting the map another process grew");
 		if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0)
 			return eng_fail(err, H2EMV_EIO, "backup: %s", strerror(errno));
 	}

@@ -3,7 +3,9 @@
  * database, then the tree of every stored snapshot (references resolve,
  * children ordered in time and inside their parent, expiry never below a
  * child's, nothing visible that is listed dead, snapshot seqs and build
- * cursors monotonic). Each violation is reported with ids; the check goes on.
+ * cursors monotonic), then the observation-id index (every entry names an
+ * observation that exists, or one retention may have collected). Each
+ * violation is reported with ids; the check goes on.
  *
  * Trees of consecutive snapshots share most nodes, so each node version is
  * verified once and remembers, for its whole subtree, the earliest death and
@@ -88,6 +90,8 @@ typedef struct checker {
 	memo_map memo;
 	eng_buf scratch;
 	eng_body_check_fn obs_check;
+	eng_obs_id_fn obs_id;
+	uint64_t built; /* the newest snapshot's build cursor */
 } checker;
 
 static void report(checker *c, const char *rule, const char *db, uint64_t snap, eng_ref node,
@@ -417,6 +421,7 @@ static int check_trees(checker *c, h2emv_progress_fn progress, void *pctx)
 			       (unsigned long long)obs_last);
 		prev_seq = s.seq;
 		prev_cursor = s.build_cursor;
+		c->built = s.build_cursor > c->built ? s.build_cursor : c->built;
 		if (s.root.id && walk(c, s.seq, s.root, NOREF, 0))
 			report_invisible(c, s.seq, s.root, 0);
 		if (progress && (++done % 64 == 0))
@@ -426,15 +431,89 @@ static int check_trees(checker *c, h2emv_progress_fn progress, void *pctx)
 	return rc == MDB_NOTFOUND ? H2EMV_OK : env_err(NULL, rc, "check");
 }
 
+/* ------------------------------------------------ the observation ids -- */
+
+/* Each id entry must name an observation of the log. One that is gone is
+ * explained only by retention, which collects folded observations (at or
+ * below the newest snapshot's build cursor) before it prunes their ids in
+ * a later transaction; the newest observation and the unbuilt tail are
+ * never collected. */
+static int check_obsids(checker *c)
+{
+	MDB_cursor *cur;
+	MDB_val k, v;
+	if (c->env->no_obsids) /* an older store, read-only */
+		return H2EMV_OK;
+	uint64_t obs_last = 0;
+	int rc = eng_last_key(&obs_last, c->txn, c->env->dbi[DB_OBS], NULL);
+	if (rc)
+		return rc;
+	int mrc = mdb_cursor_open(c->txn, c->env->dbi[DB_OBSIDS], &cur);
+	if (mrc)
+		return env_err(NULL, mrc, "check");
+	for (int op = MDB_FIRST; (mrc = mdb_cursor_get(cur, &k, &v, op)) == 0; op = MDB_NEXT) {
+		const uint8_t *body;
+		size_t blen;
+		uint64_t seq;
+		int klen = k.mv_size > 64 ? 64 : (int)k.mv_size;
+		if (env_decode(&body, &blen, c->env, &v, &c->scratch, NULL) != H2EMV_OK)
+			continue; /* reported by the record pass */
+		if (mp_decode_u64s(&seq, 1, body, blen) != H2EMV_OK) {
+			report(c, "obsid-malformed", "obsids", 0, NOREF, NOREF, 0,
+			       "the entry of id '%.*s' is not one sequence number", klen,
+			       (const char *)k.mv_data);
+			continue;
+		}
+		if (seq == 0 || seq > obs_last) {
+			report(c, "obsid-beyond-log", "obsids", 0, NOREF, NOREF, seq,
+			       "id '%.*s' names observation %llu, past the last one (%llu)", klen,
+			       (const char *)k.mv_data, (unsigned long long)seq,
+			       (unsigned long long)obs_last);
+			continue;
+		}
+		uint8_t key[8];
+		be64(key, seq);
+		MDB_val ok = { 8, key }, ov;
+		int grc = mdb_get(c->txn, c->env->dbi[DB_OBS], &ok, &ov);
+		if (grc == MDB_NOTFOUND && seq > c->built)
+			report(c, "obsid-dangling", "obsids", 0, NOREF, NOREF, seq,
+			       "id '%.*s' names observation %llu, which is missing and was never "
+			       "built into a snapshot (retention cannot have collected it)",
+			       klen, (const char *)k.mv_data, (unsigned long long)seq);
+		else if (grc && grc != MDB_NOTFOUND) {
+			mrc = grc;
+			break;
+		} else if (grc == 0 && c->obs_id) {
+			/* seqs are never reused (the newest observation is always
+			 * kept), so the observation must carry this very id */
+			const void *id;
+			size_t idlen;
+			int has;
+			if (env_decode(&body, &blen, c->env, &ov, &c->scratch, NULL) != H2EMV_OK ||
+			    (has = c->obs_id(&id, &idlen, body, blen)) < 0)
+				continue; /* reported by the record pass */
+			if (!has || idlen != k.mv_size || memcmp(id, k.mv_data, idlen) != 0)
+				report(c, "obsid-mismatch", "obsids", 0, NOREF, NOREF, seq,
+				       "id '%.*s' names observation %llu, which carries %s%.*s%s", klen,
+				       (const char *)k.mv_data, (unsigned long long)seq,
+				       has ? "id '" : "no id", has ? (int)(idlen > 64 ? 64 : idlen) : 0,
+				       has ? (const char *)id : "", has ? "'" : "");
+		}
+	}
+	mdb_cursor_close(cur);
+	return mrc == MDB_NOTFOUND ? H2EMV_OK : env_err(NULL, mrc, "check");
+}
+
 int eng_check(uint64_t *n_violations, eng_env *env, eng_body_check_fn obs_check,
-              h2emv_violation_fn fn, void *ctx, h2emv_progress_fn progress, void *progress_ctx,
-              h2emv_error *err)
+              eng_obs_id_fn obs_id, h2emv_violation_fn fn, void *ctx,
+              h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err)
 {
 	eng_read *r;
 	int rc = eng_read_begin(&r, env, err);
 	if (rc)
 		return rc;
-	checker c = { .env = env, .txn = r->txn, .fn = fn, .ctx = ctx, .obs_check = obs_check };
+	checker c = { .env = env, .txn = r->txn, .fn = fn, .ctx = ctx, .obs_check = obs_check,
+		      .obs_id = obs_id };
 	int db = 0;
 	for (; db < DB_COUNT && rc == H2EMV_OK; db++)
 		rc = check_records(&c, db, progress, progress_ctx);
@@ -442,6 +521,8 @@ int eng_check(uint64_t *n_violations, eng_env *env, eng_body_check_fn obs_check,
 		rc = load_dead(&c);
 	if (rc == H2EMV_OK)
 		rc = check_trees(&c, progress, progress_ctx);
+	if (rc == H2EMV_OK)
+		rc = check_obsids(&c);
 	eng_read_end(r);
 	free(c.memo.slots);
 	eng_buf_free(&c.scratch);

@@ -6,7 +6,8 @@
  * points DIR/CURRENT at it (see gen.c). It holds the write lock for the copy
  * and the switch, so writers in any process wait that long; readers never
  * wait: views already open finish on the old file, new ones use the new.
- * A crash at any moment leaves CURRENT naming a complete file.
+ * A crash at any moment leaves CURRENT naming a complete file. Every
+ * record's checksum is verified first: a damaged store is not compacted.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "engine/env.h"
+#include "engine/gate.h"
 
 /* The new generation's LMDB lock file is made in full before the copy, so
  * that the copy is the last thing to take space on a nearly full disk (a
@@ -89,15 +91,68 @@ static int write_copy(eng_env *env, eng_gen *g, uint64_t next)
 	if (close(fd) != 0 && rc == 0)
 		rc = errno;
 	/* the new file's name must be on disk before CURRENT can name it */
-	if (rc == 0 && sync_dir(env->dir) != 0)
-		rc = errno;
+	if (rc == 0)
+		rc = sync_dir(env->dir);
 	return rc;
 }
 
-/* Make `next` current: open it, rename CURRENT.tmp over CURRENT, sync. */
-static int switch_to(eng_env *env, uint64_t next, h2emv_error *err)
+/* Every record of generation `g` must carry a good checksum before it is
+ * copied: LMDB copies pages, not records, and a damaged record copied into
+ * the new file would lose the old file's bytes that salvage might still
+ * read. Runs under the write lock, so the copy sees exactly these records.
+ * H2EMV_OK, or ECORRUPT naming the first bad record. */
+static int verify_records(eng_env *env, eng_gen *g, h2emv_error *err)
+{
+	MDB_txn *txn;
+	int mrc = mdb_txn_begin(g->mdb, NULL, MDB_RDONLY, &txn);
+	if (mrc)
+		return env_err(err, mrc, "compact: reading the records");
+	int rc = H2EMV_OK;
+	for (int db = 0; db < DB_COUNT && rc == H2EMV_OK; db++) {
+		if (db == DB_OBSIDS && env->no_obsids)
+			continue;
+		MDB_cursor *cur;
+		MDB_val k, v;
+		if ((mrc = mdb_cursor_open(txn, env->dbi[db], &cur)) != 0) {
+			rc = env_err(err, mrc, "compact: reading the records");
+			break;
+		}
+		int op = MDB_FIRST;
+		while ((mrc = mdb_cursor_get(cur, &k, &v, op)) == 0) {
+			op = MDB_NEXT;
+			h2emv_error e = { 0 };
+			if (env_value_sane(env, v.mv_data, v.mv_size, &e) == H2EMV_OK &&
+			    rec_verify(v.mv_data, v.mv_size, &e) == H2EMV_OK)
+				continue;
+			char key[40];
+			if (k.mv_size == 8 || k.mv_size == 12 || k.mv_size == 20)
+				snprintf(key, sizeof key, "key %llu",
+				         (unsigned long long)get_be64(k.mv_data));
+			else
+				snprintf(key, sizeof key, "a key of %zu bytes", k.mv_size);
+			rc = eng_fail(err, H2EMV_ECORRUPT,
+			              "damaged: %s, database '%s', %s: %s; compaction copied nothing "
+			              "and the data file is as it was: run `h2emv check -m %s`, then "
+			              "`h2emv salvage`",
+			              env->dir, eng_db_names[db], key, e.message, env->dir);
+			break;
+		}
+		if (rc == H2EMV_OK && mrc != MDB_NOTFOUND)
+			rc = env_err(err, mrc, "compact: reading the records");
+		mdb_cursor_close(cur);
+	}
+	mdb_txn_abort(txn);
+	return rc;
+}
+
+/* Make `next` current: open it, rename CURRENT.tmp over CURRENT, sync the
+ * directory. *switched says whether CURRENT names `next` now, whatever the
+ * status: once it does, the new file is the store and must never be
+ * removed, even when the sync after the rename fails. */
+static int switch_to(eng_env *env, uint64_t next, int *switched, h2emv_error *err)
 {
 	eng_gen *ng;
+	*switched = 0;
 	int rc = gen_open(&ng, env, next, GEN_CHECK_DBIS, err);
 	if (rc)
 		return rc;
@@ -111,31 +166,50 @@ static int switch_to(eng_env *env, uint64_t next, h2emv_error *err)
 	pthread_mutex_lock(&env->genmu);
 	if (rename(tmp, cur) != 0) {
 		int e = errno;
-		pthread_mutex_unlock(&env->genmu);
-		gen_close(ng);
-		return env_err(err, e, "compact: switching to the new file");
+		/* a rename that reports an I/O error may still have happened:
+		 * what CURRENT says decides */
+		uint64_t now;
+		if (gen_read_current(&now, env->dir, NULL) != H2EMV_OK || now != next) {
+			pthread_mutex_unlock(&env->genmu);
+			gen_close(ng);
+			return env_err(err, e, "compact: switching to the new file");
+		}
 	}
 	gen_install_locked(env, ng);
+	*switched = 1;
 	pthread_mutex_unlock(&env->genmu);
 	/* From here the new generation is the store. Until the directory is
 	 * synced a power cut may bring the old CURRENT back: every writer
 	 * syncs the directory before its first write into a generation
 	 * (writer_begin), so nothing is acknowledged into a switch that may
-	 * not last; a failed sync here is reported. */
-	if (sync_dir(env->dir) != 0 && errno == EIO)
-		return env_err(err, EIO, "compact: syncing the directory after the switch");
+	 * not last, and the old file stays until a sync succeeds. */
+	int e = sync_dir(env->dir);
+	if (e)
+		return env_err(err, e,
+		               "compact: the new file is in use, but syncing the directory after "
+		               "the switch failed (the old file is kept until a later sync succeeds)");
+	env->synced_gen = next;
 	return H2EMV_OK;
 }
 
-/* The copy and the switch, under the write lock, on generation `g`. */
-static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, h2emv_error *err)
+/* The copy and the switch, under the write lock, on generation `g`.
+ * *switched: CURRENT names the new generation (see switch_to). */
+static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, int *switched,
+                          h2emv_error *err)
 {
 	uint64_t next = g->num + 1;
 	char data[4200];
 	gen_path(data, sizeof data, env->dir, next, 0);
+	*switched = 0;
 	/* no other compaction runs (we hold the lock): newer files are a
-	 * crashed one's, older ones retired */
+	 * crashed one's, older ones retired (writer_begin synced the directory
+	 * since CURRENT named g) */
 	gen_cleanup(env->dir, g->num, 1);
+	gate_read_enter(&env->gate); /* reads through the map like a view */
+	int rc = verify_records(env, g, err);
+	gate_read_exit(&env->gate);
+	if (rc)
+		return rc;
 	int e = 0, released = 0, resized = 0;
 	for (;;) {
 		/* the copy reads through the map like a view: no remap under it */
@@ -150,19 +224,24 @@ static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, h2emv_error
 		if (e == MDB_MAP_RESIZED && !resized++ &&
 		    gate_remap_begin(&env->gate, REMAP_WAIT_SECONDS) == H2EMV_OK) {
 			/* another process grew the map before we took the lock */
-			mdb_env_set_mapsize(g->mdb, 0);
+			int src = mdb_env_set_mapsize(g->mdb, 0);
 			gate_remap_end(&env->gate);
 			gen_cleanup(env->dir, g->num, 1);
+			if (src) {
+				e = src;
+				break;
+			}
 			continue;
 		}
 		break;
 	}
-	int rc = H2EMV_OK;
 	if (e)
 		rc = env_err(err, e, "compact: writing the copy");
-	else if ((rc = switch_to(env, next, err)) == H2EMV_OK)
+	else
+		rc = switch_to(env, next, switched, err);
+	if (*switched)
 		*after = file_size(data);
-	if (rc)
+	else if (rc)
 		gen_cleanup(env->dir, g->num, 1); /* the copy, its lock file, CURRENT.tmp */
 	return rc;
 }
@@ -181,13 +260,15 @@ int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *er
 	char data[4200];
 	gen_path(data, sizeof data, env->dir, g->num, 0);
 	uint64_t b = file_size(data), a = b;
-	rc = compact_locked(env, g, &a, err);
-	uint64_t current = g->num + (rc == H2EMV_OK);
+	int switched = 0;
+	rc = compact_locked(env, g, &a, &switched, err);
+	uint64_t current = g->num + (switched != 0);
 	writer_end(env, g);
-	if (rc == H2EMV_OK) {
-		/* the old files go now; processes still reading them keep their
-		 * mapping until their views end */
+	if (rc == H2EMV_OK)
+		/* the switch is durable: the old files go now; processes still
+		 * reading them keep their mapping until their views end */
 		gen_cleanup(env->dir, current, 0);
+	if (switched) {
 		if (gen_acquire(&g, env, NULL) == H2EMV_OK) {
 			reserve_refresh(env, g);
 			gen_release(env, g);

@@ -201,6 +201,9 @@ int eng_obsids_get(uint64_t *seq, eng_read *r, const void *id, size_t len, h2emv
 /* Inside a write transaction of the engine (GC): delete every obsids entry
  * whose observation is no longer stored; *dropped (may be NULL) counts them. */
 int eng_obsids_prune_txn(void *mdb_txn, eng_env *env, uint64_t *dropped, h2emv_error *err);
+/* The first stored seq >= `from` into *out (a log may have gaps: a
+ * salvaged memory's lost observations). ENOTFOUND if there is none. */
+int eng_obs_next(uint64_t *out, eng_read *r, uint64_t from, h2emv_error *err);
 /* Read observation `seq`'s body into `out` (replaced). ENOTFOUND if none. */
 int eng_obs_get(eng_buf *out, eng_read *r, uint64_t seq, h2emv_error *err);
 /* The highest observation seq (0 if none). */
@@ -348,9 +351,13 @@ int eng_backup(eng_env *env, const char *dest, uint64_t *bytes, h2emv_error *err
 /* Verify every record and every snapshot's tree (see h2emv_check).
  * `obs_check` (may be NULL) validates an observation body's fields. */
 typedef int (*eng_body_check_fn)(const void *body, size_t len, h2emv_error *err);
+/* `obs_id` (may be NULL) reads an observation body's producer id: 1 and
+ * *id, *len (pointing into body); 0 none; -1 unreadable. With it, check
+ * verifies that each id entry names an observation carrying that id. */
+typedef int (*eng_obs_id_fn)(const void **id, size_t *len, const void *body, size_t blen);
 int eng_check(uint64_t *n_violations, eng_env *env, eng_body_check_fn obs_check,
-              h2emv_violation_fn fn, void *ctx, h2emv_progress_fn progress, void *progress_ctx,
-              h2emv_error *err);
+              eng_obs_id_fn obs_id, h2emv_violation_fn fn, void *ctx,
+              h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err);
 
 /* Read every page of the store in `dir` by hand (no LMDB): each damaged
  * page, and meta pages or databases that cannot be used, is one violation

@@ -336,12 +336,18 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 				              "the snapshots open in this process to follow it");
 				break;
 			}
-			mdb_env_set_mapsize(g->mdb, 0);
-			__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE);
 			MDB_envinfo info;
-			mdb_env_info(g->mdb, &info);
-			env->map_size = info.me_mapsize;
+			int src = mdb_env_set_mapsize(g->mdb, 0);
+			__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE);
+			if (src == 0)
+				src = mdb_env_info(g->mdb, &info);
+			if (src == 0)
+				env->map_size = info.me_mapsize;
 			gate_remap_end(&env->gate);
+			if (src) {
+				rc = env_err(err, src, "adopting the map another process grew");
+				break;
+			}
 			continue;
 		}
 		if (mrc) {
@@ -772,14 +778,12 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 		/* A compaction killed between its switch and its directory fsync
 		 * left the switch in the page cache only: make it durable before
 		 * anything is acknowledged into the new file. */
-		int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd >= 0 && fsync(dfd) != 0 && errno == EIO) {
-			close(dfd);
-			rc = eng_fail(err, H2EMV_EIO, "%s: syncing the directory: %s", dir, strerror(EIO));
+		int e = sync_dir(dir);
+		if (e) {
+			rc = eng_fail(err, e == ENOSPC || e == EDQUOT ? H2EMV_ENOSPC : H2EMV_EIO,
+			              "%s: syncing the directory: %s", dir, strerror(e));
 			goto fail;
 		}
-		if (dfd >= 0)
-			close(dfd);
 	}
 	if ((rc = eng_gate(dir, env->flags, err)) != H2EMV_OK)
 		goto fail;
@@ -862,11 +866,14 @@ int eng_read_begin(eng_read **out, eng_env *env, h2emv_error *err)
 		r->gen = NULL;
 		if (rc == MDB_MAP_RESIZED &&
 		    gate_remap_begin(&env->gate, GROW_WAIT_SECONDS) == H2EMV_OK) {
-			mdb_env_set_mapsize(g->mdb, 0);
+			rc = mdb_env_set_mapsize(g->mdb, 0);
 			__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE);
 			gate_remap_end(&env->gate);
 			gen_release(env, g);
-			continue;
+			if (rc == MDB_SUCCESS)
+				continue;
+			free(r);
+			return env_err(err, rc, "adopting the map another process grew");
 		}
 		gen_release(env, g);
 		free(r);

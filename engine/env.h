@@ -179,7 +179,9 @@ void gen_install_locked(eng_env *env, eng_gen *ng);
 int gen_acquire(eng_gen **out, eng_env *env, h2emv_error *err);
 void gen_release(eng_env *env, eng_gen *g);
 /* Remove the files of generations other than `current`: older ones always
- * (they are unlinked under any process still reading them, which is fine),
+ * (they are unlinked under any process still reading them, which is fine;
+ * the caller has synced the directory since CURRENT named `current`, or a
+ * power cut could bring back a CURRENT naming a removed file),
  * newer ones (a crashed compaction's copy) only when `newer` is set, which
  * needs the write lock. */
 void gen_cleanup(const char *dir, uint64_t current, int newer);
@@ -193,7 +195,8 @@ void wlock_drop(eng_env *env);
  * lock it cannot change). writer_end releases all three. */
 int writer_begin(eng_gen **out, eng_env *env, h2emv_error *err);
 void writer_end(eng_env *env, eng_gen *g);
-/* fsync a directory. */
+/* fsync a directory: 0, or the errno of the open or the fsync (a file
+ * system that cannot sync directories, EINVAL, counts as done). */
 int sync_dir(const char *dir);
 
 /* ---------------------------------------------- the reserve (reserve.c) -- */

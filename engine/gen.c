@@ -57,10 +57,11 @@ int sync_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
-	int rc = fsync(fd);
+		return errno ? errno : EIO;
+	int rc = fsync(fd) == 0 ? 0 : errno ? errno : EIO;
 	close(fd);
-	return rc;
+	/* a file system that cannot sync a directory has nothing to sync */
+	return rc == EINVAL || rc == ENOTSUP ? 0 : rc;
 }
 
 /* CURRENT holds the generation in decimal and a newline, nothing else. */
@@ -134,9 +135,10 @@ int writer_begin(eng_gen **out, eng_env *env, h2emv_error *err)
 	/* The first write into a generation makes the switch to it durable
 	 * first: a compaction killed between renaming CURRENT and syncing the
 	 * directory must not see acknowledged writes vanish with a power cut. */
+	int e;
 	if (rc == H2EMV_OK && env->synced_gen != (*out)->num) {
-		if (sync_dir(env->dir) != 0 && errno == EIO) {
-			rc = env_err(err, EIO, "syncing the memory directory");
+		if ((e = sync_dir(env->dir)) != 0) {
+			rc = env_err(err, e, "syncing the memory directory");
 			gen_release(env, *out);
 			wlock_drop(env);
 		} else {
@@ -175,9 +177,12 @@ int gen_open(eng_gen **out, eng_env *env, uint64_t num, unsigned flags, h2emv_er
 		free(g);
 		return env_err(err, rc, "creating the LMDB environment");
 	}
-	mdb_env_set_maxdbs(g->mdb, DB_COUNT + 2);
-	mdb_env_set_maxreaders(g->mdb, 254);
-	mdb_env_set_mapsize(g->mdb, (size_t)env->map_size);
+	if ((rc = mdb_env_set_maxdbs(g->mdb, DB_COUNT + 2)) != 0 ||
+	    (rc = mdb_env_set_maxreaders(g->mdb, 254)) != 0 ||
+	    (rc = mdb_env_set_mapsize(g->mdb, (size_t)env->map_size)) != 0) {
+		gen_close(g);
+		return env_err(err, rc, "setting up the LMDB environment");
+	}
 	unsigned f = MDB_NOTLS;
 	if (num > 0)
 		f |= MDB_NOSUBDIR;
@@ -194,8 +199,10 @@ int gen_open(eng_gen **out, eng_env *env, uint64_t num, unsigned flags, h2emv_er
 	}
 	MDB_envinfo info;
 	MDB_stat st;
-	mdb_env_info(g->mdb, &info);
-	mdb_env_stat(g->mdb, &st);
+	if ((rc = mdb_env_info(g->mdb, &info)) != 0 || (rc = mdb_env_stat(g->mdb, &st)) != 0) {
+		gen_close(g);
+		return env_err(err, rc, path);
+	}
 	if (info.me_mapsize > env->map_size)
 		env->map_size = info.me_mapsize; /* LMDB keeps a file larger than asked */
 	/* LMDB maps every page its meta page claims; a file cut short would
@@ -208,8 +215,13 @@ int gen_open(eng_gen **out, eng_env *env, uint64_t num, unsigned flags, h2emv_er
 		                env->dir, (unsigned long long)fst.st_size,
 		                (unsigned long long)(info.me_last_pgno + 1) * st.ms_psize);
 	}
+	/* clear the reader slots of dead processes (they pin old pages and
+	 * grow the file); a read-only open only reads, and may go without */
 	int dead;
-	mdb_reader_check(g->mdb, &dead);
+	if ((rc = mdb_reader_check(g->mdb, &dead)) != 0 && !(env->flags & H2EMV_OPEN_READONLY)) {
+		gen_close(g);
+		return env_err(err, rc, "clearing dead readers");
+	}
 	if (flags & GEN_CHECK_DBIS) {
 		/* the handles in env->dbi must mean the same databases here */
 		MDB_dbi dbi[DB_COUNT];

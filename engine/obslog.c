@@ -272,6 +272,28 @@ int eng_obs_get(eng_buf *out, eng_read *r, uint64_t seq, h2emv_error *err)
 	return H2EMV_OK;
 }
 
+int eng_obs_next(uint64_t *out, eng_read *r, uint64_t from, h2emv_error *err)
+{
+	MDB_cursor *cur;
+	uint8_t key[8];
+	be64(key, from);
+	MDB_val k = { 8, key }, v;
+	*out = 0;
+	int mrc = mdb_cursor_open(r->txn, r->env->dbi[DB_OBS], &cur);
+	if (mrc)
+		return env_err(err, mrc, "observations: opening a cursor");
+	mrc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE);
+	if (mrc == 0 && k.mv_size != 8)
+		mrc = MDB_CORRUPTED;
+	if (mrc == 0)
+		*out = get_be64(k.mv_data);
+	mdb_cursor_close(cur);
+	if (mrc == MDB_NOTFOUND)
+		return eng_fail(err, H2EMV_ENOTFOUND, "no observation from %llu on",
+		                (unsigned long long)from);
+	return mrc ? env_err(err, mrc, "observations: seeking") : H2EMV_OK;
+}
+
 int eng_obs_last(uint64_t *out, eng_read *r, h2emv_error *err)
 {
 	return last_key(out, r->txn, r->env->dbi[DB_OBS], err);

@@ -441,9 +441,10 @@ typedef struct h2emv_build_options {
 	int no_forget;              /* skip the forgetting pass */
 	h2emv_progress_fn progress; /* may be NULL; returning non-zero stops after a commit */
 	void *progress_ctx;
+	/* version 2: the result's obs_skipped and obs_missing are filled */
 } h2emv_build_options;
 
-#define H2EMV_BUILD_OPTIONS_VERSION 1
+#define H2EMV_BUILD_OPTIONS_VERSION 2
 #define H2EMV_BUILD_OPTIONS_INIT { H2EMV_BUILD_OPTIONS_VERSION, 0, 0, 0, NULL, NULL }
 
 typedef struct h2emv_build_result {
@@ -454,6 +455,12 @@ typedef struct h2emv_build_result {
 	uint64_t build_cursor;
 	h2emv_tokens tokens_build;  /* grouping + summaries */
 	h2emv_tokens tokens_forget; /* relevance estimates (cache misses) */
+	/* filled only when the options passed have version >= 2 (NULL options
+	 * count as the current version; a caller built against version 1 has
+	 * the shorter struct) */
+	uint64_t obs_skipped;       /* damaged observations passed over (check names them) */
+	uint64_t obs_missing;       /* sequence numbers missing from the log (the gaps of a
+	                               salvaged memory), passed over */
 } h2emv_build_result;
 
 /* Fold every observation after the build cursor into the tree (segmenting,
@@ -463,6 +470,9 @@ typedef struct h2emv_build_result {
  * same tree. One builder at a time per memory: EBUSY, naming the other
  * builder's process, while another process, handle or thread of this
  * handle builds or forgets, or holds the role (h2emv_build_claim).
+ * A damaged observation and a gap in the log (the observations a salvage
+ * could not save) never stop it: they are passed over and counted
+ * (obs_skipped, obs_missing).
  * Returns OK, EBUSY, ECORRUPT, EIO, ENOSPC, EREADONLY, ENOMEM. */
 int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_options *opts,
                 h2emv_error *err);

@@ -233,6 +233,106 @@ static void test_ids_of_collected_observations_are_pruned(void **state)
 	free(dir);
 }
 
+static int delete_obs_seq(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
+{
+	uint8_t key[8];
+	be64(key, *(const uint64_t *)ctx);
+	MDB_val k = { 8, key };
+	int rc = mdb_del(txn, env->dbi[DB_OBS], &k, NULL);
+	return rc ? env_err(err, rc, "deleting") : H2EMV_OK;
+}
+
+static int put_id_99(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
+{
+	(void)ctx;
+	uint8_t v[10] = { 0x91, 0xcf };
+	be64(v + 2, 99);
+	return env_put_record(txn, env, DB_OBSIDS, "r-99", 4, v, sizeof v, 0, 0, err);
+}
+
+/* "r-1" now names observation 3, which carries "r-3" */
+static int repoint_r1(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
+{
+	(void)ctx;
+	uint8_t v[10] = { 0x91, 0xcf };
+	be64(v + 2, 3);
+	return env_put_record(txn, env, DB_OBSIDS, "r-1", 3, v, sizeof v, 0, 0, err);
+}
+
+typedef struct rules_seen {
+	int n;
+	char rule[4][32];
+	uint64_t key[4];
+} rules_seen;
+
+static void note_rule(void *ctx, const h2emv_violation *v)
+{
+	rules_seen *s = ctx;
+	if (s->n < 4) {
+		snprintf(s->rule[s->n], sizeof s->rule[s->n], "%s", v->rule);
+		s->key[s->n] = v->key;
+	}
+	s->n++;
+}
+
+static uint64_t check_rules(h2emv_mem *m, rules_seen *s)
+{
+	uint64_t n = 99;
+	memset(s, 0, sizeof *s);
+	h2emv_check_options co = H2EMV_CHECK_OPTIONS_INIT;
+	co.violation = note_rule;
+	co.violation_ctx = s;
+	assert_int_equal(h2emv_check(&n, m, &co, NULL), H2EMV_OK);
+	return n;
+}
+
+/* check reads the id index: an entry naming a missing observation is
+ * explained only by retention, which collects built observations before
+ * it prunes their ids; one naming an unbuilt or never-stored observation,
+ * or an observation carrying another id, is a violation. */
+static void test_check_reports_ids_naming_missing_observations(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("ack", &dir);
+	assert_non_null(m);
+	char *lines[5] = { line_of(1), line_of(2), line_of(3), line_of(4), line_of(5) };
+	h2emv_ingest_result res;
+	h2emv_ingest_item items[5];
+	rules_seen s;
+	assert_int_equal(ingest_lines(&res, items, m, lines, 3, NULL), H2EMV_OK);
+	h2emv_build_result br;
+	assert_int_equal(h2emv_build(&br, m, NULL, NULL), H2EMV_OK);
+	assert_int_equal(ingest_lines(&res, items, m, lines + 3, 2, NULL), H2EMV_OK);
+	assert_int_equal(check_rules(m, &s), 0);
+	/* observation 2 was built: retention may collect it before the prune */
+	uint64_t seq = 2;
+	assert_int_equal(env_write(m->env, delete_obs_seq, &seq, NULL), H2EMV_OK);
+	assert_int_equal(check_rules(m, &s), 0);
+	/* observation 4 never was: nothing may have removed it */
+	seq = 4;
+	assert_int_equal(env_write(m->env, delete_obs_seq, &seq, NULL), H2EMV_OK);
+	assert_int_equal(check_rules(m, &s), 1);
+	assert_string_equal(s.rule[0], "obsid-dangling");
+	assert_int_equal(s.key[0], 4);
+	/* an id naming an observation past the log */
+	assert_int_equal(env_write(m->env, put_id_99, NULL, NULL), H2EMV_OK);
+	assert_int_equal(check_rules(m, &s), 2);
+	assert_string_equal(s.rule[0], "obsid-dangling");
+	assert_string_equal(s.rule[1], "obsid-beyond-log");
+	assert_int_equal(s.key[1], 99);
+	/* an id naming an observation that carries another id */
+	assert_int_equal(env_write(m->env, repoint_r1, NULL, NULL), H2EMV_OK);
+	assert_int_equal(check_rules(m, &s), 3);
+	assert_string_equal(s.rule[0], "obsid-mismatch");
+	assert_int_equal(s.key[0], 3);
+	for (int i = 0; i < 5; i++)
+		free(lines[i]);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 static int drop_obsids(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 {
 	(void)ctx;
@@ -520,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_version_1_callers_keep_their_result_size),
 		cmocka_unit_test(test_the_first_id_raises_an_old_stores_format),
 		cmocka_unit_test(test_ids_of_collected_observations_are_pruned),
+		cmocka_unit_test(test_check_reports_ids_naming_missing_observations),
 		cmocka_unit_test(test_a_store_without_the_index_opens_both_ways),
 		cmocka_unit_test(test_killed_ingest_then_full_resend_stores_each_once),
 	};

@@ -251,7 +251,8 @@ static void test_build_stats_gc_and_snapshots_print_their_members(void **state)
 {
 	(void)state;
 	json_t *b = one(cli(0, "build -m %s --json", mem));
-	keys(b, "folded snapshots forgotten tree_size build_cursor build_tokens forget_tokens");
+	keys(b, "folded snapshots forgotten tree_size build_cursor build_tokens forget_tokens "
+	        "skipped_damaged missing");
 	assert_int_equal(num(b, "folded"), 6);
 	assert_int_equal(num(b, "build_cursor"), 6);
 	json_decref(b);

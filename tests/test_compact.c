@@ -716,6 +716,51 @@ static void test_a_damaged_current_file_is_refused_by_name(void **state)
 	assert_int_equal(open_mem(f, 0), 0);
 }
 
+/* LMDB copies pages, not records: compaction verifies every record's
+ * checksum first and refuses a damaged store, leaving its file as it was
+ * (check has not been run, so no DAMAGED verdict stops it earlier). */
+static void test_compaction_refuses_a_record_with_a_bad_checksum(void **state)
+{
+	fixture *f = *state;
+	grow_history(f, 3);
+	h2emv_mem_close(f->mem);
+	f->mem = NULL;
+	char before_path[4200];
+	snprintf(before_path, sizeof before_path, "%s", data_path(f));
+	size_t len = 0;
+	char *data = tu_read_file(before_path, &len);
+	assert_non_null(data);
+	const char *needle = "handed over the keys, version 3";
+	int flipped = 0;
+	for (char *p = data; (p = memmem(p, len - (size_t)(p - data), needle, strlen(needle)));
+	     p += strlen(needle), flipped++)
+		p[0] ^= 0x20; /* 'h' becomes 'H': one bit, in every copy of the record */
+	assert_true(flipped >= 1);
+	FILE *fp = fopen(before_path, "r+b");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, len, fp), len);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(open_mem(f, 0), 0);
+	h2emv_error e = { 0 };
+	uint64_t b = 0, a = 0;
+	assert_int_equal(h2emv_compact(&b, &a, f->mem, &e), H2EMV_ECORRUPT);
+	assert_non_null(strstr(e.message, "checksum"));
+	assert_non_null(strstr(e.message, "nodes"));
+	assert_int_equal(a, b);
+	/* the same file, byte for byte, is still the store; no copy is left */
+	assert_string_equal(data_path(f), before_path);
+	size_t len2 = 0;
+	char *data2 = tu_read_file(before_path, &len2);
+	assert_non_null(data2);
+	assert_int_equal(len2, len);
+	assert_memory_equal(data2, data, len);
+	char *next = tu_fmt("%s/data.1.mdb", f->dir);
+	assert_int_not_equal(access(next, F_OK), 0);
+	free(next);
+	free(data);
+	free(data2);
+}
+
 static void test_compaction_of_a_read_only_memory_is_refused(void **state)
 {
 	fixture *f = *state;
@@ -746,6 +791,8 @@ int main(void)
 		                                fx_teardown),
 		cmocka_unit_test_setup_teardown(test_a_damaged_current_file_is_refused_by_name, fx_setup,
 		                                fx_teardown),
+		cmocka_unit_test_setup_teardown(test_compaction_refuses_a_record_with_a_bad_checksum,
+		                                fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_compaction_of_a_read_only_memory_is_refused, fx_setup,
 		                                fx_teardown),
 	};

@@ -316,7 +316,7 @@ static probe probe_store(const char *dir)
 		if (rc[0] == H2EMV_OK) {
 			uint64_t v = 0;
 			/* the bodies here are not observations: check records and trees only */
-			rc[1] = eng_check(&v, m->env, NULL, NULL, NULL, NULL, NULL, NULL);
+			rc[1] = eng_check(&v, m->env, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 			if (rc[1] == H2EMV_OK && v)
 				rc[1] = H2EMV_ECORRUPT;
 			h2emv_mem_close(m);
@@ -564,7 +564,7 @@ static void test_dictionary_is_trained_once_and_every_record_stays_readable(void
 	assert_int_equal(eng_obs_append(env(f), bodies, PER, NULL, &e), H2EMV_OK);
 	assert_int_equal(stats(f).dicts, 1);
 	uint64_t violations = 99;
-	assert_int_equal(eng_check(&violations, env(f), NULL, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
+	assert_int_equal(eng_check(&violations, env(f), NULL, NULL, NULL, NULL, NULL, NULL, &e), H2EMV_OK);
 	assert_int_equal(violations, 0);
 	eng_buf_free(&want);
 	for (int i = 0; i < PER; i++)

@@ -55,12 +55,19 @@ static int print(const h2emv_build_result *r, int json)
 {
 	if (json)
 		return cli_print_json(json_pack(
-			"{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "folded", (json_int_t)r->obs_folded, "snapshots",
-			(json_int_t)r->snapshots, "forgotten", (json_int_t)r->nodes_forgotten, "tree_size",
-			(json_int_t)r->tree_size, "build_cursor", (json_int_t)r->build_cursor,
+			"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "folded", (json_int_t)r->obs_folded,
+			"snapshots", (json_int_t)r->snapshots, "forgotten", (json_int_t)r->nodes_forgotten,
+			"tree_size", (json_int_t)r->tree_size, "build_cursor", (json_int_t)r->build_cursor,
 			"build_tokens", (json_int_t)(r->tokens_build.prompt + r->tokens_build.completion),
 			"forget_tokens",
-			(json_int_t)(r->tokens_forget.prompt + r->tokens_forget.completion)));
+			(json_int_t)(r->tokens_forget.prompt + r->tokens_forget.completion),
+			"skipped_damaged", (json_int_t)r->obs_skipped, "missing",
+			(json_int_t)r->obs_missing));
+	if (r->obs_skipped || r->obs_missing)
+		fprintf(stderr,
+		        "h2emv build: passed over %llu damaged observations and %llu missing from "
+		        "the log (a salvaged memory's gaps); `h2emv check` names damaged ones\n",
+		        (unsigned long long)r->obs_skipped, (unsigned long long)r->obs_missing);
 	printf("folded %llu observations (cursor %llu) in %llu snapshots; tree size %llu; "
 	       "%llu nodes forgotten; tokens: build %llu, forgetting %llu\n",
 	       (unsigned long long)r->obs_folded, (unsigned long long)r->build_cursor,
@@ -167,6 +174,8 @@ int cmd_build(int argc, char **argv)
 		total.tokens_build.completion += r.tokens_build.completion;
 		total.tokens_forget.prompt += r.tokens_forget.prompt;
 		total.tokens_forget.completion += r.tokens_forget.completion;
+		total.obs_skipped += r.obs_skipped;
+		total.obs_missing += r.obs_missing;
 		if (follow && rc == H2EMV_OK && !interrupted && r.obs_folded == 0) {
 			if (maintain)
 				rc = idle_maintenance(m, quiet || json, &err);

@@ -393,22 +393,25 @@ int cmd_ingest(int argc, char **argv)
 	}
 	if (g.ack && g.dry_run)
 		return cli_usage("ingest", "--ack acknowledges stored lines; --dry-run stores none");
+	/* the memory first: cli_open ends the process on a damaged store,
+	 * which must not leave the batch buffers behind */
+	if (!g.dry_run && !(g.mem = cli_open(cli_mem_dir(mem), flags)))
+		return EXIT_ERROR;
 	g.b.cap = (size_t)bsize;
 	g.items = calloc(g.b.cap, sizeof *g.items);
 	g.b.lines = calloc(g.b.cap, sizeof *g.b.lines);
 	g.b.lens = calloc(g.b.cap, sizeof *g.b.lens);
 	g.b.lineno = calloc(g.b.cap, sizeof *g.b.lineno);
 	int rc = EXIT_OK;
-	if (!g.b.lines || !g.b.lens || !g.b.lineno || !g.items)
-		rc = EXIT_ERROR;
-	else if (!g.dry_run && !(g.mem = cli_open(cli_mem_dir(mem), flags)))
-		rc = EXIT_ERROR;
-	if (rc != EXIT_OK) {
+	if (!g.b.lines || !g.b.lens || !g.b.lineno || !g.items) {
+		fprintf(stderr, "h2emv ingest: out of memory for a batch of %llu lines\n",
+		        (unsigned long long)bsize);
+		h2emv_mem_close(g.mem);
 		free(g.b.lines);
 		free(g.b.lens);
 		free(g.b.lineno);
 		free(g.items);
-		return rc;
+		return EXIT_ERROR;
 	}
 	cli_progress_begin(&g.progress, "ingest", g.quiet);
 	if (optind >= argc)

@@ -13,7 +13,10 @@
  * H2EMV_IOLOG_FORGET_SYNC=1 (the negative control: record syncs as if they
  * had not happened, so the replay must find losses), H2EMV_IOLOG_DIE_AT_DIRSYNC=1
  * (the process dies, as if killed, when it is about to fsync the directory
- * after renaming a file in it).
+ * after renaming a file in it), H2EMV_IOLOG_FAIL_SWITCH=dirsync (that directory
+ * fsync fails with EIO instead, and syncs nothing) or =rename (a rename onto
+ * DIR/CURRENT happens but reports EIO, as a disk error after the change
+ * reached the directory may).
  *
  * Only files directly inside the directory are recorded. Writes through
  * stdio or an inherited descriptor are not seen one by one; the content of
@@ -56,6 +59,8 @@ static int (*r_msync)(void *, size_t, int);
 static void *(*r_mmap)(void *, size_t, int, int, int, off_t);
 static int (*r_munmap)(void *, size_t);
 static int (*r_ftruncate)(int, off_t);
+static int (*r_posix_fallocate)(int, off_t, off_t);
+static int (*r_fallocate)(int, int, off_t, off_t);
 static int (*r_truncate)(const char *, off_t);
 static int (*r_rename)(const char *, const char *);
 static int (*r_renameat)(int, const char *, int, const char *);
@@ -78,6 +83,7 @@ static ino_t memino;
 static int have_dir;
 static int forget_sync;
 static int die_at_dirsync;
+static int fail_dirsync, fail_rename; /* H2EMV_IOLOG_FAIL_SWITCH */
 static int renamed; /* this process renamed a file in the directory */
 
 /* What the shim knows about a descriptor, checked against fstat on use. */
@@ -129,6 +135,8 @@ static void init(void)
 	REAL(mmap);
 	REAL(munmap);
 	REAL(ftruncate);
+	REAL(posix_fallocate);
+	REAL(fallocate);
 	REAL(truncate);
 	REAL(rename);
 	REAL(renameat);
@@ -145,6 +153,9 @@ static void init(void)
 	forget_sync = fs && *fs && strcmp(fs, "0") != 0;
 	const char *dd = getenv("H2EMV_IOLOG_DIE_AT_DIRSYNC");
 	die_at_dirsync = dd && *dd && strcmp(dd, "0") != 0;
+	const char *fsw = getenv("H2EMV_IOLOG_FAIL_SWITCH");
+	fail_dirsync = fsw && !strcmp(fsw, "dirsync");
+	fail_rename = fsw && !strcmp(fsw, "rename");
 	const char *a = getenv("H2EMV_IOLOG_ACK_FD");
 	if (a && *a)
 		ackfd = atoi(a);
@@ -521,6 +532,10 @@ int fsync(int fd)
 	setup();
 	if (die_at_dirsync && renamed && is_mem_dir_fd(fd))
 		_exit(137);
+	if (fail_dirsync && renamed && is_mem_dir_fd(fd)) {
+		errno = EIO;
+		return -1;
+	}
 	int rc = r_fsync(fd);
 	int e = errno;
 	if (rc == 0)
@@ -578,6 +593,51 @@ int ftruncate64(int fd, off_t len)
 	return ftruncate(fd, len);
 }
 
+/* An allocation that grows a file (the memory's reserve) changes its size:
+ * recorded as a truncation to the new end (the bytes are zeros). */
+static void after_alloc(int fd, off_t before, off_t end)
+{
+	fdinfo *f = end > before ? mem_fd(fd) : NULL;
+	if (f)
+		emit_plain(IOLOG_TRUNC, (uint64_t)f->ino, (uint64_t)end, NULL, 0);
+}
+
+int posix_fallocate(int fd, off_t off, off_t len)
+{
+	setup();
+	struct stat st;
+	off_t before = fstat(fd, &st) == 0 ? st.st_size : -1;
+	int rc = r_posix_fallocate(fd, off, len); /* returns the error, errno untouched */
+	int e = errno;
+	if (rc == 0 && before >= 0)
+		after_alloc(fd, before, off + len);
+	errno = e;
+	return rc;
+}
+
+int posix_fallocate64(int fd, off_t off, off_t len)
+{
+	return posix_fallocate(fd, off, len);
+}
+
+int fallocate(int fd, int mode, off_t off, off_t len)
+{
+	setup();
+	struct stat st;
+	off_t before = fstat(fd, &st) == 0 ? st.st_size : -1;
+	int rc = r_fallocate(fd, mode, off, len);
+	int e = errno;
+	if (rc == 0 && before >= 0 && !(mode & FALLOC_FL_KEEP_SIZE))
+		after_alloc(fd, before, off + len);
+	errno = e;
+	return rc;
+}
+
+int fallocate64(int fd, int mode, off_t off, off_t len)
+{
+	return fallocate(fd, mode, off, len);
+}
+
 int truncate(const char *path, off_t len)
 {
 	setup();
@@ -629,6 +689,10 @@ static int do_rename(int odir, const char *old, int ndir, const char *new, unsig
 			}
 			if (fd >= 0)
 				r_close(fd);
+		}
+		if (fail_rename && nin && !strcmp(nb, "CURRENT")) {
+			e = EIO;
+			rc = -1;
 		}
 	}
 	errno = e;

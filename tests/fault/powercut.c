@@ -35,8 +35,10 @@ typedef struct rec_ctx {
 	char mem[4200], log[4200], acks[4200];
 	char env_preload[4300], env_log[4300], env_dir[4300];
 	int control, kill_compact;
+	const char *fail_switch; /* NULL, "dirsync" or "rename" */
 	uint64_t seed;
 	int failed;
+	fault_run last; /* the last step's end */
 } rec_ctx;
 
 static int append_record(const char *log, uint32_t type, uint64_t ino, const char *name,
@@ -102,9 +104,10 @@ static int run_step(rec_ctx *c, char *const argv[], int with_ack, int out_fd, ch
 	if (extra)
 		env[n++] = extra;
 	env[n] = NULL;
-	fault_run run;
-	if (fault_spawn(&run, argv, env, out_fd, -1, 600) != 0 ||
-	    (!may_die && (!run.exited || run.code != 0))) {
+	fault_run run = { 0 };
+	int rc = fault_spawn(&run, argv, env, out_fd, -1, 600);
+	c->last = run;
+	if (rc != 0 || (!may_die && (!run.exited || run.code != 0))) {
 		fprintf(stderr, "powercut: the workload step '%s %s' failed (exit %d, signal %d)\n",
 		        argv[0], argv[1], run.code, run.signal);
 		return -1;
@@ -206,6 +209,25 @@ static int step_cli(rec_ctx *c, const char *cmd, const char *arg1, const char *a
 		/* killed between its rename and the directory's fsync */
 		char die[] = "H2EMV_IOLOG_DIE_AT_DIRSYNC=1";
 		return run_step(c, argv, 0, -1, die, 1);
+	}
+	if (c->fail_switch && !strcmp(cmd, "compact")) {
+		/* the switch reports an I/O error: compact must fail cleanly and
+		 * leave a store the next writers use safely */
+		char failenv[64];
+		snprintf(failenv, sizeof failenv, "H2EMV_IOLOG_FAIL_SWITCH=%s", c->fail_switch);
+		if (run_step(c, argv, 0, -1, failenv, 1))
+			return -1;
+		/* a rename that happened is a finished switch, whatever it
+		 * reported; a failed directory sync leaves it unconfirmed: an error */
+		int want_error = !strcmp(c->fail_switch, "dirsync");
+		if (!c->last.exited || (want_error && c->last.code == 0)) {
+			fprintf(stderr, "powercut: compact under a failed switch (%s) %s\n",
+			        c->fail_switch,
+			        c->last.exited ? "exits 0" : "did not exit cleanly");
+			return -1;
+		}
+		char *check[] = { H2EMV_CLI, "check", "-q", "-m", c->mem, NULL };
+		return run_step(c, check, 0, -1, NULL, 0);
 	}
 	return run_step(c, argv, 0, -1, NULL, 0);
 }
@@ -335,14 +357,16 @@ static int cmp_size(const void *a, const void *b)
 
 static const char usage[] =
 	"usage: fault_tool powercut [--cuts N] [--obs N] [--seed S] [--keep] [--replay WORKDIR]\n"
-	"                           [--control] [--kill-compact]\n"
+	"                           [--control] [--kill-compact] [--fail-switch dirsync|rename]\n"
 	"Records a workload under the I/O recorder and checks N simulated power cuts\n"
 	"(default 100; 1200 with H2EMV_FAULT_LONG=1). --replay reuses the log of a kept\n"
 	"work directory. Exit 0: every cut recovered; 1: a cut lost data or failed check.\n"
 	"--control is the negative control: syncs are recorded as if they had not\n"
 	"happened, so cuts must lose acknowledged data; exit 0 when they do.\n"
 	"--kill-compact kills the compaction between its rename and its directory\n"
-	"sync (a crash there, then later writers, then a power cut).\n";
+	"sync (a crash there, then later writers, then a power cut).\n"
+	"--fail-switch dirsync makes that directory sync fail with EIO; --fail-switch\n"
+	"rename makes the rename onto CURRENT happen but report EIO.\n";
 
 int powercut_main(int argc, char **argv, const char *self)
 {
@@ -350,7 +374,7 @@ int powercut_main(int argc, char **argv, const char *self)
 	uint64_t cuts = long_run ? 1200 : 100, nobs = long_run ? 4000 : 1600;
 	uint64_t seed = fault_seed();
 	int keep = 0, control = 0, kill_compact = 0;
-	const char *reuse = NULL;
+	const char *reuse = NULL, *fail_switch = NULL;
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--cuts") && i + 1 < argc)
 			cuts = strtoull(argv[++i], NULL, 10);
@@ -364,6 +388,9 @@ int powercut_main(int argc, char **argv, const char *self)
 			control = 1;
 		else if (!strcmp(argv[i], "--kill-compact"))
 			kill_compact = 1;
+		else if (!strcmp(argv[i], "--fail-switch") && i + 1 < argc &&
+		         (!strcmp(argv[i + 1], "dirsync") || !strcmp(argv[i + 1], "rename")))
+			fail_switch = argv[++i];
 		else if (!strcmp(argv[i], "--replay") && i + 1 < argc)
 			reuse = argv[++i];
 		else {
@@ -375,7 +402,7 @@ int powercut_main(int argc, char **argv, const char *self)
 	printf("powercut: seed %" PRIu64 " (H2EMV_FAULT_SEED=%" PRIu64 " repeats the choices)\n",
 	       seed, seed);
 	rec_ctx c = { .self = self, .seed = seed, .control = control,
-		       .kill_compact = kill_compact };
+		       .kill_compact = kill_compact, .fail_switch = fail_switch };
 	char *work = reuse ? strdup(reuse) : fault_tmpdir("powercut");
 	if (!work)
 		return 2;
