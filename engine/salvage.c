@@ -268,6 +268,10 @@ static int verify(sv *s, const uint8_t *k, size_t kn, const uint8_t *v, size_t v
 	case DB_DEAD:
 		return mp_decode_u64s(f, 1, body, blen) ? eng_fail(e, H2EMV_ECORRUPT, "a malformed dead entry")
 		                                        : H2EMV_OK;
+	case DB_OBSIDS: /* an observation id -> [seq]; settling drops those of lost observations */
+		if (kn > 128 || mp_decode_u64s(f, 1, body, blen) || f[0] == 0)
+			return eng_fail(e, H2EMV_ECORRUPT, "a malformed id entry");
+		return H2EMV_OK;
 	case DB_DICTS:
 		if (blen < 2 || body[0] < ENG_DICT_OBS || body[0] > ENG_DICT_NODES)
 			return eng_fail(e, H2EMV_ECORRUPT, "a malformed dictionary");
@@ -542,7 +546,7 @@ int eng_salvage(eng_salvage_result *out, const char *src, const char *dst,
 	         .res = out };
 	/* dictionaries first: compressed observations need them to be verified */
 	static const int order[] = { DB_DICTS, DB_META, DB_RULES, DB_PINS, DB_SNAPSHOTS,
-	                             DB_OBS, DB_NODES, DB_DEAD, DB_RELCACHE };
+	                             DB_OBS, DB_OBSIDS, DB_NODES, DB_DEAD, DB_RELCACHE };
 	for (size_t i = 0; i < sizeof order / sizeof order[0] && rc == H2EMV_OK; i++) {
 		out->dbs[order[i]].name = eng_db_names[order[i]];
 		rc = copy_db(&s, order[i], err);

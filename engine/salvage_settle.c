@@ -184,6 +184,30 @@ static int keep_pin(settle *s, eng_env *env, const MDB_val *k, const MDB_val *v,
 	return 0;
 }
 
+/* An id entry stays when the observation it names was saved too: a resent
+ * observation is then still recognised after a salvage. */
+static int keep_obsid(settle *s, eng_env *env, const MDB_val *k, const MDB_val *v,
+                      eng_buf *scratch, uint64_t *max_id)
+{
+	(void)max_id;
+	const uint8_t *body;
+	size_t blen;
+	uint64_t seq[1];
+	if (env_decode(&body, &blen, env, v, scratch, NULL) || mp_decode_u64s(seq, 1, body, blen))
+		return 0;
+	uint8_t key[8];
+	be64(key, seq[0]);
+	MDB_val ok = { sizeof key, key }, ov;
+	if (mdb_get(s->txn, env->dbi[DB_OBS], &ok, &ov) == 0)
+		return 1;
+	char msg[400];
+	snprintf(msg, sizeof msg, "id '%.*s' is dropped with observation %llu, which was not saved",
+	         (int)(k->mv_size < 128 ? k->mv_size : 128), (const char *)k->mv_data,
+	         (unsigned long long)seq[0]);
+	tell(s, "obsid-dropped", "obsids", seq[0], msg);
+	return 0;
+}
+
 static int keep_snap(settle *s, eng_env *env, const MDB_val *k, const MDB_val *v,
                      eng_buf *scratch, uint64_t *max_id)
 {
@@ -203,6 +227,7 @@ static int settle_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	    (rc = sweep(txn, env, s, DB_NODES, keep_node, &res->versions_dropped, &max_id, err)) ||
 	    (rc = sweep(txn, env, s, DB_DEAD, keep_dead, &res->dead_dropped, &max_id, err)) ||
 	    (rc = sweep(txn, env, s, DB_PINS, keep_pin, &res->pins_dropped, &max_id, err)) ||
+	    (rc = sweep(txn, env, s, DB_OBSIDS, keep_obsid, NULL, &max_id, err)) ||
 	    (rc = meta_get_u64(&next_id, txn, env, "next_node_id", err)))
 		return rc;
 	if ((rc = meta_put_u64(txn, env, "build_cursor", s->newest.build_cursor, err)))

@@ -976,9 +976,11 @@ typedef struct h2emv_salvage_result {
  * the last observation saved, is dropped with its pins; versions and dead
  * entries born after the newest kept snapshot go too; the build cursor and
  * the next node id follow what was kept, so `h2emv build` resumes from the
- * newest kept snapshot. Every loss is passed to `fn` (may be NULL) as a
- * violation: rule "page", "record", "database", "reader-crash",
- * "snapshot-dropped" or "pin-dropped". `dst` passes h2emv_check_store.
+ * newest kept snapshot. Observation ids are kept for the observations
+ * saved (a resend of one is still a duplicate) and dropped with those lost
+ * (a resend restores the observation). Every loss is passed to `fn` (may
+ * be NULL) as a violation: rule "page", "record", "database",
+ * "reader-crash", "snapshot-dropped", "pin-dropped" or "obsid-dropped". `dst` passes h2emv_check_store.
  * Returns OK (whatever was lost), EEXIST, ENOTFOUND, EIO, ENOSPC, ENOMEM.
  * Forks; call it from a process that may (not from a signal handler). */
 int h2emv_salvage(h2emv_salvage_result *out, const char *src, const char *dst,

@@ -379,6 +379,43 @@ static void test_a_store_without_the_index_opens_both_ways(void **state)
 	free(dir);
 }
 
+/* Salvage keeps the id index of the observations it saves: a resend after
+ * the salvage is still recognised. */
+static void test_salvage_keeps_the_ids(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("ack", &dir);
+	assert_non_null(m);
+	uint64_t seq;
+	h2emv_error err = { 0 };
+	for (uint64_t i = 1; i <= 3; i++) {
+		char *line = line_of(i);
+		assert_int_equal(h2emv_ingest(&seq, m, line, strlen(line), &err), H2EMV_OK);
+		free(line);
+	}
+	h2emv_mem_close(m);
+	char *dst = tu_fmt("%s-salvaged", dir);
+	h2emv_salvage_result sr;
+	assert_int_equal(h2emv_salvage(&sr, dir, dst, NULL, NULL, &err), H2EMV_OK);
+	assert_int_equal(h2emv_mem_open(&m, dst, NULL, &err), H2EMV_OK);
+	char *line = line_of(2);
+	assert_int_equal(h2emv_ingest(&seq, m, line, strlen(line), &err), H2EMV_OK);
+	assert_int_equal(seq, 2); /* a duplicate: the seq it was saved with */
+	free(line);
+	uint64_t bad = 99;
+	assert_int_equal(h2emv_check(&bad, m, NULL, &err), H2EMV_OK);
+	assert_int_equal(bad, 0);
+	h2emv_stats st;
+	assert_int_equal(h2emv_mem_stats(&st, m, &err), H2EMV_OK);
+	assert_int_equal(st.obs_count, 3);
+	h2emv_mem_close(m);
+	tu_rmrf(dst);
+	tu_rmrf(dir);
+	free(dst);
+	free(dir);
+}
+
 /* The layout of version 1 of the options and the result, as a caller
  * built against it has them. */
 typedef struct v1_options {
@@ -622,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_ids_of_collected_observations_are_pruned),
 		cmocka_unit_test(test_check_reports_ids_naming_missing_observations),
 		cmocka_unit_test(test_a_store_without_the_index_opens_both_ways),
+		cmocka_unit_test(test_salvage_keeps_the_ids),
 		cmocka_unit_test(test_killed_ingest_then_full_resend_stores_each_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
