@@ -154,6 +154,8 @@ static const char *const stop_src[] = {
 	"somebody", "one", "ones", "yourself", "ourselves", "let", "get", "got", "know",
 	"think", "say", "said", "tell", "told", "ask", "asked", "see", "saw", "seen", "meet",
 	"met", "also", "currently", "there", "exact", "where's", "s", "t", "whether",
+	/* what is left of "where'd", "you'll", "we're", "you've" */
+	"d", "ll", "re", "ve",
 };
 
 typedef struct lex_ent {
@@ -180,7 +182,7 @@ static const lex_ent verb_src[] = {
 	{ "lift", "pick", LC_TAKE }, { "collect", "collect", LC_TAKE },
 	{ "retrieve", "fetch", LC_TAKE }, { "unload", "unload", LC_TAKE },
 	{ "remove", "remove", LC_TAKE }, { "hold", "hold", LC_TAKE }, { "held", "hold", LC_TAKE },
-	{ "gather", "collect", LC_TAKE },
+	{ "gather", "collect", LC_TAKE }, { "get", "fetch", LC_TAKE }, { "got", "fetch", LC_TAKE },
 	{ "put", "put", LC_PUT }, { "place", "put", LC_PUT }, { "set", "put", LC_PUT },
 	{ "stow", "put", LC_PUT }, { "leave", "put", LC_PUT },
 	{ "drop", "put", LC_PUT }, { "store", "put", LC_PUT }, { "deposit", "put", LC_PUT },
@@ -387,6 +389,9 @@ int lex_class_near(int a, int b)
 		return 1;
 	if ((a == LC_SEE && (b == LC_LOOK || b == LC_SCAN || b == LC_SEARCH)) ||
 	    (b == LC_SEE && (a == LC_LOOK || a == LC_SCAN || a == LC_SEARCH)))
+		return 1;
+	/* filling a dishwasher or a shelf is loading it */
+	if ((a == LC_FILL && b == LC_PUT) || (a == LC_PUT && b == LC_FILL))
 		return 1;
 	/* checking on a room is scanning or inspecting it */
 	if ((a == LC_CHECK && b == LC_SCAN) || (a == LC_SCAN && b == LC_CHECK))

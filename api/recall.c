@@ -97,6 +97,57 @@ static int word_in(const char *s, const rq_term *t)
 	return 0;
 }
 
+/* The person words greet by name ("Hello Minister Stark Watzinger. My
+ * dream is ...", "Welcome, Dr. Chen!"): the capitalised words right after a
+ * greeting at the start of `text`, into out (when out is not NULL). Returns
+ * 1 when there is one. */
+static int addressee(const char *text, char *out, size_t cap)
+{
+	static const char *const greet[] = { "hello", "hi", "hey", "welcome", "dear", "goodbye",
+		                                 "bye", "good morning", "good afternoon",
+		                                 "good evening", "thank you", "thanks", NULL };
+	if (!text)
+		return 0;
+	const char *p = text;
+	while (*p == ' ' || *p == '"' || *p == '\'')
+		p++;
+	size_t g = 0;
+	for (const char *const *w = greet; *w && !g; w++)
+		if (!strncasecmp(p, *w, strlen(*w)) &&
+		    (p[strlen(*w)] == ' ' || p[strlen(*w)] == ','))
+			g = strlen(*w);
+	if (!g)
+		return 0;
+	p += g;
+	const char *st = NULL, *end = NULL;
+	for (;;) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!(*p >= 'A' && *p <= 'Z'))
+			break;
+		const char *w = p;
+		while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '-' ||
+		       (unsigned char)*p >= 0x80)
+			p++;
+		if (*p == '.' && p - w <= 3 && p[1] == ' ')
+			p++; /* "Dr." */
+		/* "Hello I am ...", "Hi My name": the robot speaking of itself */
+		if (!st && ((p - w == 1 && *w == 'I') || (p - w == 2 && !strncmp(w, "My", 2))))
+			return 0;
+		if (!st)
+			st = w;
+		end = p;
+	}
+	if (!st)
+		return 0;
+	if (out && cap) {
+		size_t n = (size_t)(end - st) < cap - 1 ? (size_t)(end - st) : cap - 1;
+		memcpy(out, st, n);
+		out[n] = 0;
+	}
+	return 1;
+}
+
 /* Which facts a question's kind and verb look at. */
 static int type_ok(const rquestion *q, const fact *f)
 {
@@ -112,7 +163,7 @@ static int type_ok(const rquestion *q, const fact *f)
 		        f->status != FST_FAILED && f->status != FST_ABORTED);
 	case RQ_WHO:
 		return f->type == FT_PERSON || f->type == FT_SPEECH ||
-		       (is_act(f) && f->s[FS_WHO]);
+		       (is_act(f) && (f->s[FS_WHO] || addressee(f->s[FS_TEXT], NULL, 0)));
 	case RQ_SAID:
 		return f->type == FT_SPEECH || (is_act(f) && f->s[FS_TEXT]);
 	case RQ_SEEN:
@@ -275,7 +326,10 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		if (!is_act(f)) {
 			if ((v->cls == LC_SEE && f->type == FT_SEEN) ||
 			    (v->cls == LC_SAY && f->type == FT_SPEECH) ||
-			    (v->cls == LC_MEET && f->type == FT_PERSON))
+			    (v->cls == LC_MEET && f->type == FT_PERSON) ||
+			    /* "Hello Dr. Chen": greeting someone by name */
+			    (v->cls == LC_MEET && f->type == FT_SPEECH &&
+			     addressee(f->s[FS_TEXT], NULL, 0)))
 				vs = 2;
 		}
 		/* another verb: only for a weak one ("go to the charger" for
@@ -460,6 +514,16 @@ static int gist_matches(rctx *x, const h2emv_node *n)
 
 static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err);
 
+/* Does the question's main verb name something done (not seeing,
+ * saying or meeting, which other kinds of fact answer)? */
+static int acts_asked(const rquestion *q)
+{
+	if (q->verb < 0)
+		return 0;
+	int c = q->term[q->verb].cls;
+	return c != LC_SEE && c != LC_SAY && c != LC_MEET && c != LC_LOOK;
+}
+
 static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 {
 	facts *f = node_facts(x, n);
@@ -481,7 +545,9 @@ static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 			int final = !is_act(v) || v->status == FST_DONE ||
 			            v->status == FST_NONE ||
 			            (x->q->status == RS_FAILED && v->status != FST_ONGOING);
-			if (!coarse && final && complete && s >= 2)
+			/* (an object seen does not settle "where did you grab the
+			 * milk": the grasp is asked for) */
+			if (!coarse && final && complete && s >= 2 && (is_act(v) || !acts_asked(x->q)))
 				x->settled = 1;
 		}
 	}
@@ -1007,6 +1073,11 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 			const fact *f = ci->f;
 			const char *who = f->type == FT_PERSON ? f->s[FS_NAME]
 			                  : f->type == FT_SPEECH ? f->s[FS_NAME] : f->s[FS_WHO];
+			/* the robot's own words that greet someone by name */
+			char named[96];
+			if ((!who || profile_is_self(x->prof, who)) && f->type != FT_PERSON &&
+			    addressee(f->s[FS_TEXT], named, sizeof named))
+				who = named;
 			if (!who || profile_is_self(x->prof, who) || listed(&seen, who))
 				continue;
 			remember(&seen, who);
@@ -1434,6 +1505,75 @@ static int steps_during(rctx *x, rquestion *q)
 
 /* --------------------------------------------------------------- entry -- */
 
+/* Remove term i from q, keeping the indices of its verb, person and
+ * category right. */
+static void drop_term(rquestion *q, size_t i)
+{
+	memmove(&q->term[i], &q->term[i + 1], (q->n_term - i - 1) * sizeof *q->term);
+	q->n_term--;
+	int *idx[] = { &q->verb, &q->person, &q->category };
+	for (size_t j = 0; j < sizeof idx / sizeof *idx; j++) {
+		if (*idx[j] == (int)i)
+			*idx[j] = -1;
+		else if (*idx[j] > (int)i)
+			(*idx[j])--;
+	}
+}
+
+/* Could term i be a word the robot's records never use for what is asked
+ * ("whose FACE did you learn", "your WHOLE introduction")? Only a word
+ * before the main verb, which says what kind of answer is wanted; the
+ * words after it are what the verb was done to ("where did you put the
+ * giraffe": no giraffe, no answer). Never a name, a number or the noun a
+ * number follows ("room 12"), nor the thing a which-question asks for. */
+static int droppable(const rquestion *q, size_t i)
+{
+	const rq_term *t = &q->term[i];
+	if (q->verb < 0 || (int)i >= q->verb || (int)i == q->person || (int)i == q->category ||
+	    t->cap)
+		return 0;
+	if ((t->word[0] >= '0' && t->word[0] <= '9') ||
+	    (i + 1 < q->n_term && q->term[i + 1].word[0] >= '0' && q->term[i + 1].word[0] <= '9'))
+		return 0;
+	return 1;
+}
+
+/* Nothing matched every word asked for: try again without one word that
+ * the memory may simply never have written down, the last such word first,
+ * and keep the first reading that finds something. Not for "did you" and
+ * "how many": there "no" and "none" are answers, and a looser match would
+ * turn them into a wrong yes. */
+static int relax(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err)
+{
+	if (q->kind == RQ_YESNO || q->kind == RQ_COUNT || content_terms(q) < 1 || !root)
+		return H2EMV_OK;
+	rquestion orig = *q;
+	for (size_t i = orig.n_term; i-- > 0;) {
+		if (!droppable(&orig, i))
+			continue;
+		*q = orig;
+		drop_term(q, i);
+		if (!q->n_term || (q->verb < 0 && !content_terms(q)))
+			continue;
+		x->q = q;
+		x->n = 0;
+		x->cut = 0;
+		x->settled = 0;
+		int rc = walk(x, root, 0, err);
+		if (rc)
+			return rc;
+		if (x->n) {
+			if (x->want_trace)
+				pr_str_addf(&x->trace, "nothing matched every word; without \"%s\"\n",
+				            orig.term[i].word);
+			return H2EMV_OK;
+		}
+	}
+	*q = orig;
+	x->q = q;
+	return H2EMV_OK;
+}
+
 static void trace_question(rctx *x)
 {
 	static const char *const kinds[] = { "what did you do", "when", "what day", "where",
@@ -1497,6 +1637,8 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 			rc = steps_during(&x, &q);
 		if (rc == H2EMV_OK)
 			rc = walk(&x, root, 0, err);
+		if (rc == H2EMV_OK && !x.n && !x.forgot)
+			rc = relax(&x, &q, root, err);
 		/* "what did the farmer say": when no speaker is called so, the
 		 * farmer is someone the robot does not know by that word — anyone
 		 * but the robot itself */
@@ -1505,12 +1647,7 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 			/* (only with a time or other words to narrow it: "what did
 			 * the doctor say", with nothing else, is not anything anyone
 			 * said) */
-			size_t p = (size_t)q.person;
-			memmove(&q.term[p], &q.term[p + 1], (q.n_term - p - 1) * sizeof *q.term);
-			q.n_term--;
-			if (q.verb > (int)p)
-				q.verb--;
-			q.person = -1;
+			drop_term(&q, (size_t)q.person);
 			q.others_speak = 1;
 			if (trace)
 				pr_str_adds(&x.trace, "no speaker is called so: anyone but me\n");

@@ -208,6 +208,17 @@ static void read_scope(const lex_word *w, size_t k, int64_t now, scope *sc, uint
 			                      is(w, k, i - 1, "nd") || is(w, k, i - 1, "rd")) &&
 			           w[i - 2].digit) {
 				d = atoi(w[i - 2].w), used[i - 1] = used[i - 2] = 1;
+			} else if (i >= 2 && is(w, k, i - 1, "of")) {
+				/* "the 26th of June", "the 3 of May" */
+				size_t e = i - 1;
+				if (e >= 2 && (is(w, k, e - 1, "th") || is(w, k, e - 1, "st") ||
+				               is(w, k, e - 1, "nd") || is(w, k, e - 1, "rd")))
+					used[e - 1] = 1, e--;
+				if (e >= 1 && w[e - 1].digit && atoi(w[e - 1].w) >= 1 &&
+				    atoi(w[e - 1].w) <= 31)
+					d = atoi(w[e - 1].w), used[e - 1] = used[i - 1] = 1;
+				else if (e < i - 1)
+					used[e] = 0;
 			}
 			if (j < k && w[j].digit && strlen(w[j].w) == 4)
 				y = atoi(w[j].w), used[j] = 1;
@@ -326,6 +337,31 @@ static int first_is(const lex_word *w, size_t k, const char *a)
 	return k && !strcmp(w[0].w, a);
 }
 
+/* "what's the name of the person", "what was that lady's name": a
+ * question for a person by name. Marks "name" used. */
+static int name_of_person(const lex_word *w, size_t k, uint8_t *used)
+{
+	static const char *const who[] = { "person", "people", "man", "woman", "guy", "lady",
+		                               "visitor", "guest", "patient", "customer", "nurse",
+		                               "doctor", "user", "someone", "somebody", "kid",
+		                               "child", "boy", "girl", "friend", "gentleman",
+		                               "persons", "visitors", "guests", NULL };
+	for (size_t i = 1; i < k && i < 5; i++) {
+		if (strcmp(w[i].w, "name") && strcmp(w[i].w, "names"))
+			continue;
+		/* "the name of the person"; "that lady's name" */
+		size_t lo = i + 1 < k && !strcmp(w[i + 1].w, "of") ? i + 2 : 1;
+		size_t hi = lo == 1 ? i : i + 4;
+		for (size_t j = lo; j < k && j < hi; j++)
+			for (const char *const *p = who; *p; p++)
+				if (!strcmp(w[j].w, *p)) {
+					used[i] = 1;
+					return 1;
+				}
+	}
+	return 0;
+}
+
 static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 {
 	int said = has(w, k, "say") || has(w, k, "said") || has(w, k, "tell") ||
@@ -390,6 +426,8 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	         starts(w, k, "what", "person") || starts(w, k, "which", "people") ||
 	         starts(w, k, "to", "whom") || starts(w, k, "whose", NULL))
 		q->kind = RQ_WHO;
+	else if (first_is(w, k, "what") && name_of_person(w, k, used))
+		q->kind = RQ_WHO; /* "what's the name of the person you met" */
 	else if ((first_is(w, k, "what") || first_is(w, k, "which")) && said)
 		q->kind = RQ_SAID;
 	else if ((first_is(w, k, "what") || first_is(w, k, "which")) && seen)
@@ -591,6 +629,47 @@ static int title_word(const char *w)
 	return 0;
 }
 
+static int frame_word(const char *w);
+
+/* "hello", "hi", "goodbye": said or waved, not a thing to look for */
+static int greeting_word(const char *w)
+{
+	static const char *const g[] = { "hello", "hi", "hey", "goodbye", "bye", "hallo",
+		                             "howdy", NULL };
+	for (const char *const *p = g; *p; p++)
+		if (!strcmp(w, *p))
+			return 1;
+	return 0;
+}
+
+/* Is w[i], a verb's "-ing" form, a noun's modifier ("the reading glasses",
+ * "the washing machine", "a charging station") rather than what was done?
+ * It is when a plain noun follows and no subject or aspect verb precedes
+ * ("were you cleaning", "did you start cleaning the room"). */
+static int modifier_ing(const lex_word *w, size_t k, size_t i)
+{
+	size_t n = strlen(w[i].w);
+	if (n < 5 || strcmp(w[i].w + n - 3, "ing") || i + 1 >= k || w[i + 1].digit)
+		return 0;
+	if (lex_stop(w[i + 1].stem) || lex_lemma(w[i + 1].stem, NULL) || frame_word(w[i + 1].w))
+		return 0;
+	/* "pipetting steps", "cleaning rounds": the doing, counted */
+	static const char *const runs[] = { "session", "sessions", "round", "rounds", "cycle",
+		                                "cycles", "job", "jobs", "duty", "duties", "shift",
+		                                "shifts", "run", "runs", "routine", NULL };
+	for (const char *const *p = runs; *p; p++)
+		if (!strcmp(w[i + 1].w, *p))
+			return 0;
+	static const char *const before[] = { "you", "i", "we", "were", "was", "are", "is",
+		                                  "start", "started", "finish", "finished", "stop",
+		                                  "stopped", "keep", "kept", "begin", "began",
+		                                  "go", "went", NULL };
+	for (const char *const *p = before; i > 0 && *p; p++)
+		if (!strcmp(w[i - 1].w, *p))
+			return 0;
+	return 1;
+}
+
 void rq_parse(rquestion *q, const char *text, int64_t now)
 {
 	memset(q, 0, sizeof *q);
@@ -650,6 +729,21 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		                  !strcmp(w[i + 1].w, "were") || !strcmp(w[i + 1].w, "is") ||
 		                  !strcmp(w[i + 1].w, "had") || !strcmp(w[i + 1].w, "have")))
 			lemma = NULL, cls = LC_NONE;
+		if (lemma && modifier_ing(w, k, i))
+			lemma = NULL, cls = LC_NONE; /* "the reading glasses" */
+		/* "get home", "got to the lab": going, not fetching */
+		if (lemma && cls == LC_TAKE && (!strcmp(w[i].w, "get") || !strcmp(w[i].w, "got")) &&
+		    i + 1 < k && (!strcmp(w[i + 1].w, "to") || !strcmp(w[i + 1].w, "home") ||
+		                  !strcmp(w[i + 1].w, "back") || !strcmp(w[i + 1].w, "there") ||
+		                  !strcmp(w[i + 1].w, "into")))
+			lemma = "go", cls = LC_GO;
+		/* "say hello to", "said hi to": greeting; "wave hello": the wave */
+		if (i + 1 < k && greeting_word(w[i + 1].w) && lemma &&
+		    (cls == LC_SAY || cls == LC_WAVE)) {
+			if (cls == LC_SAY)
+				lemma = "greet", cls = LC_MEET;
+			used[i + 1] = 1;
+		}
 		if (lemma && lex_particle(w, k, i, &lemma, &cls)) {
 			/* the particle is part of the verb, not a scope word */
 			for (size_t j = i + 1; j < k && j <= i + 3; j++)

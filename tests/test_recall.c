@@ -367,6 +367,97 @@ static void test_other_phrasings_are_read(void **state)
 	assert_true(q.others_speak);
 }
 
+/* A museum guide's log: one line per finished action with its end
+ * (t_end), snake_case skills, a failure with the robot's note, a greeting
+ * that names the person. */
+static const char *const museum[] = {
+	"{\"t\":\"2026-03-02T09:00:00Z\",\"t_end\":\"2026-03-02T09:20:00Z\",\"action\":{\"name\":"
+	"\"guide_tour\",\"args\":{\"group\":\"school class 4b\",\"exhibit\":\"dinosaur hall\"},"
+	"\"status\":\"succeeded\"},\"location\":\"entrance\"}",
+	"{\"t\":\"2026-03-02T10:00:00Z\",\"t_end\":\"2026-03-02T10:05:00Z\",\"action\":{\"name\":"
+	"\"dust\",\"args\":{\"showcase\":\"bronze age\"},\"status\":\"failed\"},\"location\":"
+	"\"hall 2\",\"note\":\"the ladder was missing\"}",
+	"{\"t\":\"2026-03-02T11:00:00Z\",\"location\":\"lobby\",\"speech\":[{\"speaker\":\"robot\","
+	"\"text\":\"Good morning Professor Lindqvist, welcome to the museum!\"}]}",
+	"{\"t\":\"2026-03-02T12:00:00Z\",\"t_end\":\"2026-03-02T12:01:00Z\",\"action\":{\"name\":"
+	"\"LearnVisitor\",\"args\":{\"name\":\"Ingrid Berg\"},\"status\":\"succeeded\"},"
+	"\"location\":\"lobby\"}",
+	"{\"t\":\"2026-03-02T13:00:00Z\",\"t_end\":\"2026-03-02T13:04:00Z\",\"action\":{\"name\":"
+	"\"fetch\",\"args\":{\"thing\":\"cleaning cloth\",\"from_spot\":\"front desk\","
+	"\"to_spot\":\"hall 3\"},\"status\":\"succeeded\"},\"location\":\"hall 3\"}",
+};
+
+static void test_a_guides_diary_in_plain_words(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("recall", &dir);
+	h2emv_error err = { 0 };
+	for (size_t i = 0; i < sizeof museum / sizeof *museum; i++)
+		assert_int_equal(h2emv_ingest(m, museum[i], strlen(museum[i]), NULL, &err), H2EMV_OK);
+	if (h2emv_build(NULL, m, NULL, &err))
+		fail_msg("build: %s", err.message);
+	/* the robot's note says why a run failed */
+	expect(m, "What went wrong when you dusted?", "ladder");
+	/* the key names the value: the showcase is "bronze age" */
+	expect(m, "How many times did you dust the showcase?", "1 time");
+	/* a greeting names who was greeted */
+	expect(m, "Who did you greet on Monday?", "Lindqvist");
+	expect(m, "Who did you say hello to?", "Lindqvist");
+	/* "face" is not in the records: a word before the verb may go */
+	expect(m, "Whose face did you learn?", "Ingrid Berg");
+	expect(m, "What's the name of the visitor you learned?", "Ingrid Berg");
+	/* "where'd", "get" and "the cleaning cloth" (a thing, not cleaning) */
+	expect(m, "Where'd you get the cleaning cloth from?", "front desk");
+	/* ...but a thing after the verb may not: no giraffe, no answer */
+	expect(m, "Where did you get the giraffe from?", "could not find");
+	expect(m, "Whose giraffe did you learn?", "Ingrid Berg");
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static void test_contractions_dates_and_greetings_are_read(void **state)
+{
+	(void)state;
+	int64_t now = 1783321200LL * 1000000; /* 2026-07-06 07:00 UTC, a Monday */
+	rquestion q;
+	rq_parse(&q, "Where was the first place you drove to on the 26th of June?", now);
+	assert_int_equal(q.kind, RQ_WHERE);
+	assert_int_equal(q.t1 - q.t0, 86400LL * 1000000);
+	for (size_t i = 0; i < q.n_term; i++)
+		assert_string_not_equal(q.term[i].word, "26");
+	rq_parse(&q, "Where'd you get the reading glasses from?", now);
+	assert_int_equal(q.kind, RQ_FROM);
+	assert_true(q.verb >= 0);
+	assert_string_equal(q.term[q.verb].lemma, "fetch");
+	for (size_t i = 0; i < q.n_term; i++) {
+		assert_string_not_equal(q.term[i].word, "d");
+		if (!strcmp(q.term[i].word, "reading"))
+			assert_null(q.term[i].lemma);
+	}
+	rq_parse(&q, "When did you get home?", now);
+	assert_true(q.verb >= 0);
+	assert_string_equal(q.term[q.verb].lemma, "go");
+	rq_parse(&q, "What's the name of the person you met?", now);
+	assert_int_equal(q.kind, RQ_WHO);
+	/* greeting is meeting: the verb is the kind, no word to look for */
+	rq_parse(&q, "Who did you say hello to?", now);
+	assert_int_equal(q.kind, RQ_WHO);
+	assert_int_equal(q.n_term, 0);
+	rq_parse(&q, "How many times did you wave hello?", now);
+	assert_int_equal(q.kind, RQ_COUNT);
+	for (size_t i = 0; i < q.n_term; i++)
+		assert_string_not_equal(q.term[i].word, "hello");
+	/* "were you cleaning": the doing; "pipetting steps": counted doings */
+	rq_parse(&q, "When were you cleaning the kitchen?", now);
+	assert_true(q.verb >= 0);
+	assert_string_equal(q.term[q.verb].lemma, "clean");
+	rq_parse(&q, "How many pipetting steps did you do?", now);
+	assert_true(q.verb >= 0);
+	assert_string_equal(q.term[q.verb].lemma, "pipette");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +468,8 @@ int main(void)
 		cmocka_unit_test(test_question_kinds_and_scopes),
 		cmocka_unit_test(test_another_robots_words_without_a_profile),
 		cmocka_unit_test(test_other_phrasings_are_read),
+		cmocka_unit_test(test_a_guides_diary_in_plain_words),
+		cmocka_unit_test(test_contractions_dates_and_greetings_are_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
