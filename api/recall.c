@@ -174,7 +174,8 @@ static int type_ok(const rquestion *q, const fact *f)
 		if (vc == LC_SAY)
 			return f->type == FT_SPEECH || is_act(f);
 		if (vc == LC_MEET)
-			return f->type == FT_PERSON || is_act(f);
+			return f->type == FT_PERSON || is_act(f) ||
+			       (f->type == FT_SPEECH && addressee(f->s[FS_TEXT], NULL, 0));
 		if (q->kind == RQ_WHERE || q->kind == RQ_FROM)
 			return is_act(f) || f->type == FT_SEEN;
 		return is_act(f) || (vc == LC_NONE && f->type == FT_SEEN);
@@ -205,6 +206,12 @@ static double verb_match(const rq_term *v, const fact *f)
 	if (v->cls == LC_GO && (f->cls == LC_PUT || f->cls == LC_GIVE) &&
 	    (f->s[FS_DST] || f->s[FS_PLACE]))
 		return 1;
+	/* "where did you find the remote": fetching it was finding it */
+	if (v->cls == LC_SEARCH && f->cls == LC_TAKE)
+		return 1;
+	/* "when did you greet the minister": saying "Hello Minister ..." */
+	if (v->cls == LC_MEET && addressee(f->s[FS_TEXT], NULL, 0))
+		return 2;
 	/* going, taking or bringing someone somewhere is escorting them */
 	int esc_v = v->cls == LC_GO || v->cls == LC_TAKE || v->cls == LC_GIVE;
 	int esc_f = f->cls == LC_GO || f->cls == LC_TAKE || f->cls == LC_GIVE;
@@ -1538,6 +1545,37 @@ static int droppable(const rquestion *q, size_t i)
 	return 1;
 }
 
+/* "What did you see on Thursday", and last Thursday holds nothing: the
+ * Thursday before that, back up to eight weeks. */
+static int earlier_weekday(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err)
+{
+	const int64_t WEEK = 7 * 86400LL * 1000000;
+	rquestion orig = *q;
+	for (int i = 1; i <= 8 && root; i++) {
+		q->t0 = orig.t0 - i * WEEK;
+		q->t1 = orig.t1 - i * WEEK;
+		if (q->t_point)
+			q->t_point = orig.t_point - i * WEEK;
+		x->q = q;
+		x->n = 0;
+		x->cut = 0;
+		x->settled = 0;
+		int rc = seen_during(x, q);
+		if (rc == H2EMV_OK)
+			rc = walk(x, root, 0, err);
+		if (rc)
+			return rc;
+		if (x->n || x->forgot) {
+			if (x->want_trace)
+				pr_str_addf(&x->trace, "nothing that day; %d week(s) earlier\n", i);
+			return H2EMV_OK;
+		}
+	}
+	*q = orig;
+	x->q = q;
+	return H2EMV_OK;
+}
+
 /* Nothing matched every word asked for: try again without one word that
  * the memory may simply never have written down, the last such word first,
  * and keep the first reading that finds something. Not for "did you" and
@@ -1637,6 +1675,8 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 			rc = steps_during(&x, &q);
 		if (rc == H2EMV_OK)
 			rc = walk(&x, root, 0, err);
+		if (rc == H2EMV_OK && !x.n && !x.forgot && q.weekday)
+			rc = earlier_weekday(&x, &q, root, err);
 		if (rc == H2EMV_OK && !x.n && !x.forgot)
 			rc = relax(&x, &q, root, err);
 		/* "what did the farmer say": when no speaker is called so, the

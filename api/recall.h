@@ -54,6 +54,7 @@ typedef struct rquestion {
 	                       * that names the kind of thing asked for, -1 none */
 	int verb;             /* index of the main verb term, -1 none */
 	int person;           /* index of a person's name, -1 none */
+	int weekday;          /* the scope is a bare weekday: an earlier one may be meant */
 } rquestion;
 
 /* Read a question; `now` resolves relative times. Never fails. */

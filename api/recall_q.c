@@ -95,6 +95,7 @@ typedef struct scope {
 	int clock;             /* a clock time in minutes, or -1 */
 	int around;            /* the clock time is approximate */
 	int before, after;     /* "before"/"after" the clock time */
+	int weekday;           /* the day is a bare weekday ("on Thursday") */
 } scope;
 
 /* Read times of day: "at 11:24", "around 3 pm", "at 3pm", "before noon". */
@@ -157,6 +158,9 @@ static void read_scope(const lex_word *w, size_t k, int64_t now, scope *sc, uint
 			sc->day = today, sc->span = DAY_US, used[i] = 1;
 		} else if (!strcmp(s, "yesterday")) {
 			sc->day = today - DAY_US, sc->span = DAY_US, used[i] = 1;
+			/* "the day before yesterday" */
+			if (i >= 2 && !strcmp(w[i - 1].w, "before") && !strcmp(w[i - 2].w, "day"))
+				sc->day -= DAY_US, used[i - 1] = used[i - 2] = 1;
 		} else if ((!strcmp(s, "this") || !strcmp(s, "last") || !strcmp(s, "past")) &&
 		           i + 1 < k && (!strcmp(w[i + 1].w, "week") || !strcmp(w[i + 1].w, "month"))) {
 			int64_t span = !strcmp(w[i + 1].w, "week") ? 7 * DAY_US : 30 * DAY_US;
@@ -185,6 +189,9 @@ static void read_scope(const lex_word *w, size_t k, int64_t now, scope *sc, uint
 			if (i > 0 && !strcmp(w[i - 1].w, "last"))
 				used[i - 1] = 1;
 			sc->day = today - back * DAY_US, sc->span = DAY_US, used[i] = 1;
+			/* a bare "on Thursday" may mean an earlier Thursday when the
+			 * last one holds nothing */
+			sc->weekday = !(i > 0 && (!strcmp(w[i - 1].w, "last") || !strcmp(w[i - 1].w, "this")));
 		} else if (w[i].digit && strlen(s) == 4 && i + 2 < k && w[i + 1].digit &&
 		           w[i + 2].digit) {
 			/* 2024-07-12 or 2024/07/12 */
@@ -533,6 +540,31 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 					                  !strcmp(w[0].w, "from")
 					              ? RQ_FROM : RQ_WHERE;
 	int could_not = 0;
+	/* "any trouble", "was there an issue", "why did the walk stop early",
+	 * "cut short", "interrupted": a failure asked about */
+	int trouble = 0;
+	static const char *const bad[] = { "trouble", "troubles", "issue", "issues", "error",
+		                               "errors", "mishap", "mishaps", "incident",
+		                               "incidents", "interrupted", "aborted", "abort",
+		                               "cancelled", "canceled", "broke", "broken", NULL };
+	for (size_t i = 0; i < k; i++) {
+		for (const char *const *p = bad; *p; p++)
+			if (!strcmp(w[i].w, *p))
+				trouble = 1, used[i] = 1;
+		if (i + 1 < k && ((!strcmp(w[i].w, "cut") && !strcmp(w[i + 1].w, "short")) ||
+		                  ((!strcmp(w[i].w, "stop") || !strcmp(w[i].w, "stopped") ||
+		                    !strcmp(w[i].w, "end") || !strcmp(w[i].w, "ended") ||
+		                    !strcmp(w[i].w, "finish") || !strcmp(w[i].w, "finished")) &&
+		                   (!strcmp(w[i + 1].w, "early") || !strcmp(w[i + 1].w, "halfway") ||
+		                    !strcmp(w[i + 1].w, "prematurely"))) ||
+		                  ((!strcmp(w[i].w, "give") || !strcmp(w[i].w, "gave")) &&
+		                   !strcmp(w[i + 1].w, "up"))))
+			trouble = 1, used[i] = used[i + 1] = 1;
+	}
+	if (trouble && first_is(w, k, "why"))
+		q->kind = RQ_FAILED;
+	else if (trouble && (q->kind == RQ_WHICH || q->kind == RQ_DO))
+		q->kind = RQ_FAILED;
 	for (size_t i = 0; i + 1 < k; i++)
 		if ((!strcmp(w[i].w, "could") || !strcmp(w[i].w, "couldn") || !strcmp(w[i].w, "not")) &&
 		    (!strcmp(w[i + 1].w, "not") || !strcmp(w[i + 1].w, "t") ||
@@ -550,7 +582,7 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		}
 	if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "unsuccessful") ||
 	    has(w, k, "problem") || has(w, k, "problems") || has(w, k, "wrong") ||
-	    has(w, k, "unable") || could_not)
+	    has(w, k, "unable") || could_not || trouble)
 		q->status = RS_FAILED;
 	else if (has(w, k, "successfully") || has(w, k, "manage") || has(w, k, "managed") ||
 	         has(w, k, "succeed") || has(w, k, "succeeded") || has(w, k, "able") ||
@@ -679,9 +711,10 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	if (k > MAXW)
 		k = MAXW;
 	uint8_t used[MAXW] = { 0 };
-	scope sc = { INT64_MIN, 0, -1, -1, -1, 0, 0, 0 };
+	scope sc = { INT64_MIN, 0, -1, -1, -1, 0, 0, 0, 0 };
 	read_scope(w, k, now, &sc, used);
 	scope_range(&sc, now, &q->t0, &q->t1, &q->t_point);
+	q->weekday = sc.weekday && sc.span == DAY_US && q->t1;
 	/* the question proper may follow a scope: "On June 26, when did you ..." */
 	size_t qi = 0;
 	int found = 0;
@@ -689,7 +722,7 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		                                  "which", "how", "did", "do", "does", "have", "has",
 		                                  "was", "were", "is", "are", "had", "can", "could",
 		                                  NULL };
-	for (size_t i = 0; i < k && i < 8 && !found; i++)
+	for (size_t i = 0; i < k && i < 14 && !found; i++)
 		for (const char *const *p = qwords; *p && !found; p++)
 			if (!strcmp(w[i].w, *p) && (i == 0 || used[i - 1] || !strcmp(w[i].w, "when") ||
 			                            !strcmp(w[i].w, "where") || !strcmp(w[i].w, "who") ||
@@ -852,6 +885,9 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 				asks_from = 1;
 		if (q->kind == RQ_FROM && !asks_from && (c == LC_PUT || c == LC_GIVE || c == LC_GO))
 			q->kind = RQ_WHERE;
+		/* "where did you find the remote": where it was, not where it went */
+		if (q->kind == RQ_WHERE && c == LC_SEARCH)
+			q->kind = RQ_FROM;
 	}
 	/* "what did the user / the nurse / Anna say": the speaker */
 	if (q->kind == RQ_SAID && !q->self_speaker) {

@@ -62,11 +62,11 @@ static h2emv_mem *ward_memory(char **dir, const char *profile)
 	return m;
 }
 
-static char *answer(h2emv_mem *m, const char *q)
+static char *answer_at(h2emv_mem *m, const char *q, int64_t at)
 {
 	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
 	h2emv_error err = { 0 };
-	o.at = AT;
+	o.at = at;
 	h2emv_answer *a = NULL;
 	if (h2emv_ask(&a, m, q, &o, &err))
 		fail_msg("ask '%s': %s", q, err.message);
@@ -74,6 +74,11 @@ static char *answer(h2emv_mem *m, const char *q)
 	char *t = strdup(a->text);
 	h2emv_answer_free(a);
 	return t;
+}
+
+static char *answer(h2emv_mem *m, const char *q)
+{
+	return answer_at(m, q, AT);
 }
 
 static void expect(h2emv_mem *m, const char *q, const char *want)
@@ -412,6 +417,17 @@ static void test_a_guides_diary_in_plain_words(void **state)
 	/* ...but a thing after the verb may not: no giraffe, no answer */
 	expect(m, "Where did you get the giraffe from?", "could not find");
 	expect(m, "Whose giraffe did you learn?", "Ingrid Berg");
+	/* trouble, and why a run ended early, are failures */
+	expect(m, "Was there any trouble on Monday?", "ladder");
+	expect(m, "Why couldn't you dust the showcase?", "ladder");
+	/* greeting someone by name is greeting them */
+	expect(m, "What time did you greet the professor?", "2026/03/02, 11:00");
+	/* "on Monday", asked a week later when last Monday holds nothing: the
+	 * Monday before */
+	char *t = answer_at(m, "Who did you greet on Monday?", AT + 7 * 86400LL * 1000000);
+	if (!strstr(t, "Lindqvist"))
+		fail_msg("'Who did you greet on Monday?' a week later answered '%s'", t);
+	free(t);
 	h2emv_mem_close(m);
 	tu_rmrf(dir);
 	free(dir);
@@ -456,6 +472,22 @@ static void test_contractions_dates_and_greetings_are_read(void **state)
 	rq_parse(&q, "How many pipetting steps did you do?", now);
 	assert_true(q.verb >= 0);
 	assert_string_equal(q.term[q.verb].lemma, "pipette");
+	rq_parse(&q, "What did you cook the day before yesterday?", now);
+	assert_int_equal(q.t0, now - 7 * 3600LL * 1000000 - 2 * 86400LL * 1000000);
+	assert_int_equal(q.t1 - q.t0, 86400LL * 1000000);
+	rq_parse(&q, "On what day did the walk get cut short?", now);
+	assert_int_equal(q.kind, RQ_DAY);
+	assert_int_equal(q.status, RS_FAILED);
+	for (size_t i = 0; i < q.n_term; i++)
+		assert_string_not_equal(q.term[i].word, "short");
+	rq_parse(&q, "Why did the tour stop early?", now);
+	assert_int_equal(q.kind, RQ_FAILED);
+	rq_parse(&q, "Where did you find the remote?", now);
+	assert_int_equal(q.kind, RQ_FROM);
+	rq_parse(&q, "What did you see on Thursday?", now);
+	assert_true(q.weekday);
+	rq_parse(&q, "What did you see last Thursday?", now);
+	assert_false(q.weekday);
 }
 
 int main(void)
