@@ -165,6 +165,7 @@ typedef struct xctx {
 	fact *act;
 	int pos;            /* positional argument index */
 	int pass;           /* 0: keys with a known role; 1: guesses and numbers */
+	int bare;           /* the skill's name is a bare verb ("water", "dust") */
 } xctx;
 
 /* The word a parameter key names its value by: its last word that is not
@@ -396,6 +397,10 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		 * 5541") or whose slot is taken is still a word of the action */
 		if (key && x->pass == 1 && depth == 1 && p[0] != '<' && n <= 40 &&
 		    (slot < 0 || x->act->s[slot])) {
+			/* "water {plant: fern}": a bare verb's first parameter with
+			 * no role of its own is what it was done to */
+			if (slot < 0 && x->bare && !x->act->s[FS_OBJ])
+				set(x->act, FS_OBJ, p, n);
 			add_other(x->act, key, klen, p, n);
 			return;
 		}
@@ -485,7 +490,10 @@ static int extract_action(facts *out, const scene *s, const robot_profile *prof)
 			sets(f, FS_VERB, w[0].w), vi = 0;
 	}
 	f->cls = (uint8_t)cls;
-	xctx x = { s, prof, sk, f, 0, 0 };
+	xctx x = { s, prof, sk, f, 0, 0, !(sk && (sk->verb || sk->object)) };
+	for (size_t i = vi + 1; i < k && x.bare; i++)
+		if (!generic_name_word(w[i].w) && !lex_lemma(w[i].stem, NULL))
+			x.bare = 0;
 	for (x.pass = 0; s->args_obj && x.pass < 2; x.pass++)
 		walk_args(&x, s->args_obj, NULL, 0, 0);
 	/* "MoveTote {tote, from, to}": moving a thing from one place to another

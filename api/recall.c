@@ -1455,6 +1455,61 @@ static int seen_during(rctx *x, rquestion *q)
 	if (!c)
 		return H2EMV_OK;
 	int64_t t0 = when_of(&tmp, c->f), t1 = c->f->t2 > t0 ? c->f->t2 : t0;
+	/* the run the order picks saw nothing (a glance at an empty wall): the
+	 * one before it (or after, for "the first time") that did */
+	enum { TRY = 24 };
+	int64_t w0[TRY], w1[TRY];
+	size_t nw = 0;
+	/* every run that matched as many words as the best, by time */
+	int most = 0;
+	for (size_t j = 0; j < x->n; j++)
+		if (x->c[j].hits > most)
+			most = x->c[j].hits;
+	size_t m = 0;
+	for (size_t j = 0; j < x->n; j++)
+		if (x->c[j].hits == most && !x->c[j].coarse) {
+			cand t = x->c[m];
+			x->c[m++] = x->c[j];
+			x->c[j] = t;
+		}
+	qsort(x->c, m, sizeof *x->c, cmp_time_asc);
+	for (size_t j = 0; j < m && nw < TRY; j++) {
+		const cand *cj = &x->c[a.order == RO_FIRST ? j : m - 1 - j];
+		int again = 0; /* the same run, read from two nodes */
+		for (size_t i = 0; i < nw; i++)
+			again |= w0[i] == when_of(&tmp, cj->f);
+		if (again)
+			continue;
+		w0[nw] = when_of(&tmp, cj->f);
+		w1[nw] = cj->f->t2 > w0[nw] ? cj->f->t2 : w0[nw];
+		nw++;
+		/* a fact that merged several runs: all of them */
+		if (cj->f->count > 1 && nw < TRY && cj->f->t0 < w0[nw - 1]) {
+			w0[nw] = cj->f->t0;
+			w1[nw] = w1[nw - 1];
+			nw++;
+		}
+	}
+	rquestion look = *q;
+	look.n_term = 0;
+	look.verb = look.person = -1;
+	for (size_t j = 0; j < nw && a.order != RO_NTH; j++) {
+		look.t0 = w0[j] - 5 * 1000000LL;
+		look.t1 = w1[j] + 60 * 1000000LL;
+		if ((rc = collect(x, &look)))
+			return rc;
+		if (x->want_trace) {
+			char d0[40], d1[40];
+			pr_str_addf(&x->trace, "  seen between %s and %s: %zu\n",
+			            emv_fmt_datetime(d0, sizeof d0, look.t0),
+			            emv_fmt_datetime(d1, sizeof d1, look.t1), x->n);
+		}
+		if (x->n) {
+			t0 = w0[j], t1 = w1[j];
+			break;
+		}
+	}
+	x->q = q;
 	if (x->want_trace) {
 		char d[40];
 		pr_str_addf(&x->trace, "what was seen during the matching action at %s\n",
@@ -1683,15 +1738,29 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 		 * farmer is someone the robot does not know by that word — anyone
 		 * but the robot itself */
 		if (rc == H2EMV_OK && !x.n && q.kind == RQ_SAID && q.person >= 0 &&
-		    !q.term[q.person].cap && !q.self_speaker && (q.t1 || q.n_term > 1)) {
-			/* (only with a time or other words to narrow it: "what did
-			 * the doctor say", with nothing else, is not anything anyone
-			 * said) */
-			drop_term(&q, (size_t)q.person);
-			q.others_speak = 1;
-			if (trace)
-				pr_str_adds(&x.trace, "no speaker is called so: anyone but me\n");
-			rc = collect(&x, &q);
+		    !q.term[q.person].cap && !q.self_speaker) {
+			/* people say what they are ("I am the community nurse"):
+			 * first the role among the words said, then anyone — only
+			 * with a time or other words to narrow it: "what did the
+			 * doctor say", with nothing else, is not anything anyone
+			 * said */
+			rquestion role = q;
+			role.person = -1;
+			role.others_speak = 1;
+			rc = collect(&x, &role);
+			x.q = &q; /* (role lives in this block) */
+			if (rc == H2EMV_OK && x.n) {
+				q = role;
+				x.q = &q;
+				if (trace)
+					pr_str_adds(&x.trace, "no speaker is called so: who said the word\n");
+			} else if (rc == H2EMV_OK && (q.t1 || q.n_term > 1)) {
+				drop_term(&q, (size_t)q.person);
+				q.others_speak = 1;
+				if (trace)
+					pr_str_adds(&x.trace, "no speaker is called so: anyone but me\n");
+				rc = collect(&x, &q);
+			}
 		}
 	}
 	h2emv_answer *a = NULL;

@@ -390,6 +390,18 @@ static const char *const museum[] = {
 	"{\"t\":\"2026-03-02T13:00:00Z\",\"t_end\":\"2026-03-02T13:04:00Z\",\"action\":{\"name\":"
 	"\"fetch\",\"args\":{\"thing\":\"cleaning cloth\",\"from_spot\":\"front desk\","
 	"\"to_spot\":\"hall 3\"},\"status\":\"succeeded\"},\"location\":\"hall 3\"}",
+	"{\"t\":\"2026-03-02T14:00:00Z\",\"t_end\":\"2026-03-02T14:02:00Z\",\"action\":{\"name\":"
+	"\"water\",\"args\":{\"plant\":\"fern\"},\"status\":\"succeeded\"},\"location\":\"cafe\"}",
+	"{\"t\":\"2026-03-02T14:10:00Z\",\"t_end\":\"2026-03-02T14:12:00Z\",\"action\":{\"name\":"
+	"\"water\",\"args\":{\"plant\":\"palm\"},\"status\":\"succeeded\"},\"location\":\"cafe\"}",
+	"{\"t\":\"2026-03-02T15:00:00Z\",\"location\":\"hall 4\",\"speech\":[{\"speaker\":\"Sam Okoro\","
+	"\"text\":\"Hi, I am the night guard. The east door is open.\"}]}",
+	"{\"t\":\"2026-03-02T16:00:00Z\",\"t_end\":\"2026-03-02T16:01:00Z\",\"action\":{\"name\":"
+	"\"scan_room\",\"args\":{\"room\":\"hall 5\"},\"status\":\"succeeded\"},\"location\":"
+	"\"hall 5\",\"objects\":[{\"id\":\"statue_1\",\"type\":\"statue\"}]}",
+	"{\"t\":\"2026-03-02T16:30:00Z\",\"t_end\":\"2026-03-02T16:31:00Z\",\"action\":{\"name\":"
+	"\"scan_room\",\"args\":{\"room\":\"hall 6\"},\"status\":\"succeeded\"},\"location\":"
+	"\"hall 6\"}",
 };
 
 static void test_a_guides_diary_in_plain_words(void **state)
@@ -422,6 +434,16 @@ static void test_a_guides_diary_in_plain_words(void **state)
 	expect(m, "Why couldn't you dust the showcase?", "ladder");
 	/* greeting someone by name is greeting them */
 	expect(m, "What time did you greet the professor?", "2026/03/02, 11:00");
+	/* a bare verb's parameter is what it was done to; the key names it */
+	char *pl = answer(m, "Which plants did you water?");
+	if (!strstr(pl, "fern") || !strstr(pl, "palm"))
+		fail_msg("'Which plants did you water?' answered '%s'", pl);
+	free(pl);
+	expect(m, "How many times did you water the plants?", "2 times");
+	/* a role nobody is called by, said by the one who has it */
+	expect(m, "What did the guard say?", "east door");
+	/* the last scan saw nothing: what the one before it saw */
+	expect(m, "What did you see when you scanned a room on Monday?", "statue");
 	/* "on Monday", asked a week later when last Monday holds nothing: the
 	 * Monday before */
 	char *t = answer_at(m, "Who did you greet on Monday?", AT + 7 * 86400LL * 1000000);
