@@ -37,6 +37,7 @@ typedef struct cand {
 	double score;
 	int coarse;
 	int hits;               /* question words it matched */
+	int me;                 /* said by the robot itself (is_me) */
 } cand;
 
 typedef struct rctx {
@@ -121,7 +122,8 @@ static int addressee(const char *text, char *out, size_t cap)
 	p += g;
 	const char *st = NULL, *end = NULL;
 	for (;;) {
-		while (*p == ' ' || *p == ',')
+		/* "Welcome, Dr. Chen"; but "Welcome Tom, Rosa is in": Tom */
+		while (*p == ' ' || (*p == ',' && !st))
 			p++;
 		if (!(*p >= 'A' && *p <= 'Z'))
 			break;
@@ -222,7 +224,33 @@ static double verb_match(const rq_term *v, const fact *f)
 
 /* How well fact f answers q; 0 = not at all. *hits_out: the question's
  * words it matched. */
-static double score_hits(const rquestion *q, const fact *f, int *hits_out)
+/* Is `name`, a speaker, the robot itself? Its profile says so, or, when
+ * nobody wrote one, the log shows it: the people present at that time
+ * (set) are listed and the speaker is not among them — a robot does not
+ * list itself among the people it sees. */
+static int is_me(const rquestion *q, const facts *set, const char *name)
+{
+	if (!name)
+		return 0;
+	if (profile_is_self(q->prof, name))
+		return 1;
+	if (!set)
+		return 0;
+	int people = 0;
+	for (size_t i = 0; i < set->n; i++) {
+		const fact *p = &set->v[i];
+		/* (the people listed as present carry the place; a speaker
+		 * counted as a person met does not) */
+		if (p->type != FT_PERSON || !p->s[FS_NAME] || !p->s[FS_PLACE])
+			continue;
+		people = 1;
+		if (!strcasecmp(p->s[FS_NAME], name))
+			return 0;
+	}
+	return people;
+}
+
+static double score_hits(const rquestion *q, const fact *f, const facts *set, int *hits_out)
 {
 	*hits_out = 0;
 	if (!type_ok(q, f))
@@ -337,7 +365,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 			    /* "Hello Dr. Chen": greeting someone by name */
 			    (v->cls == LC_MEET && f->type == FT_SPEECH &&
 			     addressee(f->s[FS_TEXT], NULL, 0)))
-				vs = 2;
+				vs = q->kind == RQ_WHO ? 3 : 2; /* "who did you talk to": the speakers */
 		}
 		/* another verb: only for a weak one ("go to the charger" for
 		 * DockCharger) when every other word matches */
@@ -351,10 +379,10 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 	}
 	if (q->kind == RQ_SAID) {
 		/* "what did people ask you": never the robot's own words */
-		if (q->others_speak && (is_act(f) || (f->s[FS_NAME] && profile_is_self(q->prof, f->s[FS_NAME]))))
+		if (q->others_speak && (is_act(f) || is_me(q, set, f->s[FS_NAME])))
 			return 0;
 		if (q->self_speaker) {
-			if (f->type == FT_SPEECH && (!f->s[FS_NAME] || !profile_is_self(q->prof, f->s[FS_NAME])))
+			if (f->type == FT_SPEECH && !is_me(q, set, f->s[FS_NAME]))
 				return 0;
 			s += 0.5; /* the robot's own words: what is asked */
 		} else if (q->person >= 0) {
@@ -373,7 +401,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 			if (!ok)
 				return 0;
 			s += 2;
-		} else if (is_act(f) || (f->s[FS_NAME] && profile_is_self(q->prof, f->s[FS_NAME]))) {
+		} else if (is_act(f) || is_me(q, set, f->s[FS_NAME])) {
 			s *= 0.5; /* "what was said": others' words first */
 		}
 	}
@@ -391,10 +419,16 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 	return s + 0.1; /* something of the right kind in scope */
 }
 
+static double score_in(const rquestion *q, const fact *f, const facts *set)
+{
+	int h;
+	return score_hits(q, f, set, &h);
+}
+
 static double score(const rquestion *q, const fact *f)
 {
 	int h;
-	return score_hits(q, f, &h);
+	return score_hits(q, f, NULL, &h);
 }
 
 int recall_rule_keeps(const char *rule, const facts *f)
@@ -433,7 +467,7 @@ static int add_cand(rctx *x, const fact *f, h2emv_ref ref, double sc, int coarse
 		x->c = c;
 		x->cap = cap;
 	}
-	x->c[x->n++] = (cand){ f, ref, sc, coarse, hits };
+	x->c[x->n++] = (cand){ f, ref, sc, coarse, hits, 0 };
 	eng_buf b = { 0 };
 	facts_render_one(&b, f);
 	x->tokens += b.len / 4 + 4;
@@ -494,7 +528,7 @@ static int wanted(const rctx *x, double s)
 static int any_match(rctx *x, const facts *f)
 {
 	for (size_t i = 0; i < f->n; i++)
-		if (in_scope(x, f->v[i].t0, f->v[i].t2) && wanted(x, score(x->q, &f->v[i])))
+		if (in_scope(x, f->v[i].t0, f->v[i].t2) && wanted(x, score_in(x->q, &f->v[i], f)))
 			return 1;
 	return 0;
 }
@@ -541,12 +575,13 @@ static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 		if (!in_scope(x, v->t0, v->t2))
 			continue;
 		int hits;
-		double s = score_hits(x->q, v, &hits);
+		double s = score_hits(x->q, v, f, &hits);
 		int complete = (hits & 0x10000) != 0;
 		hits &= 0xffff;
 		if (wanted(x, s)) {
 			if (add_cand(x, v, h2emv_node_ref(n), s, coarse, hits))
 				return H2EMV_ENOMEM;
+			x->c[x->n - 1].me = v->type == FT_SPEECH && is_me(x->q, f, v->s[FS_NAME]);
 			/* a finished occurrence naming everything asked settles it; a
 			 * failed or unfinished one may have a better one beside it */
 			int final = !is_act(v) || v->status == FST_DONE ||
@@ -911,6 +946,14 @@ static void remember(pr_str *seen, const char *s)
 	pr_str_add(seen, s, strlen(s) + 1);
 }
 
+/* Is `full` a longer name that begins with the words of `part` ("Tom
+ * Becker" for "Tom")? */
+static int longer_name(const char *full, const char *part)
+{
+	size_t n = strlen(part);
+	return strlen(full) > n && !strncasecmp(full, part, n) && full[n] == ' ';
+}
+
 static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 {
 	const rquestion *q = x->q;
@@ -1075,6 +1118,21 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	case RQ_WHO: {
 		pr_str seen = { 0 };
 		size_t n = 0;
+		/* each person once, by the fullest name given ("Tom" and "Tom
+		 * Becker" are one) */
+		const char *names[LIST_MAX];
+		char keep[LIST_MAX][96];
+		size_t nn = 0;
+		for (size_t i = 0; i < k && q->plural; i++) {
+			const fact *f = x->c[i].f;
+			const char *who = f->type == FT_PERSON || f->type == FT_SPEECH ? f->s[FS_NAME]
+			                                                              : f->s[FS_WHO];
+			if ((!who || x->c[i].me) && f->type != FT_PERSON &&
+			    addressee(f->s[FS_TEXT], keep[nn < LIST_MAX ? nn : 0], sizeof *keep))
+				who = keep[nn < LIST_MAX ? nn : 0];
+			if (who && nn < LIST_MAX)
+				names[nn++] = who;
+		}
 		for (size_t i = 0; i < k; i++) {
 			const cand *ci = q->plural ? &x->c[i] : c;
 			const fact *f = ci->f;
@@ -1082,10 +1140,16 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 			                  : f->type == FT_SPEECH ? f->s[FS_NAME] : f->s[FS_WHO];
 			/* the robot's own words that greet someone by name */
 			char named[96];
-			if ((!who || profile_is_self(x->prof, who)) && f->type != FT_PERSON &&
+			int me = who && (profile_is_self(x->prof, who) || (ci->me && f->type == FT_SPEECH));
+			if ((!who || me) && f->type != FT_PERSON &&
 			    addressee(f->s[FS_TEXT], named, sizeof named))
-				who = named;
-			if (!who || profile_is_self(x->prof, who) || listed(&seen, who))
+				who = named, me = 0;
+			/* "who visited Rosa": not Rosa */
+			if (who && !me && q->person >= 0 && word_in(who, &q->term[q->person]))
+				me = 1;
+			for (size_t j = 0; who && !me && j < nn; j++)
+				me = longer_name(names[j], who);
+			if (!who || me || listed(&seen, who))
 				continue;
 			remember(&seen, who);
 			if (n < LIST_MAX)
@@ -1123,7 +1187,8 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 				continue;
 			if (i > first)
 				pr_str_adds(b, " ");
-			if (f->type == FT_SPEECH && f->s[FS_NAME] && !profile_is_self(x->prof, f->s[FS_NAME]))
+			if (f->type == FT_SPEECH && f->s[FS_NAME] && !profile_is_self(x->prof, f->s[FS_NAME]) &&
+			    !x->c[i].me)
 				pr_str_addf(b, "%s said: \"%s\"", f->s[FS_NAME], f->s[FS_TEXT]);
 			else if (f->type == FT_SPEECH && !f->s[FS_NAME])
 				pr_str_addf(b, "I heard: \"%s\"", f->s[FS_TEXT]);

@@ -794,6 +794,11 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		 * a full stop */
 		if (i > 0 && title_word(w[i - 1].w) && !w[i].digit && !lemma)
 			w[i].cap = 1;
+		/* "Rosa's glasses": an owner, seldom in the records, and not who
+		 * the action was for */
+		if (w[i].cap && !lemma && i + 1 < k && !strcmp(w[i + 1].w, "s") && i + 2 < k &&
+		    !lex_stop(w[i + 2].stem))
+			continue;
 		int stop = lex_stop(w[i].stem) || frame_word(w[i].w);
 		/* "what did you place in the sink": a verb after its subject,
 		 * though the word is also a noun we skip ("which place") */

@@ -402,6 +402,12 @@ static const char *const museum[] = {
 	"{\"t\":\"2026-03-02T16:30:00Z\",\"t_end\":\"2026-03-02T16:31:00Z\",\"action\":{\"name\":"
 	"\"scan_room\",\"args\":{\"room\":\"hall 6\"},\"status\":\"succeeded\"},\"location\":"
 	"\"hall 6\"}",
+	/* the robot speaks as "Guido", a name no profile gives it; it lists the
+	 * people it sees, never itself */
+	"{\"t\":\"2026-03-02T17:00:00Z\",\"location\":\"hall 7\",\"persons\":[\"Ada Lovel\"],"
+	"\"speech\":[{\"speaker\":\"Ada Lovel\",\"text\":\"Where is the mummy?\"}]}",
+	"{\"t\":\"2026-03-02T17:00:10Z\",\"location\":\"hall 7\",\"persons\":[\"Ada Lovel\"],"
+	"\"speech\":[{\"speaker\":\"Guido\",\"text\":\"Welcome Ada, the mummy is in the basement.\"}]}",
 };
 
 static void test_a_guides_diary_in_plain_words(void **state)
@@ -442,6 +448,14 @@ static void test_a_guides_diary_in_plain_words(void **state)
 	expect(m, "How many times did you water the plants?", "2 times");
 	/* a role nobody is called by, said by the one who has it */
 	expect(m, "What did the guard say?", "east door");
+	/* the robot's own words, though nobody said it is Guido */
+	expect(m, "What did you tell Ada about the mummy?", "I said: \"Welcome Ada, the mummy");
+	/* people once each, by their fullest name, never the robot */
+	char *who = answer(m, "Who did you talk to in hall 7?");
+	if (!strstr(who, "Ada Lovel") || strstr(who, "Guido") || strstr(who, "Ada,") ||
+	    strstr(who, "Ada."))
+		fail_msg("'Who did you talk to in hall 7?' answered '%s'", who);
+	free(who);
 	/* the last scan saw nothing: what the one before it saw */
 	expect(m, "What did you see when you scanned a room on Monday?", "statue");
 	/* "on Monday", asked a week later when last Monday holds nothing: the
@@ -506,6 +520,11 @@ static void test_contractions_dates_and_greetings_are_read(void **state)
 	assert_int_equal(q.kind, RQ_FAILED);
 	rq_parse(&q, "Where did you find the remote?", now);
 	assert_int_equal(q.kind, RQ_FROM);
+	/* an owner is not who the action was for */
+	rq_parse(&q, "Where are Rosa's reading glasses?", now);
+	assert_int_equal(q.person, -1);
+	for (size_t i = 0; i < q.n_term; i++)
+		assert_string_not_equal(q.term[i].word, "rosa");
 	rq_parse(&q, "What did you see on Thursday?", now);
 	assert_true(q.weekday);
 	rq_parse(&q, "What did you see last Thursday?", now);
