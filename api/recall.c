@@ -581,7 +581,10 @@ static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 		if (wanted(x, s)) {
 			if (add_cand(x, v, h2emv_node_ref(n), s, coarse, hits))
 				return H2EMV_ENOMEM;
-			x->c[x->n - 1].me = v->type == FT_SPEECH && is_me(x->q, f, v->s[FS_NAME]);
+			/* (a speaker is also counted as a person met, without a place) */
+			x->c[x->n - 1].me = (v->type == FT_SPEECH ||
+			                     (v->type == FT_PERSON && !v->s[FS_PLACE])) &&
+			                    is_me(x->q, f, v->s[FS_NAME]);
 			/* a finished occurrence naming everything asked settles it; a
 			 * failed or unfinished one may have a better one beside it */
 			int final = !is_act(v) || v->status == FST_DONE ||
@@ -1140,7 +1143,7 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 			                  : f->type == FT_SPEECH ? f->s[FS_NAME] : f->s[FS_WHO];
 			/* the robot's own words that greet someone by name */
 			char named[96];
-			int me = who && (profile_is_self(x->prof, who) || (ci->me && f->type == FT_SPEECH));
+			int me = who && (profile_is_self(x->prof, who) || ci->me);
 			if ((!who || me) && f->type != FT_PERSON &&
 			    addressee(f->s[FS_TEXT], named, sizeof named))
 				who = named, me = 0;
@@ -1665,6 +1668,58 @@ static int droppable(const rquestion *q, size_t i)
 	return 1;
 }
 
+/* "What did you do after the photo": find the moment the words after
+ * "after" (or "before") name, as a when-question would, then ask the rest
+ * within the three hours after (before) it, the earliest (latest) first. */
+static int around_moment(rctx *x, rquestion *q)
+{
+	const int64_t SPAN = 3 * 3600LL * 1000000;
+	rquestion a = *q;
+	a.kind = RQ_WHEN;
+	a.anchor = -1;
+	a.n_term = 0;
+	a.verb = a.person = a.category = -1;
+	for (size_t i = (size_t)q->anchor; i < q->n_term; i++) {
+		a.term[a.n_term] = q->term[i];
+		if (a.verb < 0 && q->term[i].lemma && !q->term[i].cap)
+			a.verb = (int)a.n_term;
+		if (a.person < 0 && q->term[i].cap && !q->term[i].lemma)
+			a.person = (int)a.n_term;
+		a.n_term++;
+	}
+	if (!a.n_term)
+		return H2EMV_OK;
+	int rc = collect(x, &a);
+	x->q = q;
+	if (rc)
+		return rc;
+	size_t k = shortlist(x, 1);
+	rctx tmp = *x;
+	tmp.q = &a;
+	const cand *c = pick(&tmp, k);
+	x->n = 0;
+	if (!c)
+		return H2EMV_OK; /* no such moment: the question as it was */
+	int64_t t = q->anchor_after ? (c->f->t2 > c->f->t1 ? c->f->t2 : c->f->t1) : c->f->t1;
+	if (x->want_trace) {
+		char d[40];
+		pr_str_addf(&x->trace, "%s the moment at %s\n", q->anchor_after ? "after" : "before",
+		            emv_fmt_datetime(d, sizeof d, t));
+	}
+	q->n_term = (size_t)q->anchor;
+	if (q->verb >= q->anchor)
+		q->verb = -1;
+	if (q->person >= q->anchor)
+		q->person = -1;
+	if (q->category >= q->anchor)
+		q->category = -1;
+	q->anchor = -1;
+	q->t0 = q->anchor_after ? t + 1 : t - SPAN;
+	q->t1 = q->anchor_after ? t + SPAN : t;
+	q->order = q->anchor_after ? RO_FIRST : RO_LAST;
+	return H2EMV_OK;
+}
+
 /* "What did you see on Thursday", and last Thursday holds nothing: the
  * Thursday before that, back up to eight weeks. */
 static int earlier_weekday(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err)
@@ -1793,6 +1848,8 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 			rc = seen_during(&x, &q);
 		if (rc == H2EMV_OK)
 			rc = steps_during(&x, &q);
+		if (rc == H2EMV_OK && q.anchor >= 0)
+			rc = around_moment(&x, &q);
 		if (rc == H2EMV_OK)
 			rc = walk(&x, root, 0, err);
 		if (rc == H2EMV_OK && !x.n && !x.forgot && q.weekday)

@@ -55,6 +55,9 @@ typedef struct rquestion {
 	int verb;             /* index of the main verb term, -1 none */
 	int person;           /* index of a person's name, -1 none */
 	int weekday;          /* the scope is a bare weekday: an earlier one may be meant */
+	int anchor;           /* "what did you do after the photo": term[anchor..] name the
+	                       * moment, the terms before it what is asked; -1 none */
+	int anchor_after;     /* after (1) or before (0) that moment */
 } rquestion;
 
 /* Read a question; `now` resolves relative times. Never fails. */

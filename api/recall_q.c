@@ -383,6 +383,9 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	           has(w, k, "detected") || has(w, k, "spot") || has(w, k, "spotted") ||
 	           has(w, k, "observe") || has(w, k, "observed") || has(w, k, "recognize") ||
 	           has(w, k, "recognized");
+	/* "what did you do before the guard spoke": a question about doing */
+	if (k > 3 && !strcmp(w[1].w, "did") && !strcmp(w[2].w, "you") && !strcmp(w[3].w, "do"))
+		said = seen = 0;
 	q->kind = RQ_DO;
 	/* "how many pipetting steps", "which steps failed": a count and a
 	 * failure question, not the steps of a task */
@@ -642,7 +645,8 @@ static int frame_word(const char *w)
 		                             "worked", "working", "busy", "active", "run", "runs",
 		                             "some", "certain", "didn", "doesn", "don", "wasn",
 		                             "weren", "isn", "aren", "hasn", "haven", "hadn",
-		                             "couldn", "wouldn", "won", NULL };
+		                             "couldn", "wouldn", "won", "right", "just",
+		                             "immediately", "directly", "shortly", "straight", NULL };
 	for (const char *const *p = f; *p; p++)
 		if (!strcmp(*p, w))
 			return 1;
@@ -748,7 +752,16 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	          !strcmp(w[0].w, "show") || !strcmp(w[0].w, "describe") ||
 	          !strcmp(w[0].w, "give") || !strcmp(w[0].w, "recall")))
 		used[0] = 1;
+	q->anchor = -1;
 	for (size_t i = 0; i < k && q->n_term < RQ_TERMS; i++) {
+		/* "what did you do after the photo / after you brought the milk":
+		 * the words that follow name the moment (not "after 3 pm") */
+		if (q->kind == RQ_DO && q->anchor < 0 && !used[i] && i + 1 < k && !w[i + 1].digit &&
+		    (!strcmp(w[i].w, "after") || !strcmp(w[i].w, "before"))) {
+			q->anchor = (int)q->n_term;
+			q->anchor_after = !strcmp(w[i].w, "after");
+			continue;
+		}
 		if (used[i])
 			continue;
 		if (w[i].digit && !(i > 0 && !w[i - 1].digit && !used[i - 1]))
@@ -915,6 +928,15 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 			break;
 		}
 	}
+	/* "who came over", "who visited", "who dropped by": someone the robot
+	 * met, not somewhere it went */
+	if (q->kind == RQ_WHO && q->verb >= 0 && q->term[q->verb].cls == LC_GO && k > 1 &&
+	    (!strcmp(w[0].w, "who") || (k > 2 && !strcmp(w[0].w, "which") &&
+	                                 !strcmp(w[2].w, q->term[q->verb].word))) &&
+	    (!strcmp(w[1].w, q->term[q->verb].word) || !strcmp(w[2 < k ? 2 : 1].w, q->term[q->verb].word)))
+		for (size_t i = 0; i < q->n_term; i++) /* "came to visit": both */
+			if (q->term[i].cls == LC_GO && !q->term[i].cap)
+				q->term[i].cls = LC_MEET;
 	/* the words "say/see/meet" that chose the kind are no targets */
 	if (q->verb >= 0) {
 		int c = q->term[q->verb].cls;

@@ -456,6 +456,12 @@ static void test_a_guides_diary_in_plain_words(void **state)
 	    strstr(who, "Ada."))
 		fail_msg("'Who did you talk to in hall 7?' answered '%s'", who);
 	free(who);
+	/* "after the ...": what came next, within hours */
+	expect(m, "What did you do right after you watered the fern?", "palm");
+	char *bf = answer(m, "What did you do just before the guard spoke?");
+	if (strstr(bf, "guide_tour") || !strstr(bf, "water"))
+		fail_msg("'What did you do just before the guard spoke?' answered '%s'", bf);
+	free(bf);
 	/* the last scan saw nothing: what the one before it saw */
 	expect(m, "What did you see when you scanned a room on Monday?", "statue");
 	/* "on Monday", asked a week later when last Monday holds nothing: the
@@ -520,6 +526,15 @@ static void test_contractions_dates_and_greetings_are_read(void **state)
 	assert_int_equal(q.kind, RQ_FAILED);
 	rq_parse(&q, "Where did you find the remote?", now);
 	assert_int_equal(q.kind, RQ_FROM);
+	rq_parse(&q, "What did you do after the photo?", now);
+	assert_int_equal(q.anchor, 0);
+	assert_true(q.anchor_after);
+	rq_parse(&q, "What did you do after 3 pm?", now);
+	assert_int_equal(q.anchor, -1);
+	/* "who came over": people met */
+	rq_parse(&q, "Who came over today?", now);
+	assert_int_equal(q.kind, RQ_WHO);
+	assert_int_equal(q.verb, -1);
 	/* an owner is not who the action was for */
 	rq_parse(&q, "Where are Rosa's reading glasses?", now);
 	assert_int_equal(q.person, -1);
