@@ -431,12 +431,65 @@ static double score(const rquestion *q, const fact *f)
 	return score_hits(q, f, NULL, &h);
 }
 
+static int rule_part_keeps(const char *rule, const facts *f);
+static int content_terms(const rquestion *q);
+
+/* "Remember what you said to people and who you met" is two rules: each
+ * part, split at "and" and commas, keeps what it names on its own (read as
+ * one, "met" would be a word to find in what was said). */
 int recall_rule_keeps(const char *rule, const facts *f)
 {
 	if (!rule || !f || !f->n)
 		return 0;
+	if (rule_part_keeps(rule, f))
+		return 1;
+	if (!strstr(rule, " and ") && !strchr(rule, ','))
+		return 0;
+	char part[512];
+	const char *p = rule;
+	while (*p) {
+		const char *e = p, *next = NULL;
+		for (; *e; e++) {
+			if (*e == ',') {
+				next = e + 1;
+				break;
+			}
+			if (!strncmp(e, " and ", 5)) {
+				next = e + 5;
+				break;
+			}
+		}
+		size_t n = (size_t)(e - p);
+		if (n && n < sizeof part) {
+			memcpy(part, p, n);
+			part[n] = 0;
+			if (rule_part_keeps(part, f))
+				return 1;
+		}
+		if (!next)
+			break;
+		p = next;
+	}
+	return 0;
+}
+
+static int rule_part_keeps(const char *rule, const facts *f)
+{
 	rquestion q;
 	rq_parse(&q, rule, 0);
+	/* "remember what you said to people", "remember who you met": every
+	 * utterance, every person met */
+	if (q.verb < 0 && !content_terms(&q) &&
+	    (q.kind == RQ_SAID || q.kind == RQ_WHO || q.kind == RQ_SEEN)) {
+		for (size_t i = 0; i < f->n; i++) {
+			const fact *v = &f->v[i];
+			if ((q.kind == RQ_SAID && (v->type == FT_SPEECH || (is_act(v) && v->s[FS_TEXT]))) ||
+			    (q.kind == RQ_WHO && (v->type == FT_PERSON || (is_act(v) && v->s[FS_WHO]))) ||
+			    (q.kind == RQ_SEEN && v->type == FT_SEEN))
+				return 1;
+		}
+		return 0;
+	}
 	if (!q.n_term)
 		return 0;
 	q.kind = q.kind == RQ_WHO || q.kind == RQ_SAID || q.kind == RQ_SEEN ? q.kind : RQ_DO;
@@ -839,8 +892,15 @@ static const cand *pick(rctx *x, size_t k)
 {
 	if (!k)
 		return NULL;
-	if (x->q->order == RO_FIRST)
+	if (x->q->order == RO_FIRST) {
+		/* the first in the scope: a summary's merged fact whose first
+		 * occurrence lies before the scope ("the first time on Saturday",
+		 * and it began on Friday) is no first time there */
+		for (size_t i = 0; x->q->t1 && i < k; i++)
+			if (x->c[i].f->t0 >= x->q->t0)
+				return &x->c[i];
 		return &x->c[0];
+	}
 	if (x->q->order == RO_NTH) {
 		/* the n-th occurrence: the n-th goal that holds one (a goal is one
 		 * run of a skill, or one interaction) */

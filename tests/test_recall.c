@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "api/facts.h"
 #include "api/recall.h"
 #include "h2emv.h"
 #include "tests/testutil.h"
@@ -546,6 +547,43 @@ static void test_contractions_dates_and_greetings_are_read(void **state)
 	assert_false(q.weekday);
 }
 
+static void test_a_rule_of_two_parts_keeps_what_either_names(void **state)
+{
+	(void)state;
+	facts f = { 0 };
+	f.v = calloc(1, sizeof *f.v);
+	assert_non_null(f.v);
+	f.n = f.cap = 1;
+	fact *v = &f.v[0];
+	v->type = FT_ACT;
+	v->cls = LC_TAKE;
+	v->status = FST_DONE;
+	v->s[FS_NAME] = strdup("GraspObject");
+	v->s[FS_VERB] = strdup("grasp");
+	v->s[FS_OBJ] = strdup("milk");
+	/* read as one, "which objects you grasped" hides behind "where you
+	 * brought things" */
+	assert_true(recall_rule_keeps("Always remember where you brought things, where you "
+	                              "fetched them from and which objects you grasped.", &f));
+	assert_false(recall_rule_keeps("Always remember who you met and what people said.", &f));
+	facts_free(&f);
+	/* "what you said" alone keeps every utterance of the robot's */
+	f.v = calloc(1, sizeof *f.v);
+	assert_non_null(f.v);
+	f.n = f.cap = 1;
+	v = &f.v[0];
+	v->type = FT_ACT;
+	v->cls = LC_SAY;
+	v->status = FST_DONE;
+	v->s[FS_NAME] = strdup("Say");
+	v->s[FS_VERB] = strdup("say");
+	v->s[FS_TEXT] = strdup("I do not know this object.");
+	assert_true(recall_rule_keeps("You should always remember what you said to people and "
+	                              "who you met.", &f));
+	assert_false(recall_rule_keeps("Always remember where you put the keys.", &f));
+	facts_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -558,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_other_phrasings_are_read),
 		cmocka_unit_test(test_a_guides_diary_in_plain_words),
 		cmocka_unit_test(test_contractions_dates_and_greetings_are_read),
+		cmocka_unit_test(test_a_rule_of_two_parts_keeps_what_either_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
