@@ -399,6 +399,48 @@ int lex_class_near(int a, int b)
 	return 0;
 }
 
+/* ------------------------------------------------------------ synonyms -- */
+
+/* Groups of nouns that name one thing; words as written (stemmed on use,
+ * which is cheap next to a question). */
+static const char *const same_src[][8] = {
+	{ "medicine", "medication", "meds", "pill", "tablet", "drug", "capsule", NULL },
+	{ "tv", "television", NULL },
+	{ "sofa", "couch", "settee", NULL },
+	{ "fridge", "refrigerator", NULL },
+	{ "mom", "mother", "mum", "mommy", NULL },
+	{ "dad", "father", "daddy", NULL },
+	{ "kid", "child", "children", NULL },
+	{ "photo", "picture", "photograph", "pic", NULL },
+	{ "trash", "garbage", "rubbish", "waste", NULL },
+	{ "bathroom", "restroom", "washroom", "toilet", NULL },
+	{ "cellphone", "phone", "mobile", "smartphone", NULL },
+	{ "spectacles", "glasses", "eyeglasses", NULL },
+	{ "doctor", "physician", NULL },
+	{ "car", "vehicle", "automobile", NULL },
+};
+
+#define SAME_GROUPS (sizeof same_src / sizeof *same_src)
+static char same_stems[SAME_GROUPS][8][LEX_WORD_MAX];
+static pthread_once_t same_once = PTHREAD_ONCE_INIT;
+
+static void same_build(void)
+{
+	for (size_t g = 0; g < SAME_GROUPS; g++)
+		for (size_t i = 0; same_src[g][i]; i++)
+			lex_stem(same_src[g][i], strlen(same_src[g][i]), same_stems[g][i]);
+}
+
+int lex_same_group(const char *stem)
+{
+	pthread_once(&same_once, same_build);
+	for (size_t g = 0; g < SAME_GROUPS; g++)
+		for (size_t i = 0; same_src[g][i]; i++)
+			if (!strcmp(same_stems[g][i], stem))
+				return (int)g;
+	return -1;
+}
+
 /* ------------------------------------------------------------ display -- */
 
 /* The words of a name for a person to read: separators become spaces,

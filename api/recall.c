@@ -84,6 +84,10 @@ static int word_in(const char *s, const rq_term *t)
 	for (size_t i = 0; i < k; i++)
 		if (!strcmp(w[i].stem, t->stem) || !strcmp(w[i].w, t->word))
 			return 1;
+	/* "medicine" for the pills, "tv" for the television */
+	for (size_t i = 0; t->same >= 0 && i < k; i++)
+		if (lex_same_group(w[i].stem) == t->same)
+			return 1;
 	/* "coffeemachine" or "soymilk" written as one word */
 	if (strlen(t->word) >= 5) {
 		char low[256];
@@ -247,7 +251,22 @@ static int is_me(const rquestion *q, const facts *set, const char *name)
 		if (!strcasecmp(p->s[FS_NAME], name))
 			return 0;
 	}
-	return people;
+	if (!people)
+		return 0;
+	/* one robot: a second unlisted speaker (a voice from the corridor)
+	 * makes it a guess, and no guess is made */
+	for (size_t i = 0; i < set->n; i++) {
+		const fact *s = &set->v[i];
+		if (s->type != FT_SPEECH || !s->s[FS_NAME] || !strcasecmp(s->s[FS_NAME], name))
+			continue;
+		int listed = 0;
+		for (size_t j = 0; j < set->n && !listed; j++)
+			listed = set->v[j].type == FT_PERSON && set->v[j].s[FS_NAME] &&
+			         set->v[j].s[FS_PLACE] && !strcasecmp(set->v[j].s[FS_NAME], s->s[FS_NAME]);
+		if (!listed && !profile_is_self(q->prof, s->s[FS_NAME]))
+			return 0;
+	}
+	return 1;
 }
 
 static double score_hits(const rquestion *q, const fact *f, const facts *set, int *hits_out)

@@ -36,6 +36,7 @@ typedef struct rq_term {
 	int cls;           /* lex_class when the word is a verb */
 	const char *lemma;
 	uint8_t cap;       /* written with a capital: maybe a name */
+	int same;          /* lex_same_group of the stem: other words for it; -1 none */
 } rq_term;
 
 typedef struct rquestion {

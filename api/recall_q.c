@@ -830,6 +830,7 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		t->cap = w[i].cap;
 		t->lemma = lemma;
 		t->cls = cls;
+		t->same = lemma ? -1 : lex_same_group(w[i].stem);
 		/* "last" / "first" already read; words like "put" are verbs */
 		if (lemma && q->verb < 0 && !w[i].cap)
 			q->verb = (int)q->n_term;

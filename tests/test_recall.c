@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "api/facts.h"
+#include "api/lex.h"
 #include "api/recall.h"
 #include "h2emv.h"
 #include "tests/testutil.h"
@@ -395,7 +396,8 @@ static const char *const museum[] = {
 	"\"water\",\"args\":{\"plant\":\"fern\"},\"status\":\"succeeded\"},\"location\":\"cafe\"}",
 	"{\"t\":\"2026-03-02T14:10:00Z\",\"t_end\":\"2026-03-02T14:12:00Z\",\"action\":{\"name\":"
 	"\"water\",\"args\":{\"plant\":\"palm\"},\"status\":\"succeeded\"},\"location\":\"cafe\"}",
-	"{\"t\":\"2026-03-02T15:00:00Z\",\"location\":\"hall 4\",\"speech\":[{\"speaker\":\"Sam Okoro\","
+	"{\"t\":\"2026-03-02T15:00:00Z\",\"location\":\"hall 4\",\"persons\":[\"Sam Okoro\"],"
+	"\"speech\":[{\"speaker\":\"Sam Okoro\","
 	"\"text\":\"Hi, I am the night guard. The east door is open.\"}]}",
 	"{\"t\":\"2026-03-02T16:00:00Z\",\"t_end\":\"2026-03-02T16:01:00Z\",\"action\":{\"name\":"
 	"\"scan_room\",\"args\":{\"room\":\"hall 5\"},\"status\":\"succeeded\"},\"location\":"
@@ -409,6 +411,9 @@ static const char *const museum[] = {
 	"\"speech\":[{\"speaker\":\"Ada Lovel\",\"text\":\"Where is the mummy?\"}]}",
 	"{\"t\":\"2026-03-02T17:00:10Z\",\"location\":\"hall 7\",\"persons\":[\"Ada Lovel\"],"
 	"\"speech\":[{\"speaker\":\"Guido\",\"text\":\"Welcome Ada, the mummy is in the basement.\"}]}",
+"{\"t\":\"2026-03-02T17:40:00Z\",\"t_end\":\"2026-03-02T17:42:00Z\",\"action\":{\"name\":"
+	"\"fetch\",\"args\":{\"thing\":\"television remote\",\"from_spot\":\"gift shop\","
+	"\"to_spot\":\"hall 1\"},\"status\":\"succeeded\"},\"location\":\"hall 1\"}",
 };
 
 static void test_a_guides_diary_in_plain_words(void **state)
@@ -417,6 +422,10 @@ static void test_a_guides_diary_in_plain_words(void **state)
 	char *dir;
 	h2emv_mem *m = tu_mem_tmp("recall", &dir);
 	h2emv_error err = { 0 };
+	h2emv_config c;
+	assert_int_equal(h2emv_config_get(&c, m, &err), H2EMV_OK);
+	c.forgetting = H2EMV_FORGET_NONE;
+	assert_int_equal(h2emv_config_set(m, &c, &err), H2EMV_OK);
 	for (size_t i = 0; i < sizeof museum / sizeof *museum; i++)
 		assert_int_equal(h2emv_ingest(m, museum[i], strlen(museum[i]), NULL, &err), H2EMV_OK);
 	if (h2emv_build(NULL, m, NULL, &err))
@@ -463,6 +472,8 @@ static void test_a_guides_diary_in_plain_words(void **state)
 	if (strstr(bf, "guide_tour") || !strstr(bf, "water"))
 		fail_msg("'What did you do just before the guard spoke?' answered '%s'", bf);
 	free(bf);
+	/* "the tv" is the television the robot fetched */
+	expect(m, "Where did you get the tv remote from?", "gift shop");
 	/* the last scan saw nothing: what the one before it saw */
 	expect(m, "What did you see when you scanned a room on Monday?", "statue");
 	/* "on Monday", asked a week later when last Monday holds nothing: the
@@ -536,6 +547,13 @@ static void test_contractions_dates_and_greetings_are_read(void **state)
 	rq_parse(&q, "Who came over today?", now);
 	assert_int_equal(q.kind, RQ_WHO);
 	assert_int_equal(q.verb, -1);
+	/* other words for one thing */
+	rq_parse(&q, "How many times did you remind Rosa to take her medicine?", now);
+	for (size_t i = 0; i < q.n_term; i++)
+		if (!strcmp(q.term[i].word, "medicine"))
+			assert_int_equal(q.term[i].same, lex_same_group("pill"));
+	assert_int_equal(lex_same_group("pill"), lex_same_group("tablet"));
+	assert_int_equal(lex_same_group("giraff"), -1);
 	/* an owner is not who the action was for */
 	rq_parse(&q, "Where are Rosa's reading glasses?", now);
 	assert_int_equal(q.person, -1);
