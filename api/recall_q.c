@@ -783,6 +783,13 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		                  !strcmp(w[i + 1].w, "back") || !strcmp(w[i + 1].w, "there") ||
 		                  !strcmp(w[i + 1].w, "into")))
 			lemma = "go", cls = LC_GO;
+		/* "did you drop anything": a fall, not a delivery ("drop off the
+		 * parcel" is one); it matches only a skill that says so */
+		if (lemma && (!strcmp(w[i].w, "drop") || !strcmp(w[i].w, "dropped") ||
+		              !strcmp(w[i].w, "drops")) &&
+		    !(i + 1 < k && !strcmp(w[i + 1].w, "off")) &&
+		    !(i + 2 < k && !strcmp(w[i + 2].w, "off")))
+			lemma = "drop", cls = LC_OTHER;
 		/* "say hello to", "said hi to": greeting; "wave hello": the wave */
 		if (i + 1 < k && greeting_word(w[i + 1].w) && lemma &&
 		    (cls == LC_SAY || cls == LC_WAVE)) {
