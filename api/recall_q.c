@@ -715,6 +715,16 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	if (k > MAXW)
 		k = MAXW;
 	uint8_t used[MAXW] = { 0 };
+	/* "when did u ...", "where did ya ...", "ur keys": texting spellings */
+	for (size_t i = 0; i < k; i++) {
+		const char *to = !strcmp(w[i].w, "u") || !strcmp(w[i].w, "ya") ? "you"
+		                 : !strcmp(w[i].w, "ur") ? "your" : NULL;
+		if (to) {
+			memcpy(w[i].w, to, strlen(to) + 1);
+			lex_stem(w[i].w, strlen(w[i].w), w[i].stem);
+			w[i].cap = 0;
+		}
+	}
 	scope sc = { INT64_MIN, 0, -1, -1, -1, 0, 0, 0, 0 };
 	read_scope(w, k, now, &sc, used);
 	scope_range(&sc, now, &q->t0, &q->t1, &q->t_point);

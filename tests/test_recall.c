@@ -549,6 +549,13 @@ static void test_contractions_dates_and_greetings_are_read(void **state)
 	rq_parse(&q, "Who came over today?", now);
 	assert_int_equal(q.kind, RQ_WHO);
 	assert_int_equal(q.verb, -1);
+	/* texting spellings */
+	rq_parse(&q, "when did u last grab ur keys", now);
+	assert_int_equal(q.kind, RQ_WHEN);
+	assert_true(q.verb >= 0);
+	assert_string_equal(q.term[q.verb].lemma, "grasp");
+	for (size_t i = 0; i < q.n_term; i++)
+		assert_string_not_equal(q.term[i].word, "u");
 	/* other words for one thing */
 	rq_parse(&q, "How many times did you remind Rosa to take her medicine?", now);
 	for (size_t i = 0; i < q.n_term; i++)
