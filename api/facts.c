@@ -166,6 +166,7 @@ typedef struct xctx {
 	fact *act;
 	int pos;            /* positional argument index */
 	int pass;           /* 0: keys with a known role; 1: guesses and numbers */
+	int bare;           /* the skill's name is a bare verb ("water", "dust") */
 } xctx;
 
 /* The word a parameter key names its value by: its last word that is not
@@ -225,15 +226,10 @@ static int one_word(const char *key, size_t klen)
 	return lex_split(key, klen, w, 2) == 1;
 }
 
-/* Append "key value" (or the value when it names itself) to an action's
- * other parameters, FS_STATE, at most 120 bytes in all. */
-static void add_other(fact *f, const char *key, size_t klen, const char *p, size_t n)
+/* Append v to an action's other parameters, FS_STATE, at most 120 bytes
+ * in all. */
+static void append_state(fact *f, const char *v)
 {
-	fact tmp = { 0 };
-	set_named(&tmp, FS_STATE, key, klen, p, n);
-	const char *v = tmp.s[FS_STATE];
-	if (!v)
-		return;
 	const char *old = f->s[FS_STATE];
 	size_t ol = old ? strlen(old) : 0, vl = strlen(v);
 	if (ol + vl + 3 <= 120) {
@@ -246,6 +242,36 @@ static void add_other(fact *f, const char *key, size_t klen, const char *p, size
 			f->s[FS_STATE] = both;
 		}
 	}
+}
+
+/* Does `s` hold the word `w` (lower case)? */
+static int has_word(const char *s, const char *w)
+{
+	lex_word v[16];
+	size_t k = lex_split(s, strlen(s), v, 16);
+	for (size_t i = 0; i < k && i < 16; i++)
+		if (!strcmp(v[i].w, w))
+			return 1;
+	return 0;
+}
+
+/* Append "key value" (or the value when it names itself) to an action's
+ * other parameters. The key's noun goes before a value that does not say
+ * it ("plant": "fern" is "plant fern", "meal": "lunch" is "meal lunch"):
+ * a person asks for "the plants you watered", in the key's words. */
+static void add_other(fact *f, const char *key, size_t klen, const char *p, size_t n)
+{
+	fact tmp = { 0 };
+	set_named(&tmp, FS_STATE, key, klen, p, n);
+	const char *v = tmp.s[FS_STATE];
+	if (!v)
+		return;
+	char noun[LEX_WORD_MAX], buf[LEX_WORD_MAX + 48];
+	if (n <= 40 && key_noun(key, klen, noun) && strlen(noun) >= 3 && !has_word(v, noun) &&
+	    snprintf(buf, sizeof buf, "%s %s", noun, v) < (int)sizeof buf)
+		append_state(f, buf);
+	else
+		append_state(f, v);
 	free(tmp.s[FS_STATE]);
 }
 
@@ -296,6 +322,24 @@ static int key_in_name(const char *name, const char *key, size_t klen)
 	return 0;
 }
 
+/* "LearnVisitor {name: ...}", "RegisterPerson {name: ...}": a name given
+ * to a skill about a person is that person's. */
+static int person_named(const char *action, const char *key, size_t klen)
+{
+	lex_word kw[4], w[12];
+	size_t kk = lex_split(key, klen, kw, 4);
+	if (!kk || kk > 4 || strcmp(kw[kk - 1].w, "name"))
+		return 0;
+	static const char *const who[] = { "person", "visitor", "guest", "face", "user", "human",
+		                               "patient", "customer", "people", "resident", NULL };
+	size_t k = lex_split(action, strlen(action), w, 12);
+	for (size_t i = 0; i < k && i < 12; i++)
+		for (const char *const *p = who; *p; p++)
+			if (!strcmp(w[i].w, *p))
+				return 1;
+	return 0;
+}
+
 static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t klen, int depth)
 {
 	if (depth > 4)
@@ -342,6 +386,8 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 				role = R_OBJECT;
 			if (role == R_NONE && key_in_name(x->sc->action, key, klen))
 				role = R_OBJECT; /* PickTote {tote: "T-118"} */
+			if (role == R_NONE && person_named(x->sc->action, key, klen))
+				role = R_WHO;
 		} else {
 			if (x->pass == 1)
 				return;
@@ -352,6 +398,10 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		 * 5541") or whose slot is taken is still a word of the action */
 		if (key && x->pass == 1 && depth == 1 && p[0] != '<' && n <= 40 &&
 		    (slot < 0 || x->act->s[slot])) {
+			/* "water {plant: fern}": a bare verb's first parameter with
+			 * no role of its own is what it was done to */
+			if (slot < 0 && x->bare && !x->act->s[FS_OBJ])
+				set(x->act, FS_OBJ, p, n);
 			add_other(x->act, key, klen, p, n);
 			return;
 		}
@@ -441,7 +491,10 @@ static int extract_action(facts *out, const scene *s, const robot_profile *prof)
 			sets(f, FS_VERB, w[0].w), vi = 0;
 	}
 	f->cls = (uint8_t)cls;
-	xctx x = { s, prof, sk, f, 0, 0 };
+	xctx x = { s, prof, sk, f, 0, 0, !(sk && (sk->verb || sk->object)) };
+	for (size_t i = vi + 1; i < k && x.bare; i++)
+		if (!generic_name_word(w[i].w) && !lex_lemma(w[i].stem, NULL))
+			x.bare = 0;
 	for (x.pass = 0; s->args_obj && x.pass < 2; x.pass++)
 		walk_args(&x, s->args_obj, NULL, 0, 0);
 	/* "MoveTote {tote, from, to}": moving a thing from one place to another
@@ -472,6 +525,11 @@ static int extract_action(facts *out, const scene *s, const robot_profile *prof)
 	}
 	if (!f->s[FS_PLACE] && s->location)
 		sets(f, FS_PLACE, s->location);
+	/* why a run failed, when the robot wrote it down ("the nozzle was
+	 * clogged"): what a person asks after "what went wrong" */
+	if ((f->status == FST_FAILED || f->status == FST_ABORTED) && s->note && *s->note &&
+	    strlen(s->note) <= 80)
+		append_state(f, s->note);
 	return H2EMV_OK;
 }
 

@@ -154,6 +154,8 @@ static const char *const stop_src[] = {
 	"somebody", "one", "ones", "yourself", "ourselves", "let", "get", "got", "know",
 	"think", "say", "said", "tell", "told", "ask", "asked", "see", "saw", "seen", "meet",
 	"met", "also", "currently", "there", "exact", "where's", "s", "t", "whether",
+	/* what is left of "where'd", "you'll", "we're", "you've" */
+	"d", "ll", "re", "ve",
 };
 
 typedef struct lex_ent {
@@ -180,7 +182,7 @@ static const lex_ent verb_src[] = {
 	{ "lift", "pick", LC_TAKE }, { "collect", "collect", LC_TAKE },
 	{ "retrieve", "fetch", LC_TAKE }, { "unload", "unload", LC_TAKE },
 	{ "remove", "remove", LC_TAKE }, { "hold", "hold", LC_TAKE }, { "held", "hold", LC_TAKE },
-	{ "gather", "collect", LC_TAKE },
+	{ "gather", "collect", LC_TAKE }, { "get", "fetch", LC_TAKE }, { "got", "fetch", LC_TAKE },
 	{ "put", "put", LC_PUT }, { "place", "put", LC_PUT }, { "set", "put", LC_PUT },
 	{ "stow", "put", LC_PUT }, { "leave", "put", LC_PUT },
 	{ "drop", "put", LC_PUT }, { "store", "put", LC_PUT }, { "deposit", "put", LC_PUT },
@@ -388,10 +390,55 @@ int lex_class_near(int a, int b)
 	if ((a == LC_SEE && (b == LC_LOOK || b == LC_SCAN || b == LC_SEARCH)) ||
 	    (b == LC_SEE && (a == LC_LOOK || a == LC_SCAN || a == LC_SEARCH)))
 		return 1;
+	/* filling a dishwasher or a shelf is loading it */
+	if ((a == LC_FILL && b == LC_PUT) || (a == LC_PUT && b == LC_FILL))
+		return 1;
 	/* checking on a room is scanning or inspecting it */
 	if ((a == LC_CHECK && b == LC_SCAN) || (a == LC_SCAN && b == LC_CHECK))
 		return 1;
 	return 0;
+}
+
+/* ------------------------------------------------------------ synonyms -- */
+
+/* Groups of nouns that name one thing; words as written (stemmed on use,
+ * which is cheap next to a question). */
+static const char *const same_src[][8] = {
+	{ "medicine", "medication", "meds", "pill", "tablet", "drug", "capsule", NULL },
+	{ "tv", "television", NULL },
+	{ "sofa", "couch", "settee", NULL },
+	{ "fridge", "refrigerator", NULL },
+	{ "mom", "mother", "mum", "mommy", NULL },
+	{ "dad", "father", "daddy", NULL },
+	{ "kid", "child", "children", NULL },
+	{ "photo", "picture", "photograph", "pic", NULL },
+	{ "trash", "garbage", "rubbish", "waste", NULL },
+	{ "bathroom", "restroom", "washroom", "toilet", NULL },
+	{ "cellphone", "phone", "mobile", "smartphone", NULL },
+	{ "spectacles", "glasses", "eyeglasses", NULL },
+	{ "doctor", "physician", NULL },
+	{ "car", "vehicle", "automobile", NULL },
+};
+
+#define SAME_GROUPS (sizeof same_src / sizeof *same_src)
+static char same_stems[SAME_GROUPS][8][LEX_WORD_MAX];
+static pthread_once_t same_once = PTHREAD_ONCE_INIT;
+
+static void same_build(void)
+{
+	for (size_t g = 0; g < SAME_GROUPS; g++)
+		for (size_t i = 0; same_src[g][i]; i++)
+			lex_stem(same_src[g][i], strlen(same_src[g][i]), same_stems[g][i]);
+}
+
+int lex_same_group(const char *stem)
+{
+	pthread_once(&same_once, same_build);
+	for (size_t g = 0; g < SAME_GROUPS; g++)
+		for (size_t i = 0; same_src[g][i]; i++)
+			if (!strcmp(same_stems[g][i], stem))
+				return (int)g;
+	return -1;
 }
 
 /* ------------------------------------------------------------ display -- */

@@ -64,6 +64,11 @@ int lex_particle(const lex_word *w, size_t k, size_t i, const char **lemma, int 
  * other (same class, or put ~ give ~ bring ~ transport)? */
 int lex_class_near(int a, int b);
 
+/* The group of everyday nouns a stem belongs to ("medicine" and "pills",
+ * "tv" and "television", "mom" and "mother" share one): a small table of
+ * nouns people use for one another. -1 for any other word. */
+int lex_same_group(const char *stem);
+
 /* A display name of an object id or type: "soy_milk_0" -> "soy milk",
  * "CounterTop|+01.00|..." -> "counter top", "DishWasher" -> "dish washer".
  * Returns the length written (cap > 0). */

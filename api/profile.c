@@ -323,11 +323,12 @@ static int guess(const char *key, size_t n)
 		                               "operator", "staff", "caller", "sender", "requester",
 		                               "requestor", "client", "patron", "passenger",
 		                               "driver", "pilot", "farmer", "student", "child",
-		                               NULL };
+		                               "contact", "callee", "friend", "relative",
+		                               "attendee", "member", "beneficiary", NULL };
 	static const char *const place[] = { "location", "place", "room", "area", "site",
 		                                 "station", "zone", "ward", "aisle", "shelf", "bay",
 		                                 "waypoint", "where", "position", "region", "floor",
-		                                 "bed", "dock", NULL };
+		                                 "bed", "dock", "route", "path", "trail", NULL };
 	static const char *const obj[] = { "object", "obj", "item", "thing", "oid", "objects",
 		                               "items", "medication", "medicine", "drug", "package",
 		                               "parcel", "box", "cargo", "load", "article", "product",

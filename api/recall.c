@@ -38,6 +38,7 @@ typedef struct cand {
 	double score;
 	int coarse;
 	int hits;               /* question words it matched */
+	int me;                 /* said by the robot itself (is_me) */
 } cand;
 
 typedef struct rctx {
@@ -84,6 +85,10 @@ static int word_in(const char *s, const rq_term *t)
 	for (size_t i = 0; i < k; i++)
 		if (!strcmp(w[i].stem, t->stem) || !strcmp(w[i].w, t->word))
 			return 1;
+	/* "medicine" for the pills, "tv" for the television */
+	for (size_t i = 0; t->same >= 0 && i < k; i++)
+		if (lex_same_group(w[i].stem) == t->same)
+			return 1;
 	/* "coffeemachine" or "soymilk" written as one word */
 	if (strlen(t->word) >= 5) {
 		char low[256];
@@ -96,6 +101,58 @@ static int word_in(const char *s, const rq_term *t)
 			return 1;
 	}
 	return 0;
+}
+
+/* The person words greet by name ("Hello Minister Stark Watzinger. My
+ * dream is ...", "Welcome, Dr. Chen!"): the capitalised words right after a
+ * greeting at the start of `text`, into out (when out is not NULL). Returns
+ * 1 when there is one. */
+static int addressee(const char *text, char *out, size_t cap)
+{
+	static const char *const greet[] = { "hello", "hi", "hey", "welcome", "dear", "goodbye",
+		                                 "bye", "good morning", "good afternoon",
+		                                 "good evening", "thank you", "thanks", NULL };
+	if (!text)
+		return 0;
+	const char *p = text;
+	while (*p == ' ' || *p == '"' || *p == '\'')
+		p++;
+	size_t g = 0;
+	for (const char *const *w = greet; *w && !g; w++)
+		if (!strncasecmp(p, *w, strlen(*w)) &&
+		    (p[strlen(*w)] == ' ' || p[strlen(*w)] == ','))
+			g = strlen(*w);
+	if (!g)
+		return 0;
+	p += g;
+	const char *st = NULL, *end = NULL;
+	for (;;) {
+		/* "Welcome, Dr. Chen"; but "Welcome Tom, Rosa is in": Tom */
+		while (*p == ' ' || (*p == ',' && !st))
+			p++;
+		if (!(*p >= 'A' && *p <= 'Z'))
+			break;
+		const char *w = p;
+		while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '-' ||
+		       (unsigned char)*p >= 0x80)
+			p++;
+		if (*p == '.' && p - w <= 3 && p[1] == ' ')
+			p++; /* "Dr." */
+		/* "Hello I am ...", "Hi My name": the robot speaking of itself */
+		if (!st && ((p - w == 1 && *w == 'I') || (p - w == 2 && !strncmp(w, "My", 2))))
+			return 0;
+		if (!st)
+			st = w;
+		end = p;
+	}
+	if (!st)
+		return 0;
+	if (out && cap) {
+		size_t n = (size_t)(end - st) < cap - 1 ? (size_t)(end - st) : cap - 1;
+		memcpy(out, st, n);
+		out[n] = 0;
+	}
+	return 1;
 }
 
 /* Which facts a question's kind and verb look at. */
@@ -113,7 +170,7 @@ static int type_ok(const rquestion *q, const fact *f)
 		        f->status != FST_FAILED && f->status != FST_ABORTED);
 	case RQ_WHO:
 		return f->type == FT_PERSON || f->type == FT_SPEECH ||
-		       (is_act(f) && f->s[FS_WHO]);
+		       (is_act(f) && (f->s[FS_WHO] || addressee(f->s[FS_TEXT], NULL, 0)));
 	case RQ_SAID:
 		return f->type == FT_SPEECH || (is_act(f) && f->s[FS_TEXT]);
 	case RQ_SEEN:
@@ -124,7 +181,8 @@ static int type_ok(const rquestion *q, const fact *f)
 		if (vc == LC_SAY)
 			return f->type == FT_SPEECH || is_act(f);
 		if (vc == LC_MEET)
-			return f->type == FT_PERSON || is_act(f);
+			return f->type == FT_PERSON || is_act(f) ||
+			       (f->type == FT_SPEECH && addressee(f->s[FS_TEXT], NULL, 0));
 		if (q->kind == RQ_WHERE || q->kind == RQ_FROM)
 			return is_act(f) || f->type == FT_SEEN;
 		return is_act(f) || (vc == LC_NONE && f->type == FT_SEEN);
@@ -155,6 +213,12 @@ static double verb_match(const rq_term *v, const fact *f)
 	if (v->cls == LC_GO && (f->cls == LC_PUT || f->cls == LC_GIVE) &&
 	    (f->s[FS_DST] || f->s[FS_PLACE]))
 		return 1;
+	/* "where did you find the remote": fetching it was finding it */
+	if (v->cls == LC_SEARCH && f->cls == LC_TAKE)
+		return 1;
+	/* "when did you greet the minister": saying "Hello Minister ..." */
+	if (v->cls == LC_MEET && addressee(f->s[FS_TEXT], NULL, 0))
+		return 2;
 	/* going, taking or bringing someone somewhere is escorting them */
 	int esc_v = v->cls == LC_GO || v->cls == LC_TAKE || v->cls == LC_GIVE;
 	int esc_f = f->cls == LC_GO || f->cls == LC_TAKE || f->cls == LC_GIVE;
@@ -165,7 +229,48 @@ static double verb_match(const rq_term *v, const fact *f)
 
 /* How well fact f answers q; 0 = not at all. *hits_out: the question's
  * words it matched. */
-static double score_hits(const rquestion *q, const fact *f, int *hits_out)
+/* Is `name`, a speaker, the robot itself? Its profile says so, or, when
+ * nobody wrote one, the log shows it: the people present at that time
+ * (set) are listed and the speaker is not among them — a robot does not
+ * list itself among the people it sees. */
+static int is_me(const rquestion *q, const facts *set, const char *name)
+{
+	if (!name)
+		return 0;
+	if (profile_is_self(q->prof, name))
+		return 1;
+	if (!set)
+		return 0;
+	int people = 0;
+	for (size_t i = 0; i < set->n; i++) {
+		const fact *p = &set->v[i];
+		/* (the people listed as present carry the place; a speaker
+		 * counted as a person met does not) */
+		if (p->type != FT_PERSON || !p->s[FS_NAME] || !p->s[FS_PLACE])
+			continue;
+		people = 1;
+		if (!strcasecmp(p->s[FS_NAME], name))
+			return 0;
+	}
+	if (!people)
+		return 0;
+	/* one robot: a second unlisted speaker (a voice from the corridor)
+	 * makes it a guess, and no guess is made */
+	for (size_t i = 0; i < set->n; i++) {
+		const fact *s = &set->v[i];
+		if (s->type != FT_SPEECH || !s->s[FS_NAME] || !strcasecmp(s->s[FS_NAME], name))
+			continue;
+		int listed = 0;
+		for (size_t j = 0; j < set->n && !listed; j++)
+			listed = set->v[j].type == FT_PERSON && set->v[j].s[FS_NAME] &&
+			         set->v[j].s[FS_PLACE] && !strcasecmp(set->v[j].s[FS_NAME], s->s[FS_NAME]);
+		if (!listed && !profile_is_self(q->prof, s->s[FS_NAME]))
+			return 0;
+	}
+	return 1;
+}
+
+static double score_hits(const rquestion *q, const fact *f, const facts *set, int *hits_out)
 {
 	*hits_out = 0;
 	if (!type_ok(q, f))
@@ -276,8 +381,11 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 		if (!is_act(f)) {
 			if ((v->cls == LC_SEE && f->type == FT_SEEN) ||
 			    (v->cls == LC_SAY && f->type == FT_SPEECH) ||
-			    (v->cls == LC_MEET && f->type == FT_PERSON))
-				vs = 2;
+			    (v->cls == LC_MEET && f->type == FT_PERSON) ||
+			    /* "Hello Dr. Chen": greeting someone by name */
+			    (v->cls == LC_MEET && f->type == FT_SPEECH &&
+			     addressee(f->s[FS_TEXT], NULL, 0)))
+				vs = q->kind == RQ_WHO ? 3 : 2; /* "who did you talk to": the speakers */
 		}
 		/* another verb: only for a weak one ("go to the charger" for
 		 * DockCharger) when every other word matches */
@@ -291,10 +399,10 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 	}
 	if (q->kind == RQ_SAID) {
 		/* "what did people ask you": never the robot's own words */
-		if (q->others_speak && (is_act(f) || (f->s[FS_NAME] && profile_is_self(q->prof, f->s[FS_NAME]))))
+		if (q->others_speak && (is_act(f) || is_me(q, set, f->s[FS_NAME])))
 			return 0;
 		if (q->self_speaker) {
-			if (f->type == FT_SPEECH && (!f->s[FS_NAME] || !profile_is_self(q->prof, f->s[FS_NAME])))
+			if (f->type == FT_SPEECH && !is_me(q, set, f->s[FS_NAME]))
 				return 0;
 			s += 0.5; /* the robot's own words: what is asked */
 		} else if (q->person >= 0) {
@@ -313,7 +421,7 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 			if (!ok)
 				return 0;
 			s += 2;
-		} else if (is_act(f) || (f->s[FS_NAME] && profile_is_self(q->prof, f->s[FS_NAME]))) {
+		} else if (is_act(f) || is_me(q, set, f->s[FS_NAME])) {
 			s *= 0.5; /* "what was said": others' words first */
 		}
 	}
@@ -331,18 +439,77 @@ static double score_hits(const rquestion *q, const fact *f, int *hits_out)
 	return s + 0.1; /* something of the right kind in scope */
 }
 
+static double score_in(const rquestion *q, const fact *f, const facts *set)
+{
+	int h;
+	return score_hits(q, f, set, &h);
+}
+
 static double score(const rquestion *q, const fact *f)
 {
 	int h;
-	return score_hits(q, f, &h);
+	return score_hits(q, f, NULL, &h);
 }
 
+static int rule_part_keeps(const char *rule, const facts *f);
+static int content_terms(const rquestion *q);
+
+/* "Remember what you said to people and who you met" is two rules: each
+ * part, split at "and" and commas, keeps what it names on its own (read as
+ * one, "met" would be a word to find in what was said). */
 int recall_rule_keeps(const char *rule, const facts *f)
 {
 	if (!rule || !f || !f->n)
 		return 0;
+	if (rule_part_keeps(rule, f))
+		return 1;
+	if (!strstr(rule, " and ") && !strchr(rule, ','))
+		return 0;
+	char part[512];
+	const char *p = rule;
+	while (*p) {
+		const char *e = p, *next = NULL;
+		for (; *e; e++) {
+			if (*e == ',') {
+				next = e + 1;
+				break;
+			}
+			if (!strncmp(e, " and ", 5)) {
+				next = e + 5;
+				break;
+			}
+		}
+		size_t n = (size_t)(e - p);
+		if (n && n < sizeof part) {
+			memcpy(part, p, n);
+			part[n] = 0;
+			if (rule_part_keeps(part, f))
+				return 1;
+		}
+		if (!next)
+			break;
+		p = next;
+	}
+	return 0;
+}
+
+static int rule_part_keeps(const char *rule, const facts *f)
+{
 	rquestion q;
 	rq_parse(&q, rule, 0);
+	/* "remember what you said to people", "remember who you met": every
+	 * utterance, every person met */
+	if (q.verb < 0 && !content_terms(&q) &&
+	    (q.kind == RQ_SAID || q.kind == RQ_WHO || q.kind == RQ_SEEN)) {
+		for (size_t i = 0; i < f->n; i++) {
+			const fact *v = &f->v[i];
+			if ((q.kind == RQ_SAID && (v->type == FT_SPEECH || (is_act(v) && v->s[FS_TEXT]))) ||
+			    (q.kind == RQ_WHO && (v->type == FT_PERSON || (is_act(v) && v->s[FS_WHO]))) ||
+			    (q.kind == RQ_SEEN && v->type == FT_SEEN))
+				return 1;
+		}
+		return 0;
+	}
 	if (!q.n_term)
 		return 0;
 	q.kind = q.kind == RQ_WHO || q.kind == RQ_SAID || q.kind == RQ_SEEN ? q.kind : RQ_DO;
@@ -373,7 +540,7 @@ static int add_cand(rctx *x, const fact *f, h2emv_ref ref, double sc, int coarse
 		x->c = c;
 		x->cap = cap;
 	}
-	x->c[x->n++] = (cand){ f, ref, sc, coarse, hits };
+	x->c[x->n++] = (cand){ f, ref, sc, coarse, hits, 0 };
 	eng_buf b = { 0 };
 	facts_render_one(&b, f);
 	x->tokens += b.len / 4 + 4;
@@ -434,7 +601,7 @@ static int wanted(const rctx *x, double s)
 static int any_match(rctx *x, const facts *f)
 {
 	for (size_t i = 0; i < f->n; i++)
-		if (in_scope(x, f->v[i].t0, f->v[i].t2) && wanted(x, score(x->q, &f->v[i])))
+		if (in_scope(x, f->v[i].t0, f->v[i].t2) && wanted(x, score_in(x->q, &f->v[i], f)))
 			return 1;
 	return 0;
 }
@@ -461,6 +628,16 @@ static int gist_matches(rctx *x, const h2emv_node *n)
 
 static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err);
 
+/* Does the question's main verb name something done (not seeing,
+ * saying or meeting, which other kinds of fact answer)? */
+static int acts_asked(const rquestion *q)
+{
+	if (q->verb < 0)
+		return 0;
+	int c = q->term[q->verb].cls;
+	return c != LC_SEE && c != LC_SAY && c != LC_MEET && c != LC_LOOK;
+}
+
 static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 {
 	facts *f = node_facts(x, n);
@@ -471,18 +648,24 @@ static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 		if (!in_scope(x, v->t0, v->t2))
 			continue;
 		int hits;
-		double s = score_hits(x->q, v, &hits);
+		double s = score_hits(x->q, v, f, &hits);
 		int complete = (hits & 0x10000) != 0;
 		hits &= 0xffff;
 		if (wanted(x, s)) {
 			if (add_cand(x, v, h2emv_node_ref(n), s, coarse, hits))
 				return H2EMV_ENOMEM;
+			/* (a speaker is also counted as a person met, without a place) */
+			x->c[x->n - 1].me = (v->type == FT_SPEECH ||
+			                     (v->type == FT_PERSON && !v->s[FS_PLACE])) &&
+			                    is_me(x->q, f, v->s[FS_NAME]);
 			/* a finished occurrence naming everything asked settles it; a
 			 * failed or unfinished one may have a better one beside it */
 			int final = !is_act(v) || v->status == FST_DONE ||
 			            v->status == FST_NONE ||
 			            (x->q->status == RS_FAILED && v->status != FST_ONGOING);
-			if (!coarse && final && complete && s >= 2)
+			/* (an object seen does not settle "where did you grab the
+			 * milk": the grasp is asked for) */
+			if (!coarse && final && complete && s >= 2 && (is_act(v) || !acts_asked(x->q)))
 				x->settled = 1;
 		}
 	}
@@ -729,8 +912,15 @@ static const cand *pick(rctx *x, size_t k)
 {
 	if (!k)
 		return NULL;
-	if (x->q->order == RO_FIRST)
+	if (x->q->order == RO_FIRST) {
+		/* the first in the scope: a summary's merged fact whose first
+		 * occurrence lies before the scope ("the first time on Saturday",
+		 * and it began on Friday) is no first time there */
+		for (size_t i = 0; x->q->t1 && i < k; i++)
+			if (x->c[i].f->t0 >= x->q->t0)
+				return &x->c[i];
 		return &x->c[0];
+	}
 	if (x->q->order == RO_NTH) {
 		/* the n-th occurrence: the n-th goal that holds one (a goal is one
 		 * run of a skill, or one interaction) */
@@ -837,6 +1027,14 @@ static int listed(const pr_str *seen, const char *s)
 static void remember(pr_str *seen, const char *s)
 {
 	pr_str_add(seen, s, strlen(s) + 1);
+}
+
+/* Is `full` a longer name that begins with the words of `part` ("Tom
+ * Becker" for "Tom")? */
+static int longer_name(const char *full, const char *part)
+{
+	size_t n = strlen(part);
+	return strlen(full) > n && !strncasecmp(full, part, n) && full[n] == ' ';
 }
 
 static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
@@ -1003,12 +1201,38 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	case RQ_WHO: {
 		pr_str seen = { 0 };
 		size_t n = 0;
+		/* each person once, by the fullest name given ("Tom" and "Tom
+		 * Becker" are one) */
+		const char *names[LIST_MAX];
+		char keep[LIST_MAX][96];
+		size_t nn = 0;
+		for (size_t i = 0; i < k && q->plural; i++) {
+			const fact *f = x->c[i].f;
+			const char *who = f->type == FT_PERSON || f->type == FT_SPEECH ? f->s[FS_NAME]
+			                                                              : f->s[FS_WHO];
+			if ((!who || x->c[i].me) && f->type != FT_PERSON &&
+			    addressee(f->s[FS_TEXT], keep[nn < LIST_MAX ? nn : 0], sizeof *keep))
+				who = keep[nn < LIST_MAX ? nn : 0];
+			if (who && nn < LIST_MAX)
+				names[nn++] = who;
+		}
 		for (size_t i = 0; i < k; i++) {
 			const cand *ci = q->plural ? &x->c[i] : c;
 			const fact *f = ci->f;
 			const char *who = f->type == FT_PERSON ? f->s[FS_NAME]
 			                  : f->type == FT_SPEECH ? f->s[FS_NAME] : f->s[FS_WHO];
-			if (!who || profile_is_self(x->prof, who) || listed(&seen, who))
+			/* the robot's own words that greet someone by name */
+			char named[96];
+			int me = who && (profile_is_self(x->prof, who) || ci->me);
+			if ((!who || me) && f->type != FT_PERSON &&
+			    addressee(f->s[FS_TEXT], named, sizeof named))
+				who = named, me = 0;
+			/* "who visited Rosa": not Rosa */
+			if (who && !me && q->person >= 0 && word_in(who, &q->term[q->person]))
+				me = 1;
+			for (size_t j = 0; who && !me && j < nn; j++)
+				me = longer_name(names[j], who);
+			if (!who || me || listed(&seen, who))
 				continue;
 			remember(&seen, who);
 			if (n < LIST_MAX)
@@ -1046,7 +1270,8 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 				continue;
 			if (i > first)
 				pr_str_adds(b, " ");
-			if (f->type == FT_SPEECH && f->s[FS_NAME] && !profile_is_self(x->prof, f->s[FS_NAME]))
+			if (f->type == FT_SPEECH && f->s[FS_NAME] && !profile_is_self(x->prof, f->s[FS_NAME]) &&
+			    !x->c[i].me)
 				pr_str_addf(b, "%s said: \"%s\"", f->s[FS_NAME], f->s[FS_TEXT]);
 			else if (f->type == FT_SPEECH && !f->s[FS_NAME])
 				pr_str_addf(b, "I heard: \"%s\"", f->s[FS_TEXT]);
@@ -1378,6 +1603,61 @@ static int seen_during(rctx *x, rquestion *q)
 	if (!c)
 		return H2EMV_OK;
 	int64_t t0 = when_of(&tmp, c->f), t1 = c->f->t2 > t0 ? c->f->t2 : t0;
+	/* the run the order picks saw nothing (a glance at an empty wall): the
+	 * one before it (or after, for "the first time") that did */
+	enum { TRY = 24 };
+	int64_t w0[TRY], w1[TRY];
+	size_t nw = 0;
+	/* every run that matched as many words as the best, by time */
+	int most = 0;
+	for (size_t j = 0; j < x->n; j++)
+		if (x->c[j].hits > most)
+			most = x->c[j].hits;
+	size_t m = 0;
+	for (size_t j = 0; j < x->n; j++)
+		if (x->c[j].hits == most && !x->c[j].coarse) {
+			cand t = x->c[m];
+			x->c[m++] = x->c[j];
+			x->c[j] = t;
+		}
+	qsort(x->c, m, sizeof *x->c, cmp_time_asc);
+	for (size_t j = 0; j < m && nw < TRY; j++) {
+		const cand *cj = &x->c[a.order == RO_FIRST ? j : m - 1 - j];
+		int again = 0; /* the same run, read from two nodes */
+		for (size_t i = 0; i < nw; i++)
+			again |= w0[i] == when_of(&tmp, cj->f);
+		if (again)
+			continue;
+		w0[nw] = when_of(&tmp, cj->f);
+		w1[nw] = cj->f->t2 > w0[nw] ? cj->f->t2 : w0[nw];
+		nw++;
+		/* a fact that merged several runs: all of them */
+		if (cj->f->count > 1 && nw < TRY && cj->f->t0 < w0[nw - 1]) {
+			w0[nw] = cj->f->t0;
+			w1[nw] = w1[nw - 1];
+			nw++;
+		}
+	}
+	rquestion look = *q;
+	look.n_term = 0;
+	look.verb = look.person = -1;
+	for (size_t j = 0; j < nw && a.order != RO_NTH; j++) {
+		look.t0 = w0[j] - 5 * 1000000LL;
+		look.t1 = w1[j] + 60 * 1000000LL;
+		if ((rc = collect(x, &look)))
+			return rc;
+		if (x->want_trace) {
+			char d0[40], d1[40];
+			pr_str_addf(&x->trace, "  seen between %s and %s: %zu\n",
+			            emv_fmt_datetime(d0, sizeof d0, look.t0),
+			            emv_fmt_datetime(d1, sizeof d1, look.t1), x->n);
+		}
+		if (x->n) {
+			t0 = w0[j], t1 = w1[j];
+			break;
+		}
+	}
+	x->q = q;
 	if (x->want_trace) {
 		char d[40];
 		pr_str_addf(&x->trace, "what was seen during the matching action at %s\n",
@@ -1434,6 +1714,158 @@ static int steps_during(rctx *x, rquestion *q)
 }
 
 /* --------------------------------------------------------------- entry -- */
+
+/* Remove term i from q, keeping the indices of its verb, person and
+ * category right. */
+static void drop_term(rquestion *q, size_t i)
+{
+	memmove(&q->term[i], &q->term[i + 1], (q->n_term - i - 1) * sizeof *q->term);
+	q->n_term--;
+	int *idx[] = { &q->verb, &q->person, &q->category };
+	for (size_t j = 0; j < sizeof idx / sizeof *idx; j++) {
+		if (*idx[j] == (int)i)
+			*idx[j] = -1;
+		else if (*idx[j] > (int)i)
+			(*idx[j])--;
+	}
+}
+
+/* Could term i be a word the robot's records never use for what is asked
+ * ("whose FACE did you learn", "your WHOLE introduction")? Only a word
+ * before the main verb, which says what kind of answer is wanted; the
+ * words after it are what the verb was done to ("where did you put the
+ * giraffe": no giraffe, no answer). Never a name, a number or the noun a
+ * number follows ("room 12"), nor the thing a which-question asks for. */
+static int droppable(const rquestion *q, size_t i)
+{
+	const rq_term *t = &q->term[i];
+	if (q->verb < 0 || (int)i >= q->verb || (int)i == q->person || (int)i == q->category ||
+	    t->cap)
+		return 0;
+	if ((t->word[0] >= '0' && t->word[0] <= '9') ||
+	    (i + 1 < q->n_term && q->term[i + 1].word[0] >= '0' && q->term[i + 1].word[0] <= '9'))
+		return 0;
+	return 1;
+}
+
+/* "What did you do after the photo": find the moment the words after
+ * "after" (or "before") name, as a when-question would, then ask the rest
+ * within the three hours after (before) it, the earliest (latest) first. */
+static int around_moment(rctx *x, rquestion *q)
+{
+	const int64_t SPAN = 3 * 3600LL * 1000000;
+	rquestion a = *q;
+	a.kind = RQ_WHEN;
+	a.anchor = -1;
+	a.n_term = 0;
+	a.verb = a.person = a.category = -1;
+	for (size_t i = (size_t)q->anchor; i < q->n_term; i++) {
+		a.term[a.n_term] = q->term[i];
+		if (a.verb < 0 && q->term[i].lemma && !q->term[i].cap)
+			a.verb = (int)a.n_term;
+		if (a.person < 0 && q->term[i].cap && !q->term[i].lemma)
+			a.person = (int)a.n_term;
+		a.n_term++;
+	}
+	if (!a.n_term)
+		return H2EMV_OK;
+	int rc = collect(x, &a);
+	x->q = q;
+	if (rc)
+		return rc;
+	size_t k = shortlist(x, 1);
+	rctx tmp = *x;
+	tmp.q = &a;
+	const cand *c = pick(&tmp, k);
+	x->n = 0;
+	if (!c)
+		return H2EMV_OK; /* no such moment: the question as it was */
+	int64_t t = q->anchor_after ? (c->f->t2 > c->f->t1 ? c->f->t2 : c->f->t1) : c->f->t1;
+	if (x->want_trace) {
+		char d[40];
+		pr_str_addf(&x->trace, "%s the moment at %s\n", q->anchor_after ? "after" : "before",
+		            emv_fmt_datetime(d, sizeof d, t));
+	}
+	q->n_term = (size_t)q->anchor;
+	if (q->verb >= q->anchor)
+		q->verb = -1;
+	if (q->person >= q->anchor)
+		q->person = -1;
+	if (q->category >= q->anchor)
+		q->category = -1;
+	q->anchor = -1;
+	q->t0 = q->anchor_after ? t + 1 : t - SPAN;
+	q->t1 = q->anchor_after ? t + SPAN : t;
+	q->order = q->anchor_after ? RO_FIRST : RO_LAST;
+	return H2EMV_OK;
+}
+
+/* "What did you see on Thursday", and last Thursday holds nothing: the
+ * Thursday before that, back up to eight weeks. */
+static int earlier_weekday(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err)
+{
+	const int64_t WEEK = 7 * 86400LL * 1000000;
+	rquestion orig = *q;
+	for (int i = 1; i <= 8 && root; i++) {
+		q->t0 = orig.t0 - i * WEEK;
+		q->t1 = orig.t1 - i * WEEK;
+		if (q->t_point)
+			q->t_point = orig.t_point - i * WEEK;
+		x->q = q;
+		x->n = 0;
+		x->cut = 0;
+		x->settled = 0;
+		int rc = seen_during(x, q);
+		if (rc == H2EMV_OK)
+			rc = walk(x, root, 0, err);
+		if (rc)
+			return rc;
+		if (x->n || x->forgot) {
+			if (x->want_trace)
+				pr_str_addf(&x->trace, "nothing that day; %d week(s) earlier\n", i);
+			return H2EMV_OK;
+		}
+	}
+	*q = orig;
+	x->q = q;
+	return H2EMV_OK;
+}
+
+/* Nothing matched every word asked for: try again without one word that
+ * the memory may simply never have written down, the last such word first,
+ * and keep the first reading that finds something. Not for "did you" and
+ * "how many": there "no" and "none" are answers, and a looser match would
+ * turn them into a wrong yes. */
+static int relax(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err)
+{
+	if (q->kind == RQ_YESNO || q->kind == RQ_COUNT || content_terms(q) < 1 || !root)
+		return H2EMV_OK;
+	rquestion orig = *q;
+	for (size_t i = orig.n_term; i-- > 0;) {
+		if (!droppable(&orig, i))
+			continue;
+		*q = orig;
+		drop_term(q, i);
+		if (!q->n_term || (q->verb < 0 && !content_terms(q)))
+			continue;
+		x->q = q;
+		x->n = 0;
+		x->cut = 0;
+		x->settled = 0;
+		int rc = walk(x, root, 0, err);
+		if (rc)
+			return rc;
+		if (x->n) {
+			if (x->want_trace)
+				pr_str_addf(&x->trace, "nothing matched every word; without \"%s\"\n",
+				            orig.term[i].word);
+			return H2EMV_OK;
+		}
+	}
+	*q = orig;
+	x->q = q;
+	return H2EMV_OK;
+}
 
 static void trace_question(rctx *x)
 {
@@ -1496,26 +1928,41 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 			rc = seen_during(&x, &q);
 		if (rc == H2EMV_OK)
 			rc = steps_during(&x, &q);
+		if (rc == H2EMV_OK && q.anchor >= 0)
+			rc = around_moment(&x, &q);
 		if (rc == H2EMV_OK)
 			rc = walk(&x, root, 0, err);
+		if (rc == H2EMV_OK && !x.n && !x.forgot && q.weekday)
+			rc = earlier_weekday(&x, &q, root, err);
+		if (rc == H2EMV_OK && !x.n && !x.forgot)
+			rc = relax(&x, &q, root, err);
 		/* "what did the farmer say": when no speaker is called so, the
 		 * farmer is someone the robot does not know by that word — anyone
 		 * but the robot itself */
 		if (rc == H2EMV_OK && !x.n && q.kind == RQ_SAID && q.person >= 0 &&
-		    !q.term[q.person].cap && !q.self_speaker && (q.t1 || q.n_term > 1)) {
-			/* (only with a time or other words to narrow it: "what did
-			 * the doctor say", with nothing else, is not anything anyone
-			 * said) */
-			size_t p = (size_t)q.person;
-			memmove(&q.term[p], &q.term[p + 1], (q.n_term - p - 1) * sizeof *q.term);
-			q.n_term--;
-			if (q.verb > (int)p)
-				q.verb--;
-			q.person = -1;
-			q.others_speak = 1;
-			if (trace)
-				pr_str_adds(&x.trace, "no speaker is called so: anyone but me\n");
-			rc = collect(&x, &q);
+		    !q.term[q.person].cap && !q.self_speaker) {
+			/* people say what they are ("I am the community nurse"):
+			 * first the role among the words said, then anyone — only
+			 * with a time or other words to narrow it: "what did the
+			 * doctor say", with nothing else, is not anything anyone
+			 * said */
+			rquestion role = q;
+			role.person = -1;
+			role.others_speak = 1;
+			rc = collect(&x, &role);
+			x.q = &q; /* (role lives in this block) */
+			if (rc == H2EMV_OK && x.n) {
+				q = role;
+				x.q = &q;
+				if (trace)
+					pr_str_adds(&x.trace, "no speaker is called so: who said the word\n");
+			} else if (rc == H2EMV_OK && (q.t1 || q.n_term > 1)) {
+				drop_term(&q, (size_t)q.person);
+				q.others_speak = 1;
+				if (trace)
+					pr_str_adds(&x.trace, "no speaker is called so: anyone but me\n");
+				rc = collect(&x, &q);
+			}
 		}
 	}
 	h2emv_answer *a = NULL;

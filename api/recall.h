@@ -36,6 +36,7 @@ typedef struct rq_term {
 	int cls;           /* lex_class when the word is a verb */
 	const char *lemma;
 	uint8_t cap;       /* written with a capital: maybe a name */
+	int same;          /* lex_same_group of the stem: other words for it; -1 none */
 } rq_term;
 
 typedef struct rquestion {
@@ -54,6 +55,10 @@ typedef struct rquestion {
 	                       * that names the kind of thing asked for, -1 none */
 	int verb;             /* index of the main verb term, -1 none */
 	int person;           /* index of a person's name, -1 none */
+	int weekday;          /* the scope is a bare weekday: an earlier one may be meant */
+	int anchor;           /* "what did you do after the photo": term[anchor..] name the
+	                       * moment, the terms before it what is asked; -1 none */
+	int anchor_after;     /* after (1) or before (0) that moment */
 } rquestion;
 
 /* Read a question; `now` resolves relative times. Never fails. */

@@ -95,6 +95,7 @@ typedef struct scope {
 	int clock;             /* a clock time in minutes, or -1 */
 	int around;            /* the clock time is approximate */
 	int before, after;     /* "before"/"after" the clock time */
+	int weekday;           /* the day is a bare weekday ("on Thursday") */
 } scope;
 
 /* Read times of day: "at 11:24", "around 3 pm", "at 3pm", "before noon". */
@@ -157,6 +158,9 @@ static void read_scope(const lex_word *w, size_t k, int64_t now, scope *sc, uint
 			sc->day = today, sc->span = DAY_US, used[i] = 1;
 		} else if (!strcmp(s, "yesterday")) {
 			sc->day = today - DAY_US, sc->span = DAY_US, used[i] = 1;
+			/* "the day before yesterday" */
+			if (i >= 2 && !strcmp(w[i - 1].w, "before") && !strcmp(w[i - 2].w, "day"))
+				sc->day -= DAY_US, used[i - 1] = used[i - 2] = 1;
 		} else if ((!strcmp(s, "this") || !strcmp(s, "last") || !strcmp(s, "past")) &&
 		           i + 1 < k && (!strcmp(w[i + 1].w, "week") || !strcmp(w[i + 1].w, "month"))) {
 			int64_t span = !strcmp(w[i + 1].w, "week") ? 7 * DAY_US : 30 * DAY_US;
@@ -185,6 +189,9 @@ static void read_scope(const lex_word *w, size_t k, int64_t now, scope *sc, uint
 			if (i > 0 && !strcmp(w[i - 1].w, "last"))
 				used[i - 1] = 1;
 			sc->day = today - back * DAY_US, sc->span = DAY_US, used[i] = 1;
+			/* a bare "on Thursday" may mean an earlier Thursday when the
+			 * last one holds nothing */
+			sc->weekday = !(i > 0 && (!strcmp(w[i - 1].w, "last") || !strcmp(w[i - 1].w, "this")));
 		} else if (w[i].digit && strlen(s) == 4 && i + 2 < k && w[i + 1].digit &&
 		           w[i + 2].digit) {
 			/* 2024-07-12 or 2024/07/12 */
@@ -208,6 +215,17 @@ static void read_scope(const lex_word *w, size_t k, int64_t now, scope *sc, uint
 			                      is(w, k, i - 1, "nd") || is(w, k, i - 1, "rd")) &&
 			           w[i - 2].digit) {
 				d = atoi(w[i - 2].w), used[i - 1] = used[i - 2] = 1;
+			} else if (i >= 2 && is(w, k, i - 1, "of")) {
+				/* "the 26th of June", "the 3 of May" */
+				size_t e = i - 1;
+				if (e >= 2 && (is(w, k, e - 1, "th") || is(w, k, e - 1, "st") ||
+				               is(w, k, e - 1, "nd") || is(w, k, e - 1, "rd")))
+					used[e - 1] = 1, e--;
+				if (e >= 1 && w[e - 1].digit && atoi(w[e - 1].w) >= 1 &&
+				    atoi(w[e - 1].w) <= 31)
+					d = atoi(w[e - 1].w), used[e - 1] = used[i - 1] = 1;
+				else if (e < i - 1)
+					used[e] = 0;
 			}
 			if (j < k && w[j].digit && strlen(w[j].w) == 4)
 				y = atoi(w[j].w), used[j] = 1;
@@ -326,6 +344,31 @@ static int first_is(const lex_word *w, size_t k, const char *a)
 	return k && !strcmp(w[0].w, a);
 }
 
+/* "what's the name of the person", "what was that lady's name": a
+ * question for a person by name. Marks "name" used. */
+static int name_of_person(const lex_word *w, size_t k, uint8_t *used)
+{
+	static const char *const who[] = { "person", "people", "man", "woman", "guy", "lady",
+		                               "visitor", "guest", "patient", "customer", "nurse",
+		                               "doctor", "user", "someone", "somebody", "kid",
+		                               "child", "boy", "girl", "friend", "gentleman",
+		                               "persons", "visitors", "guests", NULL };
+	for (size_t i = 1; i < k && i < 5; i++) {
+		if (strcmp(w[i].w, "name") && strcmp(w[i].w, "names"))
+			continue;
+		/* "the name of the person"; "that lady's name" */
+		size_t lo = i + 1 < k && !strcmp(w[i + 1].w, "of") ? i + 2 : 1;
+		size_t hi = lo == 1 ? i : i + 4;
+		for (size_t j = lo; j < k && j < hi; j++)
+			for (const char *const *p = who; *p; p++)
+				if (!strcmp(w[j].w, *p)) {
+					used[i] = 1;
+					return 1;
+				}
+	}
+	return 0;
+}
+
 static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 {
 	int said = has(w, k, "say") || has(w, k, "said") || has(w, k, "tell") ||
@@ -340,6 +383,9 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	           has(w, k, "detected") || has(w, k, "spot") || has(w, k, "spotted") ||
 	           has(w, k, "observe") || has(w, k, "observed") || has(w, k, "recognize") ||
 	           has(w, k, "recognized");
+	/* "what did you do before the guard spoke": a question about doing */
+	if (k > 3 && !strcmp(w[1].w, "did") && !strcmp(w[2].w, "you") && !strcmp(w[3].w, "do"))
+		said = seen = 0;
 	q->kind = RQ_DO;
 	/* "how many pipetting steps", "which steps failed": a count and a
 	 * failure question, not the steps of a task */
@@ -390,6 +436,8 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	         starts(w, k, "what", "person") || starts(w, k, "which", "people") ||
 	         starts(w, k, "to", "whom") || starts(w, k, "whose", NULL))
 		q->kind = RQ_WHO;
+	else if (first_is(w, k, "what") && name_of_person(w, k, used))
+		q->kind = RQ_WHO; /* "what's the name of the person you met" */
 	else if ((first_is(w, k, "what") || first_is(w, k, "which")) && said)
 		q->kind = RQ_SAID;
 	else if ((first_is(w, k, "what") || first_is(w, k, "which")) && seen)
@@ -495,6 +543,31 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 					                  !strcmp(w[0].w, "from")
 					              ? RQ_FROM : RQ_WHERE;
 	int could_not = 0;
+	/* "any trouble", "was there an issue", "why did the walk stop early",
+	 * "cut short", "interrupted": a failure asked about */
+	int trouble = 0;
+	static const char *const bad[] = { "trouble", "troubles", "issue", "issues", "error",
+		                               "errors", "mishap", "mishaps", "incident",
+		                               "incidents", "interrupted", "aborted", "abort",
+		                               "cancelled", "canceled", "broke", "broken", NULL };
+	for (size_t i = 0; i < k; i++) {
+		for (const char *const *p = bad; *p; p++)
+			if (!strcmp(w[i].w, *p))
+				trouble = 1, used[i] = 1;
+		if (i + 1 < k && ((!strcmp(w[i].w, "cut") && !strcmp(w[i + 1].w, "short")) ||
+		                  ((!strcmp(w[i].w, "stop") || !strcmp(w[i].w, "stopped") ||
+		                    !strcmp(w[i].w, "end") || !strcmp(w[i].w, "ended") ||
+		                    !strcmp(w[i].w, "finish") || !strcmp(w[i].w, "finished")) &&
+		                   (!strcmp(w[i + 1].w, "early") || !strcmp(w[i + 1].w, "halfway") ||
+		                    !strcmp(w[i + 1].w, "prematurely"))) ||
+		                  ((!strcmp(w[i].w, "give") || !strcmp(w[i].w, "gave")) &&
+		                   !strcmp(w[i + 1].w, "up"))))
+			trouble = 1, used[i] = used[i + 1] = 1;
+	}
+	if (trouble && first_is(w, k, "why"))
+		q->kind = RQ_FAILED;
+	else if (trouble && (q->kind == RQ_WHICH || q->kind == RQ_DO))
+		q->kind = RQ_FAILED;
 	for (size_t i = 0; i + 1 < k; i++)
 		if ((!strcmp(w[i].w, "could") || !strcmp(w[i].w, "couldn") || !strcmp(w[i].w, "not")) &&
 		    (!strcmp(w[i + 1].w, "not") || !strcmp(w[i + 1].w, "t") ||
@@ -512,7 +585,7 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		}
 	if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "unsuccessful") ||
 	    has(w, k, "problem") || has(w, k, "problems") || has(w, k, "wrong") ||
-	    has(w, k, "unable") || could_not)
+	    has(w, k, "unable") || could_not || trouble)
 		q->status = RS_FAILED;
 	else if (has(w, k, "successfully") || has(w, k, "manage") || has(w, k, "managed") ||
 	         has(w, k, "succeed") || has(w, k, "succeeded") || has(w, k, "able") ||
@@ -572,7 +645,8 @@ static int frame_word(const char *w)
 		                             "worked", "working", "busy", "active", "run", "runs",
 		                             "some", "certain", "didn", "doesn", "don", "wasn",
 		                             "weren", "isn", "aren", "hasn", "haven", "hadn",
-		                             "couldn", "wouldn", "won", NULL };
+		                             "couldn", "wouldn", "won", "right", "just",
+		                             "immediately", "directly", "shortly", "straight", NULL };
 	for (const char *const *p = f; *p; p++)
 		if (!strcmp(*p, w))
 			return 1;
@@ -591,6 +665,47 @@ static int title_word(const char *w)
 	return 0;
 }
 
+static int frame_word(const char *w);
+
+/* "hello", "hi", "goodbye": said or waved, not a thing to look for */
+static int greeting_word(const char *w)
+{
+	static const char *const g[] = { "hello", "hi", "hey", "goodbye", "bye", "hallo",
+		                             "howdy", NULL };
+	for (const char *const *p = g; *p; p++)
+		if (!strcmp(w, *p))
+			return 1;
+	return 0;
+}
+
+/* Is w[i], a verb's "-ing" form, a noun's modifier ("the reading glasses",
+ * "the washing machine", "a charging station") rather than what was done?
+ * It is when a plain noun follows and no subject or aspect verb precedes
+ * ("were you cleaning", "did you start cleaning the room"). */
+static int modifier_ing(const lex_word *w, size_t k, size_t i)
+{
+	size_t n = strlen(w[i].w);
+	if (n < 5 || strcmp(w[i].w + n - 3, "ing") || i + 1 >= k || w[i + 1].digit)
+		return 0;
+	if (lex_stop(w[i + 1].stem) || lex_lemma(w[i + 1].stem, NULL) || frame_word(w[i + 1].w))
+		return 0;
+	/* "pipetting steps", "cleaning rounds": the doing, counted */
+	static const char *const runs[] = { "session", "sessions", "round", "rounds", "cycle",
+		                                "cycles", "job", "jobs", "duty", "duties", "shift",
+		                                "shifts", "run", "runs", "routine", NULL };
+	for (const char *const *p = runs; *p; p++)
+		if (!strcmp(w[i + 1].w, *p))
+			return 0;
+	static const char *const before[] = { "you", "i", "we", "were", "was", "are", "is",
+		                                  "start", "started", "finish", "finished", "stop",
+		                                  "stopped", "keep", "kept", "begin", "began",
+		                                  "go", "went", NULL };
+	for (const char *const *p = before; i > 0 && *p; p++)
+		if (!strcmp(w[i - 1].w, *p))
+			return 0;
+	return 1;
+}
+
 void rq_parse(rquestion *q, const char *text, int64_t now)
 {
 	memset(q, 0, sizeof *q);
@@ -600,9 +715,20 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	if (k > MAXW)
 		k = MAXW;
 	uint8_t used[MAXW] = { 0 };
-	scope sc = { INT64_MIN, 0, -1, -1, -1, 0, 0, 0 };
+	/* "when did u ...", "where did ya ...", "ur keys": texting spellings */
+	for (size_t i = 0; i < k; i++) {
+		const char *to = !strcmp(w[i].w, "u") || !strcmp(w[i].w, "ya") ? "you"
+		                 : !strcmp(w[i].w, "ur") ? "your" : NULL;
+		if (to) {
+			memcpy(w[i].w, to, strlen(to) + 1);
+			lex_stem(w[i].w, strlen(w[i].w), w[i].stem);
+			w[i].cap = 0;
+		}
+	}
+	scope sc = { INT64_MIN, 0, -1, -1, -1, 0, 0, 0, 0 };
 	read_scope(w, k, now, &sc, used);
 	scope_range(&sc, now, &q->t0, &q->t1, &q->t_point);
+	q->weekday = sc.weekday && sc.span == DAY_US && q->t1;
 	/* the question proper may follow a scope: "On June 26, when did you ..." */
 	size_t qi = 0;
 	int found = 0;
@@ -610,7 +736,7 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		                                  "which", "how", "did", "do", "does", "have", "has",
 		                                  "was", "were", "is", "are", "had", "can", "could",
 		                                  NULL };
-	for (size_t i = 0; i < k && i < 8 && !found; i++)
+	for (size_t i = 0; i < k && i < 14 && !found; i++)
 		for (const char *const *p = qwords; *p && !found; p++)
 			if (!strcmp(w[i].w, *p) && (i == 0 || used[i - 1] || !strcmp(w[i].w, "when") ||
 			                            !strcmp(w[i].w, "where") || !strcmp(w[i].w, "who") ||
@@ -636,7 +762,16 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	          !strcmp(w[0].w, "show") || !strcmp(w[0].w, "describe") ||
 	          !strcmp(w[0].w, "give") || !strcmp(w[0].w, "recall")))
 		used[0] = 1;
+	q->anchor = -1;
 	for (size_t i = 0; i < k && q->n_term < RQ_TERMS; i++) {
+		/* "what did you do after the photo / after you brought the milk":
+		 * the words that follow name the moment (not "after 3 pm") */
+		if (q->kind == RQ_DO && q->anchor < 0 && !used[i] && i + 1 < k && !w[i + 1].digit &&
+		    (!strcmp(w[i].w, "after") || !strcmp(w[i].w, "before"))) {
+			q->anchor = (int)q->n_term;
+			q->anchor_after = !strcmp(w[i].w, "after");
+			continue;
+		}
 		if (used[i])
 			continue;
 		if (w[i].digit && !(i > 0 && !w[i - 1].digit && !used[i - 1]))
@@ -650,6 +785,28 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		                  !strcmp(w[i + 1].w, "were") || !strcmp(w[i + 1].w, "is") ||
 		                  !strcmp(w[i + 1].w, "had") || !strcmp(w[i + 1].w, "have")))
 			lemma = NULL, cls = LC_NONE;
+		if (lemma && modifier_ing(w, k, i))
+			lemma = NULL, cls = LC_NONE; /* "the reading glasses" */
+		/* "get home", "got to the lab": going, not fetching */
+		if (lemma && cls == LC_TAKE && (!strcmp(w[i].w, "get") || !strcmp(w[i].w, "got")) &&
+		    i + 1 < k && (!strcmp(w[i + 1].w, "to") || !strcmp(w[i + 1].w, "home") ||
+		                  !strcmp(w[i + 1].w, "back") || !strcmp(w[i + 1].w, "there") ||
+		                  !strcmp(w[i + 1].w, "into")))
+			lemma = "go", cls = LC_GO;
+		/* "did you drop anything": a fall, not a delivery ("drop off the
+		 * parcel" is one); it matches only a skill that says so */
+		if (lemma && (!strcmp(w[i].w, "drop") || !strcmp(w[i].w, "dropped") ||
+		              !strcmp(w[i].w, "drops")) &&
+		    !(i + 1 < k && !strcmp(w[i + 1].w, "off")) &&
+		    !(i + 2 < k && !strcmp(w[i + 2].w, "off")))
+			lemma = "drop", cls = LC_OTHER;
+		/* "say hello to", "said hi to": greeting; "wave hello": the wave */
+		if (i + 1 < k && greeting_word(w[i + 1].w) && lemma &&
+		    (cls == LC_SAY || cls == LC_WAVE)) {
+			if (cls == LC_SAY)
+				lemma = "greet", cls = LC_MEET;
+			used[i + 1] = 1;
+		}
 		if (lemma && lex_particle(w, k, i, &lemma, &cls)) {
 			/* the particle is part of the verb, not a scope word */
 			for (size_t j = i + 1; j < k && j <= i + 3; j++)
@@ -667,6 +824,11 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		 * a full stop */
 		if (i > 0 && title_word(w[i - 1].w) && !w[i].digit && !lemma)
 			w[i].cap = 1;
+		/* "Rosa's glasses": an owner, seldom in the records, and not who
+		 * the action was for */
+		if (w[i].cap && !lemma && i + 1 < k && !strcmp(w[i + 1].w, "s") && i + 2 < k &&
+		    !lex_stop(w[i + 2].stem))
+			continue;
 		int stop = lex_stop(w[i].stem) || frame_word(w[i].w);
 		/* "what did you place in the sink": a verb after its subject,
 		 * though the word is also a noun we skip ("which place") */
@@ -685,6 +847,7 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		t->cap = w[i].cap;
 		t->lemma = lemma;
 		t->cls = cls;
+		t->same = lemma ? -1 : lex_same_group(w[i].stem);
 		/* "last" / "first" already read; words like "put" are verbs */
 		if (lemma && q->verb < 0 && !w[i].cap)
 			q->verb = (int)q->n_term;
@@ -758,6 +921,9 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 				asks_from = 1;
 		if (q->kind == RQ_FROM && !asks_from && (c == LC_PUT || c == LC_GIVE || c == LC_GO))
 			q->kind = RQ_WHERE;
+		/* "where did you find the remote": where it was, not where it went */
+		if (q->kind == RQ_WHERE && c == LC_SEARCH)
+			q->kind = RQ_FROM;
 	}
 	/* "what did the user / the nurse / Anna say": the speaker */
 	if (q->kind == RQ_SAID && !q->self_speaker) {
@@ -780,6 +946,15 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 			break;
 		}
 	}
+	/* "who came over", "who visited", "who dropped by": someone the robot
+	 * met, not somewhere it went */
+	if (q->kind == RQ_WHO && q->verb >= 0 && q->term[q->verb].cls == LC_GO && k > 1 &&
+	    (!strcmp(w[0].w, "who") || (k > 2 && !strcmp(w[0].w, "which") &&
+	                                 !strcmp(w[2].w, q->term[q->verb].word))) &&
+	    (!strcmp(w[1].w, q->term[q->verb].word) || !strcmp(w[2 < k ? 2 : 1].w, q->term[q->verb].word)))
+		for (size_t i = 0; i < q->n_term; i++) /* "came to visit": both */
+			if (q->term[i].cls == LC_GO && !q->term[i].cap)
+				q->term[i].cls = LC_MEET;
 	/* the words "say/see/meet" that chose the kind are no targets */
 	if (q->verb >= 0) {
 		int c = q->term[q->verb].cls;

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "api/facts.h"
+#include "api/lex.h"
 #include "api/recall.h"
 #include "h2emv.h"
 #include "tests/testutil.h"
@@ -62,11 +64,11 @@ static h2emv_mem *ward_memory(char **dir, const char *profile)
 	return m;
 }
 
-static char *answer(h2emv_mem *m, const char *q)
+static char *answer_at(h2emv_mem *m, const char *q, int64_t at)
 {
 	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
 	h2emv_error err = { 0 };
-	o.at = AT;
+	o.at = at;
 	h2emv_answer *a = NULL;
 	if (h2emv_ask(&a, m, q, &o, &err))
 		fail_msg("ask '%s': %s", q, err.message);
@@ -74,6 +76,11 @@ static char *answer(h2emv_mem *m, const char *q)
 	char *t = strdup(a->text);
 	h2emv_answer_free(a);
 	return t;
+}
+
+static char *answer(h2emv_mem *m, const char *q)
+{
+	return answer_at(m, q, AT);
 }
 
 static void expect(h2emv_mem *m, const char *q, const char *want)
@@ -367,6 +374,243 @@ static void test_other_phrasings_are_read(void **state)
 	assert_true(q.others_speak);
 }
 
+/* A museum guide's log: one line per finished action with its end
+ * (t_end), snake_case skills, a failure with the robot's note, a greeting
+ * that names the person. */
+static const char *const museum[] = {
+	"{\"t\":\"2026-03-02T09:00:00Z\",\"t_end\":\"2026-03-02T09:20:00Z\",\"action\":{\"name\":"
+	"\"guide_tour\",\"args\":{\"group\":\"school class 4b\",\"exhibit\":\"dinosaur hall\"},"
+	"\"status\":\"succeeded\"},\"location\":\"entrance\"}",
+	"{\"t\":\"2026-03-02T10:00:00Z\",\"t_end\":\"2026-03-02T10:05:00Z\",\"action\":{\"name\":"
+	"\"dust\",\"args\":{\"showcase\":\"bronze age\"},\"status\":\"failed\"},\"location\":"
+	"\"hall 2\",\"note\":\"the ladder was missing\"}",
+	"{\"t\":\"2026-03-02T11:00:00Z\",\"location\":\"lobby\",\"speech\":[{\"speaker\":\"robot\","
+	"\"text\":\"Good morning Professor Lindqvist, welcome to the museum!\"}]}",
+	"{\"t\":\"2026-03-02T12:00:00Z\",\"t_end\":\"2026-03-02T12:01:00Z\",\"action\":{\"name\":"
+	"\"LearnVisitor\",\"args\":{\"name\":\"Ingrid Berg\"},\"status\":\"succeeded\"},"
+	"\"location\":\"lobby\"}",
+	"{\"t\":\"2026-03-02T13:00:00Z\",\"t_end\":\"2026-03-02T13:04:00Z\",\"action\":{\"name\":"
+	"\"fetch\",\"args\":{\"thing\":\"cleaning cloth\",\"from_spot\":\"front desk\","
+	"\"to_spot\":\"hall 3\"},\"status\":\"succeeded\"},\"location\":\"hall 3\"}",
+	"{\"t\":\"2026-03-02T14:00:00Z\",\"t_end\":\"2026-03-02T14:02:00Z\",\"action\":{\"name\":"
+	"\"water\",\"args\":{\"plant\":\"fern\"},\"status\":\"succeeded\"},\"location\":\"cafe\"}",
+	"{\"t\":\"2026-03-02T14:10:00Z\",\"t_end\":\"2026-03-02T14:12:00Z\",\"action\":{\"name\":"
+	"\"water\",\"args\":{\"plant\":\"palm\"},\"status\":\"succeeded\"},\"location\":\"cafe\"}",
+	"{\"t\":\"2026-03-02T15:00:00Z\",\"location\":\"hall 4\",\"persons\":[\"Sam Okoro\"],"
+	"\"speech\":[{\"speaker\":\"Sam Okoro\","
+	"\"text\":\"Hi, I am the night guard. The east door is open.\"}]}",
+	"{\"t\":\"2026-03-02T16:00:00Z\",\"t_end\":\"2026-03-02T16:01:00Z\",\"action\":{\"name\":"
+	"\"scan_room\",\"args\":{\"room\":\"hall 5\"},\"status\":\"succeeded\"},\"location\":"
+	"\"hall 5\",\"objects\":[{\"id\":\"statue_1\",\"type\":\"statue\"}]}",
+	"{\"t\":\"2026-03-02T16:30:00Z\",\"t_end\":\"2026-03-02T16:31:00Z\",\"action\":{\"name\":"
+	"\"scan_room\",\"args\":{\"room\":\"hall 6\"},\"status\":\"succeeded\"},\"location\":"
+	"\"hall 6\"}",
+	/* the robot speaks as "Guido", a name no profile gives it; it lists the
+	 * people it sees, never itself */
+	"{\"t\":\"2026-03-02T17:00:00Z\",\"location\":\"hall 7\",\"persons\":[\"Ada Lovel\"],"
+	"\"speech\":[{\"speaker\":\"Ada Lovel\",\"text\":\"Where is the mummy?\"}]}",
+	"{\"t\":\"2026-03-02T17:00:10Z\",\"location\":\"hall 7\",\"persons\":[\"Ada Lovel\"],"
+	"\"speech\":[{\"speaker\":\"Guido\",\"text\":\"Welcome Ada, the mummy is in the basement.\"}]}",
+"{\"t\":\"2026-03-02T17:40:00Z\",\"t_end\":\"2026-03-02T17:42:00Z\",\"action\":{\"name\":"
+	"\"fetch\",\"args\":{\"thing\":\"television remote\",\"from_spot\":\"gift shop\","
+	"\"to_spot\":\"hall 1\"},\"status\":\"succeeded\"},\"location\":\"hall 1\"}",
+};
+
+static void test_a_guides_diary_in_plain_words(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("recall", &dir);
+	h2emv_error err = { 0 };
+	h2emv_config c;
+	assert_int_equal(h2emv_config_get(&c, m, &err), H2EMV_OK);
+	c.forgetting = H2EMV_FORGET_NONE;
+	assert_int_equal(h2emv_config_set(m, &c, &err), H2EMV_OK);
+	for (size_t i = 0; i < sizeof museum / sizeof *museum; i++)
+		assert_int_equal(h2emv_ingest(NULL, m, museum[i], strlen(museum[i]), &err), H2EMV_OK);
+	if (h2emv_build(NULL, m, NULL, &err))
+		fail_msg("build: %s", err.message);
+	/* the robot's note says why a run failed */
+	expect(m, "What went wrong when you dusted?", "ladder");
+	/* the key names the value: the showcase is "bronze age" */
+	expect(m, "How many times did you dust the showcase?", "1 time");
+	/* a greeting names who was greeted */
+	expect(m, "Who did you greet on Monday?", "Lindqvist");
+	expect(m, "Who did you say hello to?", "Lindqvist");
+	/* "face" is not in the records: a word before the verb may go */
+	expect(m, "Whose face did you learn?", "Ingrid Berg");
+	expect(m, "What's the name of the visitor you learned?", "Ingrid Berg");
+	/* "where'd", "get" and "the cleaning cloth" (a thing, not cleaning) */
+	expect(m, "Where'd you get the cleaning cloth from?", "front desk");
+	/* ...but a thing after the verb may not: no giraffe, no answer */
+	expect(m, "Where did you get the giraffe from?", "could not find");
+	expect(m, "Whose giraffe did you learn?", "Ingrid Berg");
+	/* trouble, and why a run ended early, are failures */
+	expect(m, "Was there any trouble on Monday?", "ladder");
+	expect(m, "Why couldn't you dust the showcase?", "ladder");
+	/* greeting someone by name is greeting them */
+	expect(m, "What time did you greet the professor?", "2026/03/02, 11:00");
+	/* a bare verb's parameter is what it was done to; the key names it */
+	char *pl = answer(m, "Which plants did you water?");
+	if (!strstr(pl, "fern") || !strstr(pl, "palm"))
+		fail_msg("'Which plants did you water?' answered '%s'", pl);
+	free(pl);
+	expect(m, "How many times did you water the plants?", "2 times");
+	/* a role nobody is called by, said by the one who has it */
+	expect(m, "What did the guard say?", "east door");
+	/* the robot's own words, though nobody said it is Guido */
+	expect(m, "What did you tell Ada about the mummy?", "I said: \"Welcome Ada, the mummy");
+	/* people once each, by their fullest name, never the robot */
+	char *who = answer(m, "Who did you talk to in hall 7?");
+	if (!strstr(who, "Ada Lovel") || strstr(who, "Guido") || strstr(who, "Ada,") ||
+	    strstr(who, "Ada."))
+		fail_msg("'Who did you talk to in hall 7?' answered '%s'", who);
+	free(who);
+	/* "after the ...": what came next, within hours */
+	expect(m, "What did you do right after you watered the fern?", "palm");
+	char *bf = answer(m, "What did you do just before the guard spoke?");
+	if (strstr(bf, "guide_tour") || !strstr(bf, "water"))
+		fail_msg("'What did you do just before the guard spoke?' answered '%s'", bf);
+	free(bf);
+	/* dropping something is no delivery */
+	expect(m, "Have you ever dropped anything?", "No");
+	/* "the tv" is the television the robot fetched */
+	expect(m, "Where did you get the tv remote from?", "gift shop");
+	/* the last scan saw nothing: what the one before it saw */
+	expect(m, "What did you see when you scanned a room on Monday?", "statue");
+	/* "on Monday", asked a week later when last Monday holds nothing: the
+	 * Monday before */
+	char *t = answer_at(m, "Who did you greet on Monday?", AT + 7 * 86400LL * 1000000);
+	if (!strstr(t, "Lindqvist"))
+		fail_msg("'Who did you greet on Monday?' a week later answered '%s'", t);
+	free(t);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static void test_contractions_dates_and_greetings_are_read(void **state)
+{
+	(void)state;
+	int64_t now = 1783321200LL * 1000000; /* 2026-07-06 07:00 UTC, a Monday */
+	rquestion q;
+	rq_parse(&q, "Where was the first place you drove to on the 26th of June?", now);
+	assert_int_equal(q.kind, RQ_WHERE);
+	assert_int_equal(q.t1 - q.t0, 86400LL * 1000000);
+	for (size_t i = 0; i < q.n_term; i++)
+		assert_string_not_equal(q.term[i].word, "26");
+	rq_parse(&q, "Where'd you get the reading glasses from?", now);
+	assert_int_equal(q.kind, RQ_FROM);
+	assert_true(q.verb >= 0);
+	assert_string_equal(q.term[q.verb].lemma, "fetch");
+	for (size_t i = 0; i < q.n_term; i++) {
+		assert_string_not_equal(q.term[i].word, "d");
+		if (!strcmp(q.term[i].word, "reading"))
+			assert_null(q.term[i].lemma);
+	}
+	rq_parse(&q, "When did you get home?", now);
+	assert_true(q.verb >= 0);
+	assert_string_equal(q.term[q.verb].lemma, "go");
+	rq_parse(&q, "What's the name of the person you met?", now);
+	assert_int_equal(q.kind, RQ_WHO);
+	/* greeting is meeting: the verb is the kind, no word to look for */
+	rq_parse(&q, "Who did you say hello to?", now);
+	assert_int_equal(q.kind, RQ_WHO);
+	assert_int_equal(q.n_term, 0);
+	rq_parse(&q, "How many times did you wave hello?", now);
+	assert_int_equal(q.kind, RQ_COUNT);
+	for (size_t i = 0; i < q.n_term; i++)
+		assert_string_not_equal(q.term[i].word, "hello");
+	/* "were you cleaning": the doing; "pipetting steps": counted doings */
+	rq_parse(&q, "When were you cleaning the kitchen?", now);
+	assert_true(q.verb >= 0);
+	assert_string_equal(q.term[q.verb].lemma, "clean");
+	rq_parse(&q, "How many pipetting steps did you do?", now);
+	assert_true(q.verb >= 0);
+	assert_string_equal(q.term[q.verb].lemma, "pipette");
+	rq_parse(&q, "What did you cook the day before yesterday?", now);
+	assert_int_equal(q.t0, now - 7 * 3600LL * 1000000 - 2 * 86400LL * 1000000);
+	assert_int_equal(q.t1 - q.t0, 86400LL * 1000000);
+	rq_parse(&q, "On what day did the walk get cut short?", now);
+	assert_int_equal(q.kind, RQ_DAY);
+	assert_int_equal(q.status, RS_FAILED);
+	for (size_t i = 0; i < q.n_term; i++)
+		assert_string_not_equal(q.term[i].word, "short");
+	rq_parse(&q, "Why did the tour stop early?", now);
+	assert_int_equal(q.kind, RQ_FAILED);
+	rq_parse(&q, "Where did you find the remote?", now);
+	assert_int_equal(q.kind, RQ_FROM);
+	rq_parse(&q, "What did you do after the photo?", now);
+	assert_int_equal(q.anchor, 0);
+	assert_true(q.anchor_after);
+	rq_parse(&q, "What did you do after 3 pm?", now);
+	assert_int_equal(q.anchor, -1);
+	/* "who came over": people met */
+	rq_parse(&q, "Who came over today?", now);
+	assert_int_equal(q.kind, RQ_WHO);
+	assert_int_equal(q.verb, -1);
+	/* texting spellings */
+	rq_parse(&q, "when did u last grab ur keys", now);
+	assert_int_equal(q.kind, RQ_WHEN);
+	assert_true(q.verb >= 0);
+	assert_string_equal(q.term[q.verb].lemma, "grasp");
+	for (size_t i = 0; i < q.n_term; i++)
+		assert_string_not_equal(q.term[i].word, "u");
+	/* other words for one thing */
+	rq_parse(&q, "How many times did you remind Rosa to take her medicine?", now);
+	for (size_t i = 0; i < q.n_term; i++)
+		if (!strcmp(q.term[i].word, "medicine"))
+			assert_int_equal(q.term[i].same, lex_same_group("pill"));
+	assert_int_equal(lex_same_group("pill"), lex_same_group("tablet"));
+	assert_int_equal(lex_same_group("giraff"), -1);
+	/* an owner is not who the action was for */
+	rq_parse(&q, "Where are Rosa's reading glasses?", now);
+	assert_int_equal(q.person, -1);
+	for (size_t i = 0; i < q.n_term; i++)
+		assert_string_not_equal(q.term[i].word, "rosa");
+	rq_parse(&q, "What did you see on Thursday?", now);
+	assert_true(q.weekday);
+	rq_parse(&q, "What did you see last Thursday?", now);
+	assert_false(q.weekday);
+}
+
+static void test_a_rule_of_two_parts_keeps_what_either_names(void **state)
+{
+	(void)state;
+	facts f = { 0 };
+	f.v = calloc(1, sizeof *f.v);
+	assert_non_null(f.v);
+	f.n = f.cap = 1;
+	fact *v = &f.v[0];
+	v->type = FT_ACT;
+	v->cls = LC_TAKE;
+	v->status = FST_DONE;
+	v->s[FS_NAME] = strdup("GraspObject");
+	v->s[FS_VERB] = strdup("grasp");
+	v->s[FS_OBJ] = strdup("milk");
+	/* read as one, "which objects you grasped" hides behind "where you
+	 * brought things" */
+	assert_true(recall_rule_keeps("Always remember where you brought things, where you "
+	                              "fetched them from and which objects you grasped.", &f));
+	assert_false(recall_rule_keeps("Always remember who you met and what people said.", &f));
+	facts_free(&f);
+	/* "what you said" alone keeps every utterance of the robot's */
+	f.v = calloc(1, sizeof *f.v);
+	assert_non_null(f.v);
+	f.n = f.cap = 1;
+	v = &f.v[0];
+	v->type = FT_ACT;
+	v->cls = LC_SAY;
+	v->status = FST_DONE;
+	v->s[FS_NAME] = strdup("Say");
+	v->s[FS_VERB] = strdup("say");
+	v->s[FS_TEXT] = strdup("I do not know this object.");
+	assert_true(recall_rule_keeps("You should always remember what you said to people and "
+	                              "who you met.", &f));
+	assert_false(recall_rule_keeps("Always remember where you put the keys.", &f));
+	facts_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +621,9 @@ int main(void)
 		cmocka_unit_test(test_question_kinds_and_scopes),
 		cmocka_unit_test(test_another_robots_words_without_a_profile),
 		cmocka_unit_test(test_other_phrasings_are_read),
+		cmocka_unit_test(test_a_guides_diary_in_plain_words),
+		cmocka_unit_test(test_contractions_dates_and_greetings_are_read),
+		cmocka_unit_test(test_a_rule_of_two_parts_keeps_what_either_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,7 @@ from the raw data by this script, asked of `h2emv ask` in three modes.
 
 usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default]
                  [--sources armar,teach,hospital,hospital-noprofile,
-                            warehouse,office,lab,drone]
+                            warehouse,office,lab,drone,armar-para,homecare]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
 
@@ -13,7 +13,9 @@ episodes), hospital (an off-domain ward robot history written by
 hospital.py, with its robot profile), hospital-noprofile (the same history
 without a profile), and three more histories of robots unlike ours
 written by warehouse.py, office.py, lab.py (with a profile) and drone.py
-(short-form actions, local times with an offset).
+(short-form actions, local times with an offset).  Held out (not to be
+tuned on): armar-para (the ARMAR-7 questions in other words) and homecare
+(a home-care robot's diary, one line per finished action).
 Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
@@ -45,6 +47,8 @@ import drone     # noqa: E402
 import lab       # noqa: E402
 import office    # noqa: E402
 import warehouse  # noqa: E402
+import armar_para  # noqa: E402
+import homecare  # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -52,11 +56,12 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "warehouse": (warehouse, None),
            "office": (office, None),
            "lab": (lab, lab.PROFILE),
-           "drone": (drone, None)}
+           "drone": (drone, None),
+           "homecare": (homecare, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
-           "office", "lab", "drone"]
+           "office", "lab", "drone", "armar-para", "homecare"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -64,6 +69,8 @@ MAIN_SOURCES = ["armar", "teach", "hospital"]
 # The other-domain histories added later have their own overall line, so the
 # figures above stay comparable with the earlier runs.
 NEW_SOURCES = ["warehouse", "office", "lab", "drone"]
+# Held out: written to measure, not to tune on (docs/realqa.md).
+HELD_OUT = ["armar-para", "homecare"]
 
 RULES = {
     "armar": [
@@ -107,6 +114,13 @@ RULES["lab"] = [
     "Please always remember when something failed.",
 ]
 
+RULES["armar-para"] = RULES["armar"]
+RULES["homecare"] = [
+    "Always remember what you brought Rosa and where you found it.",
+    "You should always remember who visited and what they said.",
+    "Please always remember when something failed.",
+]
+
 BUILD_EVERY = 200
 
 
@@ -146,12 +160,18 @@ class Run:
             imp = ["armar", os.path.join(data, armar.PATH)]
             self.cli("import", *imp, "-q", "-o", f)
             out["armar"] = (f, armar.questions(data)[0], imp)
+        if "armar-para" in sources:
+            f = os.path.join(work, "armar.jsonl")
+            imp = ["armar", os.path.join(data, armar.PATH)]
+            if "armar" not in sources:
+                self.cli("import", *imp, "-q", "-o", f)
+            out["armar-para"] = (f, armar_para.questions(data)[0], imp)
         if "teach" in sources:
             f = os.path.join(work, "teach.jsonl")
             imp = ["teach"] + teach.import_args(data)
             self.cli("import", *imp, "-q", "-o", f)
             out["teach"] = (f, teach.questions(data)[0], imp)
-        for name in NEW_SOURCES:
+        for name in NEW_SOURCES + ["homecare"]:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)
@@ -319,12 +339,14 @@ def table(results, modes, sources):
     overall = {m: acc([r for r in main if r["mode"] == m]) for m in modes}
     new = [r for r in results if r["source"] in NEW_SOURCES]
     offdomain = {m: acc([r for r in new if r["mode"] == m]) for m in modes}
+    ho = [r for r in results if r["source"] in HELD_OUT]
+    held = {m: acc([r for r in ho if r["mode"] == m]) for m in modes}
     lag = {m: sum(1 for r in results if r["mode"] == m and r.get("lag"))
            for m in modes}
     errors = {m: sum(1 for r in results if r["mode"] == m and r.get("error"))
               for m in modes}
     return {"by_kind": by_kind, "by_source": by_source, "overall": overall,
-            "other_domains": offdomain,
+            "other_domains": offdomain, "held_out": held,
             "lagging_snapshot": lag, "errors": errors}
 
 
@@ -350,14 +372,20 @@ def print_table(t, modes, sources, counts, notes, secs):
               "".join(" %9s" % cell(row[m]) for m in modes))
     print()
     ov = t["overall"]
-    print("%-*s %4d" % (w, "overall (" + "+".join(
-        s for s in MAIN_SOURCES if s in sources) + ")", ov[modes[0]]["n"]) +
-        "".join(" %9s" % cell(ov[m]) for m in modes))
+    if ov[modes[0]]["n"]:
+        print("%-*s %4d" % (w, "overall (" + "+".join(
+            s for s in MAIN_SOURCES if s in sources) + ")", ov[modes[0]]["n"])
+            + "".join(" %9s" % cell(ov[m]) for m in modes))
     od = t["other_domains"]
     if od[modes[0]]["n"]:
         print("%-*s %4d" % (w, "other domains (" + "+".join(
             s for s in NEW_SOURCES if s in sources) + ")", od[modes[0]]["n"])
             + "".join(" %9s" % cell(od[m]) for m in modes))
+    ho = t["held_out"]
+    if ho[modes[0]]["n"]:
+        print("%-*s %4d" % (w, "held out (" + "+".join(
+            s for s in HELD_OUT if s in sources) + ")", ho[modes[0]]["n"])
+            + "".join(" %9s" % cell(ho[m]) for m in modes))
     if any(t["lagging_snapshot"].values()):
         print("%-*s %4s" % (w, "asked before a snapshot knew", "") +
               "".join(" %9d" % t["lagging_snapshot"][m] for m in modes))
@@ -422,13 +450,15 @@ def main(argv=None):
             qs = []
             if "armar" in sources:
                 qs += armar.questions(args.data)[0]
+            if "armar-para" in sources:
+                qs += armar_para.questions(args.data)[0]
             if "teach" in sources:
                 qs += teach.questions(args.data)[0]
             if "hospital" in sources or "hospital-noprofile" in sources:
                 f = os.path.join(work, "hospital.jsonl")
                 hospital.write(f)
                 qs += hospital.questions(f)[0]
-            for name in NEW_SOURCES:
+            for name in NEW_SOURCES + ["homecare"]:
                 if name in sources:
                     f = os.path.join(work, name + ".jsonl")
                     WRITTEN[name][0].write(f)
