@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "engine/env.h"
+#include "engine/hashtab.h"
 
 /* ------------------------------------------------- a small ref -> info map -- */
 
@@ -29,54 +30,60 @@ typedef struct memo {
 	uint64_t max_born;    /* over the subtree */
 } memo;
 
+/* The memo of every version met, keyed by (id, version): entries in an
+ * array, found through the one hash table (engine/hashtab.h). A pointer
+ * from memo_get is stale after a later memo_get that adds. */
 typedef struct memo_map {
-	memo *slots;
-	size_t cap, n;
+	memo *v;
+	size_t n, cap;
+	hashtab ix;
 } memo_map;
 
-static size_t hash_ref(uint64_t id, uint32_t v)
+static uint32_t hash_ref(uint64_t id, uint32_t v)
 {
 	uint64_t h = id * 0x9E3779B97F4A7C15ull ^ ((uint64_t)v * 0xC2B2AE3D27D4EB4Full);
-	return (size_t)(h ^ (h >> 29));
+	return (uint32_t)(h ^ (h >> 29));
+}
+
+static int memo_eq(const void *ctx, uintptr_t val, const void *key)
+{
+	const memo *e = (const memo *)ctx + val, *k = key;
+	return e->id == k->id && e->version == k->version;
 }
 
 static memo *memo_get(memo_map *m, uint64_t id, uint32_t v, int add)
 {
-	if (add && (m->n + 1) * 2 > m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 1024;
-		memo *s = calloc(cap, sizeof *s);
-		if (!s)
-			return NULL;
-		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->slots[i].used)
-				continue;
-			size_t j = hash_ref(m->slots[i].id, m->slots[i].version) & (cap - 1);
-			while (s[j].used)
-				j = (j + 1) & (cap - 1);
-			s[j] = m->slots[i];
-		}
-		free(m->slots);
-		m->slots = s;
-		m->cap = cap;
-	}
-	if (!m->cap)
-		return NULL;
-	size_t j = hash_ref(id, v) & (m->cap - 1);
-	while (m->slots[j].used) {
-		if (m->slots[j].id == id && m->slots[j].version == v)
-			return &m->slots[j];
-		j = (j + 1) & (m->cap - 1);
-	}
+	memo key = { .id = id, .version = v };
+	uint32_t h = hash_ref(id, v);
+	ht_slot *s = ht_find(&m->ix, h, memo_eq, m->v, &key);
+	if (s && ht_used(&m->ix, s))
+		return &m->v[s->val];
 	if (!add)
 		return NULL;
-	memo *e = &m->slots[j];
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 1024;
+		memo *nv = realloc(m->v, cap * sizeof *nv);
+		if (!nv)
+			return NULL;
+		m->v = nv;
+		m->cap = cap;
+	}
+	if (ht_reserve(&m->ix, 1))
+		return NULL;
+	ht_put(&m->ix, ht_vacant(&m->ix, h), h, m->n);
+	memo *e = &m->v[m->n++];
 	memset(e, 0, sizeof *e);
 	e->used = 1;
 	e->id = id;
 	e->version = v;
 	e->died = e->min_died = UINT64_MAX;
-	m->n++;
 	return e;
+}
+
+static void memo_free(memo_map *m)
+{
+	free(m->v);
+	ht_free(&m->ix);
 }
 
 /* ------------------------------------------------------------ reporting -- */
@@ -524,7 +531,7 @@ int eng_check(uint64_t *n_violations, eng_env *env, eng_body_check_fn obs_check,
 	if (rc == H2EMV_OK)
 		rc = check_obsids(&c);
 	eng_read_end(r);
-	free(c.memo.slots);
+	memo_free(&c.memo);
 	eng_buf_free(&c.scratch);
 	if (rc)
 		return eng_fail(err, rc, "check could not finish%s%s: %s",

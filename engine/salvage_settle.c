@@ -7,45 +7,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/hashtab.h"
 #include "engine/salvage.h"
 
-/* A set of node versions whose subtree is whole (1) or not (2). */
+/* A set of node versions whose subtree is whole (1) or not (2): entries in
+ * an array, found through the one hash table (engine/hashtab.h). */
 typedef struct vset {
 	struct vent { uint64_t id; uint32_t ver; uint8_t state; } *s;
 	size_t cap, n;
+	hashtab ix;
 } vset;
+
+static uint32_t vhash(uint64_t id, uint32_t ver)
+{
+	uint64_t h = id * 0x9E3779B97F4A7C15ull ^ ver;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static int vent_eq(const void *ctx, uintptr_t val, const void *key)
+{
+	const struct vent *e = (const struct vent *)ctx + val, *k = key;
+	return e->id == k->id && e->ver == k->ver;
+}
 
 static struct vent *vget(vset *v, uint64_t id, uint32_t ver, int add)
 {
-	if (add && (v->n + 1) * 2 > v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 1024;
-		struct vent *s = calloc(cap, sizeof *s);
-		if (!s)
-			return NULL;
-		for (size_t i = 0; i < v->cap; i++)
-			if (v->s[i].state) {
-				size_t j = (v->s[i].id * 0x9E3779B97F4A7C15ull ^ v->s[i].ver) & (cap - 1);
-				while (s[j].state)
-					j = (j + 1) & (cap - 1);
-				s[j] = v->s[i];
-			}
-		free(v->s);
-		v->s = s;
-		v->cap = cap;
-	}
-	if (!v->cap)
-		return NULL;
-	size_t j = (id * 0x9E3779B97F4A7C15ull ^ ver) & (v->cap - 1);
-	while (v->s[j].state) {
-		if (v->s[j].id == id && v->s[j].ver == ver)
-			return &v->s[j];
-		j = (j + 1) & (v->cap - 1);
-	}
+	struct vent key = { id, ver, 0 };
+	uint32_t h = vhash(id, ver);
+	ht_slot *slot = ht_find(&v->ix, h, vent_eq, v->s, &key);
+	if (slot && ht_used(&v->ix, slot))
+		return &v->s[slot->val];
 	if (!add)
 		return NULL;
-	v->s[j] = (struct vent){ id, ver, 0 };
-	v->n++;
-	return &v->s[j];
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 1024;
+		struct vent *ns = realloc(v->s, cap * sizeof *ns);
+		if (!ns)
+			return NULL;
+		v->s = ns;
+		v->cap = cap;
+	}
+	if (ht_reserve(&v->ix, 1))
+		return NULL;
+	ht_put(&v->ix, ht_vacant(&v->ix, h), h, v->n);
+	v->s[v->n] = key;
+	return &v->s[v->n++];
 }
 
 /* 1 if every version under `ref` is there and decodes, 0 if not, <0 on
@@ -279,6 +285,7 @@ int salvage_settle(eng_env *env, eng_salvage_result *res, h2emv_violation_fn fn,
 	}
 	eng_read_end(r);
 	free(v.s);
+	ht_free(&v.ix);
 	res->newest_snapshot = s.newest.seq;
 	if (rc == H2EMV_OK)
 		rc = env_write(env, settle_fn, &s, err);
