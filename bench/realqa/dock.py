@@ -95,7 +95,7 @@ class Writer:
         return len(self.lines)
 
 
-def box(cid, state=None, on=None):
+def box(cid, state=None):
     o = {"id": cid.replace(" ", ""), "type": "container"}
     if state:
         o["state"] = state
