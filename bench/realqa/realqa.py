@@ -4,7 +4,8 @@ from the raw data by this script, asked of `h2emv ask` in three modes.
 
 usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default]
                  [--sources armar,teach,hospital,hospital-noprofile,
-                            warehouse,office,lab,drone,armar-para,homecare]
+                            warehouse,office,lab,drone,armar-para,homecare,
+                            hotel,dock]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
 
@@ -15,7 +16,10 @@ without a profile), and three more histories of robots unlike ours
 written by warehouse.py, office.py, lab.py (with a profile) and drone.py
 (short-form actions, local times with an offset).  Held out (not to be
 tuned on): armar-para (the ARMAR-7 questions in other words) and homecare
-(a home-care robot's diary, one line per finished action).
+(a home-care robot's diary, one line per finished action).  Held out and
+untuned (nobody looked at h2emv's answers before measuring): hotel (a hotel
+and restaurant robot's action list) and dock (a quay robot's logbook of
+free-form notes, no actions).
 Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
@@ -49,6 +53,8 @@ import office    # noqa: E402
 import warehouse  # noqa: E402
 import armar_para  # noqa: E402
 import homecare  # noqa: E402
+import hotel     # noqa: E402
+import dock      # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -57,11 +63,14 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "office": (office, None),
            "lab": (lab, lab.PROFILE),
            "drone": (drone, None),
-           "homecare": (homecare, None)}
+           "homecare": (homecare, None),
+           "hotel": (hotel, None),
+           "dock": (dock, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
-           "office", "lab", "drone", "armar-para", "homecare"]
+           "office", "lab", "drone", "armar-para", "homecare", "hotel",
+           "dock"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -71,6 +80,9 @@ MAIN_SOURCES = ["armar", "teach", "hospital"]
 NEW_SOURCES = ["warehouse", "office", "lab", "drone"]
 # Held out: written to measure, not to tune on (docs/realqa.md).
 HELD_OUT = ["armar-para", "homecare"]
+# Held out and untuned: measured as written, never looked at while changing
+# the question answering (docs/realqa.md, "Held out, untuned").
+UNTUNED = ["hotel", "dock"]
 
 RULES = {
     "armar": [
@@ -115,6 +127,16 @@ RULES["lab"] = [
 ]
 
 RULES["armar-para"] = RULES["armar"]
+RULES["hotel"] = [
+    "Always remember what you served and which room you brought things to.",
+    "You should always remember what guests and staff told you.",
+    "Please always remember when something failed.",
+]
+RULES["dock"] = [
+    "Always remember which ships you moored and where.",
+    "You should always remember who called you and what they said.",
+    "Please always remember when something could not be done.",
+]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
     "You should always remember who visited and what they said.",
@@ -171,7 +193,7 @@ class Run:
             imp = ["teach"] + teach.import_args(data)
             self.cli("import", *imp, "-q", "-o", f)
             out["teach"] = (f, teach.questions(data)[0], imp)
-        for name in NEW_SOURCES + ["homecare"]:
+        for name in NEW_SOURCES + ["homecare"] + UNTUNED:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)
@@ -341,12 +363,15 @@ def table(results, modes, sources):
     offdomain = {m: acc([r for r in new if r["mode"] == m]) for m in modes}
     ho = [r for r in results if r["source"] in HELD_OUT]
     held = {m: acc([r for r in ho if r["mode"] == m]) for m in modes}
+    un = [r for r in results if r["source"] in UNTUNED]
+    untuned = {m: acc([r for r in un if r["mode"] == m]) for m in modes}
     lag = {m: sum(1 for r in results if r["mode"] == m and r.get("lag"))
            for m in modes}
     errors = {m: sum(1 for r in results if r["mode"] == m and r.get("error"))
               for m in modes}
     return {"by_kind": by_kind, "by_source": by_source, "overall": overall,
             "other_domains": offdomain, "held_out": held,
+            "held_out_untuned": untuned,
             "lagging_snapshot": lag, "errors": errors}
 
 
@@ -386,6 +411,11 @@ def print_table(t, modes, sources, counts, notes, secs):
         print("%-*s %4d" % (w, "held out (" + "+".join(
             s for s in HELD_OUT if s in sources) + ")", ho[modes[0]]["n"])
             + "".join(" %9s" % cell(ho[m]) for m in modes))
+    hu = t["held_out_untuned"]
+    if hu[modes[0]]["n"]:
+        print("%-*s %4d" % (w, "held out (untuned) (" + "+".join(
+            s for s in UNTUNED if s in sources) + ")", hu[modes[0]]["n"])
+            + "".join(" %9s" % cell(hu[m]) for m in modes))
     if any(t["lagging_snapshot"].values()):
         print("%-*s %4s" % (w, "asked before a snapshot knew", "") +
               "".join(" %9d" % t["lagging_snapshot"][m] for m in modes))
@@ -458,7 +488,7 @@ def main(argv=None):
                 f = os.path.join(work, "hospital.jsonl")
                 hospital.write(f)
                 qs += hospital.questions(f)[0]
-            for name in NEW_SOURCES + ["homecare"]:
+            for name in NEW_SOURCES + ["homecare"] + UNTUNED:
                 if name in sources:
                     f = os.path.join(work, name + ".jsonl")
                     WRITTEN[name][0].write(f)
