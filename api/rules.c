@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "api/mem.h"
+#include "api/rules_codec.h"
 
 const char *const RULE_DEFAULT =
 	"Be willing to forget: an item is worth keeping only if a rule below says it "
@@ -45,13 +46,7 @@ const char *const RULE_DEFAULT =
 
 #define CURRENT_KEY "rules_current"
 
-/* What the other rules_*.c files give this one (they have no header of
- * their own; each is documented where it is defined). */
-h2emv_rules *rules_alloc(size_t n_learned);                        /* rules_codec.c */
-int rules_text_ok(const char *s, size_t n);                        /* rules_codec.c */
-int rules_encode(eng_buf *b, const h2emv_rules *r, h2emv_error *err); /* rules_codec.c */
-int rules_decode(h2emv_rules **out, const uint8_t *body, size_t len, uint32_t key,
-                 h2emv_error *err);                                 /* rules_codec.c */
+/* What rules_repair.c gives this one (it has no header of its own). */
 int rules_repair(pol_rule_list *out, int *repaired, const char *const *old, size_t n_old,
                  const pol_rule_list *proposed, const char *feedback,
                  h2emv_error *err);                                 /* rules_repair.c */
