@@ -114,8 +114,11 @@ static int read_current(uint32_t *out, eng_read *rd, h2emv_error *err)
 	uint64_t v = 0;
 	int rc = eng_kv_get(&b, rd, ENG_KV_META, CURRENT_KEY, strlen(CURRENT_KEY), &e);
 	if (rc == H2EMV_OK) {
-		if (b.len != 10 || b.data[0] != 0x91 || b.data[1] != 0xcf ||
-		    (v = get_be64(b.data + 2)) > UINT32_MAX)
+		/* put_current writes [v] fixed width: 10 bytes, any other length is damage */
+		int d = b.len == 10 ? mp_decode_u64s(&v, 1, b.data, b.len) : H2EMV_ECORRUPT;
+		if (d == H2EMV_ENOMEM)
+			rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+		else if (d || v > UINT32_MAX)
 			rc = eng_fail(err, H2EMV_ECORRUPT, "meta value '%s' is malformed", CURRENT_KEY);
 	} else if (rc == H2EMV_ENOTFOUND) {
 		rc = H2EMV_OK;
@@ -214,9 +217,13 @@ static int lock_rules(int *fd, h2emv_mem *mem, h2emv_error *err)
 
 static int put_current(h2emv_mem *mem, uint32_t v, h2emv_error *err)
 {
-	uint8_t b[10] = { 0x91, 0xcf };
-	be64(b + 2, v);
-	return eng_kv_put(mem->env, ENG_KV_META, CURRENT_KEY, strlen(CURRENT_KEY), b, sizeof b, err);
+	eng_buf b = { 0 };
+	uint64_t x = v;
+	int rc = mp_encode_u64s(&b, &x, 1) ? eng_fail(err, H2EMV_ENOMEM, "out of memory")
+	         : eng_kv_put(mem->env, ENG_KV_META, CURRENT_KEY, strlen(CURRENT_KEY), b.data, b.len,
+	                      err);
+	eng_buf_free(&b);
+	return rc;
 }
 
 /* Under the lock: the current version, loaded. Also moves the pointer to
