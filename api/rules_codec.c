@@ -94,20 +94,27 @@ static int get_bool(int *v, const msgpack_object *o)
 	return *v = o->via.boolean, 0;
 }
 
-static const msgpack_object *get_array(const msgpack_object *o, uint32_t min, uint32_t max)
+/* An array of min..max elements; *items may be NULL when it is empty. */
+static int get_array(const msgpack_object **items, const msgpack_object *o, uint32_t min,
+                     uint32_t max)
 {
 	if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size < min || o->via.array.size > max)
-		return NULL;
-	return o->via.array.ptr;
+		return -1;
+	*items = o->via.array.ptr;
+	return 0;
 }
 
 /* A string of at most RULES_MAX_TEXT bytes, valid UTF-8 without NUL; a
  * malloc'd copy (-2 when out of memory). */
 static int get_str(char **out, const msgpack_object *o)
 {
-	if (o->type != MSGPACK_OBJECT_STR || !rules_text_ok(o->via.str.ptr, o->via.str.size))
+	if (o->type != MSGPACK_OBJECT_STR)
 		return -1;
-	*out = strndup(o->via.str.ptr, o->via.str.size);
+	size_t n = o->via.str.size;
+	const char *p = n ? o->via.str.ptr : ""; /* msgpack-c: NULL for an empty string */
+	if (!rules_text_ok(p, n))
+		return -1;
+	*out = strndup(p, n);
 	return *out ? 0 : -2;
 }
 
@@ -140,14 +147,15 @@ h2emv_rules *rules_alloc(size_t n_learned)
 
 static int decode_fields(h2emv_rules **out, const msgpack_object *root, uint32_t key)
 {
-	const msgpack_object *f = get_array(root, RULES_FIELDS, RULES_FIELDS), *items, *tok;
+	const msgpack_object *f, *items, *tok;
 	uint64_t v, parent, t[3];
 	int64_t created;
 	int repaired;
 	char *feedback = NULL;
-	if (!f || get_uint(&v, &f[0]) || v != key || get_uint(&parent, &f[1]) || parent >= v ||
-	    get_int(&created, &f[2]) || get_bool(&repaired, &f[3]) ||
-	    !(items = get_array(&f[5], 0, RULES_MAX_ITEMS)) || !(tok = get_array(&f[6], 3, 3)) ||
+	if (get_array(&f, root, RULES_FIELDS, RULES_FIELDS) || get_uint(&v, &f[0]) || v != key ||
+	    get_uint(&parent, &f[1]) || parent >= v || get_int(&created, &f[2]) ||
+	    get_bool(&repaired, &f[3]) || get_array(&items, &f[5], 0, RULES_MAX_ITEMS) ||
+	    get_array(&tok, &f[6], 3, 3) ||
 	    get_uint(&t[0], &tok[0]) || get_uint(&t[1], &tok[1]) || get_uint(&t[2], &tok[2]))
 		return -1;
 	int rc = get_str(&feedback, &f[4]);
