@@ -17,8 +17,10 @@
  *              stored: it is items[0] of every version when read back.
  *   [6] array  tokens spent: [prompt uint, completion uint, calls uint]
  *
+ * Any msgpack form of each type reads back (msgpack-c writes the smallest;
+ * versions before it wrote str32 and array32 beyond the fix forms).
  * `meta` key "rules_current" holds the version in force as a msgpack array
- * of one uint64. Records are never overwritten. Writing a record is the
+ * of one fixed-width uint64 (10 bytes). Records are never overwritten. Writing a record is the
  * commit point of a new version; the pointer moves after it, in a second
  * transaction, so a reader takes the pointer and then follows N+1, N+2, ...
  * while they exist: a crash between the two writes loses nothing and
