@@ -48,7 +48,8 @@ static int buf_write(void *data, const char *p, size_t len)
 	return eng_buf_append(data, p, len) ? -1 : 0;
 }
 
-/* An array of fixed-width uint64 (the layout every version stored). */
+/* An array of fixed-width uint64 (the layout every version stored, which
+ * readers before msgpack-c's unpacker required). */
 static int encode(eng_buf *b, const h2emv_config *c)
 {
 	uint64_t f[CONFIG_FIELDS] = {
@@ -66,24 +67,45 @@ static int encode(eng_buf *b, const h2emv_config *c)
 	return bad ? H2EMV_ENOMEM : H2EMV_OK;
 }
 
+/* The fields of a stored array: every one an unsigned integer (any msgpack
+ * form; encode writes them fixed width). Returns how many, 0 when malformed,
+ * -1 when out of memory. */
+static int unpack_fields(uint64_t f[CONFIG_FIELDS], const uint8_t *p, size_t n)
+{
+	if (mp_prescan(p, n, 1, NULL))
+		return 0;
+	msgpack_unpacked u;
+	msgpack_unpacked_init(&u);
+	size_t off = 0;
+	msgpack_unpack_return ret = msgpack_unpack_next(&u, (const char *)p, n, &off);
+	const msgpack_object *o = &u.data;
+	int nf = 0;
+	if (ret == MSGPACK_UNPACK_NOMEM_ERROR)
+		nf = -1;
+	else if (ret == MSGPACK_UNPACK_SUCCESS && off == n && o->type == MSGPACK_OBJECT_ARRAY &&
+	         o->via.array.size <= CONFIG_FIELDS) {
+		nf = (int)o->via.array.size;
+		for (int i = 0; i < nf; i++) {
+			if (o->via.array.ptr[i].type != MSGPACK_OBJECT_POSITIVE_INTEGER) {
+				nf = 0;
+				break;
+			}
+			f[i] = o->via.array.ptr[i].via.u64;
+		}
+	}
+	msgpack_unpacked_destroy(&u);
+	return nf;
+}
+
 /* Any stored layout: version 1 (14 fields), 2 (15) or 3 (17). */
 static int decode(h2emv_config *c, const uint8_t *p, size_t n)
 {
-	/* a fixarray (up to 15 fields) or an array16 */
-	size_t nf = 0, h = 0;
-	if (n >= 1 && (p[0] & 0xf0) == 0x90)
-		nf = p[0] & 0x0f, h = 1;
-	else if (n >= 3 && p[0] == 0xdc)
-		nf = (size_t)p[1] << 8 | p[2], h = 3;
-	if ((nf != CONFIG_FIELDS && nf != CONFIG_FIELDS_V1 && nf != CONFIG_FIELDS_V2) ||
-	    n != h + 9 * nf)
-		return H2EMV_ECORRUPT;
 	uint64_t f[CONFIG_FIELDS] = { 0 };
-	for (size_t i = 0; i < nf; i++) {
-		if (p[h + 9 * i] != 0xcf)
-			return H2EMV_ECORRUPT;
-		f[i] = get_be64(p + h + 1 + 9 * i);
-	}
+	int nf = unpack_fields(f, p, n);
+	if (nf < 0)
+		return H2EMV_ENOMEM;
+	if (nf != CONFIG_FIELDS && nf != CONFIG_FIELDS_V1 && nf != CONFIG_FIELDS_V2)
+		return H2EMV_ECORRUPT;
 	unsigned want = nf == CONFIG_FIELDS ? 3u : nf == CONFIG_FIELDS_V2 ? 2u : 1u;
 	if (f[0] != want || f[1] < 1 || f[1] > 2 || f[2] < 1 || f[2] > 3 || f[14] > INT64_MAX ||
 	    f[15] > INT64_MAX)
@@ -121,8 +143,10 @@ int config_load(h2emv_mem *mem, h2emv_error *err)
 	eng_buf b = { 0 };
 	rc = eng_kv_get(&b, r, ENG_KV_META, CONFIG_KEY, strlen(CONFIG_KEY), NULL);
 	eng_read_end(r);
-	if (rc == H2EMV_OK && decode(&c, b.data, b.len))
-		rc = eng_fail(err, H2EMV_ECORRUPT, "the stored configuration is malformed");
+	if (rc == H2EMV_OK && (rc = decode(&c, b.data, b.len)) != H2EMV_OK)
+		rc = rc == H2EMV_ENOMEM
+		         ? eng_fail(err, H2EMV_ENOMEM, "out of memory reading the configuration")
+		         : eng_fail(err, H2EMV_ECORRUPT, "the stored configuration is malformed");
 	else if (rc == H2EMV_ENOTFOUND)
 		rc = H2EMV_OK;
 	eng_buf_free(&b);

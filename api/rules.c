@@ -17,8 +17,10 @@
  *              stored: it is items[0] of every version when read back.
  *   [6] array  tokens spent: [prompt uint, completion uint, calls uint]
  *
+ * Any msgpack form of each type reads back (msgpack-c writes the smallest;
+ * versions before it wrote str32 and array32 beyond the fix forms).
  * `meta` key "rules_current" holds the version in force as a msgpack array
- * of one uint64. Records are never overwritten. Writing a record is the
+ * of one fixed-width uint64 (10 bytes). Records are never overwritten. Writing a record is the
  * commit point of a new version; the pointer moves after it, in a second
  * transaction, so a reader takes the pointer and then follows N+1, N+2, ...
  * while they exist: a crash between the two writes loses nothing and
@@ -38,6 +40,7 @@
 #include <unistd.h>
 
 #include "api/mem.h"
+#include "api/rules_codec.h"
 
 const char *const RULE_DEFAULT =
 	"Be willing to forget: an item is worth keeping only if a rule below says it "
@@ -45,13 +48,7 @@ const char *const RULE_DEFAULT =
 
 #define CURRENT_KEY "rules_current"
 
-/* What the other rules_*.c files give this one (they have no header of
- * their own; each is documented where it is defined). */
-h2emv_rules *rules_alloc(size_t n_learned);                        /* rules_codec.c */
-int rules_text_ok(const char *s, size_t n);                        /* rules_codec.c */
-int rules_encode(eng_buf *b, const h2emv_rules *r, h2emv_error *err); /* rules_codec.c */
-int rules_decode(h2emv_rules **out, const uint8_t *body, size_t len, uint32_t key,
-                 h2emv_error *err);                                 /* rules_codec.c */
+/* What rules_repair.c gives this one (it has no header of its own). */
 int rules_repair(pol_rule_list *out, int *repaired, const char *const *old, size_t n_old,
                  const pol_rule_list *proposed, const char *feedback,
                  h2emv_error *err);                                 /* rules_repair.c */
@@ -119,8 +116,11 @@ static int read_current(uint32_t *out, eng_read *rd, h2emv_error *err)
 	uint64_t v = 0;
 	int rc = eng_kv_get(&b, rd, ENG_KV_META, CURRENT_KEY, strlen(CURRENT_KEY), &e);
 	if (rc == H2EMV_OK) {
-		if (b.len != 10 || b.data[0] != 0x91 || b.data[1] != 0xcf ||
-		    (v = get_be64(b.data + 2)) > UINT32_MAX)
+		/* put_current writes [v] fixed width: 10 bytes, any other length is damage */
+		int d = b.len == 10 ? mp_decode_u64s(&v, 1, b.data, b.len) : H2EMV_ECORRUPT;
+		if (d == H2EMV_ENOMEM)
+			rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+		else if (d || v > UINT32_MAX)
 			rc = eng_fail(err, H2EMV_ECORRUPT, "meta value '%s' is malformed", CURRENT_KEY);
 	} else if (rc == H2EMV_ENOTFOUND) {
 		rc = H2EMV_OK;
@@ -219,9 +219,13 @@ static int lock_rules(int *fd, h2emv_mem *mem, h2emv_error *err)
 
 static int put_current(h2emv_mem *mem, uint32_t v, h2emv_error *err)
 {
-	uint8_t b[10] = { 0x91, 0xcf };
-	be64(b + 2, v);
-	return eng_kv_put(mem->env, ENG_KV_META, CURRENT_KEY, strlen(CURRENT_KEY), b, sizeof b, err);
+	eng_buf b = { 0 };
+	uint64_t x = v;
+	int rc = mp_encode_u64s(&b, &x, 1) ? eng_fail(err, H2EMV_ENOMEM, "out of memory")
+	         : eng_kv_put(mem->env, ENG_KV_META, CURRENT_KEY, strlen(CURRENT_KEY), b.data, b.len,
+	                      err);
+	eng_buf_free(&b);
+	return rc;
 }
 
 /* Under the lock: the current version, loaded. Also moves the pointer to

@@ -1,13 +1,14 @@
 /*
  * rules_codec.c — a rules version as bytes and back: the record body that
- * rules.c documents, written in the smallest msgpack forms and read with a
- * checked reader after mp_prescan, so hostile bytes are ECORRUPT, never a
- * crash. Also the text check that every stored string passes.
+ * rules.c documents, written with msgpack-c's packer and read with its
+ * unpacker after mp_prescan, every field's type and range checked, so hostile
+ * bytes are ECORRUPT, never a crash. Also the text check every string passes.
  */
+#include <msgpack.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/mem.h"
+#include "api/rules_codec.h"
 #include "api/utf8.h"
 
 #define RULES_FIELDS 7
@@ -22,57 +23,22 @@ int rules_text_ok(const char *s, size_t n)
 
 /* -------------------------------------------------------------- the codec -- */
 
-static void wr_byte(eng_buf *b, int *bad, uint8_t c)
+static int buf_write(void *data, const char *p, size_t len)
 {
-	*bad |= eng_buf_append(b, &c, 1) != 0;
+	return eng_buf_append(data, p, len) ? -1 : 0;
 }
 
-static void wr_head(eng_buf *b, int *bad, uint8_t tag, uint64_t v, int width)
-{
-	uint8_t x[9] = { tag };
-	for (int i = width; i >= 1; i--, v >>= 8)
-		x[i] = (uint8_t)v;
-	*bad |= eng_buf_append(b, x, (size_t)width + 1) != 0;
-}
-
-static void wr_uint(eng_buf *b, int *bad, uint64_t v)
-{
-	if (v < 0x80)
-		wr_byte(b, bad, (uint8_t)v);
-	else if (v <= UINT32_MAX)
-		wr_head(b, bad, 0xce, v, 4);
-	else
-		wr_head(b, bad, 0xcf, v, 8);
-}
-
-static void wr_int(eng_buf *b, int *bad, int64_t v)
-{
-	if (v >= 0)
-		wr_uint(b, bad, (uint64_t)v);
-	else
-		wr_head(b, bad, 0xd3, (uint64_t)v, 8);
-}
-
-static void wr_array(eng_buf *b, int *bad, uint32_t n)
-{
-	if (n < 16)
-		wr_byte(b, bad, (uint8_t)(0x90 | n));
-	else
-		wr_head(b, bad, 0xdd, n, 4);
-}
-
-static void wr_str(eng_buf *b, int *bad, const char *s)
+static int pack_str(msgpack_packer *pk, const char *s)
 {
 	size_t n = strlen(s);
-	if (n < 32)
-		wr_byte(b, bad, (uint8_t)(0xa0 | n));
-	else
-		wr_head(b, bad, 0xdb, n, 4);
-	*bad |= eng_buf_append(b, s, n) != 0;
+	return msgpack_pack_str(pk, n) | msgpack_pack_str_body(pk, s, n);
 }
 
 /* Append the body of `r` to `b`. ELIMIT when it holds more rules than a
- * version may, EINVAL when a string could not be read back. */
+ * version may, EINVAL when a string could not be read back. msgpack-c picks
+ * the smallest form of each value; versions written before it used only
+ * fixint/uint32/uint64/int64, fixstr/str32 and fixarray/array32, which the
+ * decoder reads as well (tests/test_rules.c keeps such a record). */
 int rules_encode(eng_buf *b, const h2emv_rules *r, h2emv_error *err)
 {
 	if (r->n < 1 || r->n - 1 > RULES_MAX_ITEMS)
@@ -84,115 +50,72 @@ int rules_encode(eng_buf *b, const h2emv_rules *r, h2emv_error *err)
 			return eng_fail(err, H2EMV_EINVAL, "rules version %u: a string is too long or not "
 			                "UTF-8", r->version);
 	}
-	int bad = 0;
-	wr_array(b, &bad, RULES_FIELDS);
-	wr_uint(b, &bad, r->version);
-	wr_uint(b, &bad, r->parent);
-	wr_int(b, &bad, r->created);
-	wr_byte(b, &bad, r->repaired ? 0xc3 : 0xc2);
-	wr_str(b, &bad, r->feedback);
-	wr_array(b, &bad, (uint32_t)(r->n - 1));
+	msgpack_packer pk;
+	msgpack_packer_init(&pk, b, buf_write);
+	int bad = msgpack_pack_array(&pk, RULES_FIELDS);
+	bad |= msgpack_pack_uint32(&pk, r->version);
+	bad |= msgpack_pack_uint32(&pk, r->parent);
+	bad |= msgpack_pack_int64(&pk, r->created);
+	bad |= r->repaired ? msgpack_pack_true(&pk) : msgpack_pack_false(&pk);
+	bad |= pack_str(&pk, r->feedback);
+	bad |= msgpack_pack_array(&pk, r->n - 1);
 	for (size_t i = 1; i < r->n; i++)
-		wr_str(b, &bad, r->items[i]);
-	wr_array(b, &bad, 3);
-	wr_uint(b, &bad, r->tokens.prompt);
-	wr_uint(b, &bad, r->tokens.completion);
-	wr_uint(b, &bad, r->tokens.calls);
+		bad |= pack_str(&pk, r->items[i]);
+	bad |= msgpack_pack_array(&pk, 3);
+	bad |= msgpack_pack_uint64(&pk, r->tokens.prompt);
+	bad |= msgpack_pack_uint64(&pk, r->tokens.completion);
+	bad |= msgpack_pack_uint64(&pk, r->tokens.calls);
 	return bad ? eng_fail(err, H2EMV_ENOMEM, "out of memory") : H2EMV_OK;
 }
 
-/* A reader over prescanned msgpack. Every call still checks its bounds and
- * the type it expects, and fails (returns -1) on anything else. */
-typedef struct mpr {
-	const uint8_t *p, *end;
-} mpr;
-
-static int rd_be(mpr *r, int width, uint64_t *v)
+/* Checked views of one unpacked field: each fails (-1) on any other type or
+ * an out-of-range value. */
+static int get_uint(uint64_t *v, const msgpack_object *o)
 {
-	if (r->end - r->p < width)
+	if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
 		return -1;
-	*v = 0;
-	for (int i = 0; i < width; i++)
-		*v = *v << 8 | *r->p++;
+	*v = o->via.u64;
 	return 0;
 }
 
-static int rd_uint(mpr *r, uint64_t *v)
+static int get_int(int64_t *v, const msgpack_object *o)
 {
-	if (r->p >= r->end)
+	if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+		return *v = o->via.i64, 0;
+	if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > INT64_MAX)
 		return -1;
-	uint8_t t = *r->p++;
-	if (t < 0x80)
-		return *v = t, 0;
-	switch (t) {
-	case 0xcc: return rd_be(r, 1, v);
-	case 0xcd: return rd_be(r, 2, v);
-	case 0xce: return rd_be(r, 4, v);
-	case 0xcf: return rd_be(r, 8, v);
-	default: return -1;
-	}
+	return *v = (int64_t)o->via.u64, 0;
 }
 
-static int rd_int(mpr *r, int64_t *v)
+static int get_bool(int *v, const msgpack_object *o)
 {
-	if (r->p >= r->end)
+	if (o->type != MSGPACK_OBJECT_BOOLEAN)
 		return -1;
-	uint8_t t = *r->p;
-	uint64_t u;
-	if (t < 0x80 || (t >= 0xcc && t <= 0xcf)) {
-		if (rd_uint(r, &u) || u > INT64_MAX)
-			return -1;
-		return *v = (int64_t)u, 0;
-	}
-	r->p++;
-	if (t >= 0xe0)
-		return *v = (int8_t)t, 0;
-	int width = t == 0xd0 ? 1 : t == 0xd1 ? 2 : t == 0xd2 ? 4 : t == 0xd3 ? 8 : 0;
-	if (!width || rd_be(r, width, &u))
+	return *v = o->via.boolean, 0;
+}
+
+/* An array of min..max elements; *items may be NULL when it is empty. */
+static int get_array(const msgpack_object **items, const msgpack_object *o, uint32_t min,
+                     uint32_t max)
+{
+	if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size < min || o->via.array.size > max)
 		return -1;
-	int shift = 64 - 8 * width; /* sign-extend */
-	*v = (int64_t)(u << shift) >> shift;
+	*items = o->via.array.ptr;
 	return 0;
 }
 
-static int rd_bool(mpr *r, int *v)
+/* A string of at most RULES_MAX_TEXT bytes, valid UTF-8 without NUL; a
+ * malloc'd copy (-2 when out of memory). */
+static int get_str(char **out, const msgpack_object *o)
 {
-	if (r->p >= r->end || (*r->p != 0xc2 && *r->p != 0xc3))
+	if (o->type != MSGPACK_OBJECT_STR)
 		return -1;
-	*v = *r->p++ == 0xc3;
-	return 0;
-}
-
-static int rd_array(mpr *r, uint64_t *n)
-{
-	if (r->p >= r->end)
+	size_t n = o->via.str.size;
+	const char *p = n ? o->via.str.ptr : ""; /* msgpack-c: NULL for an empty string */
+	if (!rules_text_ok(p, n))
 		return -1;
-	uint8_t t = *r->p++;
-	if ((t & 0xf0) == 0x90)
-		return *n = t & 0x0f, 0;
-	return t == 0xdc ? rd_be(r, 2, n) : t == 0xdd ? rd_be(r, 4, n) : -1;
-}
-
-/* A string of at most `max` bytes, valid UTF-8 without NUL; a malloc'd copy. */
-static int rd_str(mpr *r, char **out, size_t max)
-{
-	if (r->p >= r->end)
-		return -1;
-	uint8_t t = *r->p++;
-	uint64_t n;
-	if ((t & 0xe0) == 0xa0)
-		n = t & 0x1f;
-	else if (t == 0xd9 ? rd_be(r, 1, &n) : t == 0xda ? rd_be(r, 2, &n)
-	         : t == 0xdb                 ? rd_be(r, 4, &n)
-	                                     : -1)
-		return -1;
-	if (n > max || n > (uint64_t)(r->end - r->p) || !utf8_text_ok((const char *)r->p, n))
-		return -1;
-	*out = strndup((const char *)r->p, n);
-	if (!*out)
-		return -2;
-	r->p += n;
-	return 0;
+	*out = strndup(p, n);
+	return *out ? 0 : -2;
 }
 
 void h2emv_rules_free(h2emv_rules *r)
@@ -222,34 +145,32 @@ h2emv_rules *rules_alloc(size_t n_learned)
 	return r;
 }
 
-static int decode_fields(h2emv_rules **out, mpr *m, uint32_t key)
+static int decode_fields(h2emv_rules **out, const msgpack_object *root, uint32_t key)
 {
-	uint64_t n, v, parent, n_items, tok[3];
+	const msgpack_object *f, *items, *tok;
+	uint64_t v, parent, t[3];
 	int64_t created;
 	int repaired;
 	char *feedback = NULL;
-	if (rd_array(m, &n) || n != RULES_FIELDS || rd_uint(m, &v) || v != key ||
-	    rd_uint(m, &parent) || parent >= v || rd_int(m, &created) || rd_bool(m, &repaired))
+	if (get_array(&f, root, RULES_FIELDS, RULES_FIELDS) || get_uint(&v, &f[0]) || v != key ||
+	    get_uint(&parent, &f[1]) || parent >= v || get_int(&created, &f[2]) ||
+	    get_bool(&repaired, &f[3]) || get_array(&items, &f[5], 0, RULES_MAX_ITEMS) ||
+	    get_array(&tok, &f[6], 3, 3) ||
+	    get_uint(&t[0], &tok[0]) || get_uint(&t[1], &tok[1]) || get_uint(&t[2], &tok[2]))
 		return -1;
-	int rc = rd_str(m, &feedback, RULES_MAX_TEXT);
+	int rc = get_str(&feedback, &f[4]);
 	if (rc)
 		return rc;
-	if (rd_array(m, &n_items) || n_items > RULES_MAX_ITEMS) {
-		free(feedback);
-		return -1;
-	}
-	h2emv_rules *r = rules_alloc((size_t)n_items);
+	uint32_t n_items = f[5].via.array.size;
+	h2emv_rules *r = rules_alloc(n_items);
 	if (!r) {
 		free(feedback);
 		return -2;
 	}
 	r->feedback = feedback;
-	for (uint64_t i = 0; i < n_items && rc == 0; i++)
-		if ((rc = rd_str(m, &r->items[r->n], RULES_MAX_TEXT)) == 0)
+	for (uint32_t i = 0; i < n_items && rc == 0; i++)
+		if ((rc = get_str(&r->items[r->n], &items[i])) == 0)
 			r->n++;
-	if (rc == 0 && (rd_array(m, &n) || n != 3 || rd_uint(m, &tok[0]) || rd_uint(m, &tok[1]) ||
-	                rd_uint(m, &tok[2]) || m->p != m->end))
-		rc = -1;
 	if (rc) {
 		h2emv_rules_free(r);
 		return rc;
@@ -258,20 +179,30 @@ static int decode_fields(h2emv_rules **out, mpr *m, uint32_t key)
 	r->parent = (uint32_t)parent;
 	r->created = created;
 	r->repaired = repaired;
-	r->tokens = (h2emv_tokens){ tok[0], tok[1], tok[2] };
+	r->tokens = (h2emv_tokens){ t[0], t[1], t[2] };
 	*out = r;
 	return 0;
 }
 
 /* Decode and validate the body of version `key`. Returns OK, ECORRUPT or
- * ENOMEM; *out is freed with h2emv_rules_free. */
+ * ENOMEM; *out is freed with h2emv_rules_free. mp_prescan first bounds the
+ * nesting and every declared length by the bytes present, so the unpacker
+ * never allocates for a size the record does not hold. */
 int rules_decode(h2emv_rules **out, const uint8_t *body, size_t len, uint32_t key,
                  h2emv_error *err)
 {
 	if (mp_prescan(body, len, MP_MAX_DEPTH, NULL))
 		return eng_fail(err, H2EMV_ECORRUPT, "rules version %u: malformed msgpack", key);
-	mpr m = { body, body + len };
-	int rc = decode_fields(out, &m, key);
+	msgpack_unpacked u;
+	msgpack_unpacked_init(&u);
+	size_t off = 0;
+	msgpack_unpack_return ret = msgpack_unpack_next(&u, (const char *)body, len, &off);
+	int rc = -1;
+	if (ret == MSGPACK_UNPACK_NOMEM_ERROR)
+		rc = -2;
+	else if (ret == MSGPACK_UNPACK_SUCCESS && off == len)
+		rc = decode_fields(out, &u.data, key);
+	msgpack_unpacked_destroy(&u);
 	if (rc == -2)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	if (rc)

@@ -96,6 +96,14 @@ int rec_verify(const void *rec, size_t n, h2emv_error *err);
 #define MP_MAX_DEPTH 24
 int mp_prescan(const void *data, size_t n, int max_depth, h2emv_error *err);
 
+/* Bodies that are a msgpack array of n (at most 15) unsigned integers: meta
+ * counters and pointers, dead entries, pins, snapshots. The encoder writes
+ * each as fixed-width uint64 (docs/formats.md); the decoder reads any
+ * unsigned form. encode: OK, EINVAL (n > 15) or ENOMEM; decode: OK,
+ * ECORRUPT or ENOMEM. */
+int mp_encode_u64s(eng_buf *out, const uint64_t *v, size_t n);
+int mp_decode_u64s(uint64_t *v, size_t n, const uint8_t *body, size_t blen);
+
 /* --------------------------------------------------------------- nodes -- */
 
 typedef struct eng_ref {

@@ -121,10 +121,6 @@ int env_get_record(const uint8_t **body, size_t *blen, MDB_txn *txn, eng_env *en
 int env_decode(const uint8_t **body, size_t *blen, eng_env *env, const MDB_val *v,
                eng_buf *scratch, h2emv_error *err);
 
-/* msgpack unsigned list bodies for meta counters, dead entries, pins. */
-int mp_encode_u64s(eng_buf *out, const uint64_t *v, size_t n);
-int mp_decode_u64s(uint64_t *v, size_t n, const uint8_t *body, size_t blen);
-
 /* Meta counters. */
 int meta_get_u64(uint64_t *out, MDB_txn *txn, eng_env *env, const char *name, h2emv_error *err);
 int meta_put_u64(MDB_txn *txn, eng_env *env, const char *name, uint64_t v, h2emv_error *err);

@@ -91,11 +91,11 @@ static int same_as_stored(int *same, int *free_again, MDB_txn *txn, eng_env *env
 static int put_obsid(MDB_txn *txn, eng_env *env, const eng_buf *id, uint64_t seq,
                      h2emv_error *err)
 {
-	uint8_t v[9 + 1];
-	v[0] = 0x91; /* [seq]: what mp_encode_u64s writes, without a buffer */
-	v[1] = 0xcf;
-	be64(v + 2, seq);
-	return env_put_record(txn, env, DB_OBSIDS, id->data, id->len, v, sizeof v, 0, 0, err);
+	eng_buf v = { 0 };
+	int rc = mp_encode_u64s(&v, &seq, 1) ? eng_fail(err, H2EMV_ENOMEM, "out of memory")
+	         : env_put_record(txn, env, DB_OBSIDS, id->data, id->len, v.data, v.len, 0, 0, err);
+	eng_buf_free(&v);
+	return rc;
 }
 
 static int append_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)

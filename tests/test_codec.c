@@ -19,6 +19,7 @@
 #include <zstd.h>
 
 #include "engine/engine.h"
+#include "engine/env.h" /* mp_encode_u64s, mp_decode_u64s */
 #include "h2emv.h"
 #include "testutil.h"
 
@@ -1220,6 +1221,50 @@ static void test_node_decode_memory_is_bounded_by_node_limits(void **state)
 		fail_msg("refusing an 8 MiB node body took %ld MiB more memory", grew_mb);
 }
 
+/* The small uint64 lists (meta counters, pins, dead entries, snapshots) keep
+ * the fixed-width bytes docs/formats.md gives, and read any integer form. */
+static void test_u64_lists_keep_fixed_width_and_read_any_form(void **state)
+{
+	(void)state;
+	const uint64_t v[2] = { 7, 1ull << 40 };
+	static const uint8_t fixed[] = { 0x92, 0xcf, 0, 0, 0, 0, 0, 0, 0, 7,
+		                             0xcf, 0, 0, 1, 0, 0, 0, 0, 0 };
+	eng_buf b = { 0 };
+	assert_int_equal(mp_encode_u64s(&b, v, 2), H2EMV_OK);
+	assert_int_equal(b.len, sizeof fixed);
+	assert_memory_equal(b.data, fixed, sizeof fixed);
+	eng_buf_free(&b);
+	uint64_t got[2] = { 0 };
+	assert_int_equal(mp_decode_u64s(got, 2, fixed, sizeof fixed), H2EMV_OK);
+	assert_true(got[0] == v[0] && got[1] == v[1]);
+	/* what a packer choosing the smallest form writes */
+	static const uint8_t shortest[] = { 0x92, 0x07, 0xcf, 0, 0, 1, 0, 0, 0, 0, 0 };
+	memset(got, 0, sizeof got);
+	assert_int_equal(mp_decode_u64s(got, 2, shortest, sizeof shortest), H2EMV_OK);
+	assert_true(got[0] == v[0] && got[1] == v[1]);
+	static const uint8_t mid[] = { 0x91, 0xcd, 0x01, 0x2c };
+	assert_int_equal(mp_decode_u64s(got, 1, mid, sizeof mid), H2EMV_OK);
+	assert_true(got[0] == 300);
+	static const struct {
+		const char *what, *bytes;
+		size_t len, n;
+	} bad[] = {
+		{ "empty", "", 0, 1 },
+		{ "count differs", "\x92\x01\x02", 3, 1 },
+		{ "negative", "\x91\xff", 2, 1 },
+		{ "a string", "\x91\xa1x", 3, 1 },
+		{ "nested", "\x91\x91\x01", 3, 1 },
+		{ "trailing", "\x91\x01\x01", 3, 1 },
+		{ "truncated", "\x91\xcf\x00\x00", 4, 1 },
+		{ "a map", "\x81\x01\x01", 3, 1 },
+		{ "lying count", "\xdd\xff\xff\xff\xff\x01", 6, 1 },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (mp_decode_u64s(got, bad[i].n, (const uint8_t *)bad[i].bytes, bad[i].len) !=
+		    H2EMV_ECORRUPT)
+			fail_msg("%s: not ECORRUPT", bad[i].what);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1246,6 +1291,7 @@ int main(void)
 		cmocka_unit_test(test_prescan_accepts_every_msgpack_type),
 		cmocka_unit_test(test_prescan_refuses_lying_lengths_and_reserved_bytes),
 		cmocka_unit_test(test_prescan_limits_nesting_depth),
+		cmocka_unit_test(test_u64_lists_keep_fixed_width_and_read_any_form),
 		cmocka_unit_test(test_tombstone_keeps_time_range_and_first_line_only),
 		cmocka_unit_test(test_tombstone_of_edge_summaries),
 		/* last: under UBSan the engine's memchr(NULL, 0, 0) aborts the program */

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "api/build.h" /* relcache_encode, relcache_decode */
 #include "api/mem.h"
 #include "h2emv.h"
 #include "testutil.h"
@@ -381,6 +382,44 @@ static void test_a_preview_forgets_what_forget_would_and_changes_nothing(void **
 	assert_int_equal(r.tree_size, p.tree_size);
 }
 
+/* A relevance cache entry reads back in both layouts it was ever stored in
+ * (α alone; [α, last]), and anything else is ECORRUPT. */
+static void test_relcache_entries_of_every_layout_read_back(void **state)
+{
+	(void)state;
+	double a = 0;
+	int64_t last = 7;
+	/* α = 2.5 alone, as the first format stored it */
+	static const uint8_t alone[] = { 0xcb, 0x40, 0x04, 0, 0, 0, 0, 0, 0 };
+	assert_int_equal(relcache_decode(&a, &last, alone, sizeof alone), H2EMV_OK);
+	assert_true(a == 2.5 && last == 0);
+	eng_buf b = { 0 };
+	assert_int_equal(relcache_encode(&b, 0.75, -12345678901ll), H2EMV_OK);
+	assert_int_equal(b.len, 19); /* [float64, int64], fixed width */
+	assert_int_equal(relcache_decode(&a, &last, b.data, b.len), H2EMV_OK);
+	assert_true(a == 0.75 && last == -12345678901ll);
+	b.len = 0;
+	assert_int_equal(relcache_encode(&b, 1.0, 42), H2EMV_OK);
+	assert_int_equal(relcache_decode(&a, &last, b.data, b.len), H2EMV_OK);
+	assert_true(a == 1.0 && last == 42);
+	static const struct {
+		const char *bytes;
+		size_t n;
+	} bad[] = {
+		{ "", 0 },
+		{ "\x01", 1 },                                  /* an int for alpha */
+		{ "\x92\x01\x01", 3 },                          /* alpha not a float */
+		{ "\x91\xcb\x40\x04\0\0\0\0\0\0", 10 },         /* one field */
+		{ "\x92\xcb\x40\x04\0\0\0\0\0\0\xa1x", 12 },   /* last a string */
+		{ "\xcb\x40\x04\0\0", 5 },                        /* truncated */
+		{ "\xcb\x40\x04\0\0\0\0\0\0\x00", 10 },         /* trailing */
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (relcache_decode(&a, &last, bad[i].bytes, bad[i].n) != H2EMV_ECORRUPT)
+			fail_msg("case %zu: not ECORRUPT", i);
+	eng_buf_free(&b);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -395,6 +434,7 @@ int main(void)
 		T(test_no_forgetting_keeps_everything),
 		T(test_forgetting_yields_to_waiting_observations),
 		T(test_a_preview_forgets_what_forget_would_and_changes_nothing),
+		cmocka_unit_test(test_relcache_entries_of_every_layout_read_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "api/mem.h" /* mem->policy, to put a fake policy in; RULE_DEFAULT */
+#include "api/rules_codec.h"
 #include "engine/engine.h"
 #include "h2emv.h"
 #include "testutil.h"
@@ -677,6 +678,48 @@ static void test_hostile_rules_records_are_corrupt_not_a_crash(void **state)
 	assert_int_equal(h2emv_rules_current(&v, x->mem, NULL), H2EMV_ECORRUPT);
 }
 
+/* A version written by the hand-made encoder used before msgpack-c's packer
+ * (str32, array32, uint32 and int64 where msgpack-c now picks shorter forms)
+ * still reads the same, and its re-encoding reads back to the same version. */
+static void test_rules_record_from_old_encoder_reads_the_same(void **state)
+{
+	fx *x = *state;
+	static const char old[] =
+		"\x97\x02\x01"
+		"\xd3\xff\xff\xff\xff\xff\xff\xff\xfb"                  /* created -5 */
+		"\xc3"                                                  /* repaired */
+		"\xdb\x00\x00\x00\x21" "Remember where the keys are kept."  /* 33 bytes */
+		"\xdd\x00\x00\x00\x01"
+		"\xdb\x00\x00\x00\x22" "Keys matter: keep where they lie.."
+		"\x93\xce\x00\x00\x01\x2c\xcf\x00\x00\x00\x01\x00\x00\x00\x00\x07";
+	put_rules_record(x, 2, old, sizeof old - 1);
+	h2emv_rules *r = get_ok(x, 2);
+	const char *const want[] = { "Keys matter: keep where they lie.." };
+	assert_rules(r, want, 1);
+	assert_int_equal(r->version, 2);
+	assert_int_equal(r->parent, 1);
+	assert_int_equal(r->created, -5);
+	assert_int_equal(r->repaired, 1);
+	assert_string_equal(r->feedback, "Remember where the keys are kept.");
+	assert_int_equal(r->tokens.prompt, 300);
+	assert_int_equal(r->tokens.completion, 1ull << 32);
+	assert_int_equal(r->tokens.calls, 7);
+
+	eng_buf b = { 0 };
+	assert_int_equal(rules_encode(&b, r, NULL), H2EMV_OK);
+	assert_true(b.len < sizeof old - 1); /* msgpack-c's shorter forms */
+	h2emv_rules *again = NULL;
+	assert_int_equal(rules_decode(&again, b.data, b.len, 2, NULL), H2EMV_OK);
+	assert_rules(again, want, 1);
+	assert_int_equal(again->created, -5);
+	assert_int_equal(again->repaired, 1);
+	assert_string_equal(again->feedback, r->feedback);
+	assert_memory_equal(&again->tokens, &r->tokens, sizeof r->tokens);
+	h2emv_rules_free(again);
+	h2emv_rules_free(r);
+	eng_buf_free(&b);
+}
+
 static void test_lost_pointer_move_loses_no_version(void **state)
 {
 	fx *x = *state;
@@ -870,6 +913,7 @@ int main(void)
 		T(test_policy_failure_or_bad_reply_stores_nothing),
 		T(test_bad_feedback_is_einval),
 		T(test_hostile_rules_records_are_corrupt_not_a_crash),
+		T(test_rules_record_from_old_encoder_reads_the_same),
 		T(test_lost_pointer_move_loses_no_version),
 		T(test_read_only_memory_refuses_feedback_before_asking_the_policy),
 		T(test_two_processes_giving_feedback_at_once_get_versions_1_and_2),

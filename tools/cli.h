@@ -1,26 +1,16 @@
 /*
  * cli.h — what the `h2emv` subcommands share: the command table, opening
- * the memory named on the command line, error printing, progress bars and
- * time formatting.
+ * the memory named on the command line, --json output; the helpers the
+ * evaluation's program uses too (errors, times, progress) are in
+ * common/cli_helpers.h.
  */
 #ifndef H2EMV_CLI_H
 #define H2EMV_CLI_H
 
 #include <stdio.h>
 
+#include "common/cli_helpers.h" /* exit codes, errors, times, numbers, progress */
 #include "h2emv.h"
-
-typedef struct cli_cmd {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *summary;
-} cli_cmd;
-
-/* Exit codes every subcommand uses. EXIT_BUSY (sysexits' EX_TEMPFAIL):
- * another builder is running (build, forget); try again later.
- * EXIT_DAMAGED: the memory is damaged (run h2emv check; docs/damaged.md). */
-enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_ERROR = 2, EXIT_DAMAGED = 3, EXIT_USAGE = 64,
-       EXIT_BUSY = 75 };
 
 /* `h2emv --read-only`: every command opens the memory read-only. */
 extern int cli_read_only;
@@ -48,10 +38,7 @@ int cmd_inspect(int argc, char **argv);
 int cmd_feedback(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_llm(int argc, char **argv);
-int cmd_sim(int argc, char **argv);
 int cmd_import(int argc, char **argv);
-int cmd_questions(int argc, char **argv);
-int cmd_eval(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_backup(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
@@ -80,9 +67,6 @@ const char *cli_mem_dir(const char *opt);
  * that a damaged memory (H2EMV_ECORRUPT) exits with EXIT_DAMAGED. */
 h2emv_mem *cli_open(const char *dir, unsigned flags);
 
-/* Print "h2emv <cmd>: <message>" for a failed call. Returns EXIT_ERROR, or
- * EXIT_DAMAGED for H2EMV_ECORRUPT (stored bytes are damaged). */
-int cli_fail(const char *cmd, int status, const h2emv_error *err);
 /* Every --json output is built with jansson (cli_json.c), never printed by
  * hand. cli_print_json prints a value on one line (compact, members in the
  * order they were added, reals to 6 significant digits: times and
@@ -114,39 +98,8 @@ struct json_t *cli_tokens_json(const h2emv_tokens *t);
 /* "question", "feedback" or "reply". */
 const char *cli_route_name(h2emv_route r);
 
-/* Print a usage error and a pointer to --help. Returns EXIT_USAGE. */
-int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* "2024-09-23 10:03:55" (UTC); "never" for H2EMV_TIME_NEVER. buf >= 32. */
-const char *cli_time(char *buf, size_t n, h2emv_time t);
-
-/* Parse "90s", "15m", "12h", "7d", "2w" or a plain number of seconds into
- * microseconds. Returns 0 on success. */
-/* A size: bytes, or a number with K, M, G or T (binary: 512M, 2G). */
-int cli_size(uint64_t *out, const char *s);
-int cli_duration(h2emv_time *out, const char *s);
-
-/* Parse a time: RFC 3339, "YYYY-MM-DD HH:MM[:SS]" (UTC), or +DURATION
- * after the memory's clock (the newest snapshot's; now if none). */
-int cli_when(h2emv_time *out, h2emv_mem *mem, const char *s);
-
 /* Parse a node reference: ID, ID.VERSION or ID:VERSION (version 1 when
  * absent). Returns 0 on success. */
 int cli_ref(h2emv_ref *out, const char *s);
-
-/* Parse an unsigned decimal; returns 0 on success. */
-int cli_u64(uint64_t *out, const char *s);
-
-/* A progress bar on stderr when it is a terminal (no-op otherwise). */
-typedef struct cli_progress {
-	int on;
-	double start, last;
-	const char *label;
-} cli_progress;
-void cli_progress_begin(cli_progress *p, const char *label, int quiet);
-void cli_progress_show(cli_progress *p, uint64_t done, uint64_t total, const char *unit);
-void cli_progress_end(cli_progress *p);
-/* An h2emv_progress_fn that drives a cli_progress. */
-int cli_progress_cb(void *ctx, const char *what, uint64_t done, uint64_t total);
 
 #endif

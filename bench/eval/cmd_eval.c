@@ -10,11 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/eval/commands.h"
 #include "bench/eval/eval.h"
 #include "bench/eval/qagen.h"
 #include "bench/eval/report.h"
 #include "bench/eval/sim.h"
-#include "tools/cli.h"
+#include "common/cli_helpers.h"
 #include "tools/import/import.h"
 
 static const char help[] =

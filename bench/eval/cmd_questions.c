@@ -3,10 +3,12 @@
  * from any observation history (bench/eval/qagen.h), as JSON Lines.
  */
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "bench/eval/commands.h"
 #include "bench/eval/qagen.h"
-#include "tools/cli.h"
+#include "common/cli_helpers.h"
 
 static const char help[] =
 	"usage: h2emv questions [options] HISTORY.jsonl\n"

@@ -8,8 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/eval/commands.h"
 #include "bench/eval/sim.h"
-#include "tools/cli.h"
+#include "common/cli_helpers.h"
 
 static const char help[] =
 	"usage: h2emv sim [options]\n"

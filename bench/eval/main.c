@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tools/cli.h"
+#include "bench/eval/commands.h"
+#include "common/cli_helpers.h"
 
 static const cli_cmd commands[] = {
 	{ "sim", cmd_sim, "write a simulated household history (JSON Lines)" },
