@@ -2,14 +2,14 @@
  * cli.h — what the `h2emv` subcommands share: the command table, opening
  * the memory named on the command line, --json output; the helpers the
  * evaluation's program uses too (errors, times, progress) are in
- * common/cli_helpers.h.
+ * tools/common/cli_helpers.h.
  */
 #ifndef H2EMV_CLI_H
 #define H2EMV_CLI_H
 
 #include <stdio.h>
 
-#include "common/cli_helpers.h" /* exit codes, errors, times, numbers, progress */
+#include "tools/common/cli_helpers.h" /* exit codes, errors, times, numbers, progress */
 #include "h2emv.h"
 
 /* `h2emv --read-only`: every command opens the memory read-only. */

@@ -15,7 +15,7 @@
 #include "bench/eval/qagen.h"
 #include "bench/eval/report.h"
 #include "bench/eval/sim.h"
-#include "common/cli_helpers.h"
+#include "tools/common/cli_helpers.h"
 #include "tools/import/import.h"
 
 static const char help[] =

@@ -8,7 +8,7 @@
 
 #include "bench/eval/commands.h"
 #include "bench/eval/qagen.h"
-#include "common/cli_helpers.h"
+#include "tools/common/cli_helpers.h"
 
 static const char help[] =
 	"usage: h2emv questions [options] HISTORY.jsonl\n"

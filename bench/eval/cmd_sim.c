@@ -10,7 +10,7 @@
 
 #include "bench/eval/commands.h"
 #include "bench/eval/sim.h"
-#include "common/cli_helpers.h"
+#include "tools/common/cli_helpers.h"
 
 static const char help[] =
 	"usage: h2emv sim [options]\n"

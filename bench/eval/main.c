@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bench/eval/commands.h"
-#include "common/cli_helpers.h"
+#include "tools/common/cli_helpers.h"
 
 static const cli_cmd commands[] = {
 	{ "sim", cmd_sim, "write a simulated household history (JSON Lines)" },

@@ -5,10 +5,11 @@
 #    only: no api/ or engine/ header;
 #  - it does not reach into the command line either: no tools/ header but
 #    tools/import/import.h (the importers, product code on h2emv.h only,
-#    which `eval --source teach|armar` reads real histories with). The
-#    command-line helpers both programs use live in common/;
-#  - common/ is built on h2emv.h alone: no api/, engine/, tools/ or bench/
-#    header;
+#    which `eval --source teach|armar` reads real histories with) and
+#    tools/common/cli_helpers.h (the command-line helpers both programs
+#    use);
+#  - tools/common/ is built on h2emv.h alone: no api/, engine/, bench/ or
+#    other tools/ header;
 #  - engine/ includes nothing from api/;
 #  - only engine/ includes lmdb.h; only api/policy/ includes curl.h.
 # Prints each offending line and exits 1, or prints "layering: ok".
@@ -24,10 +25,10 @@ show() {
 }
 show "$(grep -rn '#include "\(api\|engine\)/' bench/eval)" \
 	"bench/eval includes a library-internal header (use include/h2emv.h):"
-show "$(grep -rn '#include "tools/' bench/eval | grep -v '#include "tools/import/import\.h"')" \
-	"bench/eval includes a header of tools/ (only tools/import/import.h is allowed; shared helpers go to common/):"
-show "$(grep -rn '#include "\(api\|engine\|tools\|bench\)/' common)" \
-	"common/ includes a header beyond include/h2emv.h:"
+show "$(grep -rn '#include "tools/' bench/eval | grep -v '#include "tools/\(import/import\|common/cli_helpers\)\.h"')" \
+	"bench/eval includes a header of tools/ (only tools/import/import.h and tools/common/cli_helpers.h are allowed; shared helpers go to tools/common/):"
+show "$(grep -rn '#include "\(api\|engine\|tools\|bench\)/' tools/common | grep -v '#include "tools/common/')" \
+	"tools/common/ includes a header beyond include/h2emv.h:"
 show "$(grep -rn '#include "api/' engine)" "engine/ includes a header of api/:"
 show "$(grep -rln --include='*.[ch]' '#include <lmdb.h>' api tools bench tests fuzz)" "lmdb.h outside engine/:"
 show "$(grep -rln --include='*.[ch]' '#include <curl/curl.h>' engine tools bench tests fuzz api | grep -v '^api/policy/')" \
