@@ -1754,18 +1754,35 @@ static int droppable(const rquestion *q, size_t i)
 static int around_moment(rctx *x, rquestion *q)
 {
 	const int64_t SPAN = 3 * 3600LL * 1000000;
+	const int64_t REPLY_SPAN = 5 * 60LL * 1000000;
 	rquestion a = *q;
 	a.kind = RQ_WHEN;
 	a.anchor = -1;
 	a.n_term = 0;
 	a.verb = a.person = a.category = -1;
 	for (size_t i = (size_t)q->anchor; i < q->n_term; i++) {
+		/* "when she asked where ...": the asking is the words themselves */
+		if (q->anchor_reply && q->term[i].cls == LC_SAY)
+			continue;
 		a.term[a.n_term] = q->term[i];
 		if (a.verb < 0 && q->term[i].lemma && !q->term[i].cap)
 			a.verb = (int)a.n_term;
 		if (a.person < 0 && q->term[i].cap && !q->term[i].lemma)
 			a.person = (int)a.n_term;
 		a.n_term++;
+	}
+	if (q->anchor_reply) {
+		/* words someone else said; "what did you tell Lena when she
+		 * asked": Lena said them */
+		a.kind = RQ_SAID;
+		a.self_speaker = 0;
+		a.others_speak = 1;
+		a.order = RO_LAST;
+		if (a.person < 0 && q->person >= 0 && q->person < q->anchor &&
+		    a.n_term < RQ_TERMS) {
+			a.term[a.n_term] = q->term[q->person];
+			a.person = (int)a.n_term++;
+		}
 	}
 	if (!a.n_term)
 		return H2EMV_OK;
@@ -1794,8 +1811,12 @@ static int around_moment(rctx *x, rquestion *q)
 	if (q->category >= q->anchor)
 		q->category = -1;
 	q->anchor = -1;
-	q->t0 = q->anchor_after ? t + 1 : t - SPAN;
-	q->t1 = q->anchor_after ? t + SPAN : t;
+	/* a reply comes within minutes; the robot's next words after that
+	 * are about something else */
+	int64_t span = q->anchor_reply ? REPLY_SPAN : SPAN;
+	q->t0 = q->anchor_after ? t + 1 : t - span;
+	q->t1 = q->anchor_after ? t + span : t;
+	q->anchor_reply = 0;
 	q->order = q->anchor_after ? RO_FIRST : RO_LAST;
 	return H2EMV_OK;
 }

@@ -331,6 +331,19 @@ static int has(const lex_word *w, size_t k, const char *s)
 	return 0;
 }
 
+/* Does a clause ("she asked where her mother was", "the guard told you to
+ * wait") name words someone said: a verb of saying before anything else
+ * that is a verb? */
+static int said_clause(const lex_word *w, size_t k)
+{
+	for (size_t i = 0; i < k && i < 4; i++) {
+		int cls = LC_NONE;
+		if (lex_lemma(w[i].stem, &cls))
+			return cls == LC_SAY;
+	}
+	return 0;
+}
+
 static int starts(const lex_word *w, size_t k, const char *a, const char *b)
 {
 	for (size_t i = 0; i + 1 < k && i < 4; i++)
@@ -770,6 +783,17 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		    (!strcmp(w[i].w, "after") || !strcmp(w[i].w, "before"))) {
 			q->anchor = (int)q->n_term;
 			q->anchor_after = !strcmp(w[i].w, "after");
+			continue;
+		}
+		/* "what did you tell Lena when she asked where her mother was":
+		 * a reply; the clause after "when" (or "after") names the moment,
+		 * and what was said is what came right after it */
+		if (q->kind == RQ_SAID && q->anchor < 0 && !used[i] && i > 0 && i + 1 < k &&
+		    !w[i + 1].digit && (!strcmp(w[i].w, "when") || !strcmp(w[i].w, "after")) &&
+		    said_clause(w + i + 1, k - i - 1)) {
+			q->anchor = (int)q->n_term;
+			q->anchor_after = 1;
+			q->anchor_reply = 1;
 			continue;
 		}
 		if (used[i])

@@ -489,6 +489,52 @@ static void test_a_guides_diary_in_plain_words(void **state)
 	free(dir);
 }
 
+static const char *const hotel[] = {
+	"{\"t\":\"2026-05-04T08:00:00Z\",\"location\":\"lobby\",\"persons\":[\"Omar Haddad\"],"
+	"\"speech\":{\"speaker\":\"Omar Haddad\",\"text\":\"Good morning! Until when is breakfast "
+	"served?\"}}",
+	"{\"t\":\"2026-05-04T08:00:20Z\",\"location\":\"lobby\",\"persons\":[\"Omar Haddad\"],"
+	"\"speech\":{\"speaker\":\"Bellbot\",\"text\":\"We serve it until half past ten.\"}}",
+	"{\"t\":\"2026-05-04T09:30:00Z\",\"t_end\":\"2026-05-04T09:40:00Z\",\"action\":{\"name\":"
+	"\"carry_luggage\",\"args\":{\"bag\":\"suitcase\",\"to_spot\":\"room 305\"},\"status\":"
+	"\"succeeded\"},\"location\":\"room 305\",\"persons\":[\"Omar Haddad\"]}",
+	"{\"t\":\"2026-05-04T09:41:00Z\",\"location\":\"room 305\",\"persons\":[\"Omar Haddad\"],"
+	"\"speech\":{\"speaker\":\"Bellbot\",\"text\":\"Enjoy your stay, Mr. Haddad.\"}}",
+};
+
+static void test_a_reply_is_what_came_after_the_words_it_answered(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("recall", &dir);
+	h2emv_error err = { 0 };
+	for (size_t i = 0; i < sizeof hotel / sizeof *hotel; i++)
+		assert_int_equal(h2emv_ingest(NULL, m, hotel[i], strlen(hotel[i]), &err), H2EMV_OK);
+	if (h2emv_build(NULL, m, NULL, &err))
+		fail_msg("build: %s", err.message);
+	int64_t at = 1777971600LL * 1000000; /* 2026-05-05 09:00 UTC */
+	/* the clause after "when" names the question; the reply followed it,
+	 * not the robot's later words to the same guest */
+	const char *qs[] = { "What did you tell Omar when he asked about breakfast?",
+		                 "what did you answer after Mr Haddad asked about breakfast?" };
+	for (size_t i = 0; i < 2; i++) {
+		char *t = answer_at(m, qs[i], at);
+		if (!strstr(t, "half past ten") || strstr(t, "Enjoy"))
+			fail_msg("'%s' answered '%s'", qs[i], t);
+		free(t);
+	}
+	rquestion q;
+	rq_parse(&q, "What did you tell Omar when he asked about breakfast?", at);
+	assert_int_equal(q.kind, RQ_SAID);
+	assert_true(q.anchor >= 0);
+	/* "when did you tell him": no clause, a when-question */
+	rq_parse(&q, "When did you tell Omar about breakfast?", at);
+	assert_int_equal(q.anchor, -1);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 static void test_contractions_dates_and_greetings_are_read(void **state)
 {
 	(void)state;
@@ -623,6 +669,7 @@ int main(void)
 		cmocka_unit_test(test_other_phrasings_are_read),
 		cmocka_unit_test(test_a_guides_diary_in_plain_words),
 		cmocka_unit_test(test_contractions_dates_and_greetings_are_read),
+		cmocka_unit_test(test_a_reply_is_what_came_after_the_words_it_answered),
 		cmocka_unit_test(test_a_rule_of_two_parts_keeps_what_either_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
