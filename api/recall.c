@@ -1771,6 +1771,13 @@ static int around_moment(rctx *x, rquestion *q)
 			a.person = (int)a.n_term;
 		a.n_term++;
 	}
+	if (q->anchor_request) {
+		/* the words someone asked the robot with */
+		a.kind = RQ_SAID;
+		a.self_speaker = 0;
+		a.others_speak = 1;
+		a.status = RS_ANY;
+	}
 	if (q->anchor_reply) {
 		/* words someone else said; "what did you tell Lena when she
 		 * asked": Lena said them */
@@ -1817,6 +1824,7 @@ static int around_moment(rctx *x, rquestion *q)
 	q->t0 = q->anchor_after ? t + 1 : t - span;
 	q->t1 = q->anchor_after ? t + span : t;
 	q->anchor_reply = 0;
+	q->anchor_request = 0;
 	q->order = q->anchor_after ? RO_FIRST : RO_LAST;
 	return H2EMV_OK;
 }
@@ -1888,6 +1896,38 @@ static int relax(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err
 	return H2EMV_OK;
 }
 
+/* "What went wrong while you were making coffee": no task of the robot's
+ * is called so, but someone asked for it ("can you make coffee?"); what
+ * failed is what failed in the hours after the request. */
+static int failed_after_request(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err)
+{
+	if (q->kind != RQ_FAILED || !content_terms(q) || q->anchor >= 0 || !root)
+		return H2EMV_OK;
+	rquestion orig = *q;
+	q->anchor = 0;
+	q->anchor_after = 1;
+	q->anchor_request = 1;
+	int rc = around_moment(x, q);
+	if (rc || q->n_term) { /* no such request: the question as it was */
+		*q = orig;
+		x->q = q;
+		return rc;
+	}
+	if (orig.t1 && q->t1 > orig.t1)
+		q->t1 = orig.t1;
+	q->order = orig.order;
+	x->q = q;
+	x->n = 0;
+	x->cut = 0;
+	x->settled = 0;
+	rc = walk(x, root, 0, err);
+	if (rc == H2EMV_OK && !x->n) {
+		*q = orig;
+		x->q = q;
+	}
+	return rc;
+}
+
 static void trace_question(rctx *x)
 {
 	static const char *const kinds[] = { "what did you do", "when", "what day", "where",
@@ -1957,6 +1997,8 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 			rc = earlier_weekday(&x, &q, root, err);
 		if (rc == H2EMV_OK && !x.n && !x.forgot)
 			rc = relax(&x, &q, root, err);
+		if (rc == H2EMV_OK && !x.n && !x.forgot)
+			rc = failed_after_request(&x, &q, root, err);
 		/* "what did the farmer say": when no speaker is called so, the
 		 * farmer is someone the robot does not know by that word — anyone
 		 * but the robot itself */

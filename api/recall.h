@@ -61,6 +61,7 @@ typedef struct rquestion {
 	int anchor_after;     /* after (1) or before (0) that moment */
 	int anchor_reply;     /* a question about words: "when she asked ...", said in
 	                       * reply to the words the clause names */
+	int anchor_request;   /* internal: the moment is a request in others' words */
 } rquestion;
 
 /* Read a question; `now` resolves relative times. Never fails. */

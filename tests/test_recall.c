@@ -500,9 +500,16 @@ static const char *const hotel[] = {
 	"\"succeeded\"},\"location\":\"room 305\",\"persons\":[\"Omar Haddad\"]}",
 	"{\"t\":\"2026-05-04T09:41:00Z\",\"location\":\"room 305\",\"persons\":[\"Omar Haddad\"],"
 	"\"speech\":{\"speaker\":\"Bellbot\",\"text\":\"Enjoy your stay, Mr. Haddad.\"}}",
+	/* a request, then steps that fail under no task of that name */
+	"{\"t\":\"2026-05-04T11:00:00Z\",\"location\":\"corridor\",\"persons\":[\"Mia Sorensen\"],"
+	"\"speech\":{\"speaker\":\"Mia Sorensen\",\"text\":\"Please iron my shirt.\"}}",
+	"{\"t\":\"2026-05-04T11:05:00Z\",\"t_end\":\"2026-05-04T11:06:00Z\",\"action\":{\"name\":"
+	"\"OpenCabinet\",\"status\":\"failed\"},\"location\":\"laundry\"}",
+	"{\"t\":\"2026-05-04T11:10:00Z\",\"t_end\":\"2026-05-04T11:11:00Z\",\"action\":{\"name\":"
+	"\"SwitchOn\",\"status\":\"failed\"},\"location\":\"laundry\"}",
 };
 
-static void test_a_reply_is_what_came_after_the_words_it_answered(void **state)
+static void test_replies_and_requests_name_a_moment(void **state)
 {
 	(void)state;
 	char *dir;
@@ -523,6 +530,15 @@ static void test_a_reply_is_what_came_after_the_words_it_answered(void **state)
 			fail_msg("'%s' answered '%s'", qs[i], t);
 		free(t);
 	}
+	/* a task known only from the request for it: what failed after it */
+	char *w = answer_at(m, "What went wrong while you were ironing the shirt on Monday?", at);
+	if (!strstr(w, "OpenCabinet") || !strstr(w, "SwitchOn"))
+		fail_msg("'What went wrong while you were ironing the shirt' answered '%s'", w);
+	free(w);
+	w = answer_at(m, "What went wrong while you were painting the fence?", at);
+	if (!strstr(w, "could not find"))
+		fail_msg("'What went wrong while you were painting the fence?' answered '%s'", w);
+	free(w);
 	rquestion q;
 	rq_parse(&q, "What did you tell Omar when he asked about breakfast?", at);
 	assert_int_equal(q.kind, RQ_SAID);
@@ -669,7 +685,7 @@ int main(void)
 		cmocka_unit_test(test_other_phrasings_are_read),
 		cmocka_unit_test(test_a_guides_diary_in_plain_words),
 		cmocka_unit_test(test_contractions_dates_and_greetings_are_read),
-		cmocka_unit_test(test_a_reply_is_what_came_after_the_words_it_answered),
+		cmocka_unit_test(test_replies_and_requests_name_a_moment),
 		cmocka_unit_test(test_a_rule_of_two_parts_keeps_what_either_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
