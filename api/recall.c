@@ -389,9 +389,12 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		}
 		/* another verb: only for a weak one ("go to the charger" for
 		 * DockCharger) when every other word matches */
+		/* ("make" and "prepare" are as weak: "what did you make for
+		 * lunch" is a meal served, "make the bed" a bed tidied) */
+		int weak = v->cls == LC_GO || v->cls == LC_NONE || f->cls == LC_NONE ||
+		           (v->lemma && (!strcmp(v->lemma, "make") || !strcmp(v->lemma, "prepare")));
 		if (vs == 0 && is_act(f) && q->kind != RQ_WHO && q->kind != RQ_SAID &&
-		    !(content && hits == content &&
-		      (v->cls == LC_GO || v->cls == LC_NONE || f->cls == LC_NONE)))
+		    !(content && hits == content && weak))
 			return 0;
 		s += vs;
 	} else if (verbs && is_act(f)) {

@@ -249,7 +249,8 @@ static void read_scope(const lex_word *w, size_t k, int64_t now, scope *sc, uint
 			int before = i > 0 && !strcmp(w[i - 1].w, "before");
 			sc->hour0 = after ? 13 : before ? 5 : 11;
 			sc->hour1 = after ? 24 : before ? 12 : 14;
-			used[i] = 1;
+			/* "what did you make for lunch": the meal is also the thing */
+			used[i] = !(i > 0 && !strcmp(w[i - 1].w, "for"));
 			if (after || before)
 				used[i - 1] = 1;
 		} else if (!strcmp(s, "morning")) {
