@@ -405,6 +405,14 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 			add_other(x->act, key, klen, p, n);
 			return;
 		}
+		/* a second parameter of a role already filled ("dish": "soup",
+		 * "meal": "lunch") is still a word of the action, in its key's
+		 * words ("meal lunch") */
+		if (key && slot == FS_OBJ && x->act->s[slot] && depth == 1 &&
+		    p[0] != '<' && n <= 40) {
+			add_other(x->act, key, klen, p, n);
+			return;
+		}
 		/* "<Resolved according to 'locationName'>" and the like say nothing */
 		if (slot >= 0 && p[0] != '<') {
 			if (key && slot != FS_TEXT && slot != FS_WHO)

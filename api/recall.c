@@ -389,9 +389,12 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		}
 		/* another verb: only for a weak one ("go to the charger" for
 		 * DockCharger) when every other word matches */
+		/* ("make" and "prepare" are as weak: "what did you make for
+		 * lunch" is a meal served, "make the bed" a bed tidied) */
+		int weak = v->cls == LC_GO || v->cls == LC_NONE || f->cls == LC_NONE ||
+		           (v->lemma && (!strcmp(v->lemma, "make") || !strcmp(v->lemma, "prepare")));
 		if (vs == 0 && is_act(f) && q->kind != RQ_WHO && q->kind != RQ_SAID &&
-		    !(content && hits == content &&
-		      (v->cls == LC_GO || v->cls == LC_NONE || f->cls == LC_NONE)))
+		    !(content && hits == content && weak))
 			return 0;
 		s += vs;
 	} else if (verbs && is_act(f)) {
@@ -1754,18 +1757,42 @@ static int droppable(const rquestion *q, size_t i)
 static int around_moment(rctx *x, rquestion *q)
 {
 	const int64_t SPAN = 3 * 3600LL * 1000000;
+	const int64_t REPLY_SPAN = 5 * 60LL * 1000000;
 	rquestion a = *q;
 	a.kind = RQ_WHEN;
 	a.anchor = -1;
 	a.n_term = 0;
 	a.verb = a.person = a.category = -1;
 	for (size_t i = (size_t)q->anchor; i < q->n_term; i++) {
+		/* "when she asked where ...": the asking is the words themselves */
+		if (q->anchor_reply && q->term[i].cls == LC_SAY)
+			continue;
 		a.term[a.n_term] = q->term[i];
 		if (a.verb < 0 && q->term[i].lemma && !q->term[i].cap)
 			a.verb = (int)a.n_term;
 		if (a.person < 0 && q->term[i].cap && !q->term[i].lemma)
 			a.person = (int)a.n_term;
 		a.n_term++;
+	}
+	if (q->anchor_request) {
+		/* the words someone asked the robot with */
+		a.kind = RQ_SAID;
+		a.self_speaker = 0;
+		a.others_speak = 1;
+		a.status = RS_ANY;
+	}
+	if (q->anchor_reply) {
+		/* words someone else said; "what did you tell Lena when she
+		 * asked": Lena said them */
+		a.kind = RQ_SAID;
+		a.self_speaker = 0;
+		a.others_speak = 1;
+		a.order = RO_LAST;
+		if (a.person < 0 && q->person >= 0 && q->person < q->anchor &&
+		    a.n_term < RQ_TERMS) {
+			a.term[a.n_term] = q->term[q->person];
+			a.person = (int)a.n_term++;
+		}
 	}
 	if (!a.n_term)
 		return H2EMV_OK;
@@ -1794,8 +1821,13 @@ static int around_moment(rctx *x, rquestion *q)
 	if (q->category >= q->anchor)
 		q->category = -1;
 	q->anchor = -1;
-	q->t0 = q->anchor_after ? t + 1 : t - SPAN;
-	q->t1 = q->anchor_after ? t + SPAN : t;
+	/* a reply comes within minutes; the robot's next words after that
+	 * are about something else */
+	int64_t span = q->anchor_reply ? REPLY_SPAN : SPAN;
+	q->t0 = q->anchor_after ? t + 1 : t - span;
+	q->t1 = q->anchor_after ? t + span : t;
+	q->anchor_reply = 0;
+	q->anchor_request = 0;
 	q->order = q->anchor_after ? RO_FIRST : RO_LAST;
 	return H2EMV_OK;
 }
@@ -1867,6 +1899,38 @@ static int relax(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err
 	return H2EMV_OK;
 }
 
+/* "What went wrong while you were making coffee": no task of the robot's
+ * is called so, but someone asked for it ("can you make coffee?"); what
+ * failed is what failed in the hours after the request. */
+static int failed_after_request(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err)
+{
+	if (q->kind != RQ_FAILED || !content_terms(q) || q->anchor >= 0 || !root)
+		return H2EMV_OK;
+	rquestion orig = *q;
+	q->anchor = 0;
+	q->anchor_after = 1;
+	q->anchor_request = 1;
+	int rc = around_moment(x, q);
+	if (rc || q->n_term) { /* no such request: the question as it was */
+		*q = orig;
+		x->q = q;
+		return rc;
+	}
+	if (orig.t1 && q->t1 > orig.t1)
+		q->t1 = orig.t1;
+	q->order = orig.order;
+	x->q = q;
+	x->n = 0;
+	x->cut = 0;
+	x->settled = 0;
+	rc = walk(x, root, 0, err);
+	if (rc == H2EMV_OK && !x->n) {
+		*q = orig;
+		x->q = q;
+	}
+	return rc;
+}
+
 static void trace_question(rctx *x)
 {
 	static const char *const kinds[] = { "what did you do", "when", "what day", "where",
@@ -1936,6 +2000,8 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 			rc = earlier_weekday(&x, &q, root, err);
 		if (rc == H2EMV_OK && !x.n && !x.forgot)
 			rc = relax(&x, &q, root, err);
+		if (rc == H2EMV_OK && !x.n && !x.forgot)
+			rc = failed_after_request(&x, &q, root, err);
 		/* "what did the farmer say": when no speaker is called so, the
 		 * farmer is someone the robot does not know by that word — anyone
 		 * but the robot itself */

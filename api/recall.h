@@ -59,6 +59,9 @@ typedef struct rquestion {
 	int anchor;           /* "what did you do after the photo": term[anchor..] name the
 	                       * moment, the terms before it what is asked; -1 none */
 	int anchor_after;     /* after (1) or before (0) that moment */
+	int anchor_reply;     /* a question about words: "when she asked ...", said in
+	                       * reply to the words the clause names */
+	int anchor_request;   /* internal: the moment is a request in others' words */
 } rquestion;
 
 /* Read a question; `now` resolves relative times. Never fails. */

@@ -249,7 +249,8 @@ static void read_scope(const lex_word *w, size_t k, int64_t now, scope *sc, uint
 			int before = i > 0 && !strcmp(w[i - 1].w, "before");
 			sc->hour0 = after ? 13 : before ? 5 : 11;
 			sc->hour1 = after ? 24 : before ? 12 : 14;
-			used[i] = 1;
+			/* "what did you make for lunch": the meal is also the thing */
+			used[i] = !(i > 0 && !strcmp(w[i - 1].w, "for"));
 			if (after || before)
 				used[i - 1] = 1;
 		} else if (!strcmp(s, "morning")) {
@@ -328,6 +329,19 @@ static int has(const lex_word *w, size_t k, const char *s)
 	for (size_t i = 0; i < k; i++)
 		if (!strcmp(w[i].w, s))
 			return 1;
+	return 0;
+}
+
+/* Does a clause ("she asked where her mother was", "the guard told you to
+ * wait") name words someone said: a verb of saying before anything else
+ * that is a verb? */
+static int said_clause(const lex_word *w, size_t k)
+{
+	for (size_t i = 0; i < k && i < 4; i++) {
+		int cls = LC_NONE;
+		if (lex_lemma(w[i].stem, &cls))
+			return cls == LC_SAY;
+	}
 	return 0;
 }
 
@@ -770,6 +784,17 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		    (!strcmp(w[i].w, "after") || !strcmp(w[i].w, "before"))) {
 			q->anchor = (int)q->n_term;
 			q->anchor_after = !strcmp(w[i].w, "after");
+			continue;
+		}
+		/* "what did you tell Lena when she asked where her mother was":
+		 * a reply; the clause after "when" (or "after") names the moment,
+		 * and what was said is what came right after it */
+		if (q->kind == RQ_SAID && q->anchor < 0 && !used[i] && i > 0 && i + 1 < k &&
+		    !w[i + 1].digit && (!strcmp(w[i].w, "when") || !strcmp(w[i].w, "after")) &&
+		    said_clause(w + i + 1, k - i - 1)) {
+			q->anchor = (int)q->n_term;
+			q->anchor_after = 1;
+			q->anchor_reply = 1;
 			continue;
 		}
 		if (used[i])

@@ -489,6 +489,82 @@ static void test_a_guides_diary_in_plain_words(void **state)
 	free(dir);
 }
 
+static const char *const hotel[] = {
+	"{\"t\":\"2026-05-04T08:00:00Z\",\"location\":\"lobby\",\"persons\":[\"Omar Haddad\"],"
+	"\"speech\":{\"speaker\":\"Omar Haddad\",\"text\":\"Good morning! Until when is breakfast "
+	"served?\"}}",
+	"{\"t\":\"2026-05-04T08:00:20Z\",\"location\":\"lobby\",\"persons\":[\"Omar Haddad\"],"
+	"\"speech\":{\"speaker\":\"Bellbot\",\"text\":\"We serve it until half past ten.\"}}",
+	"{\"t\":\"2026-05-04T09:30:00Z\",\"t_end\":\"2026-05-04T09:40:00Z\",\"action\":{\"name\":"
+	"\"carry_luggage\",\"args\":{\"bag\":\"suitcase\",\"to_spot\":\"room 305\"},\"status\":"
+	"\"succeeded\"},\"location\":\"room 305\",\"persons\":[\"Omar Haddad\"]}",
+	"{\"t\":\"2026-05-04T09:41:00Z\",\"location\":\"room 305\",\"persons\":[\"Omar Haddad\"],"
+	"\"speech\":{\"speaker\":\"Bellbot\",\"text\":\"Enjoy your stay, Mr. Haddad.\"}}",
+	/* two things the action was done to; a drink made the same day */
+	"{\"t\":\"2026-05-04T07:00:00Z\",\"t_end\":\"2026-05-04T07:05:00Z\",\"action\":{\"name\":"
+	"\"make_tea\",\"args\":{\"drink\":\"green tea\"},\"status\":\"succeeded\"},"
+	"\"location\":\"kitchen\"}",
+	"{\"t\":\"2026-05-04T07:30:00Z\",\"t_end\":\"2026-05-04T07:40:00Z\",\"action\":{\"name\":"
+	"\"room_service\",\"args\":{\"dish\":\"pancakes\",\"meal\":\"breakfast\"},\"status\":"
+	"\"succeeded\"},\"location\":\"room 305\"}",
+	/* a request, then steps that fail under no task of that name */
+	"{\"t\":\"2026-05-04T11:00:00Z\",\"location\":\"corridor\",\"persons\":[\"Mia Sorensen\"],"
+	"\"speech\":{\"speaker\":\"Mia Sorensen\",\"text\":\"Please iron my shirt.\"}}",
+	"{\"t\":\"2026-05-04T11:05:00Z\",\"t_end\":\"2026-05-04T11:06:00Z\",\"action\":{\"name\":"
+	"\"OpenCabinet\",\"status\":\"failed\"},\"location\":\"laundry\"}",
+	"{\"t\":\"2026-05-04T11:10:00Z\",\"t_end\":\"2026-05-04T11:11:00Z\",\"action\":{\"name\":"
+	"\"SwitchOn\",\"status\":\"failed\"},\"location\":\"laundry\"}",
+};
+
+static void test_replies_and_requests_name_a_moment(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("recall", &dir);
+	h2emv_error err = { 0 };
+	for (size_t i = 0; i < sizeof hotel / sizeof *hotel; i++)
+		assert_int_equal(h2emv_ingest(NULL, m, hotel[i], strlen(hotel[i]), &err), H2EMV_OK);
+	if (h2emv_build(NULL, m, NULL, &err))
+		fail_msg("build: %s", err.message);
+	int64_t at = 1777971600LL * 1000000; /* 2026-05-05 09:00 UTC */
+	/* the clause after "when" names the question; the reply followed it,
+	 * not the robot's later words to the same guest */
+	const char *qs[] = { "What did you tell Omar when he asked about breakfast?",
+		                 "what did you answer after Mr Haddad asked about breakfast?" };
+	char *w;
+	for (size_t i = 0; i < 2; i++) {
+		char *t = answer_at(m, qs[i], at);
+		if (!strstr(t, "half past ten") || strstr(t, "Enjoy"))
+			fail_msg("'%s' answered '%s'", qs[i], t);
+		free(t);
+	}
+	/* "make" names a meal served by a skill of another verb; the meal, a
+	 * second thing the action was done to, is kept among its words */
+	w = answer_at(m, "What did you make for breakfast on Monday?", at);
+	if (!strstr(w, "pancakes"))
+		fail_msg("'What did you make for breakfast on Monday?' answered '%s'", w);
+	free(w);
+	/* a task known only from the request for it: what failed after it */
+	w = answer_at(m, "What went wrong while you were ironing the shirt on Monday?", at);
+	if (!strstr(w, "OpenCabinet") || !strstr(w, "SwitchOn"))
+		fail_msg("'What went wrong while you were ironing the shirt' answered '%s'", w);
+	free(w);
+	w = answer_at(m, "What went wrong while you were painting the fence?", at);
+	if (!strstr(w, "could not find"))
+		fail_msg("'What went wrong while you were painting the fence?' answered '%s'", w);
+	free(w);
+	rquestion q;
+	rq_parse(&q, "What did you tell Omar when he asked about breakfast?", at);
+	assert_int_equal(q.kind, RQ_SAID);
+	assert_true(q.anchor >= 0);
+	/* "when did you tell him": no clause, a when-question */
+	rq_parse(&q, "When did you tell Omar about breakfast?", at);
+	assert_int_equal(q.anchor, -1);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 static void test_contractions_dates_and_greetings_are_read(void **state)
 {
 	(void)state;
@@ -623,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_other_phrasings_are_read),
 		cmocka_unit_test(test_a_guides_diary_in_plain_words),
 		cmocka_unit_test(test_contractions_dates_and_greetings_are_read),
+		cmocka_unit_test(test_replies_and_requests_name_a_moment),
 		cmocka_unit_test(test_a_rule_of_two_parts_keeps_what_either_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
