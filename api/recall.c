@@ -336,7 +336,10 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 			if (word_in(f->s[strong[j]], t)) {
 				h = words_said ? 1 : 2;
 				/* numbered there: "pad 2" */
-				in_key = is_act(f) && strong[j] != FS_PLACE &&
+				/* (a place counts when the action's own words name
+				 * it: an event told in a note, "... at berth 6") */
+				in_key = is_act(f) &&
+				         (strong[j] != FS_PLACE || word_in(f->s[FS_NAME], t)) &&
 				         strpbrk(f->s[strong[j]], "0123456789") != NULL;
 			}
 		if (h == 0 && word_in(f->s[FS_NAME], t))
