@@ -1319,6 +1319,19 @@ int facts_render_one(eng_buf *b, const fact *f)
 	size_t before = b->len;
 	switch (f->type) {
 	case FT_ACT:
+		/* an event told in a note: the note says it all */
+		if (f->s[FS_NAME] && f->s[FS_STATE] &&
+		    !strncmp(f->s[FS_STATE], f->s[FS_NAME], strlen(f->s[FS_NAME]))) {
+			add(b, f->s[FS_STATE]);
+			if (f->s[FS_WHO] && !strstr(f->s[FS_STATE], f->s[FS_WHO])) {
+				add(b, " (with ");
+				add(b, f->s[FS_WHO]);
+				add(b, ")");
+			}
+			if (f->status == FST_FAILED)
+				add(b, " (failed)");
+			break;
+		}
 		add(b, f->s[FS_NAME]);
 		if (f->s[FS_OBJ]) {
 			add(b, " ");
