@@ -645,6 +645,7 @@ static int extract_note_action(facts *out, const scene *s, const robot_profile *
 	size_t v = 0;
 	while (v < k && word_is(&w[v], subj))
 		v++;
+	size_t f0 = v;
 	while (v < k && word_is(&w[v], fail_pre))
 		v++;
 	if (v >= k || v > 4)
@@ -652,8 +653,12 @@ static int extract_note_action(facts *out, const scene *s, const robot_profile *
 	int cls = LC_NONE;
 	const char *lemma = lex_lemma(w[v].stem, &cls);
 	size_t vn = strlen(w[v].low);
-	if (!lemma && !(vn > 4 && (!strcmp(w[v].low + vn - 2, "ed") ||
-	                           !strcmp(w[v].low + vn - 3, "ing"))))
+	/* after "could not", "unable to": the verb in its plain form */
+	static const char *const modal[] = { "not", "to", "cannot", "can't", "couldn't", "couldnt",
+		                                 NULL };
+	int infinitive = v > f0 && word_is(&w[v - 1], modal);
+	if (!lemma && !infinitive && !(vn > 4 && (!strcmp(w[v].low + vn - 2, "ed") ||
+	                                          !strcmp(w[v].low + vn - 3, "ing"))))
 		return H2EMV_OK;
 	if (lex_stop(w[v].stem))
 		return H2EMV_OK;

@@ -88,6 +88,15 @@ static void test_note_failure_and_non_events(void **state)
 	assert_non_null(strstr(a->s[FS_STATE], "jammed"));
 	facts_free(&f);
 
+	/* after "could not" a verb the lexicon does not know, in its plain form */
+	facts_of_note(&f, "Could not reach bollard 17: the quay was blocked.", NULL, NULL, 0);
+	a = only_act(&f);
+	assert_non_null(a);
+	assert_int_equal(a->status, FST_FAILED);
+	assert_string_equal(a->s[FS_VERB], "reach");
+	assert_string_equal(a->s[FS_OBJ], "bollard 17");
+	facts_free(&f);
+
 	facts_of_note(&f, "The pump broke down while I was watering row 4.", NULL, NULL, 0);
 	assert_null(only_act(&f)); /* no verb phrase in front: not guessed */
 	facts_free(&f);
