@@ -136,7 +136,7 @@ static const char *const logbook[] = {
 	"\"note\":\"Carried Mr Ito's parcel to the front desk.\",\"persons\":[{\"name\":\"Mr Ito\",\"id\":\"p2\"}],"
 	"\"speech\":[{\"speaker\":\"Mr Ito\",\"text\":\"Careful, it is fragile.\"}]}",
 	"{\"t\":\"2026-03-02T13:00:00Z\",\"t_end\":\"2026-03-02T13:30:00Z\",\"location\":\"stacks\","
-	"\"note\":\"Shelved the new atlases on shelf 4.\"}",
+	"\"note\":\"Shelved 12 atlases on shelf 4.\"}",
 	"{\"t\":\"2026-03-02T14:00:00Z\",\"t_end\":\"2026-03-02T14:10:00Z\",\"location\":\"stacks\","
 	"\"note\":\"Standby, battery 70 %.\"}",
 };
@@ -181,6 +181,7 @@ static void test_logbook_questions(void **state)
 	expect(m, "Whose parcel did you carry?", "Ito");
 	expect(m, "Where did you shelve the atlases?", "shelf 4");
 	expect(m, "Did you shelve anything on shelf 5?", "No");
+	expect(m, "How many atlases did you shelve?", "12 atlases");
 	expect(m, "Did you ever open the archive door?", "did not succeed");
 	expect(m, "Was there anything you couldn't do?", "archive door");
 	char *t = ask(m, "What went wrong in the archive?");
