@@ -657,8 +657,13 @@ static int extract_note_action(facts *out, const scene *s, const robot_profile *
 	static const char *const modal[] = { "not", "to", "cannot", "can't", "couldn't", "couldnt",
 		                                 NULL };
 	int infinitive = v > f0 && word_is(&w[v - 1], modal);
-	if (!lemma && !infinitive && !(vn > 4 && (!strcmp(w[v].low + vn - 2, "ed") ||
-	                                          !strcmp(w[v].low + vn - 3, "ing"))))
+	/* "Cast off the ...", "Hoisted the ...": a first word an article or a
+	 * verb's particle follows */
+	static const char *const after_verb[] = { "the", "a", "an", "off", "up", "down", "out",
+		                                      "away", "back", NULL };
+	int phrase = v == 0 && k > 1 && word_is(&w[1], after_verb);
+	if (!lemma && !infinitive && !phrase &&
+	    !(vn > 4 && (!strcmp(w[v].low + vn - 2, "ed") || !strcmp(w[v].low + vn - 3, "ing"))))
 		return H2EMV_OK;
 	if (lex_stop(w[v].stem))
 		return H2EMV_OK;
@@ -675,8 +680,19 @@ static int extract_note_action(facts *out, const scene *s, const robot_profile *
 		return H2EMV_ENOMEM;
 	f->type = FT_ACT;
 	f->status = note_failed(s->note) ? FST_FAILED : FST_DONE;
-	f->cls = (uint8_t)(lemma ? cls : LC_OTHER);
-	sets(f, FS_VERB, lemma ? lemma : w[v].stem);
+	/* (a verb the lexicon does not know is classed as a skill name's is) */
+	f->cls = (uint8_t)(lemma ? cls : LC_NONE);
+	if (lemma) {
+		sets(f, FS_VERB, lemma);
+	} else if (v + 1 < k && word_is(&w[v + 1], after_verb + 2)) {
+		/* "cast off": the verb with its particle */
+		char vb[2 * LEX_WORD_MAX + 1];
+		snprintf(vb, sizeof vb, "%s %s", w[v].stem, w[v + 1].low);
+		sets(f, FS_VERB, vb);
+		v++;
+	} else {
+		sets(f, FS_VERB, w[v].stem);
+	}
 	/* the action as recorded: the note's first clause */
 	set(f, FS_NAME, w[0].p, (size_t)(w[k - 1].p + w[k - 1].n - w[0].p));
 	/* the object, then the roles the prepositions give */

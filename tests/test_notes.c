@@ -71,6 +71,15 @@ static void test_note_verb_object_and_roles(void **state)
 	assert_string_equal(a->s[FS_SRC], "old tub");
 	assert_string_equal(a->s[FS_PLACE], "bench 3");
 	facts_free(&f);
+
+	/* an unknown first word an article or a particle follows: a verb */
+	facts_of_note(&f, "Cast off the ferry from pier 2.", NULL, NULL, 0);
+	a = only_act(&f);
+	assert_non_null(a);
+	assert_string_equal(a->s[FS_VERB], "cast off");
+	assert_string_equal(a->s[FS_OBJ], "ferry");
+	assert_string_equal(a->s[FS_SRC], "pier 2");
+	facts_free(&f);
 }
 
 static void test_note_failure_and_non_events(void **state)
