@@ -541,6 +541,202 @@ static int extract_action(facts *out, const scene *s, const robot_profile *prof)
 	return H2EMV_OK;
 }
 
+/* ------------------------------------------------- events told in notes -- */
+
+/* One word of a note, as written: where it starts and how long it is. */
+typedef struct note_word {
+	const char *p;
+	size_t n;
+	char low[LEX_WORD_MAX], stem[LEX_WORD_MAX];
+} note_word;
+
+/* Split the note's first clause (up to ':', ';', ',', a sentence's '.',
+ * '(' or a dash between spaces) into words. */
+static size_t note_words(const char *s, note_word *w, size_t max)
+{
+	size_t k = 0, i = 0;
+	while (s[i] && k < max) {
+		while (s[i] == ' ')
+			i++;
+		unsigned char c = (unsigned char)s[i];
+		if (!c || c == ':' || c == ';' || c == ',' || c == '(' || c == '!' || c == '?' ||
+		    (c == '.' && (!s[i + 1] || s[i + 1] == ' ')) ||
+		    (c == '-' && (s[i + 1] == ' ' || !s[i + 1])))
+			break;
+		size_t st = i;
+		while (s[i] && s[i] != ' ' && s[i] != ':' && s[i] != ';' && s[i] != ',' &&
+		       s[i] != '(' && s[i] != '!' && s[i] != '?' &&
+		       !(s[i] == '.' && (!s[i + 1] || s[i + 1] == ' ')))
+			i++;
+		size_t n = i - st;
+		if (!n || n >= LEX_WORD_MAX) {
+			if (!n)
+				i++;
+			continue;
+		}
+		note_word *x = &w[k++];
+		x->p = s + st;
+		x->n = n;
+		for (size_t j = 0; j < n; j++) {
+			unsigned char d = (unsigned char)s[st + j];
+			x->low[j] = (char)(d >= 'A' && d <= 'Z' ? d + 32 : d);
+		}
+		x->low[n] = 0;
+		/* "Nordlicht's": the stem of the word without its 's */
+		size_t sn = n > 2 && !strcmp(x->low + n - 2, "'s") ? n - 2 : n;
+		lex_stem(x->low, sn, x->stem);
+	}
+	return k;
+}
+
+static int word_is(const note_word *w, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(w->low, *list))
+			return 1;
+	return 0;
+}
+
+/* Does the note say that what it tells went wrong? */
+static int note_failed(const char *note)
+{
+	static const char *const bad[] = { "could not", "couldn't", "couldnt", "can't", "cannot",
+		                               "unable to", "failed", "failure", "broke", "broken",
+		                               "jammed", "stuck", "gave up", "did not work",
+		                               "didn't work", "aborted", "had to stop", NULL };
+	size_t n = strlen(note);
+	for (const char *const *b = bad; *b; b++) {
+		size_t bl = strlen(*b);
+		for (size_t i = 0; i + bl <= n; i++)
+			if (!strncasecmp(note + i, *b, bl) && (i == 0 || note[i - 1] == ' ') &&
+			    (i + bl == n || !((note[i + bl] | 32) >= 'a' && (note[i + bl] | 32) <= 'z')))
+				return 1;
+	}
+	return 0;
+}
+
+/* The words [a, b) of a note as one string, articles in front dropped. */
+static void set_span(fact *f, int slot, const note_word *w, size_t a, size_t b)
+{
+	static const char *const art[] = { "the", "a", "an", "some", "my", "its", "their", NULL };
+	while (a < b && word_is(&w[a], art))
+		a++;
+	if (a < b)
+		set(f, slot, w[a].p, (size_t)(w[b - 1].p + w[b - 1].n - w[a].p));
+}
+
+/*
+ * An observation with no action whose note tells what the robot did
+ * ("Refuelled the tug at the fuel pier: 1200 litres.", "Could not reach
+ * bollard 17: the quay was blocked.") holds an action all the same: its
+ * verb is the note's first word when the lexicon knows it, or when it is
+ * written as a past tense or a present participle (then its stem); the
+ * object is the words after it up to a preposition; "at/in/on X" is the
+ * place, "to/into X" where it went, "from X" where it came from. A note
+ * that says it could not, failed, broke or jammed makes it failed.
+ */
+static int extract_note_action(facts *out, const scene *s, const robot_profile *prof)
+{
+	static const char *const subj[] = { "i", "we", "robot", "then", "finally", "first", NULL };
+	static const char *const fail_pre[] = { "could", "couldn't", "couldnt", "cannot", "can't",
+		                                    "unable", "failed", "tried", "not", "to", NULL };
+	static const char *const at[] = { "at", "in", "on", "near", "by", "beside", "inside",
+		                              "behind", "under", "alongside", NULL };
+	static const char *const to[] = { "to", "into", "onto", "toward", "towards", NULL };
+	static const char *const from[] = { "from", "out", "off", NULL };
+	static const char *const stop[] = { "and", "for", "with", "ahead", "before", "after",
+		                                "while", "because", "again", "then", "but", "so",
+		                                "until", "as", "without", "via", "through", "during",
+		                                NULL };
+	note_word w[24];
+	size_t k = note_words(s->note, w, 24);
+	size_t v = 0;
+	while (v < k && word_is(&w[v], subj))
+		v++;
+	size_t f0 = v;
+	while (v < k && word_is(&w[v], fail_pre))
+		v++;
+	if (v >= k || v > 4)
+		return H2EMV_OK;
+	int cls = LC_NONE;
+	const char *lemma = lex_lemma(w[v].stem, &cls);
+	size_t vn = strlen(w[v].low);
+	/* after "could not", "unable to": the verb in its plain form */
+	static const char *const modal[] = { "not", "to", "cannot", "can't", "couldn't", "couldnt",
+		                                 NULL };
+	int infinitive = v > f0 && word_is(&w[v - 1], modal);
+	/* "Cast off the ...", "Hoisted the ...": a first word an article or a
+	 * verb's particle follows */
+	static const char *const after_verb[] = { "the", "a", "an", "off", "up", "down", "out",
+		                                      "away", "back", NULL };
+	int phrase = v == 0 && k > 1 && word_is(&w[1], after_verb);
+	if (!lemma && !infinitive && !phrase &&
+	    !(vn > 4 && (!strcmp(w[v].low + vn - 2, "ed") || !strcmp(w[v].low + vn - 3, "ing"))))
+		return H2EMV_OK;
+	if (lex_stop(w[v].stem))
+		return H2EMV_OK;
+	if (lemma) {
+		lex_word lw[24];
+		size_t lk = lex_split(w[v].p, strlen(w[v].p), lw, 24);
+		if (lk > 24)
+			lk = 24;
+		if (lk)
+			lex_particle(lw, lk, 0, &lemma, &cls);
+	}
+	fact *f = push(out);
+	if (!f)
+		return H2EMV_ENOMEM;
+	f->type = FT_ACT;
+	f->status = note_failed(s->note) ? FST_FAILED : FST_DONE;
+	/* (a verb the lexicon does not know is classed as a skill name's is) */
+	f->cls = (uint8_t)(lemma ? cls : LC_NONE);
+	if (lemma) {
+		sets(f, FS_VERB, lemma);
+	} else if (v + 1 < k && word_is(&w[v + 1], after_verb + 2)) {
+		/* "cast off": the verb with its particle */
+		char vb[2 * LEX_WORD_MAX + 1];
+		snprintf(vb, sizeof vb, "%s %s", w[v].stem, w[v + 1].low);
+		sets(f, FS_VERB, vb);
+		v++;
+	} else {
+		sets(f, FS_VERB, w[v].stem);
+	}
+	/* the action as recorded: the note's first clause */
+	set(f, FS_NAME, w[0].p, (size_t)(w[k - 1].p + w[k - 1].n - w[0].p));
+	/* the object, then the roles the prepositions give */
+	size_t i = v + 1, a = i;
+	int slot = FS_OBJ;
+	for (;; i++) {
+		int end = i >= k;
+		int role = end ? -1 : word_is(&w[i], at) ? FS_PLACE : word_is(&w[i], to) ? FS_DST
+		                    : word_is(&w[i], from) ? FS_SRC : word_is(&w[i], stop) ? FS_N : -1;
+		if (end || role >= 0) {
+			if (slot < FS_N)
+				set_span(f, slot, w, a, i);
+			if (end)
+				break;
+			/* "out of", "off of": one preposition */
+			if (role == FS_SRC && i + 1 < k && !strcmp(w[i + 1].low, "of"))
+				i++;
+			slot = role;
+			a = i + 1;
+		}
+	}
+	/* "MoveTote": moving a thing somewhere is putting it there */
+	if (f->cls == LC_GO && f->s[FS_OBJ] && (f->s[FS_DST] || f->s[FS_SRC]))
+		f->cls = LC_PUT;
+	if (!f->s[FS_PLACE] && s->location)
+		sets(f, FS_PLACE, s->location);
+	for (size_t p = 0; p < s->n_persons && !f->s[FS_WHO]; p++)
+		if (!profile_is_self(prof, s->persons[p]))
+			sets(f, FS_WHO, s->persons[p]);
+	/* the whole note: what a person asks after "what went wrong", "what
+	 * were the readings" */
+	if (strlen(s->note) <= 110)
+		append_state(f, s->note);
+	return H2EMV_OK;
+}
+
 static const char *where_is(const scene *s, const char *id)
 {
 	for (size_t i = 0; i < s->n_rels; i++) {
@@ -559,6 +755,8 @@ static const char *where_is(const scene *s, const char *id)
 int facts_from_scene(facts *out, const scene *s, const robot_profile *prof, int tasks)
 {
 	int rc = s->action ? extract_action(out, s, prof) : H2EMV_OK;
+	if (rc == H2EMV_OK && !s->action && s->note && *s->note)
+		rc = extract_note_action(out, s, prof);
 	fact *f;
 	/* skill-stack robots: the outermost skill when it is not the action
 	 * itself ("ObjectLearning" while its "Say" runs) */
@@ -1150,6 +1348,19 @@ int facts_render_one(eng_buf *b, const fact *f)
 	size_t before = b->len;
 	switch (f->type) {
 	case FT_ACT:
+		/* an event told in a note: the note says it all */
+		if (f->s[FS_NAME] && f->s[FS_STATE] &&
+		    !strncmp(f->s[FS_STATE], f->s[FS_NAME], strlen(f->s[FS_NAME]))) {
+			add(b, f->s[FS_STATE]);
+			if (f->s[FS_WHO] && !strstr(f->s[FS_STATE], f->s[FS_WHO])) {
+				add(b, " (with ");
+				add(b, f->s[FS_WHO]);
+				add(b, ")");
+			}
+			if (f->status == FST_FAILED)
+				add(b, " (failed)");
+			break;
+		}
 		add(b, f->s[FS_NAME]);
 		if (f->s[FS_OBJ]) {
 			add(b, " ");

@@ -69,6 +69,26 @@ typedef struct rctx {
 /* ------------------------------------------------------------- matching -- */
 
 /* Actions and tasks (the goals an observation serves) are both things done. */
+/* A number in `s` right before a word the question names ("48 reefer
+ * containers" for "how many reefers"): "48 reefer" into out. */
+static int counted_amount(const char *s, const rquestion *q, char *out, size_t cap)
+{
+	lex_word w[32];
+	size_t n = lex_split(s, strlen(s), w, 32);
+	if (n > 32)
+		n = 32;
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (!w[i].digit)
+			continue;
+		for (size_t j = 0; j < q->n_term; j++)
+			if (!q->term[j].lemma && !strcmp(q->term[j].stem, w[i + 1].stem)) {
+				snprintf(out, cap, "%s %s", w[i].w, w[i + 1].w);
+				return 1;
+			}
+	}
+	return 0;
+}
+
 static int is_act(const fact *f)
 {
 	return f->type == FT_ACT || f->type == FT_TASK;
@@ -336,7 +356,10 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 			if (word_in(f->s[strong[j]], t)) {
 				h = words_said ? 1 : 2;
 				/* numbered there: "pad 2" */
-				in_key = is_act(f) && strong[j] != FS_PLACE &&
+				/* (a place counts when the action's own words name
+				 * it: an event told in a note, "... at berth 6") */
+				in_key = is_act(f) &&
+				         (strong[j] != FS_PLACE || word_in(f->s[FS_NAME], t)) &&
 				         strpbrk(f->s[strong[j]], "0123456789") != NULL;
 			}
 		if (h == 0 && word_in(f->s[FS_NAME], t))
@@ -1365,6 +1388,21 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		add_evidence(a, c->ref);
 		break;
 	case RQ_COUNT: {
+		/* "how many litres went into the tug": one occurrence whose own
+		 * words count the thing asked ("... 1200 litres of diesel") */
+		if (k == 1 && is_act(x->c[0].f) && x->c[0].f->s[FS_STATE]) {
+			char amount[2 * LEX_WORD_MAX + 2];
+			if (counted_amount(x->c[0].f->s[FS_STATE], q, amount, sizeof amount)) {
+				pr_str_addf(b, "%s (", amount);
+				eng_buf r = { 0 };
+				facts_render_one(&r, x->c[0].f);
+				pr_str_add(b, (const char *)r.data, r.len);
+				eng_buf_free(&r);
+				pr_str_addf(b, ", %s).", fmt_dt(dt, sizeof dt, x->c[0].f->t0));
+				add_evidence(a, x->c[0].ref);
+				break;
+			}
+		}
 		/* occurrences: final outcomes when there are any, else starts */
 		uint64_t done = 0, failed = 0, other = 0;
 		int64_t last_at[6] = { 0 };
