@@ -983,6 +983,23 @@ static const cand *pick(rctx *x, size_t k)
 	return b;
 }
 
+/* The best candidate for the question `a` asked in place of `q` (an
+ * anchor moment, a stand-in question): candidates collected for `a`, the
+ * context's question set back to `q`; *out NULL when none. */
+static int pick_for(const cand **out, rctx *x, const rquestion *a, const rquestion *q)
+{
+	*out = NULL;
+	int rc = collect(x, a);
+	x->q = q;
+	if (rc)
+		return rc;
+	size_t k = shortlist(x, 1);
+	rctx tmp = *x;
+	tmp.q = a;
+	*out = pick(&tmp, k);
+	return H2EMV_OK;
+}
+
 /* The time of the occurrence the order asks for. */
 static int64_t when_of(const rctx *x, const fact *f)
 {
@@ -1633,16 +1650,14 @@ static int seen_during(rctx *x, rquestion *q)
 	rquestion a = *q;
 	a.kind = RQ_WHEN;
 	a.verb = anchor;
-	int rc = collect(x, &a);
-	x->q = q;
+	const cand *c;
+	int rc = pick_for(&c, x, &a, q);
 	if (rc)
 		return rc;
-	size_t k = shortlist(x, 1);
-	rctx tmp = *x;
-	tmp.q = &a;
-	const cand *c = pick(&tmp, k);
 	if (!c)
 		return H2EMV_OK;
+	rctx tmp = *x; /* times as the stand-in question reads them */
+	tmp.q = &a;
 	int64_t t0 = when_of(&tmp, c->f), t1 = c->f->t2 > t0 ? c->f->t2 : t0;
 	/* the run the order picks saw nothing (a glance at an empty wall): the
 	 * one before it (or after, for "the first time") that did */
@@ -1834,14 +1849,10 @@ static int around_moment(rctx *x, rquestion *q)
 	}
 	if (!a.n_term)
 		return H2EMV_OK;
-	int rc = collect(x, &a);
-	x->q = q;
+	const cand *c;
+	int rc = pick_for(&c, x, &a, q);
 	if (rc)
 		return rc;
-	size_t k = shortlist(x, 1);
-	rctx tmp = *x;
-	tmp.q = &a;
-	const cand *c = pick(&tmp, k);
 	x->n = 0;
 	if (!c)
 		return H2EMV_OK; /* no such moment: the question as it was */
