@@ -455,7 +455,9 @@ static void test_compaction_beside_askers_readers_ingest_and_follower_fails_noth
 	assert_true(total.runs >= compactions);
 	assert_true(max_acked >= compactions);
 	assert_true(rc[0].views > 0 && rc[1].views > 0);
-	assert_int_equal(st.generation, compactions);
+	/* every compaction made a generation; the follower's own idle
+	 * maintenance may have compacted too (a slow machine leaves it idle) */
+	assert_true(st.generation >= compactions);
 	/* the follower folded what it saw, into the current generation */
 	assert_true(st.build_cursor > 0);
 
