@@ -482,7 +482,10 @@ static int copy_db(sv *s, int db, h2emv_error *err)
 		if (rc)
 			return rc;
 		if (got == 1) {
-			if (end_rc == H2EMV_ENOTFOUND || end_rc == H2EMV_ECORRUPT) {
+			if (db == DB_OBSIDS && end_rc == H2EMV_ENOTFOUND) {
+				/* a store from before observation ids has no index:
+				 * nothing was lost (the copy starts an empty one) */
+			} else if (end_rc == H2EMV_ENOTFOUND || end_rc == H2EMV_ECORRUPT) {
 				s->res->dbs[db].unreadable = 1;
 				loss(s, "database", eng_db_names[db], 0,
 				     "database '%s' cannot be read at all: %s", eng_db_names[db], msg);

@@ -416,6 +416,35 @@ static void test_salvage_keeps_the_ids(void **state)
 	free(dir);
 }
 
+static void count_loss(void *ctx, const h2emv_violation *v)
+{
+	(void)v;
+	++*(int *)ctx;
+}
+
+/* A store from before the id index salvages with nothing reported lost. */
+static void test_salvage_of_a_store_without_the_index_loses_nothing(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("ack", &dir);
+	assert_non_null(m);
+	const char *plain = "{\"t\":1700000000000000}";
+	assert_int_equal(h2emv_ingest(NULL, m, plain, strlen(plain), NULL), H2EMV_OK);
+	assert_int_equal(env_write(m->env, drop_obsids, NULL, NULL), H2EMV_OK);
+	h2emv_mem_close(m);
+	char *dst = tu_fmt("%s-salvaged", dir);
+	h2emv_salvage_result sr;
+	h2emv_error err = { 0 };
+	int losses = 0;
+	assert_int_equal(h2emv_salvage(&sr, dir, dst, count_loss, &losses, &err), H2EMV_OK);
+	assert_int_equal(losses, 0);
+	tu_rmrf(dst);
+	tu_rmrf(dir);
+	free(dst);
+	free(dir);
+}
+
 /* The layout of version 1 of the options and the result, as a caller
  * built against it has them. */
 typedef struct v1_options {
@@ -660,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_check_reports_ids_naming_missing_observations),
 		cmocka_unit_test(test_a_store_without_the_index_opens_both_ways),
 		cmocka_unit_test(test_salvage_keeps_the_ids),
+		cmocka_unit_test(test_salvage_of_a_store_without_the_index_loses_nothing),
 		cmocka_unit_test(test_killed_ingest_then_full_resend_stores_each_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
