@@ -1,28 +1,38 @@
 #!/bin/sh
 # no_machine_paths.sh SRC_DIR BIN_DIR [PROGRAM...] — the product names no
 # path of the machine it was written or built on (issue 13, point 7): no
-# product source (api, engine, tools, include, bench, the build) holds
-# /work/, /shared/, /home/ or /root/, and no built program or library
-# (stripped: debug information may name the build directory) holds the
-# source or the build directory. Defaults come from the environment, an
-# option or an installed data directory instead.
+# product source (api, engine, tools, include, bench, the build) holds the
+# folder the checkout lives in (the external data sits beside it), the
+# user's home folder or /home/, and no built program or library (stripped:
+# debug information may name the build directory) holds the source or the
+# build directory. Defaults come from the environment, an option or an
+# installed data directory instead.
 set -u
-src=$1
+src=$(cd "$1" && pwd) || exit 2
 bin=$2
 shift 2
 status=0
 
+tmp=$(mktemp) || exit 2
+pat=$(mktemp) || exit 2
+trap 'rm -f "$tmp" "$pat"' EXIT
+
+# the machine's own prefixes, found here rather than written down
+for p in "$(dirname "$src")" "${HOME:-}"; do
+	if [ -n "$p" ] && [ "$p" != / ]; then
+		echo "$p/" >>"$pat"
+	fi
+done
+echo /home/ >>"$pat"
+
 cd "$src" || exit 2
-hits=$(grep -rnI -e '/work/' -e '/shared/' -e '/home/' -e '/root/' \
-	api engine tools include bench CMakeLists.txt 2>/dev/null)
+hits=$(grep -rnIF -f "$pat" api engine tools include bench CMakeLists.txt 2>/dev/null)
 if [ -n "$hits" ]; then
 	echo "a product source names a path of this machine:"
 	echo "$hits"
 	status=1
 fi
 
-tmp=$(mktemp) || exit 2
-trap 'rm -f "$tmp"' EXIT
 for f in "$@"; do
 	[ -f "$f" ] || continue
 	if ! strip -o "$tmp" "$f" 2>/dev/null; then
