@@ -171,14 +171,20 @@ static int keep_dead(settle *s, eng_env *env, const MDB_val *k, const MDB_val *v
 	return mdb_get(s->txn, env->dbi[DB_NODES], &nk, &nv) == 0;
 }
 
+/* Whether the record `v` decodes to a list of `n` numbers (into f). */
+static int record_u64s(uint64_t *f, size_t n, eng_env *env, const MDB_val *v, eng_buf *scratch)
+{
+	const uint8_t *body;
+	size_t blen;
+	return !env_decode(&body, &blen, env, v, scratch, NULL) && !mp_decode_u64s(f, n, body, blen);
+}
+
 static int keep_pin(settle *s, eng_env *env, const MDB_val *k, const MDB_val *v,
                     eng_buf *scratch, uint64_t *max_id)
 {
 	(void)max_id;
-	const uint8_t *body;
-	size_t blen;
 	uint64_t f[2];
-	if (env_decode(&body, &blen, env, v, scratch, NULL) || mp_decode_u64s(f, 2, body, blen))
+	if (!record_u64s(f, 2, env, v, scratch))
 		return 0;
 	if (is_kept(s, f[0]))
 		return 1;
@@ -196,10 +202,8 @@ static int keep_obsid(settle *s, eng_env *env, const MDB_val *k, const MDB_val *
                       eng_buf *scratch, uint64_t *max_id)
 {
 	(void)max_id;
-	const uint8_t *body;
-	size_t blen;
 	uint64_t seq[1];
-	if (env_decode(&body, &blen, env, v, scratch, NULL) || mp_decode_u64s(seq, 1, body, blen))
+	if (!record_u64s(seq, 1, env, v, scratch))
 		return 0;
 	uint8_t key[8];
 	be64(key, seq[0]);
