@@ -187,6 +187,18 @@ void serve_reply_error(serve_reply *out, const serve_err *e);
 /* Fill `out` with `v` (consumed) as compact JSON and status `status`. */
 void serve_reply_json(serve_reply *out, int status, struct json_t *v);
 
+/* Text grown piece by piece (the metrics page, a tree export). Zeroed to
+ * start; the first failed growth sets `oom` and later additions do
+ * nothing; `s` is NUL-terminated once anything was added. */
+typedef struct textbuf {
+	char *s;
+	size_t len, cap;
+	int oom;
+} textbuf;
+
+void tb_add(textbuf *b, const void *p, size_t n);
+void tb_printf(textbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* The tree of one snapshot (0 = newest) exported in `format` ("json",
  * "dot" or "html"; see h2emv_snap_export) into *out (malloc'd, *out_len
  * bytes). Returns what h2emv_snap_open and h2emv_snap_export return. */

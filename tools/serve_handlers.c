@@ -5,7 +5,6 @@
  * snapshot, talk, learn rules, and describe snapshots, the tree, the
  * service's state and its metrics.
  */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,36 +366,12 @@ static void h_snapshots(serve_reply *out, serve_state *st)
 
 /* ----------------------------------------------------------------- tree -- */
 
-/* A growing buffer the export writes into. */
-typedef struct outbuf {
-	char *p;
-	size_t len, cap;
-	int oom;   /* a write failed for want of memory */
-} outbuf;
-
-static int outbuf_write(void *ctx, const void *data, size_t len)
+/* The export's writer: into a textbuf (never fails but for memory). */
+static int tree_write(void *ctx, const void *data, size_t len)
 {
-	outbuf *b = ctx;
-	if (len > b->cap - b->len) {
-		size_t cap = b->cap ? b->cap : 65536;
-		while (len > cap - b->len) {
-			if (cap > SIZE_MAX / 2) {
-				b->oom = 1;
-				return -1;
-			}
-			cap *= 2;
-		}
-		char *p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = 1;
-			return -1;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, len);
-	b->len += len;
-	return 0;
+	textbuf *b = ctx;
+	tb_add(b, data, len);
+	return b->oom ? -1 : 0;
 }
 
 int serve_tree_export(char **out, size_t *out_len, h2emv_mem *mem, uint64_t snapshot,
@@ -410,16 +385,16 @@ int serve_tree_export(char **out, size_t *out_len, h2emv_mem *mem, uint64_t snap
 	o.format = !strcmp(format, "dot")    ? H2EMV_EXPORT_DOT
 	           : !strcmp(format, "html") ? H2EMV_EXPORT_HTML
 	                                     : H2EMV_EXPORT_JSON;
-	outbuf b = { 0 };
-	rc = h2emv_snap_export(snap, outbuf_write, &b, &o, err);
+	textbuf b = { 0 };
+	rc = h2emv_snap_export(snap, tree_write, &b, &o, err);
 	h2emv_snap_close(snap);
 	if (rc == H2EMV_EIO && b.oom)
 		rc = H2EMV_ENOMEM;
 	if (rc) {
-		free(b.p);
+		free(b.s);
 		return rc;
 	}
-	*out = b.p;
+	*out = b.s;
 	*out_len = b.len;
 	return H2EMV_OK;
 }

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,15 +336,30 @@ json_t *serve_status_json(serve_state *st)
 	return o;
 }
 
-typedef struct textbuf {
-	char *s;
-	size_t len, cap;
-	int oom;
-} textbuf;
+void tb_add(textbuf *b, const void *p, size_t n)
+{
+	if (b->oom)
+		return;
+	if (n >= b->cap - b->len) {
+		if (n > (SIZE_MAX - b->cap) / 2 - 1) {
+			b->oom = 1;
+			return;
+		}
+		size_t nc = (b->cap + n + 1) * 2;
+		char *q = realloc(b->s, nc);
+		if (!q) {
+			b->oom = 1;
+			return;
+		}
+		b->s = q;
+		b->cap = nc;
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
 
-static void tb_printf(textbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void tb_printf(textbuf *b, const char *fmt, ...)
+void tb_printf(textbuf *b, const char *fmt, ...)
 {
 	for (;;) {
 		va_list ap;
