@@ -28,17 +28,28 @@ static void put(jb *b, const char *key, json_t *v)
 		b->oom = 1;
 }
 
+/* A copy of s[0..n) that is plain ASCII: every other byte (and NUL)
+ * becomes '?'. For text that is not UTF-8 (a damaged record). NULL when
+ * out of memory. */
+static char *ascii_copy(const char *s, size_t n)
+{
+	char *c = malloc(n + 1);
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		c[i] = (unsigned char)s[i] < 0x80 && s[i] ? s[i] : '?';
+	return c;
+}
+
 /* A string; bytes that are not UTF-8 (a damaged record) become '?'. */
 static json_t *jtextn(const char *s, size_t n)
 {
 	json_t *v = json_stringn(s, n);
 	if (v || !s)
 		return v;
-	char *c = malloc(n + 1);
+	char *c = ascii_copy(s, n);
 	if (!c)
 		return NULL;
-	for (size_t i = 0; i < n; i++)
-		c[i] = (unsigned char)s[i] < 0x80 && s[i] ? s[i] : '?';
 	v = json_stringn(c, n);
 	free(c);
 	return v;
@@ -111,11 +122,9 @@ static int text_str(eng_buf *o, const char *s, size_t n)
 {
 	if (utf8_text_ok(s, n))
 		return obs_json_string(o, s, n);
-	char *c = malloc(n + 1);
+	char *c = ascii_copy(s, n);
 	if (!c)
 		return H2EMV_ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		c[i] = (unsigned char)s[i] < 0x80 && s[i] ? s[i] : '?';
 	int rc = obs_json_string(o, c, n);
 	free(c);
 	return rc;
