@@ -256,6 +256,9 @@ int profile_parse(robot_profile **out, const char *text, size_t len, h2emv_error
 	return H2EMV_OK;
 }
 
+static int profile_decode(robot_profile **out, const uint8_t *body, size_t len,
+                          h2emv_error *err);
+
 int profile_load(robot_profile **out, eng_env *env, h2emv_error *err)
 {
 	*out = NULL;
@@ -271,8 +274,35 @@ int profile_load(robot_profile **out, eng_env *env, h2emv_error *err)
 			memset(err, 0, sizeof *err);
 		rc = H2EMV_OK;
 	} else if (rc == H2EMV_OK) {
-		rc = profile_parse(out, (const char *)b.data, b.len, err);
+		rc = profile_decode(out, b.data, b.len, err);
 	}
+	eng_buf_free(&b);
+	return rc;
+}
+
+/* The stored profile is a msgpack str holding its JSON text; a store from
+ * before the record codec holds the JSON text itself (docs/formats.md). */
+static int profile_decode(robot_profile **out, const uint8_t *body, size_t len,
+                          h2emv_error *err)
+{
+	const char *text;
+	size_t n;
+	if (len && body[0] == '{')
+		return profile_parse(out, (const char *)body, len, err);
+	if (mp_decode_str(&text, &n, body, len))
+		return eng_fail(err, H2EMV_ECORRUPT, "the stored robot profile is not a profile record");
+	return profile_parse(out, text, n, err);
+}
+
+/* Parse first (a bad profile is never stored), then store it as a record. */
+static int profile_put(eng_env *env, const char *json, size_t len, h2emv_error *err)
+{
+	eng_buf b = { 0 };
+	int rc = mp_encode_str(&b, json, len);
+	if (rc)
+		rc = eng_fail(err, rc, rc == H2EMV_ENOMEM ? "out of memory" : "the profile is too large");
+	else
+		rc = eng_kv_put(env, ENG_KV_META, PROFILE_KEY, strlen(PROFILE_KEY), b.data, b.len, err);
 	eng_buf_free(&b);
 	return rc;
 }
@@ -284,7 +314,7 @@ int profile_store(eng_env *env, const char *json, size_t len, h2emv_error *err)
 	if (rc)
 		return rc;
 	profile_free(p);
-	return eng_kv_put(env, ENG_KV_META, PROFILE_KEY, strlen(PROFILE_KEY), json, len, err);
+	return profile_put(env, json, len, err);
 }
 
 const prof_skill *profile_skill(const robot_profile *p, const char *name)
@@ -414,7 +444,7 @@ int h2emv_profile_set(h2emv_mem *mem, const char *json, size_t len, h2emv_error 
 			                      seg == H2EMV_PROFILE_SKILL_STACK ? "skill-stack" : "action-list")
 			           : rc;
 	}
-	return eng_kv_put(mem->env, ENG_KV_META, PROFILE_KEY, strlen(PROFILE_KEY), json, len, err);
+	return profile_put(mem->env, json, len, err);
 }
 
 int h2emv_profile_get(char **out, h2emv_mem *mem, h2emv_error *err)

@@ -157,6 +157,8 @@ static void check_body(checker *c, int db, const MDB_val *k, const uint8_t *body
 			       (unsigned long long)key_u64(k), (unsigned long long)s.seq);
 	} else if (db == DB_OBS && c->obs_check) {
 		rc = c->obs_check(body, blen, &e);
+	} else if (db == DB_META) {
+		rc = eng_meta_check(k->mv_data, k->mv_size, body, blen, &e);
 	} else if (db != DB_DICTS) {
 		rc = mp_prescan(body, blen, MP_MAX_DEPTH, &e);
 	}

@@ -104,6 +104,18 @@ int mp_prescan(const void *data, size_t n, int max_depth, h2emv_error *err);
 int mp_encode_u64s(eng_buf *out, const uint64_t *v, size_t n);
 int mp_decode_u64s(uint64_t *v, size_t n, const uint8_t *body, size_t blen);
 
+/* Bodies that are one msgpack str (the robot profile's JSON text). encode:
+ * OK, EINVAL (over 4 GiB) or ENOMEM; decode: OK or ECORRUPT, *s points into
+ * body (not NUL-terminated). */
+int mp_encode_str(eng_buf *out, const char *s, size_t n);
+int mp_decode_str(const char **s, size_t *n, const uint8_t *body, size_t blen);
+
+/* Whether a meta record is well formed: msgpack, or the profile's JSON text
+ * as releases before the record codec stored it. check and salvage use it;
+ * OK or ECORRUPT. */
+int eng_meta_check(const void *key, size_t klen, const uint8_t *body, size_t blen,
+                   h2emv_error *err);
+
 /* --------------------------------------------------------------- nodes -- */
 
 typedef struct eng_ref {

@@ -160,6 +160,58 @@ int mp_decode_u64s(uint64_t *v, size_t n, const uint8_t *body, size_t blen)
 	return rc;
 }
 
+int mp_encode_str(eng_buf *out, const char *s, size_t n)
+{
+	if (n > UINT32_MAX)
+		return H2EMV_EINVAL;
+	msgpack_packer pk;
+	msgpack_packer_init(&pk, out, buf_write);
+	int bad = msgpack_pack_str(&pk, n);
+	bad |= msgpack_pack_str_body(&pk, s, n);
+	return bad ? H2EMV_ENOMEM : H2EMV_OK;
+}
+
+int mp_decode_str(const char **s, size_t *n, const uint8_t *body, size_t blen)
+{
+	/* A str's header is one byte (fixstr) or a type byte and a big-endian
+	 * length; the text is the rest of the body, exactly. */
+	size_t hdr, len;
+	if (blen < 1)
+		return H2EMV_ECORRUPT;
+	if ((body[0] & 0xe0) == 0xa0) {
+		hdr = 1, len = body[0] & 0x1f;
+	} else if (body[0] == 0xd9 && blen >= 2) {
+		hdr = 2, len = body[1];
+	} else if (body[0] == 0xda && blen >= 3) {
+		hdr = 3, len = (size_t)body[1] << 8 | body[2];
+	} else if (body[0] == 0xdb && blen >= 5) {
+		hdr = 5, len = (size_t)get_be32(body + 1);
+	} else {
+		return H2EMV_ECORRUPT;
+	}
+	if (len != blen - hdr)
+		return H2EMV_ECORRUPT;
+	*s = (const char *)body + hdr;
+	*n = len;
+	return H2EMV_OK;
+}
+
+/* The profile's key: releases before the profile went through the record
+ * codec stored its JSON text as it was (docs/formats.md §2.6). */
+#define LEGACY_PROFILE_KEY "robot_profile"
+
+int eng_meta_check(const void *key, size_t klen, const uint8_t *body, size_t blen,
+                   h2emv_error *err)
+{
+	size_t end = blen;
+	while (end > 0 && strchr(" \t\r\n", body[end - 1]))
+		end--;
+	if (klen == strlen(LEGACY_PROFILE_KEY) && !memcmp(key, LEGACY_PROFILE_KEY, klen) &&
+	    end >= 2 && body[0] == '{' && body[end - 1] == '}' && !memchr(body, 0, blen))
+		return H2EMV_OK;
+	return mp_prescan(body, blen, MP_MAX_DEPTH, err);
+}
+
 int env_decode(const uint8_t **body, size_t *blen, eng_env *env, const MDB_val *v,
                eng_buf *scratch, h2emv_error *err)
 {
@@ -938,6 +990,12 @@ int eng_kv_put(eng_env *env, int db, const void *key, size_t klen, const void *b
 	int d = env_kv_db(db);
 	if (d < 0 || klen == 0 || klen > 511)
 		return eng_fail(err, H2EMV_EINVAL, "bad key/value database or key length");
+	/* Every stored value is a record check, backup and salvage can read:
+	 * msgpack, never raw text (docs/formats.md §2). */
+	h2emv_error e = { 0 };
+	if (mp_prescan(body, blen, MP_MAX_DEPTH, &e))
+		return eng_fail(err, H2EMV_EINVAL, "%s: the value is not a msgpack record (%s)",
+		                eng_db_names[d], e.message);
 	kv_put p = { d, key, body, klen, blen };
 	return env_write(env, kv_put_fn, &p, err);
 }

@@ -276,6 +276,8 @@ static int verify(sv *s, const uint8_t *k, size_t kn, const uint8_t *v, size_t v
 		if (blen < 2 || body[0] < ENG_DICT_OBS || body[0] > ENG_DICT_NODES)
 			return eng_fail(e, H2EMV_ECORRUPT, "a malformed dictionary");
 		return rec_codec_add_dict(eng_codec(s->dst), get_be32(k), body + 1, blen - 1, e);
+	case DB_META:
+		return eng_meta_check(k, kn, body, blen, e);
 	default:
 		return mp_prescan(body, blen, MP_MAX_DEPTH, e);
 	}

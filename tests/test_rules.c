@@ -584,7 +584,7 @@ static void put_rules_record(fx *x, uint32_t v, const void *body, size_t n)
 {
 	uint8_t key[4];
 	be32(key, v);
-	assert_int_equal(eng_kv_put(x->mem->env, ENG_KV_RULES, key, 4, body, n, NULL), H2EMV_OK);
+	assert_int_equal(tu_kv_put_raw(x->mem->env, ENG_KV_RULES, key, 4, body, n), H2EMV_OK);
 }
 
 static void test_hostile_rules_records_are_corrupt_not_a_crash(void **state)

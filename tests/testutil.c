@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "engine/env.h"
 #include "testutil.h"
 
 int tu_buf_write(void *data, const char *buf, size_t len)
@@ -270,4 +271,23 @@ void tu_child_default_signals(void)
 	static const int sigs[] = { SIGBUS, SIGSEGV, SIGILL, SIGFPE, SIGSYS, SIGABRT };
 	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
 		signal(sigs[i], SIG_DFL);
+}
+
+typedef struct raw_put {
+	int db;
+	const void *key, *body;
+	size_t klen, blen;
+} raw_put;
+
+static int raw_put_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
+{
+	raw_put *p = ctx;
+	return env_put_record(txn, env, p->db, p->key, p->klen, p->body, p->blen, 0, 0, err);
+}
+
+int tu_kv_put_raw(eng_env *env, int kv, const void *key, size_t klen, const void *body,
+                  size_t blen)
+{
+	raw_put p = { env_kv_db(kv), key, body, klen, blen };
+	return p.db < 0 ? H2EMV_EINVAL : env_write(env, raw_put_fn, &p, NULL);
 }

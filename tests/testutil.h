@@ -15,6 +15,11 @@ char *tu_tmpdir(const char *tag);
 /* A fresh memory in a new temporary directory (*dir_out, malloc'd),
  * opened with CREATE | NOSYNC; NULL (after saying why) if it cannot be. */
 h2emv_mem *tu_mem_tmp(const char *tag, char **dir_out);
+/* Write `body` under `key` in a key/value database (ENG_KV_*) as it is,
+ * past the record codec eng_kv_put holds values to: how a test plants a
+ * record an older release (or damage) left. Returns a status. */
+int tu_kv_put_raw(eng_env *env, int kv, const void *key, size_t klen, const void *body,
+                  size_t blen);
 /* Remove a directory tree (best effort). */
 void tu_rmrf(const char *path);
 /* Read a whole file; malloc'd, NUL-terminated; NULL on failure. */
