@@ -23,6 +23,7 @@
 #include "api/mem.h"
 #include "api/profile.h"
 #include "api/recall.h"
+#include "api/wordnet.h"
 #include "api/scene.h"
 #include "api/utf8.h"
 
@@ -120,6 +121,12 @@ static int word_in(const char *s, const rq_term *t)
 		if (strstr(low, t->word))
 			return 1;
 	}
+	/* a category word: "vegetables" for the carrot, "container" for the
+	 * crate (WordNet; a name or a verb is no category) */
+	if (t->cls == LC_NONE && !t->cap && !t->lemma && strlen(t->word) >= 3)
+		for (size_t i = 0; i < k; i++)
+			if (!w[i].digit && strlen(w[i].w) >= 3 && wn_kind_of(w[i].w, t->word))
+				return 1;
 	return 0;
 }
 
@@ -215,6 +222,9 @@ static int type_ok(const rquestion *q, const fact *f)
 static double verb_match(const rq_term *v, const fact *f)
 {
 	if (f->s[FS_VERB] && v->lemma && !strcasecmp(f->s[FS_VERB], v->lemma))
+		return 3;
+	/* "repair" for a fix, "purchase" for a buy: one sense in WordNet */
+	if (f->s[FS_VERB] && wn_same_verb(f->s[FS_VERB], v->lemma ? v->lemma : v->word))
 		return 3;
 	if (lex_class_near(v->cls, f->cls))
 		return 2;

@@ -1,0 +1,28 @@
+/*
+ * wordnet.h — what WordNet (wordnet-dev, wordnet-base) knows of English
+ * words, for reading questions and rules in any robot's words: is a carrot
+ * a vegetable, a crate a container, is fixing repairing, buying purchasing.
+ * Looked up when a question or rule is read, never while building.
+ *
+ * Without WordNet's data files (a machine without wordnet-base, or
+ * $WNSEARCHDIR naming an empty folder) every lookup answers 0 and the
+ * callers keep today's matching. Thread-safe: WordNet's library keeps
+ * global state, so lookups take one lock; answers are cached per pair.
+ */
+#ifndef H2EMV_WORDNET_H
+#define H2EMV_WORDNET_H
+
+/* Is `word` (a noun, any inflection: "carrots") one of the main senses of
+ * a kind of `category` ("vegetable")? 0 for the same word (the caller
+ * matches that itself), for a category too general to tell anything apart
+ * ("thing", "object") and for words WordNet does not know. */
+int wn_kind_of(const char *word, const char *category);
+
+/* Do the verbs `a` and `b` (any inflection) share one of their main senses
+ * ("fix" and "repair", "buy" and "purchase")? 0 for unknown words. */
+int wn_same_verb(const char *a, const char *b);
+
+/* Whether WordNet's data could be opened (tests; `h2emv ask --trace`). */
+int wn_available(void);
+
+#endif
