@@ -26,6 +26,8 @@
  * root vegetable and a plant; its eighth sense is a reward. */
 #define WORD_SENSES 4
 #define CAT_SENSES 8
+/* Verbs have many senses ("read" a gauge is to record): the first two. */
+#define VERB_SENSES 2
 /* A category this close to WordNet's root ("entity", "object", "whole",
  * "thing") tells nothing apart. */
 #define MIN_CAT_DEPTH 4
@@ -185,8 +187,8 @@ static int kind_of_locked(const char *word, const char *category)
 
 static int same_verb_locked(const char *a, const char *b)
 {
-	long sa[WORD_SENSES], sb[WORD_SENSES];
-	int na = senses(sa, WORD_SENSES, a, VERB), nb = senses(sb, WORD_SENSES, b, VERB);
+	long sa[VERB_SENSES], sb[VERB_SENSES];
+	int na = senses(sa, VERB_SENSES, a, VERB), nb = senses(sb, VERB_SENSES, b, VERB);
 	for (int i = 0; i < na; i++)
 		for (int j = 0; j < nb; j++)
 			if (sa[i] == sb[j])
