@@ -5,7 +5,7 @@ from the raw data by this script, asked of `h2emv ask` in three modes.
 usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default]
                  [--sources armar,teach,hospital,hospital-noprofile,
                             warehouse,office,lab,drone,armar-para,homecare,
-                            hotel,dock]
+                            hotel,dock,library,baggage]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
 
@@ -19,7 +19,10 @@ tuned on): armar-para (the ARMAR-7 questions in other words) and homecare
 (a home-care robot's diary, one line per finished action).  Held out and
 untuned (nobody looked at h2emv's answers before measuring): hotel (a hotel
 and restaurant robot's action list) and dock (a quay robot's logbook of
-free-form notes, no actions).
+free-form notes, no actions); and, for issue 19, library (a library
+shelving robot: actions, dialog with patrons and notes that start with
+their subject) and baggage (an airport baggage robot: one line per finished
+action, weights in kg, a supervisor's instructions, notes).
 Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
@@ -55,6 +58,8 @@ import armar_para  # noqa: E402
 import homecare  # noqa: E402
 import hotel     # noqa: E402
 import dock      # noqa: E402
+import library   # noqa: E402
+import baggage   # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -65,12 +70,14 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "drone": (drone, None),
            "homecare": (homecare, None),
            "hotel": (hotel, None),
-           "dock": (dock, None)}
+           "dock": (dock, None),
+           "library": (library, None),
+           "baggage": (baggage, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "office", "lab", "drone", "armar-para", "homecare", "hotel",
-           "dock"]
+           "dock", "library", "baggage"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -82,7 +89,7 @@ NEW_SOURCES = ["warehouse", "office", "lab", "drone"]
 HELD_OUT = ["armar-para", "homecare"]
 # Held out and untuned: measured as written, never looked at while changing
 # the question answering (docs/realqa.md, "Held out, untuned").
-UNTUNED = ["hotel", "dock"]
+UNTUNED = ["hotel", "dock", "library", "baggage"]
 
 RULES = {
     "armar": [
@@ -136,6 +143,17 @@ RULES["dock"] = [
     "Always remember which ships you moored and where.",
     "You should always remember who called you and what they said.",
     "Please always remember when something could not be done.",
+]
+RULES["library"] = [
+    "Always remember which shelf you put each book on.",
+    "You should always remember what patrons and staff asked you for.",
+    "Please always remember when something failed or broke.",
+]
+RULES["baggage"] = [
+    "Always remember which flight and container each bag went to.",
+    "You should always remember what the supervisor and passengers told "
+    "you.",
+    "Please always remember when something failed.",
 ]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
