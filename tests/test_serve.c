@@ -61,14 +61,26 @@ static void untrack(pid_t pid)
 			live[i] = 0;
 }
 
+/* SIGTERM first (a server stops cleanly, its guard process reaping the
+ * command), SIGKILL after 10 s. */
 static void kill_leftovers(void)
 {
-	for (size_t i = 0; i < sizeof live / sizeof live[0]; i++)
-		if (live[i] > 0) {
+	for (size_t i = 0; i < sizeof live / sizeof live[0]; i++) {
+		if (live[i] <= 0)
+			continue;
+		kill(live[i], SIGTERM);
+		int waited = 0;
+		for (int k = 0; k < 1000 && !waited; k++) {
+			waited = waitpid(live[i], NULL, WNOHANG) == live[i];
+			if (!waited)
+				usleep(10000);
+		}
+		if (!waited) {
 			kill(live[i], SIGKILL);
 			waitpid(live[i], NULL, 0);
-			live[i] = 0;
 		}
+		live[i] = 0;
+	}
 }
 
 static int teardown(void **state)
