@@ -40,7 +40,9 @@ class Client:
             if self.conn is None:
                 self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
             try:
-                self.conn.request(method, path, body=body)
+                # a body names its type, or the server answers 415 (docs/serve.md)
+                headers = {"Content-Type": "application/json"} if body is not None else {}
+                self.conn.request(method, path, body=body, headers=headers)
                 r = self.conn.getresponse()
                 data = r.read()
                 return r.status, json.loads(data)

@@ -3,7 +3,10 @@
  * the loopback, every route with good and bad requests (bad JSON, missing
  * and unknown fields, unknown route, wrong method, too big, no token),
  * answers equal to the command line's, acknowledgements that are durable,
- * SIGTERM shutdown, and the Python example run against it.
+ * SIGTERM shutdown, and the Python example run against it; and what keeps
+ * web pages out (Host, Origin, Content-Type, --cors, no open address
+ * without a token). A server left by a failed test is killed (teardown,
+ * and it dies with this program).
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -12,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,17 +40,78 @@ typedef struct server {
 	char *dir, *log;
 } server;
 
-/* Start `h2emv serve` on 127.0.0.1:0 with `extra` options; read the port
- * from its first line of output. */
+/* Servers (and clients) started and not yet waited for: a failed assertion
+ * leaves its test before stop(), so the teardown kills what is left. */
+static pid_t live[8];
+
+static void track(pid_t pid)
+{
+	for (size_t i = 0; i < sizeof live / sizeof live[0]; i++)
+		if (!live[i]) {
+			live[i] = pid;
+			return;
+		}
+	fail_msg("more than %zu children at once", sizeof live / sizeof live[0]);
+}
+
+static void untrack(pid_t pid)
+{
+	for (size_t i = 0; i < sizeof live / sizeof live[0]; i++)
+		if (live[i] == pid)
+			live[i] = 0;
+}
+
+/* SIGTERM first (a server stops cleanly, its guard process reaping the
+ * command), SIGKILL after 10 s. */
+static void kill_leftovers(void)
+{
+	for (size_t i = 0; i < sizeof live / sizeof live[0]; i++) {
+		if (live[i] <= 0)
+			continue;
+		kill(live[i], SIGTERM);
+		int waited = 0;
+		for (int k = 0; k < 1000 && !waited; k++) {
+			waited = waitpid(live[i], NULL, WNOHANG) == live[i];
+			if (!waited)
+				usleep(10000);
+		}
+		if (!waited) {
+			kill(live[i], SIGKILL);
+			waitpid(live[i], NULL, 0);
+		}
+		live[i] = 0;
+	}
+}
+
+static int teardown(void **state)
+{
+	kill_leftovers();
+	return 0;
+}
+
+/* In a forked child: die with this program, whatever ends it (a crash, a
+ * ctest timeout), so no server outlives the test. */
+static void die_with_parent(pid_t parent)
+{
+	tu_child_default_signals();
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);
+}
+
+/* Start `h2emv serve` on 127.0.0.1:0 with `extra` options (a --listen
+ * there wins: clients still connect to 127.0.0.1); read the port from its
+ * first line of output. */
 static void start(server *s, const char *tag, const char *extra)
 {
 	s->dir = tu_tmpdir(tag);
 	s->log = tu_fmt("%s/serve.log", s->dir);
 	int fd[2];
 	assert_int_equal(pipe(fd), 0);
+	pid_t parent = getpid();
 	s->pid = fork();
 	assert_true(s->pid >= 0);
 	if (s->pid == 0) {
+		die_with_parent(parent);
 		dup2(fd[1], 1);
 		close(fd[0]);
 		close(fd[1]);
@@ -54,28 +120,32 @@ static void start(server *s, const char *tag, const char *extra)
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
+	track(s->pid);
 	close(fd[1]);
 	FILE *f = fdopen(fd[0], "r");
 	char line[256] = "";
 	assert_non_null(fgets(line, sizeof line, f));
 	fclose(f);
-	assert_int_equal(sscanf(line, "listening on http://127.0.0.1:%u", &s->port), 1);
+	const char *colon = strrchr(line, ':');
+	if (strncmp(line, "listening on http://", 20) || !colon ||
+	    sscanf(colon, ":%u", &s->port) != 1)
+		fail_msg("serve said: %s", line);
 	assert_true(s->port > 0);
 }
 
-/* SIGTERM; the exit status. */
+/* SIGTERM; the exit status. The deadline is only a guard against a hang. */
 static int stop(server *s)
 {
 	kill(s->pid, SIGTERM);
 	int st = -1;
-	for (int i = 0; i < 1000; i++) { /* 10 s */
-		if (waitpid(s->pid, &st, WNOHANG) == s->pid)
+	for (int i = 0; i < 6000; i++) { /* 60 s */
+		if (waitpid(s->pid, &st, WNOHANG) == s->pid) {
+			untrack(s->pid);
 			return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+		}
 		usleep(10000);
 	}
-	kill(s->pid, SIGKILL);
-	waitpid(s->pid, &st, 0);
-	fail_msg("serve did not stop within 10 s of SIGTERM");
+	fail_msg("serve did not stop within 60 s of SIGTERM"); /* the teardown kills it */
 	return -1;
 }
 
@@ -99,13 +169,17 @@ static void send_all(int fd, const char *p, size_t n)
 	}
 }
 
-/* One HTTP/1.1 request over a fresh connection (plain sockets, as a
- * robot's client might be); *body_out (malloc'd) gets the answer's body.
- * Returns the status, or -1 when there is no answer. */
-static long http_port(char **body_out, unsigned port, const char *method, const char *path,
-                      const char *body, size_t len, const char *auth)
+/* One request over a fresh connection (plain sockets, as a robot's client
+ * might be): `head` is the request line and headers, each line ending in
+ * CRLF, without Content-Length and the blank line. *head_out (when not
+ * NULL) gets the answer's status line and headers, *body_out its body
+ * (both malloc'd). Returns the status, or -1 when there is no answer. */
+static long http_raw(char **head_out, char **body_out, unsigned port, const char *head,
+                     const char *body, size_t len)
 {
 	*body_out = NULL;
+	if (head_out)
+		*head_out = NULL;
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (fd < 0)
 		return -1;
@@ -113,17 +187,15 @@ static long http_port(char **body_out, unsigned port, const char *method, const 
 	a.sin_family = AF_INET;
 	a.sin_port = htons((uint16_t)port);
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	struct timeval tv = { 20, 0 };
+	struct timeval tv = { 120, 0 }; /* a hang guard */
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	if (connect(fd, (struct sockaddr *)&a, sizeof a)) {
 		close(fd);
 		return -1;
 	}
-	char *head = tu_fmt("%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s%s"
-	                    "Content-Length: %zu\r\n\r\n",
-	                    method, path, auth ? auth : "", auth ? "\r\n" : "", len);
-	send_all(fd, head, strlen(head));
-	free(head);
+	char *req = tu_fmt("%sConnection: close\r\nContent-Length: %zu\r\n\r\n", head, len);
+	send_all(fd, req, strlen(req));
+	free(req);
 	if (len)
 		send_all(fd, body, len);
 	size_t cap = 65536, n = 0;
@@ -144,13 +216,35 @@ static long http_port(char **body_out, unsigned port, const char *method, const 
 	buf[n] = '\0';
 	long status = -1;
 	char *sep = strstr(buf, "\r\n\r\n");
-	if (sscanf(buf, "HTTP/1.1 %ld", &status) != 1 || !sep) {
+	if (sscanf(buf, "HTTP/1.%*d %ld", &status) != 1 || !sep) {
 		free(buf);
 		return -1;
 	}
+	sep[2] = '\0';
 	*body_out = strdup(sep + 4);
+	if (head_out && *body_out)
+		*head_out = strdup(buf);
 	free(buf);
-	return *body_out ? status : -1;
+	return *body_out && (!head_out || *head_out) ? status : -1;
+}
+
+/* A request as a robot's client sends it: Host 127.0.0.1, a body as
+ * application/json (JSON Lines to /v1/observations as
+ * application/x-ndjson), and `auth`, a header line without its CRLF, or
+ * NULL. */
+static long http_port(char **body_out, unsigned port, const char *method, const char *path,
+                      const char *body, size_t len, const char *auth)
+{
+	const char *type = "";
+	if (!strcmp(method, "POST"))
+		type = strcmp(path, "/v1/observations") || (body && body[0] == '[')
+		               ? "Content-Type: application/json\r\n"
+		               : "Content-Type: application/x-ndjson\r\n";
+	char *head = tu_fmt("%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\n%s%s%s", method, path, type,
+	                    auth ? auth : "", auth ? "\r\n" : "");
+	long st = http_raw(NULL, body_out, port, head, body, len);
+	free(head);
+	return st;
 }
 
 static long http(char **body_out, const server *s, const char *method, const char *path,
@@ -210,9 +304,12 @@ static json_int_t geti(json_t *o, const char *a, const char *b)
 	return json_integer_value(v);
 }
 
+/* Until the builder has folded everything; the deadline only guards
+ * against a hang. */
 static void wait_built(const server *s)
 {
-	for (int i = 0; i < 1000; i++) {
+	time_t deadline = time(NULL) + 120;
+	while (time(NULL) < deadline) {
 		json_t *st = call(s, 200, "GET", "/v1/status", NULL);
 		int done = geti(st, "lag", "observations") == 0 && geti(st, "newest_snapshot", "seq") > 0;
 		json_decref(st);
@@ -220,7 +317,7 @@ static void wait_built(const server *s)
 			return;
 		usleep(20000);
 	}
-	fail_msg("the builder did not catch up in 20 s");
+	fail_msg("the builder did not catch up in 120 s");
 }
 
 static char *sample(size_t *len)
@@ -307,7 +404,20 @@ static void test_observations_are_acknowledged_and_built(void **state)
 	assert_int_equal(geti(st, "observations", "refused"), 3);
 	assert_int_equal(geti(st, "observations", "build_cursor"), 31);
 	assert_int_equal(geti(st, "queue_depth", NULL), 0);
+	/* asked before anything was built is not a failure of the memory */
+	assert_int_equal(geti(st, "questions", "not_ready"), 1);
+	assert_int_equal(geti(st, "questions", "failed"), 0);
 	json_decref(st);
+	char *metrics;
+	assert_int_equal(http(&metrics, &s, "GET", "/metrics", NULL, 0, NULL), 200);
+	assert_non_null(strstr(metrics, "\nh2emv_questions_failed_total 0\n"));
+	assert_non_null(strstr(metrics, "\nh2emv_questions_not_ready_total 1\n"));
+	assert_non_null(strstr(metrics, "\nh2emv_questions_answered_total 0\n"));
+	free(metrics);
+	expect_error(&s, 400, "bad_json", "POST", "/v1/ask", "{\"question\":");
+	assert_int_equal(http(&metrics, &s, "GET", "/metrics", NULL, 0, NULL), 200);
+	assert_non_null(strstr(metrics, "\nh2emv_questions_failed_total 1\n"));
+	free(metrics);
 	assert_int_equal(stop(&s), 0);
 	/* every acknowledged observation is in the memory */
 	h2emv_mem *m;
@@ -434,6 +544,10 @@ static void test_every_route_answers_and_ask_equals_the_cli(void **state)
 	assert_non_null(strstr(log, "POST /v1/ask 200 "));
 	assert_non_null(strstr(log, "GET /v2/nothing 404 "));
 	assert_non_null(strstr(log, "POST /v1/observations 413 "));
+	/* libmicrohttpd had nothing to say (it once warned at every start
+	 * that its logger was not the first option) */
+	if (strstr(log, "libmicrohttpd"))
+		fail_msg("libmicrohttpd complained: %s", log);
 	free(log);
 	cleanup(&s);
 }
@@ -510,9 +624,11 @@ static void test_sigterm_during_ingest_keeps_every_acknowledged_batch(void **sta
 	 * it writes each acknowledged last seq to the pipe */
 	int fd[2];
 	assert_int_equal(pipe(fd), 0);
+	pid_t parent = getpid();
 	pid_t child = fork();
 	assert_true(child >= 0);
 	if (child == 0) {
+		die_with_parent(parent);
 		dup2(fd[1], 1);
 		close(fd[0]);
 		close(fd[1]);
@@ -537,13 +653,24 @@ static void test_sigterm_during_ingest_keeps_every_acknowledged_batch(void **sta
 		}
 		_exit(0);
 	}
+	track(child);
 	close(fd[1]);
-	usleep(300 * 1000);
-	assert_int_equal(stop(&s), 0);
-	int st;
-	waitpid(child, &st, 0);
+	/* stop once the stream is under way: after its third acknowledged
+	 * batch, however long the machine takes to get there */
 	FILE *acks = fdopen(fd[0], "r");
+	assert_non_null(acks);
 	long long seq, last = 0;
+	for (int got = 0; got < 3; got++) {
+		struct pollfd pfd = { fd[0], POLLIN, 0 };
+		if (poll(&pfd, 1, 120 * 1000) != 1) /* a hang guard */
+			fail_msg("no acknowledgement from the server in 120 s");
+		if (fscanf(acks, "%lld", &seq) != 1)
+			fail_msg("the client stopped after %d acknowledged batches", got);
+		last = seq;
+	}
+	assert_int_equal(stop(&s), 0);
+	assert_int_equal(tu_wait(child), 0);
+	untrack(child);
 	while (fscanf(acks, "%lld", &seq) == 1)
 		last = seq;
 	fclose(acks);
@@ -567,14 +694,234 @@ static void test_sigterm_during_ingest_keeps_every_acknowledged_batch(void **sta
 	cleanup(&s);
 }
 
+/* ------------------------------------------------------ web pages -- */
+
+/* A request with `host` (NULL: none, in HTTP/1.0) and `extra` header
+ * lines (each ending in CRLF); the status, with *head_out (when not NULL)
+ * and *body_out as http_raw gives them. */
+static long raw(char **head_out, char **body_out, const server *s, const char *method,
+                const char *path, const char *host, const char *extra, const char *body)
+{
+	char *head = host ? tu_fmt("%s %s HTTP/1.1\r\nHost: %s\r\n%s", method, path, host, extra)
+	                  : tu_fmt("%s %s HTTP/1.0\r\n%s", method, path, extra);
+	long st = http_raw(head_out, body_out, s->port, head, body, body ? strlen(body) : 0);
+	free(head);
+	if (st < 0)
+		fail_msg("%s %s (Host %s): no answer", method, path, host ? host : "none");
+	return st;
+}
+
+/* A raw request refused with `status` and the JSON error `code`. */
+static void expect_raw(const server *s, long status, const char *code, const char *method,
+                       const char *path, const char *host, const char *extra, const char *body)
+{
+	char *out;
+	long got = raw(NULL, &out, s, method, path, host, extra, body);
+	if (got != status)
+		fail_msg("%s %s (Host %s, %s): %ld, not %ld: %s", method, path, host ? host : "none",
+		         extra, got, status, out);
+	json_t *v = parse(out);
+	const char *c = json_string_value(json_object_get(json_object_get(v, "error"), "code"));
+	if (!c || strcmp(c, code))
+		fail_msg("%s %s (Host %s, %s): %s, not code %s", method, path, host ? host : "none",
+		         extra, out, code);
+	json_decref(v);
+	free(out);
+}
+
+#define FEEDBACK "{\"text\":\"You should always remember where the keys are.\"}"
+#define ONE_OBS "{\"t\":\"2024-09-26T08:00:00Z\",\"note\":\"a\"}\n"
+
+static void test_web_pages_can_neither_write_nor_read(void **state)
+{
+	server s;
+	start(&s, "serve-web", "");
+	/* the request: a page on a rebound name posting text/plain */
+	expect_raw(&s, 403, "bad_host", "POST", "/v1/feedback", "rebind.attacker.example",
+	           "Origin: http://attacker.example\r\nContent-Type: text/plain\r\n", FEEDBACK);
+	/* each of its faults alone is refused */
+	expect_raw(&s, 403, "bad_origin", "POST", "/v1/feedback", "127.0.0.1",
+	           "Origin: http://attacker.example\r\nContent-Type: application/json\r\n", FEEDBACK);
+	expect_raw(&s, 415, "unsupported_media_type", "POST", "/v1/feedback", "127.0.0.1",
+	           "Content-Type: text/plain\r\n", FEEDBACK);
+	/* a form (what curl -d sends), no type at all, NDJSON where it is no use */
+	expect_raw(&s, 415, "unsupported_media_type", "POST", "/v1/feedback", "127.0.0.1",
+	           "Content-Type: application/x-www-form-urlencoded\r\n", FEEDBACK);
+	expect_raw(&s, 415, "unsupported_media_type", "POST", "/v1/say", "127.0.0.1", "",
+	           "{\"text\":\"hello\"}");
+	expect_raw(&s, 415, "unsupported_media_type", "POST", "/v1/ask", "127.0.0.1",
+	           "Content-Type: application/x-ndjson\r\n", "{\"question\":\"Where?\"}");
+	expect_raw(&s, 415, "unsupported_media_type", "POST", "/v1/observations", "127.0.0.1",
+	           "Content-Type: text/plain\r\n", ONE_OBS);
+	/* names that only begin or end like the server's */
+	expect_raw(&s, 403, "bad_host", "POST", "/v1/feedback", "localhost.attacker.example",
+	           "Content-Type: application/json\r\n", FEEDBACK);
+	expect_raw(&s, 403, "bad_host", "POST", "/v1/feedback", "127.0.0.1.nip.io",
+	           "Content-Type: application/json\r\n", FEEDBACK);
+	expect_raw(&s, 403, "bad_host", "POST", "/v1/feedback", "[::1]x",
+	           "Content-Type: application/json\r\n", FEEDBACK);
+	expect_raw(&s, 403, "bad_host", "POST", "/v1/feedback", NULL,
+	           "Content-Type: application/json\r\n", FEEDBACK);
+	expect_raw(&s, 403, "bad_origin", "POST", "/v1/feedback", "127.0.0.1",
+	           "Origin: null\r\nContent-Type: application/json\r\n", FEEDBACK);
+	/* reading is refused too: a rebound page could read the tree */
+	expect_raw(&s, 403, "bad_host", "GET", "/v1/tree", "rebind.attacker.example", "", NULL);
+	expect_raw(&s, 403, "bad_origin", "GET", "/v1/status", "127.0.0.1",
+	           "Origin: http://attacker.example\r\n", NULL);
+	expect_raw(&s, 403, "bad_origin", "OPTIONS", "/v1/feedback", "127.0.0.1",
+	           "Origin: http://attacker.example\r\nAccess-Control-Request-Method: POST\r\n",
+	           NULL);
+	/* none of it wrote anything */
+	json_t *r = call(&s, 200, "GET", "/v1/rules", NULL);
+	assert_int_equal(geti(r, "version", NULL), 0);
+	json_decref(r);
+	r = call(&s, 200, "GET", "/v1/status", NULL);
+	assert_int_equal(geti(r, "observations", "last_seq"), 0);
+	json_decref(r);
+	/* the server's own names (any port, any case), a page it served itself,
+	 * and JSON with a charset are what a right request looks like */
+	char *host = tu_fmt("localhost:%u", s.port);
+	char *extra = tu_fmt("Origin: http://127.0.0.1:%u\r\n"
+	                     "Content-Type: application/json; charset=utf-8\r\n", s.port);
+	char *head, *out;
+	assert_int_equal(raw(&head, &out, &s, "POST", "/v1/feedback", host, extra, FEEDBACK), 200);
+	assert_null(strstr(head, "Access-Control-Allow-Origin"));
+	free(head);
+	free(out);
+	r = call(&s, 200, "GET", "/v1/rules", NULL);
+	assert_int_equal(geti(r, "version", NULL), 1);
+	json_decref(r);
+	assert_int_equal(raw(NULL, &out, &s, "POST", "/v1/observations", "[::1]:9000",
+	                     "Content-Type: Application/X-NDJSON\r\n", ONE_OBS),
+	                 200);
+	free(out);
+	assert_int_equal(raw(NULL, &out, &s, "GET", "/v1/status", "LOCALHOST", "", NULL), 200);
+	free(out);
+	assert_int_equal(stop(&s), 0);
+	char *log = tu_read_file(s.log, NULL);
+	assert_non_null(log);
+	assert_non_null(strstr(log, "POST /v1/feedback 403 "));
+	assert_non_null(strstr(log, "POST /v1/feedback 415 "));
+	assert_non_null(strstr(log, "POST /v1/feedback 200 "));
+	free(log);
+	free(host);
+	free(extra);
+	cleanup(&s);
+}
+
+static void test_cors_lets_the_named_origin_in(void **state)
+{
+	server s;
+	start(&s, "serve-cors", "--cors http://localhost:3000 --allow-host robot.local");
+	const char *page = "Origin: http://localhost:3000\r\n";
+	char *head, *out;
+	/* the browser's preflight, then the request it allows */
+	assert_int_equal(raw(&head, &out, &s, "OPTIONS", "/v1/ask", "127.0.0.1",
+	                     "Origin: http://localhost:3000\r\nAccess-Control-Request-Method: POST\r\n"
+	                     "Access-Control-Request-Headers: content-type\r\n",
+	                     NULL),
+	                 204);
+	assert_non_null(strstr(head, "Access-Control-Allow-Origin: http://localhost:3000\r\n"));
+	assert_non_null(strstr(head, "Access-Control-Allow-Methods: POST"));
+	assert_non_null(strstr(head, "Access-Control-Allow-Headers: Authorization, Content-Type\r\n"));
+	free(head);
+	free(out);
+	char *extra = tu_fmt("%sContent-Type: application/json\r\n", page);
+	assert_int_equal(raw(&head, &out, &s, "POST", "/v1/ask", "127.0.0.1", extra,
+	                     "{\"question\":\"Where are the keys?\"}"),
+	                 409);
+	assert_non_null(strstr(head, "Access-Control-Allow-Origin: http://localhost:3000\r\n"));
+	free(head);
+	free(out);
+	assert_int_equal(raw(&head, &out, &s, "GET", "/v1/status", "127.0.0.1", page, NULL), 200);
+	assert_non_null(strstr(head, "Access-Control-Allow-Origin: http://localhost:3000\r\n"));
+	free(head);
+	free(out);
+	/* the allowed page still sends JSON, as every client must */
+	expect_raw(&s, 415, "unsupported_media_type", "POST", "/v1/feedback", "127.0.0.1",
+	           "Origin: http://localhost:3000\r\nContent-Type: text/plain\r\n", FEEDBACK);
+	/* other pages are not let in; another port of the loopback is the
+	 * server's own name but gets no CORS answer, so a browser keeps it out */
+	expect_raw(&s, 403, "bad_origin", "OPTIONS", "/v1/ask", "127.0.0.1",
+	           "Origin: http://attacker.example\r\n", NULL);
+	expect_raw(&s, 403, "bad_origin", "POST", "/v1/ask", "127.0.0.1",
+	           "Origin: http://localhost.attacker.example:3000\r\n"
+	           "Content-Type: application/json\r\n",
+	           "{\"question\":\"Where are the keys?\"}");
+	assert_int_equal(raw(&head, &out, &s, "OPTIONS", "/v1/ask", "127.0.0.1",
+	                     "Origin: http://localhost:3001\r\n", NULL),
+	                 204);
+	assert_null(strstr(head, "Access-Control-Allow-Origin"));
+	free(head);
+	free(out);
+	/* --allow-host: that name, with any port */
+	assert_int_equal(raw(NULL, &out, &s, "GET", "/v1/status", "robot.local:7878", "", NULL), 200);
+	free(out);
+	expect_raw(&s, 403, "bad_host", "GET", "/v1/status", "robot.local.attacker.example", "",
+	           NULL);
+	expect_raw(&s, 404, "not_found", "OPTIONS", "/v2/nothing", "127.0.0.1", page, NULL);
+	assert_int_equal(stop(&s), 0);
+	free(extra);
+	cleanup(&s);
+}
+
+static void test_open_address_needs_a_token(void **state)
+{
+	char *dir = tu_tmpdir("serve-open");
+	char *mem = tu_fmt("%s/mem", dir), *errlog = tu_fmt("%s/err.log", dir);
+	const char *open_addrs[] = { "0.0.0.0:0", "[::]:0" };
+	for (size_t i = 0; i < 2; i++) {
+		const char *args[] = { "serve", "-m", mem, "--create", "--listen", open_addrs[i], NULL };
+		pid_t pid = tu_cli_spawn(args, errlog, 0, 60); /* today's code listened for good */
+		track(pid);
+		int st = tu_wait(pid);
+		untrack(pid);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 64)
+			fail_msg("serve --listen %s without a token: wait status %#x, not exit 64",
+			         open_addrs[i], st);
+	}
+	char *err = tu_read_file(errlog, NULL);
+	assert_non_null(err);
+	assert_non_null(strstr(err, "--listen 0.0.0.0:0 without --token-file"));
+	assert_non_null(strstr(err, "--listen [::]:0 without --token-file"));
+	free(err);
+	/* with a token it serves, and a client on the loopback gets in */
+	char *tokfile = tu_fmt("%s/token", dir);
+	FILE *f = fopen(tokfile, "w");
+	assert_non_null(f);
+	fputs("open-sesame-1234\n", f);
+	assert_int_equal(fclose(f), 0);
+	char *extra = tu_fmt("--listen 0.0.0.0:0 --token-file %s", tokfile);
+	server s;
+	start(&s, "serve-open-token", extra);
+	char *out;
+	assert_int_equal(http(&out, &s, "GET", "/v1/status", NULL, 0,
+	                      "Authorization: Bearer open-sesame-1234"),
+	                 200);
+	free(out);
+	assert_int_equal(stop(&s), 0);
+	cleanup(&s);
+	tu_rmrf(dir);
+	free(dir);
+	free(mem);
+	free(errlog);
+	free(tokfile);
+	free(extra);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_observations_are_acknowledged_and_built),
-		cmocka_unit_test(test_every_route_answers_and_ask_equals_the_cli),
-		cmocka_unit_test(test_token_is_required_and_never_logged),
-		cmocka_unit_test(test_sigterm_during_ingest_keeps_every_acknowledged_batch),
+		cmocka_unit_test_teardown(test_observations_are_acknowledged_and_built, teardown),
+		cmocka_unit_test_teardown(test_every_route_answers_and_ask_equals_the_cli, teardown),
+		cmocka_unit_test_teardown(test_token_is_required_and_never_logged, teardown),
+		cmocka_unit_test_teardown(test_sigterm_during_ingest_keeps_every_acknowledged_batch,
+		                          teardown),
+		cmocka_unit_test_teardown(test_web_pages_can_neither_write_nor_read, teardown),
+		cmocka_unit_test_teardown(test_cors_lets_the_named_origin_in, teardown),
+		cmocka_unit_test_teardown(test_open_address_needs_a_token, teardown),
 	};
-	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	return rc;
+	/* and whatever a teardown could not reach, when this program ends */
+	atexit(kill_leftovers);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

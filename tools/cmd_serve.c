@@ -7,7 +7,9 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <arpa/inet.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -40,8 +42,17 @@ static const char help[] =
 	"                       \"listening on http://127.0.0.1:7878\"\n"
 	"      --token-file FILE  require \"Authorization: Bearer TOKEN\" on every request,\n"
 	"                       TOKEN being the file's first line. Without it anyone who\n"
-	"                       can reach the port may read and write the memory: keep\n"
-	"                       the default loopback address, or use a token\n"
+	"                       can reach the port may read and write the memory, so an\n"
+	"                       address beyond the loopback (0.0.0.0, ::, a LAN address)\n"
+	"                       is refused without a token\n"
+	"      --allow-host NAME  also answer requests whose Host is NAME (repeatable;\n"
+	"                       127.0.0.1, localhost, [::1] and the --listen address\n"
+	"                       always are). Any other Host gets 403: a web page cannot\n"
+	"                       reach the server by DNS rebinding\n"
+	"      --cors ORIGIN    let the web page at ORIGIN (http://host:port, as the\n"
+	"                       browser sends it; repeatable) call the server: its\n"
+	"                       preflight is answered and replies carry\n"
+	"                       Access-Control-Allow-Origin. Other origins get 403\n"
 	"      --max-body SIZE  largest request body (default 8M; 413 beyond)\n"
 	"      --timeout SEC    close a connection idle this long (default 30)\n"
 	"      --nightly HH:MM  when (UTC) to run gc and compaction every day, whatever\n"
@@ -52,7 +63,9 @@ static const char help[] =
 	"                       every build)\n"
 	"  -h, --help           this help\n"
 	"\n"
-	"Routes (JSON bodies; every error is {\"error\":{\"code\":...,\"message\":...}}):\n"
+	"Routes (every error is {\"error\":{\"code\":...,\"message\":...}}). A body must be\n"
+	"sent as Content-Type: application/json (observations: also application/x-ndjson);\n"
+	"any other type, a form's or text/plain, gets 415:\n"
 	"  POST /v1/observations  JSON Lines or a JSON array of observations\n"
 	"                         (docs/formats.md). Answers once they are on disk:\n"
 	"                         {\"stored\",\"refused\",\"duplicates\",\"first_seq\",\n"
@@ -73,19 +86,22 @@ static const char help[] =
 	"\n"
 	"Examples:\n"
 	"  h2emv serve -m mem --create &\n"
-	"  curl -s --data-binary @day.jsonl http://127.0.0.1:7878/v1/observations\n"
-	"  curl -s -d '{\"question\":\"Where did you put the knife?\"}' \\\n"
-	"       http://127.0.0.1:7878/v1/ask\n"
+	"  curl -s -H 'Content-Type: application/x-ndjson' --data-binary @day.jsonl \\\n"
+	"       http://127.0.0.1:7878/v1/observations\n"
+	"  curl -s -H 'Content-Type: application/json' \\\n"
+	"       -d '{\"question\":\"Where did you put the knife?\"}' http://127.0.0.1:7878/v1/ask\n"
 	"\n"
 	"One line per request goes to stderr: method, path, status, milliseconds (never\n"
 	"the token). SIGTERM or Ctrl-C stops it cleanly: no new requests, the ones in\n"
 	"flight (a durable batch) finish and are answered, the builder stops after its\n"
 	"next commit.\n"
 	"\n"
-	"exit status: 0 stopped by a signal, 2 error (memory, address in use), 64 usage error.\n";
+	"exit status: 0 stopped by a signal, 2 error (memory, address in use), 64 usage error\n"
+	"(also: an address beyond the loopback without --token-file).\n";
 
 typedef struct server {
 	serve_state st;
+	serve_guard guard;
 	const char *token; /* NULL: no authentication */
 	size_t token_len;
 	pthread_mutex_t mu;
@@ -100,6 +116,7 @@ typedef struct request {
 	int answered;          /* a response is queued */
 	int status;
 	serve_route_id route;
+	const char *cors;      /* the --cors origin it came from, or NULL */
 	char *body;
 	size_t len, cap;
 	int too_big;
@@ -120,6 +137,10 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, request *r, serve_re
 		MHD_add_response_header(resp, "Allow", rep->allow);
 	if (rep->auth_challenge)
 		MHD_add_response_header(resp, "WWW-Authenticate", "Bearer realm=\"h2emv\"");
+	if (r->cors) {
+		MHD_add_response_header(resp, "Access-Control-Allow-Origin", r->cors);
+		MHD_add_response_header(resp, "Vary", "Origin");
+	}
 	enum MHD_Result ok = MHD_queue_response(c, (unsigned)rep->status, resp);
 	MHD_destroy_response(resp);
 	r->answered = 1;
@@ -142,9 +163,49 @@ static const char *query_arg(void *ctx, const char *name)
 	return MHD_lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, name);
 }
 
+/* OPTIONS: the methods of the route and, for a --cors origin, what its
+ * preflight asks for. No token is asked: browsers send none with it. */
+static enum MHD_Result send_options(struct MHD_Connection *c, request *r, const char *url)
+{
+	serve_err e;
+	const char *m = serve_route_method(url);
+	if (!m) {
+		serve_route_id unused;
+		const char *allow;
+		serve_route(&unused, &allow, "OPTIONS", url, &e); /* the 404 */
+		return send_error(c, r, &e, NULL);
+	}
+	const char *allow = !strcmp(m, "GET") ? "GET, HEAD, OPTIONS" : "POST, OPTIONS";
+	struct MHD_Response *resp =
+		MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+	if (!resp)
+		return MHD_NO;
+	MHD_add_response_header(resp, "Allow", allow);
+	if (r->cors) {
+		MHD_add_response_header(resp, "Access-Control-Allow-Origin", r->cors);
+		MHD_add_response_header(resp, "Access-Control-Allow-Methods", allow);
+		MHD_add_response_header(resp, "Access-Control-Allow-Headers",
+		                        "Authorization, Content-Type");
+		MHD_add_response_header(resp, "Access-Control-Max-Age", "600");
+		MHD_add_response_header(resp, "Vary", "Origin");
+	}
+	enum MHD_Result ok = MHD_queue_response(c, 204, resp);
+	MHD_destroy_response(resp);
+	r->answered = 1;
+	r->status = 204;
+	return ok;
+}
+
 /* ------------------------------------------------------------- requests -- */
 
-/* The headers are in: refuse now what can be refused without the body. */
+static const char *header(struct MHD_Connection *c, const char *name)
+{
+	return MHD_lookup_connection_value(c, MHD_HEADER_KIND, name);
+}
+
+/* The headers are in: refuse now what can be refused without the body.
+ * Host and Origin come first, before anything else is said about the
+ * server to a page that should not talk to it. */
 static enum MHD_Result first_call(server *s, struct MHD_Connection *c, request *r,
                                   const char *url, const char *method)
 {
@@ -157,9 +218,11 @@ static enum MHD_Result first_call(server *s, struct MHD_Connection *c, request *
 		serve_err_set(&e, 503, "shutting_down", "the server is stopping");
 		return send_error(c, r, &e, NULL);
 	}
-	if (s->token &&
-	    !serve_auth_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"),
-	                   s->token, s->token_len)) {
+	if (serve_guard_check(&r->cors, &s->guard, header(c, "Host"), header(c, "Origin"), &e))
+		return send_error(c, r, &e, NULL);
+	if (!strcmp(method, "OPTIONS"))
+		return send_options(c, r, url);
+	if (s->token && !serve_auth_ok(header(c, "Authorization"), s->token, s->token_len)) {
 		serve_err_set(&e, 401, "unauthorized",
 		              "this server wants \"Authorization: Bearer TOKEN\" (the token of "
 		              "its --token-file)");
@@ -167,7 +230,9 @@ static enum MHD_Result first_call(server *s, struct MHD_Connection *c, request *
 	}
 	if (serve_route(&r->route, &allow, method, url, &e))
 		return send_error(c, r, &e, allow);
-	const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+	if (serve_content_type_check(r->route, header(c, "Content-Type"), &e))
+		return send_error(c, r, &e, NULL);
+	const char *cl = header(c, "Content-Length");
 	if (cl && strtoull(cl, NULL, 10) > s->st.max_body) {
 		serve_err_set(&e, 413, "too_large", "the body is %s bytes; this server takes at most %zu (--max-body)",
 		              cl, s->st.max_body);
@@ -304,6 +369,35 @@ static int resolve(struct addrinfo **out, const char *listen)
 	return getaddrinfo(host, colon + 1, &hints, out) ? -1 : 0;
 }
 
+/* 127.0.0.0/8, ::1 or ::ffff:127.x: only this machine can connect. */
+static int is_loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24 == 127;
+	if (sa->sa_family != AF_INET6)
+		return 0;
+	const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+	return IN6_IS_ADDR_LOOPBACK(a) || (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
+}
+
+/* 0.0.0.0 or ::: every address of the machine, no name of its own. */
+static int is_wildcard(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)sa)->sin_addr.s_addr == htonl(INADDR_ANY);
+	return sa->sa_family == AF_INET6 &&
+	       IN6_IS_ADDR_UNSPECIFIED(&((const struct sockaddr_in6 *)sa)->sin6_addr);
+}
+
+/* The host part of --listen as a Host header carries it ("[::1]" for an
+ * IPv6 address) into `out`. */
+static void listen_host(char *out, size_t cap, const char *listen)
+{
+	int n = (int)(strrchr(listen, ':') - listen);
+	int bare_v6 = listen[0] != '[' && memchr(listen, ':', (size_t)n);
+	snprintf(out, cap, "%s%.*s%s", bare_v6 ? "[" : "", n, listen, bare_v6 ? "]" : "");
+}
+
 /* The token: the file's first line, without trailing blanks. */
 static char *read_token(const char *path, size_t *len)
 {
@@ -341,6 +435,7 @@ static int parse_hhmm(unsigned *out, const char *s)
 
 typedef struct serve_opts {
 	const char *mem, *listen, *token_file;
+	serve_guard guard; /* --allow-host, --cors */
 	int create, maintenance;
 	uint64_t max_body, timeout, idle;
 	unsigned nightly;
@@ -358,11 +453,17 @@ static int parse_opts(serve_opts *o, int argc, char **argv)
 		{ "nightly", required_argument, NULL, 'N' },
 		{ "idle", required_argument, NULL, 'I' },
 		{ "no-maintenance", no_argument, NULL, 'M' },
+		{ "allow-host", required_argument, NULL, 'H' },
+		{ "cors", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	*o = (serve_opts){ .listen = "127.0.0.1:7878", .maintenance = 1, .max_body = 8u << 20,
 		           .timeout = 30, .idle = 5, .nightly = 3 * 60 };
+	/* the loopback's names are always the server's own */
+	serve_guard_add_host(&o->guard, "127.0.0.1");
+	serve_guard_add_host(&o->guard, "localhost");
+	serve_guard_add_host(&o->guard, "[::1]");
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "m:h", lopts, NULL)) != -1) {
@@ -390,12 +491,46 @@ static int parse_opts(serve_opts *o, int argc, char **argv)
 				return cli_usage("serve", "--nightly takes HH:MM (UTC), not '%s'", optarg);
 			break;
 		case 'M': o->maintenance = 0; break;
+		case 'H':
+			if (!serve_host_name_valid(optarg))
+				return cli_usage("serve", "--allow-host takes a host name or address without "
+				                 "a port (robot.local, 192.168.1.5, [fe80::1]), not '%s'",
+				                 optarg);
+			if (serve_guard_add_host(&o->guard, optarg))
+				return cli_usage("serve", "too many --allow-host names");
+			break;
+		case 'O':
+			if (!serve_origin_valid(optarg))
+				return cli_usage("serve", "--cors takes a web origin as the browser sends it "
+				                 "(http://localhost:3000, https://dash.example), not '%s'",
+				                 optarg);
+			if (serve_guard_add_cors(&o->guard, optarg))
+				return cli_usage("serve", "too many --cors origins");
+			break;
 		case 'h': fputs(help, stdout); return EXIT_OK;
 		default: return cli_usage("serve", "unknown option");
 		}
 	}
 	if (optind < argc)
 		return cli_usage("serve", "unexpected argument '%s'", argv[optind]);
+	return -1;
+}
+
+/* Who may talk to the server: without a token only this machine (the
+ * token is what stands between the memory and the network); the Host
+ * names allowed are the loopback's, --allow-host's and the --listen
+ * address (unless it is every address). EXIT_USAGE after saying why, or
+ * -1 to go on. */
+static int settle_access(serve_opts *o, const struct addrinfo *ai, const char *host)
+{
+	if (!o->token_file && !is_loopback(ai->ai_addr))
+		return cli_usage("serve",
+		                 "--listen %s without --token-file would let any machine that "
+		                 "reaches the port read and write this memory: give --token-file "
+		                 "FILE, or listen on 127.0.0.1",
+		                 o->listen);
+	if (!is_wildcard(ai->ai_addr) && serve_guard_add_host(&o->guard, host))
+		return cli_usage("serve", "too many --allow-host names");
 	return -1;
 }
 
@@ -414,10 +549,12 @@ static struct MHD_Daemon *start_daemon(server *s, const struct addrinfo *ai, uns
 	                 MHD_USE_ITC | MHD_USE_ERROR_LOG;
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
-	return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
-	                        ai->ai_addr, MHD_OPTION_CONNECTION_TIMEOUT, timeout,
-	                        MHD_OPTION_CONNECTION_LIMIT, 256u, MHD_OPTION_NOTIFY_COMPLETED,
-	                        on_completed, s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+	/* the logger first: libmicrohttpd complains (on stderr, by itself) of
+	 * one that comes after other options */
+	return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_EXTERNAL_LOGGER,
+	                        mhd_log, NULL, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+	                        MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_CONNECTION_LIMIT,
+	                        256u, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 	                        MHD_OPTION_END);
 }
 
@@ -454,7 +591,14 @@ int cmd_serve(int argc, char **argv)
 	if (resolve(&ai, o.listen))
 		return cli_usage("serve", "--listen takes HOST:PORT (127.0.0.1:7878, [::1]:7878), not '%s'",
 		                 o.listen);
+	char host[300];
+	listen_host(host, sizeof host, o.listen);
+	if ((st = settle_access(&o, ai, host)) >= 0) {
+		freeaddrinfo(ai);
+		return st;
+	}
 	server s = { 0 };
+	s.guard = o.guard;
 	int rc = EXIT_ERROR;
 	char *token = NULL;
 	if (o.token_file && !(token = read_token(o.token_file, &s.token_len))) {
@@ -494,14 +638,8 @@ int cmd_serve(int argc, char **argv)
 		goto out_state;
 	}
 	const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-	char host[256];
-	snprintf(host, sizeof host, "%.*s", (int)(strrchr(o.listen, ':') - o.listen), o.listen);
 	printf("listening on http://%s:%u\n", host, info ? info->port : 0);
 	fflush(stdout);
-	if (!token && strcmp(host, "127.0.0.1") && strcmp(host, "[::1]") && strcmp(host, "localhost"))
-		fprintf(stderr, "h2emv serve: warning: %s is reachable from other machines and no "
-		                "--token-file is set: anyone there may read and write this memory\n",
-		        host);
 	int sig = 0;
 	sigwait(&sigs, &sig);
 	fprintf(stderr, "h2emv serve: %s: finishing the requests in flight, then stopping\n",

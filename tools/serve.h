@@ -50,6 +50,9 @@ int serve_route(serve_route_id *out, const char **allow, const char *method, con
                 serve_err *e);
 /* Whether the route reads a request body. */
 int serve_route_has_body(serve_route_id r);
+/* The method the route at `path` takes ("GET", "POST"), NULL when there
+ * is no such route (OPTIONS answers with it). */
+const char *serve_route_method(const char *path);
 
 /* One observation of a POST /v1/observations body. */
 typedef struct serve_obs_item {
@@ -106,6 +109,41 @@ int serve_parse_tree_query(uint64_t *snapshot, const char **format, const char *
  * does not depend on where they differ. 1 when it is "Bearer <token>". */
 int serve_auth_ok(const char *header, const char *token, size_t token_len);
 
+/* --------------------------------------------- guard (serve_guard.c) -- */
+
+/* Who may talk to the server besides a program that can reach the port
+ * (docs/serve.md, "Web pages"): the names a Host header may carry, and
+ * the web origins allowed to read and write (--cors). Strings are
+ * borrowed (the command line's), valid while the server runs. */
+typedef struct serve_guard {
+	const char *hosts[40];
+	size_t n_hosts;
+	const char *cors[32];
+	size_t n_cors;
+} serve_guard;
+
+/* Add an allowed Host name (no port; IPv6 in brackets) or --cors origin.
+ * -1 when the list is full. */
+int serve_guard_add_host(serve_guard *g, const char *name);
+int serve_guard_add_cors(serve_guard *g, const char *origin);
+/* A request's Host and Origin headers (NULL when absent). The Host must
+ * name an allowed host (any port or none); an Origin must be the server's
+ * own (http or https, an allowed host) or one of the --cors origins, then
+ * *cors points to it (else NULL). Returns 0, or -1 with `e` set (403
+ * bad_host or bad_origin). */
+int serve_guard_check(const char **cors, const serve_guard *g, const char *host,
+                      const char *origin, serve_err *e);
+/* A body for `route` must be application/json (POST /v1/observations:
+ * also application/x-ndjson); parameters such as charset are ignored.
+ * Returns 0 (and always for a route without a body), or -1 with `e` set
+ * (415 unsupported_media_type). */
+int serve_content_type_check(serve_route_id route, const char *ctype, serve_err *e);
+/* Whether NAME may be given to --allow-host (letters, digits, '-', '.',
+ * '_'; or an IPv6 address in brackets), and ORIGIN to --cors
+ * ("http://NAME[:PORT]" or "https://...", nothing after). */
+int serve_host_name_valid(const char *name);
+int serve_origin_valid(const char *origin);
+
 /* ------------------------------------------------------- state, worker -- */
 
 #define SERVE_LAT_BUCKETS 12
@@ -140,7 +178,7 @@ typedef struct serve_state {
 	uint64_t obs_received, obs_refused, batches, obs_built, snapshots_built, nodes_forgotten;
 	uint64_t builds, build_errors, maintain_runs, gc_runs, compactions, compactions_deferred;
 	uint64_t gc_snapshots_dropped, gc_versions_deleted, gc_obs_reclaimed;
-	uint64_t questions, question_errors, says, feedbacks;
+	uint64_t questions, question_errors, questions_not_ready, says, feedbacks;
 	uint64_t lat_buckets[SERVE_LAT_BUCKETS]; /* cumulative as Prometheus wants at output */
 	double lat_sum;
 	h2emv_tokens tok_build, tok_forget, tok_ask, tok_say;
@@ -161,8 +199,19 @@ void serve_worker_stop(serve_state *st);
 /* A batch up to `last_seq` is durable: count it and wake the builder. */
 void serve_worker_notify(serve_state *st, uint64_t n_stored, uint64_t n_refused,
                          uint64_t last_seq);
-/* Count one question answered in `seconds` (ok = 0 for an error). */
-void serve_count_question(serve_state *st, double seconds, int ok, const h2emv_tokens *t);
+/* How a question ended: answered, refused with an error, or asked before
+ * anything was built (409 nothing_built: not a failure of the memory, so
+ * counted apart from the errors). */
+typedef enum serve_question_end {
+	SERVE_Q_ANSWERED,
+	SERVE_Q_FAILED,
+	SERVE_Q_NOT_READY
+} serve_question_end;
+
+/* Count one question that ended as `end` after `seconds` (the latency
+ * histogram counts answered ones only). */
+void serve_count_question(serve_state *st, double seconds, serve_question_end end,
+                          const h2emv_tokens *t);
 
 /* ------------------------------------------------------------ handlers -- */
 

@@ -236,7 +236,7 @@ static void h_ask(serve_reply *out, serve_state *st, const char *body, size_t bl
 	serve_err e;
 	if (serve_parse_ask(&q, body, blen, &e)) {
 		serve_reply_error(out, &e);
-		serve_count_question(st, 0, 0, NULL);
+		serve_count_question(st, 0, SERVE_Q_FAILED, NULL);
 		return;
 	}
 	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
@@ -249,23 +249,25 @@ static void h_ask(serve_reply *out, serve_state *st, const char *body, size_t bl
 		              q.at_text);
 		serve_reply_error(out, &e);
 		serve_ask_req_free(&q);
-		serve_count_question(st, 0, 0, NULL);
+		serve_count_question(st, 0, SERVE_Q_FAILED, NULL);
 		return;
 	}
 	h2emv_answer *a = NULL;
 	h2emv_error err = { 0 };
 	int rc = h2emv_ask(&a, st->mem, q.question, &o, &err);
+	serve_question_end end = rc ? SERVE_Q_FAILED : SERVE_Q_ANSWERED;
 	if (rc == H2EMV_ENOTFOUND && !o.at && !o.snapshot) {
 		serve_err_set(&e, 409, "nothing_built",
 		              "nothing has been built yet: the builder folds the observations sent "
 		              "to POST /v1/observations; ask again in a moment");
 		serve_reply_error(out, &e);
+		end = SERVE_Q_NOT_READY;
 	} else if (rc) {
 		reply_status(out, rc, &err, "ask");
 	} else {
 		serve_reply_json(out, 200, cli_answer_json(q.question, a, q.trace));
 	}
-	serve_count_question(st, serve_now() - t0, rc == H2EMV_OK, a ? &a->tokens : NULL);
+	serve_count_question(st, serve_now() - t0, end, a ? &a->tokens : NULL);
 	h2emv_answer_free(a);
 	serve_ask_req_free(&q);
 }

@@ -96,6 +96,14 @@ int serve_route(serve_route_id *out, const char **allow, const char *method, con
 	return -1;
 }
 
+const char *serve_route_method(const char *path)
+{
+	for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
+		if (!strcmp(routes[i].path, path))
+			return routes[i].method;
+	return NULL;
+}
+
 int serve_route_has_body(serve_route_id r)
 {
 	return r == SERVE_OBSERVATIONS || r == SERVE_ASK || r == SERVE_SAY || r == SERVE_FEEDBACK;

@@ -92,10 +92,13 @@ void serve_worker_notify(serve_state *st, uint64_t n_stored, uint64_t n_refused,
 	pthread_mutex_unlock(&st->mu);
 }
 
-void serve_count_question(serve_state *st, double seconds, int ok, const h2emv_tokens *t)
+void serve_count_question(serve_state *st, double seconds, serve_question_end end,
+                          const h2emv_tokens *t)
 {
 	pthread_mutex_lock(&st->mu);
-	if (ok) {
+	if (end == SERVE_Q_NOT_READY) {
+		st->questions_not_ready++;
+	} else if (end == SERVE_Q_ANSWERED) {
 		st->questions++;
 		st->lat_sum += seconds;
 		for (int i = 0; i < SERVE_LAT_BUCKETS; i++)
@@ -311,7 +314,7 @@ json_t *serve_status_json(serve_state *st)
 	pthread_mutex_lock(&st->mu);
 	json_t *o = json_pack(
 		"{s:f,s:{s:I,s:I,s:I,s:I,s:I},s:{s:I,s:f},s:{s:I,s:I,s:I,s:I},s:{s:I,s:I},"
-		"s:{s:s,s:s,s:f,s:i,s:I,s:I,s:I,s:I,s:s},s:{s:I,s:I}}",
+		"s:{s:s,s:s,s:f,s:i,s:I,s:I,s:I,s:I,s:s},s:{s:I,s:I,s:I}}",
 		"uptime_seconds", now - st->started,
 		"observations", "received", (json_int_t)st->obs_received, "refused",
 		(json_int_t)st->obs_refused, "built", (json_int_t)st->obs_built, "last_seq",
@@ -327,7 +330,7 @@ json_t *serve_status_json(serve_state *st)
 		"compactions_deferred", (json_int_t)st->compactions_deferred, "last_error",
 		st->last_error,
 		"questions", "answered", (json_int_t)st->questions, "failed",
-		(json_int_t)st->question_errors);
+		(json_int_t)st->question_errors, "not_ready", (json_int_t)st->questions_not_ready);
 	if (o && json_object_set_new(o, "queue_depth", json_integer((json_int_t)queue))) {
 		json_decref(o);
 		o = NULL;
@@ -434,8 +437,12 @@ char *serve_metrics_text(serve_state *st, size_t *len)
 	          (unsigned long long)st->questions, st->lat_sum, (unsigned long long)st->questions);
 	metric(&b, "h2emv_questions_answered_total", "counter", "Questions answered.",
 	       (double)st->questions);
-	metric(&b, "h2emv_questions_failed_total", "counter", "Questions that got an error.",
+	metric(&b, "h2emv_questions_failed_total", "counter",
+	       "Questions that got an error (not counting nothing_built).",
 	       (double)st->question_errors);
+	metric(&b, "h2emv_questions_not_ready_total", "counter",
+	       "Questions asked before anything was built (409 nothing_built).",
+	       (double)st->questions_not_ready);
 	tb_printf(&b, "# HELP h2emv_policy_calls_total Policy calls, by what they were for.\n"
 	              "# TYPE h2emv_policy_calls_total counter\n");
 	const struct {
