@@ -123,7 +123,7 @@ static int word_in(const char *s, const rq_term *t)
 	}
 	/* a category word: "vegetables" for the carrot, "container" for the
 	 * crate (WordNet; a name or a verb is no category) */
-	if (t->cls == LC_NONE && !t->cap && !t->lemma && strlen(t->word) >= 3)
+	if (t->kind && t->cls == LC_NONE && strlen(t->word) >= 3)
 		for (size_t i = 0; i < k; i++)
 			if (!w[i].digit && strlen(w[i].w) >= 3 && wn_kind_of(w[i].w, t->word))
 				return 1;

@@ -934,6 +934,15 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 					break;
 				}
 	}
+	/* the category, and a plural noun ("did you chop vegetables"), may be
+	 * met by its kinds */
+	for (size_t t = 0; t < q->n_term; t++) {
+		rq_term *m = &q->term[t];
+		size_t n = strlen(m->word);
+		int plural = n > 3 && m->word[n - 1] == 's' && m->word[n - 2] != 's' &&
+		             m->word[n - 2] != '\'' && strcmp(m->stem, m->word);
+		m->kind = !m->lemma && !m->cap && ((int)t == q->category || plural);
+	}
 	/* "where did you put the tote you picked from A7": the main verb says
 	 * whether "from" asks for the source */
 	if (q->verb >= 0) {
