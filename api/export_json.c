@@ -93,8 +93,8 @@ const char *export_kind_name(int kind)
 static const char *type_name(int t)
 {
 	static const char *const names[] = { "unknown", "action", "person", "utterance",
-		                             "seen",    "place",  "task" };
-	return t >= 1 && t <= 6 ? names[t] : names[0];
+		                             "seen",    "place",  "task",   "note" };
+	return t >= 1 && t <= 7 ? names[t] : names[0];
 }
 
 static const char *status_name(int s)

@@ -340,6 +340,33 @@ static int person_named(const char *action, const char *key, size_t klen)
 	return 0;
 }
 
+/* A number parameter. "floor": 3, "dock": 2 — a number names a thing
+ * only with its key's word ("floor 3") in a role the key has; any other
+ * top-level number ("books": 31, "weight_kg": 18.5) is a word of the
+ * action in its key's words ("books 31"): what "how many books", "how
+ * much did they weigh" and "which floor" are answered from. */
+static void walk_number(xctx *x, const msgpack_object *o, const char *key, size_t klen,
+                        int depth)
+{
+	char num[40];
+	int len;
+	if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+		len = snprintf(num, sizeof num, "%llu", (unsigned long long)o->via.u64);
+	else if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+		len = snprintf(num, sizeof num, "%lld", (long long)o->via.i64);
+	else
+		len = snprintf(num, sizeof num, "%.10g", o->via.f64);
+	if (len <= 0 || (size_t)len >= sizeof num)
+		return;
+	int role = profile_role(x->prof, x->sk, key, klen);
+	int slot = role_slot(role);
+	int small = o->type == MSGPACK_OBJECT_POSITIVE_INTEGER && o->via.u64 < 100000;
+	if (slot >= 0 && slot != FS_TEXT && small && one_word(key, klen))
+		set_named(x->act, slot, key, klen, num, (size_t)len);
+	else if (slot < 0 && depth == 1 && klen <= 40)
+		add_other(x->act, key, klen, num, (size_t)len);
+}
+
 static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t klen, int depth)
 {
 	if (depth > 4)
@@ -358,16 +385,11 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 			walk_args(x, &o->via.array.ptr[i], key, klen, depth + 1);
 		return;
 	case MSGPACK_OBJECT_POSITIVE_INTEGER:
-		/* "floor": 3, "dock": 2 — a number is a name only with its key's
-		 * word ("floor 3"); a bare count or setting ("rpm": 1500) is not */
-		if (key && x->pass == 1 && o->via.u64 < 100000 && one_word(key, klen)) {
-			int role = profile_role(x->prof, x->sk, key, klen);
-			int slot = role_slot(role);
-			char num[24];
-			int len = snprintf(num, sizeof num, "%llu", (unsigned long long)o->via.u64);
-			if (slot >= 0 && slot != FS_TEXT && len > 0)
-				set_named(x->act, slot, key, klen, num, (size_t)len);
-		}
+	case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+	case MSGPACK_OBJECT_FLOAT32:
+	case MSGPACK_OBJECT_FLOAT64:
+		if (key && x->pass == 1)
+			walk_number(x, o, key, klen, depth);
 		return;
 	case MSGPACK_OBJECT_STR: {
 		const char *p = o->via.str.ptr;
@@ -752,11 +774,86 @@ static const char *where_is(const scene *s, const char *id)
 	return NULL;
 }
 
+/* The people a note names: runs of capitalised words that do not open
+ * the note or a sentence of it, without digits ("Belt 3 jammed; Sam
+ * cleared it" names Sam; "Shift handover (Ilse Moreau): ..." Ilse Moreau). */
+static void note_people(fact *f, const char *note)
+{
+	char who[160];
+	size_t n = 0, i = 0;
+	int start = 1, names = 0;
+	while (note[i] && names < 3) {
+		unsigned char c = (unsigned char)note[i];
+		if (c == '.' || c == '!' || c == '?') {
+			start = 1, i++;
+			continue;
+		}
+		if (!((c | 32) >= 'a' && (c | 32) <= 'z')) {
+			i++;
+			continue;
+		}
+		size_t a = i;
+		int run = 0;
+		/* a run of capitalised words, each of letters only */
+		while (note[i] >= 'A' && note[i] <= 'Z') {
+			size_t w = i;
+			while ((note[i] >= 'a' && note[i] <= 'z') || (note[i] >= 'A' && note[i] <= 'Z') ||
+			       note[i] == '-')
+				i++;
+			if ((note[i] >= '0' && note[i] <= '9') || i - w < 2) {
+				run = -1;
+				break;
+			}
+			run++;
+			if (note[i] != ' ' || !(note[i + 1] >= 'A' && note[i + 1] <= 'Z'))
+				break;
+			i++;
+		}
+		size_t e = i;
+		if (e > a && note[e - 1] == ' ')
+			e--;
+		if (run > 0 && !start && n + (e - a) + 3 < sizeof who) {
+			if (n)
+				memcpy(who + n, ", ", 2), n += 2;
+			memcpy(who + n, note + a, e - a);
+			n += e - a;
+			names++;
+		}
+		start = 0;
+		while ((note[i] >= 'a' && note[i] <= 'z') || (note[i] >= 'A' && note[i] <= 'Z') ||
+		       (note[i] >= '0' && note[i] <= '9') || note[i] == '-' || note[i] == '\'')
+			i++;
+	}
+	if (n)
+		set(f, FS_WHO, who, n);
+}
+
+/* Every note is a fact of its own, whatever its first word: a logbook
+ * robot's history lives in them ("Pump P2 tripped at 14:10; Sam reset the
+ * breaker"), and a failure's reason is the note beside the action. */
+static int extract_note(facts *out, const scene *s)
+{
+	fact *f = push(out);
+	if (!f)
+		return H2EMV_ENOMEM;
+	f->type = FT_NOTE;
+	int st = s->action ? s->action_status : 0;
+	f->status = st == 4 ? FST_FAILED : st == 5 ? FST_ABORTED
+	            : note_failed(s->note) ? FST_FAILED : FST_DONE;
+	sets(f, FS_TEXT, s->note);
+	sets(f, FS_NAME, s->action);
+	sets(f, FS_PLACE, s->location);
+	note_people(f, s->note);
+	return H2EMV_OK;
+}
+
 int facts_from_scene(facts *out, const scene *s, const robot_profile *prof, int tasks)
 {
 	int rc = s->action ? extract_action(out, s, prof) : H2EMV_OK;
 	if (rc == H2EMV_OK && !s->action && s->note && *s->note)
 		rc = extract_note_action(out, s, prof);
+	if (rc == H2EMV_OK && s->note && *s->note)
+		rc = extract_note(out, s);
 	fact *f;
 	/* skill-stack robots: the outermost skill when it is not the action
 	 * itself ("ObjectLearning" while its "Say" runs) */
@@ -827,7 +924,7 @@ int facts_from_scene(facts *out, const scene *s, const robot_profile *prof, int 
 		fact *x = &out->v[i];
 		int ok = x->type == FT_ACT || x->type == FT_TASK ? x->s[FS_NAME] != NULL
 		         : x->type == FT_PLACE ? x->s[FS_PLACE] != NULL
-		         : x->type == FT_SPEECH ? x->s[FS_TEXT] != NULL
+		         : x->type == FT_SPEECH || x->type == FT_NOTE ? x->s[FS_TEXT] != NULL
 		                                : x->s[FS_NAME] != NULL;
 		if (!ok) {
 			fact_free(x);
@@ -856,6 +953,7 @@ static int priority(const fact *f)
 	case FT_SPEECH: p = 80; break;
 	case FT_PLACE: p = 60; break;
 	case FT_TASK: p = 75; break;
+	case FT_NOTE: p = f->status == FST_FAILED ? 95 : 72; break;
 	default: p = 40;
 	}
 	uint32_t c = f->count;
@@ -1060,7 +1158,7 @@ static int decode_fact(fact *f, const msgpack_object *o)
 	for (int i = 0; i < 7; i++)
 		if (!get_int(&a[i], &v[i]))
 			return H2EMV_ECORRUPT;
-	if (v[0] < FT_ACT || v[0] > FT_TASK || v[1] < 0 || v[1] > 5 || v[2] < 0 ||
+	if (v[0] < FT_ACT || v[0] > FT_NOTE || v[1] < 0 || v[1] > 5 || v[2] < 0 ||
 	    v[2] >= LC_COUNT_ || v[3] < 1 || v[3] > UINT32_MAX)
 		return H2EMV_ECORRUPT;
 	f->type = (uint8_t)v[0];
@@ -1428,6 +1526,11 @@ int facts_render_one(eng_buf *b, const fact *f)
 	case FT_PLACE:
 		add(b, "at ");
 		add(b, f->s[FS_PLACE]);
+		break;
+	case FT_NOTE:
+		add(b, "noted \"");
+		add(b, f->s[FS_TEXT]);
+		add(b, "\"");
 		break;
 	}
 	if (f->count > 1) {

@@ -25,7 +25,10 @@
 struct scene;
 struct robot_profile;
 
-enum fact_type { FT_ACT = 1, FT_PERSON, FT_SPEECH, FT_SEEN, FT_PLACE, FT_TASK };
+/* FT_NOTE: a note the robot wrote, whatever its first word: FS_TEXT the
+ * note, FS_WHO the people it names, FS_NAME the action it was written
+ * beside (if any), FS_PLACE where. */
+enum fact_type { FT_ACT = 1, FT_PERSON, FT_SPEECH, FT_SEEN, FT_PLACE, FT_TASK, FT_NOTE };
 
 /* String slots of a fact (NULL when absent). */
 enum fact_slot {

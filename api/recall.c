@@ -300,9 +300,46 @@ static int is_me(const rquestion *q, const facts *set, const char *name)
 	return 1;
 }
 
+/* Evidence: a note or an utterance whose own words hold at least half of
+ * the question's words, the verb among them ("when did belt 3 jam": "Belt 3
+ * jammed at 14:10; Sam cleared it"). */
+static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
+{
+	if (f->type != FT_NOTE && f->type != FT_SPEECH)
+		return 0;
+	size_t content = 0, hits = 0;
+	int verb_hit = 0;
+	for (size_t i = 0; i < q->n_term; i++) {
+		const rq_term *t = &q->term[i];
+		content++;
+		int h = word_in(f->s[FS_TEXT], t) || word_in(f->s[FS_WHO], t) ||
+		        word_in(f->s[FS_PLACE], t) || (f->type == FT_SPEECH && word_in(f->s[FS_NAME], t));
+		/* "the expired holds": a verb the note writes in another form */
+		if (!h && (int)i == q->verb && t->lemma) {
+			rq_term l = *t;
+			snprintf(l.word, sizeof l.word, "%s", t->lemma);
+			lex_stem(l.word, strlen(l.word), l.stem);
+			h = word_in(f->s[FS_TEXT], &l);
+		}
+		hits += h != 0;
+		verb_hit |= h && (int)i == q->verb;
+	}
+	if (!hits || hits * 2 < content || (content >= 2 && hits < 2))
+		return 0;
+	/* "what did Ana say": a person the question names is the speaker or named */
+	if (q->person >= 0 && !word_in(f->s[f->type == FT_SPEECH ? FS_NAME : FS_WHO],
+	                               &q->term[q->person]) &&
+	    !word_in(f->s[FS_TEXT], &q->term[q->person]))
+		return 0;
+	*hits_out = (int)hits | (hits == content ? 0x10000 : 0);
+	return 1.0 + (double)hits + (verb_hit ? 0.5 : 0) + (double)hits / (double)content;
+}
+
 static double score_hits(const rquestion *q, const fact *f, const facts *set, int *hits_out)
 {
 	*hits_out = 0;
+	if (q->evidence)
+		return score_evidence(q, f, hits_out);
 	if (!type_ok(q, f))
 		return 0;
 	int failed = is_act(f) && (f->status == FST_FAILED || f->status == FST_ABORTED);
@@ -1090,9 +1127,82 @@ static int longer_name(const char *full, const char *part)
 	return strlen(full) > n && !strncasecmp(full, part, n) && full[n] == ' ';
 }
 
+/* The best evidence: the highest score, by the order asked among equals. */
+static const cand *best_evidence(const rctx *x)
+{
+	const cand *c = NULL;
+	for (size_t i = 0; i < x->n; i++) {
+		const cand *d = &x->c[i];
+		if (!c || d->score > c->score + 1e-9)
+			c = d;
+		else if (d->score > c->score - 1e-9 &&
+		         (x->q->order == RO_FIRST ? d->f->t0 < c->f->t0 : d->f->t1 > c->f->t1))
+			c = d;
+	}
+	return c;
+}
+
+/* Quote a note or an utterance, with its time: "On Tuesday 2026/03/10 at
+ * 14:02 I noted: "..."". */
+static void quote(pr_str *b, const fact *f, int64_t t)
+{
+	char dt[40];
+	if (f->type == FT_NOTE)
+		pr_str_addf(b, "On %s %s I noted: \"%s\"", weekday_name(t), fmt_dt(dt, sizeof dt, t),
+		            f->s[FS_TEXT]);
+	else
+		pr_str_addf(b, "On %s %s %s said: \"%s\"", weekday_name(t), fmt_dt(dt, sizeof dt, t),
+		            f->s[FS_NAME] ? f->s[FS_NAME] : "someone", f->s[FS_TEXT]);
+}
+
+/* No typed fact answered the question as read: answer it from the note or
+ * the words that hold its words, quoted, in the form the kind asks for. */
+static void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a)
+{
+	const rquestion *q = x->q;
+	const cand *c = best_evidence(x);
+	if (!c) {
+		pr_str_adds(b, NOT_FOUND);
+		return;
+	}
+	const fact *f = c->f;
+	int64_t t = q->order == RO_FIRST ? f->t0 : f->t1;
+	char dt[40], amount[2 * LEX_WORD_MAX + 2];
+	a->quoted = 1;
+	add_evidence(a, c->ref);
+	if (x->want_trace)
+		pr_str_addf(&x->trace, "no typed fact answers it: the best-matching record (score %.1f)\n",
+		            c->score);
+	switch (q->kind) {
+	case RQ_WHEN:
+		pr_str_addf(b, "At %s, a %s. ", fmt_dt(dt, sizeof dt, t), weekday_name(t));
+		break;
+	case RQ_DAY:
+		pr_str_addf(b, "On %s (%s). ", emv_fmt_date(dt, sizeof dt, t), weekday_name(t));
+		break;
+	case RQ_WHO: {
+		const char *who = f->type == FT_NOTE ? f->s[FS_WHO] : f->s[FS_NAME];
+		if (who)
+			pr_str_addf(b, "%s. ", who);
+		break;
+	}
+	case RQ_COUNT:
+		if (counted_amount(f->s[FS_TEXT], q, amount, sizeof amount))
+			pr_str_addf(b, "%s. ", amount);
+		break;
+	default:
+		break;
+	}
+	quote(b, f, t);
+}
+
 static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 {
 	const rquestion *q = x->q;
+	if (q->evidence) {
+		answer_evidence(x, b, a);
+		return;
+	}
 	int single = q->kind == RQ_WHEN || q->kind == RQ_WHERE || q->kind == RQ_FROM ||
 	             (q->kind == RQ_WHICH && !q->plural) || q->kind == RQ_SAID ||
 	             q->kind == RQ_YESNO || q->kind == RQ_DURATION || (q->kind == RQ_DAY && !q->plural) ||
@@ -2088,6 +2198,18 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 					pr_str_adds(&x.trace, "no speaker is called so: anyone but me\n");
 				rc = collect(&x, &q);
 			}
+		}
+	}
+	/* nothing typed answered: the notes and words that hold the question's */
+	if (rc == H2EMV_OK && root && !x.n && !x.forgot && q.kind != RQ_YESNO && q.n_term &&
+	    q.kind != RQ_STEPS) {
+		rquestion ev = q;
+		ev.evidence = 1;
+		rc = collect(&x, &ev);
+		x.q = &q;
+		if (rc == H2EMV_OK && x.n) {
+			q = ev;
+			x.q = &q;
 		}
 	}
 	h2emv_answer *a = NULL;

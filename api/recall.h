@@ -64,6 +64,9 @@ typedef struct rquestion {
 	int anchor_reply;     /* a question about words: "when she asked ...", said in
 	                       * reply to the words the clause names */
 	int anchor_request;   /* internal: the moment is a request in others' words */
+	int evidence;         /* internal: no typed fact answered; read notes and
+	                       * words for the question's own words (an evidence
+	                       * answer quotes them) */
 } rquestion;
 
 /* Read a question; `now` resolves relative times. Never fails. */

@@ -649,6 +649,9 @@ typedef struct h2emv_answer {
 	unsigned rounds;
 	h2emv_tokens tokens;
 	char *trace;            /* one line per step, or NULL */
+	int quoted;             /* 1: no typed fact answered the question as read; the
+	                           text quotes the note or the words that match it
+	                           best, with their time (an evidence answer) */
 } h2emv_answer;
 
 /* Answer a question about the past from one snapshot. *out is the caller's;
