@@ -2,7 +2,9 @@
  * dialog.c — the dialog manager: an utterance is routed by the policy to
  * question answering (h2emv_ask on the newest snapshot), to rule learning
  * (h2emv_feedback), or answered directly (greetings, thanks, anything
- * else). The reply says what was done and carries what it produced.
+ * else). The reply says what was done and carries what it produced. A
+ * greeting in front of a question or feedback ("Hi, where are the keys?")
+ * is not part of what is asked or learned.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,15 +117,16 @@ int h2emv_say(h2emv_reply **out, h2emv_mem *mem, const char *utterance, h2emv_er
 	pol_usage u = { 0 };
 	int rc = route(p && p->route ? p->ctx : NULL, utterance, &which, &said, &u, err);
 	tokens_add(&r->tokens, &u);
+	const char *body = utterance + bi_greeting_len(utterance);
 	if (rc == H2EMV_OK) {
 		switch (which) {
 		case POL_ROUTE_QUESTION:
 			r->route = H2EMV_ROUTE_QUESTION;
-			rc = on_question(r, mem, utterance, err);
+			rc = on_question(r, mem, body, err);
 			break;
 		case POL_ROUTE_FEEDBACK:
 			r->route = H2EMV_ROUTE_FEEDBACK;
-			rc = on_feedback(r, mem, utterance, err);
+			rc = on_feedback(r, mem, body, err);
 			break;
 		default:
 			r->route = H2EMV_ROUTE_REPLY;

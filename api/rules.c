@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "api/mem.h"
+#include "api/policy/builtin.h"
 #include "api/rules_codec.h"
 
 const char *const RULE_DEFAULT =
@@ -315,6 +316,13 @@ static int check_feedback(const char *fb, h2emv_error *err)
 	if (!rules_text_ok(fb, n))
 		return eng_fail(err, H2EMV_EINVAL,
 		                "the feedback must be at most 4 KiB of valid UTF-8 (it is %zu bytes)", n);
+	/* whatever the policy: a greeting or thanks is never a rule, and is
+	 * refused before a model is asked */
+	if (bi_small_talk(fb))
+		return eng_fail(err, H2EMV_EINVAL,
+		                "not a rule: that is small talk; feedback must say what to remember or "
+		                "what may be forgotten, e.g. \"You should always remember where you "
+		                "put the keys\"");
 	return H2EMV_OK;
 }
 

@@ -694,8 +694,12 @@ int h2emv_rules_current(uint32_t *out, h2emv_mem *mem, h2emv_error *err);
  * unrelated rule is caught and the rule restored. Makes a new version;
  * *out (the caller's, free with h2emv_rules_free) is it. Writers of rules
  * are serialised by a lock file (DIR/rules.lock), across processes too.
+ * Feedback must be a rule: small talk ("hello there", "thanks") is refused
+ * whatever the policy, and the builtin policy refuses any text that does
+ * not say what to remember, keep or forget and about what, and questions;
+ * no version is made and the message starts "not a rule".
  * Returns OK, EINVAL (NULL arguments, empty feedback, feedback over 4 KiB
- * or not UTF-8), EPARSE (the policy's reply could not be read, after its
+ * or not UTF-8, feedback that is not a rule), EPARSE (the policy's reply could not be read, after its
  * retries, or proposes a rule over 4 KiB or not UTF-8), EREADONLY,
  * ECORRUPT, EIO (also an llm policy's transport failing), ENOSPC, ENOMEM. */
 int h2emv_feedback(h2emv_rules **out, h2emv_mem *mem, const char *feedback, h2emv_error *err);
@@ -722,7 +726,10 @@ typedef struct h2emv_reply {
 } h2emv_reply;
 
 /* Route an utterance to question answering, to rule learning, or answer it
- * directly (greetings, unknown). A question before anything is built gets
+ * directly (greetings, unknown). Small talk ("Hello robot, how are you?")
+ * is answered directly, never as a question; a greeting in front of a
+ * question or feedback is left out of what is asked or learned. A question
+ * before anything is built gets
  * "I have no memories yet..." and H2EMV_OK. *out is the caller's; free it
  * with h2emv_reply_free (NULL is fine). Returns OK, EINVAL (NULL
  * arguments; feedback h2emv_feedback refuses), ELIMIT (an utterance over

@@ -2,7 +2,9 @@
  * test_dialog.c — the dialog manager (h2emv_say) and the builtin router:
  * questions go to question answering, feedback to rule learning (a new
  * rules version, and a reply naming the new rule), greetings and the rest
- * are answered directly; a question before anything is built is answered
+ * are answered directly; small talk ("Hello robot, how are you?") gets a
+ * reply, never an answer about the past, and a greeting in front of a
+ * question is cut off; a question before anything is built is answered
  * politely; every route reports its tokens.
  */
 #include <setjmp.h>
@@ -171,6 +173,50 @@ static void test_greetings_and_thanks_are_answered_directly(void **state)
 	h2emv_reply_free(r);
 }
 
+/* Small talk gets a reply, never an answer about the past, even when a
+ * task "Greet" is in memory; nothing is learned from it. */
+static void test_small_talk_gets_a_reply_not_an_answer(void **state)
+{
+	fx *f = *state;
+	commit_tree(f);
+	static const char *const talk[] = { "Hello robot, how are you?", "hello there", "Hi robot",
+		                                "Good morning, ARMAR!", "How are you today?",
+		                                "Thanks a lot!", "Bye, see you tomorrow." };
+	for (size_t i = 0; i < sizeof talk / sizeof *talk; i++) {
+		h2emv_reply *r = say(f, talk[i]);
+		if (r->route != H2EMV_ROUTE_REPLY)
+			fail_msg("'%s' routed %d: %s", talk[i], (int)r->route, r->text);
+		assert_null(r->answer);
+		assert_null(r->rules);
+		assert_int_equal(r->tokens.calls, 1); /* routing only */
+		h2emv_reply_free(r);
+	}
+	h2emv_reply *r = say(f, "Hello robot, how are you?");
+	assert_non_null(strstr(r->text, "tell me what to remember"));
+	h2emv_reply_free(r);
+	uint32_t v = 99;
+	assert_int_equal(h2emv_rules_current(&v, f->mem, NULL), H2EMV_OK);
+	assert_int_equal(v, 0);
+}
+
+/* A greeting in front of a question or feedback is cut off: the rest is
+ * answered or learned. */
+static void test_greeting_in_front_of_a_question_or_feedback_is_cut(void **state)
+{
+	fx *f = *state;
+	commit_tree(f);
+	h2emv_reply *r = say(f, "Hi, where did you put the knife?");
+	assert_int_equal(r->route, H2EMV_ROUTE_QUESTION);
+	assert_non_null(r->answer);
+	assert_string_equal(r->text, "At the countertop.");
+	h2emv_reply_free(r);
+	r = say(f, "Good morning robot, please remember who you met.");
+	assert_int_equal(r->route, H2EMV_ROUTE_FEEDBACK);
+	assert_non_null(r->rules);
+	assert_string_equal(r->rules->items[r->rules->n - 1], "Always remember who you met.");
+	h2emv_reply_free(r);
+}
+
 static void test_router_sorts_utterances(void **state)
 {
 	(void)state;
@@ -203,6 +249,15 @@ static void test_router_sorts_utterances(void **state)
 		{ "Bye.", POL_ROUTE_REPLY },
 		{ "", POL_ROUTE_REPLY },
 		{ "I am going shopping.", POL_ROUTE_REPLY },
+		{ "Hello robot, how are you?", POL_ROUTE_REPLY },
+		{ "How are you?", POL_ROUTE_REPLY },
+		{ "hello there", POL_ROUTE_REPLY },
+		{ "Thanks a lot!", POL_ROUTE_REPLY },
+		{ "Good night, see you tomorrow.", POL_ROUTE_REPLY },
+		{ "Hi, where did you put the keys?", POL_ROUTE_QUESTION },
+		{ "Hello robot, how did you clean the cup?", POL_ROUTE_QUESTION },
+		{ "How did you get here?", POL_ROUTE_QUESTION },
+		{ "Hey robot, remember where the milk is.", POL_ROUTE_FEEDBACK },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int route = 0;
@@ -241,6 +296,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_feedback_makes_a_new_rules_version, fx_setup,
 		                                fx_teardown),
 		cmocka_unit_test_setup_teardown(test_greetings_and_thanks_are_answered_directly,
+		                                fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_small_talk_gets_a_reply_not_an_answer, fx_setup,
+		                                fx_teardown),
+		cmocka_unit_test_setup_teardown(test_greeting_in_front_of_a_question_or_feedback_is_cut,
 		                                fx_setup, fx_teardown),
 		cmocka_unit_test(test_router_sorts_utterances),
 		cmocka_unit_test_setup_teardown(test_say_refuses_bad_arguments, fx_setup, fx_teardown),

@@ -566,7 +566,7 @@ static void test_learn_removes_rules_the_user_lets_go_of(void **state)
 	assert_string_equal(l.items[1], old[2]);
 	pol_rule_list_free(&l);
 	/* nothing matches: nothing changes, the default never goes */
-	l = learn(p, old, 4, "You can forget everything about forgetting");
+	l = learn(p, old, 4, "You can forget everything about the garden");
 	assert_int_equal(l.n, 4);
 	assert_string_equal(l.items[0], DEFAULT_RULE);
 	pol_rule_list_free(&l);
@@ -637,9 +637,15 @@ static void test_hostile_texts_never_crash_any_decision(void **state)
 		assert_int_equal(p->group(p->ctx, &gr, &r, NULL, NULL), H2EMV_OK);
 		pol_groups_free(&r);
 		pol_rule_list l = { 0 };
-		assert_int_equal(p->learn(p->ctx, &rules, texts[3], &l, NULL, NULL), H2EMV_OK);
-		assert_true(l.n >= 1);
-		assert_string_equal(l.items[0], DEFAULT_RULE);
+		/* as feedback, with a keep word in front (else none is a rule):
+		 * learned, or refused as not a rule */
+		char fb[320];
+		snprintf(fb, sizeof fb, "%s%s", round % 2 ? "remember " : "", texts[3]);
+		int rc = p->learn(p->ctx, &rules, fb, &l, NULL, NULL);
+		assert_true(rc == H2EMV_OK || rc == H2EMV_EINVAL);
+		assert_true(rc == H2EMV_OK ? l.n >= 1 : l.n == 0 && !l.items);
+		if (rc == H2EMV_OK)
+			assert_string_equal(l.items[0], DEFAULT_RULE);
 		pol_rule_list_free(&l);
 	}
 	pol_free(p);

@@ -876,6 +876,52 @@ static void test_builtin_policy_learns_a_rule_from_feedback(void **state)
 	x->mem->policy = &x->table;
 }
 
+/* Small talk is refused whatever the policy, before the policy is asked;
+ * the builtin policy refuses every text that says nothing to remember or
+ * forget. No version is made either way; a real rule still is. */
+static void test_feedback_that_is_not_a_rule_is_refused(void **state)
+{
+	fx *x = *state;
+	static const char *const talk[] = { "hello there", "Hello robot, how are you?",
+		                                 "Thanks a lot!", "Good night" };
+	for (size_t i = 0; i < sizeof talk / sizeof *talk; i++) {
+		h2emv_rules *r = NULL;
+		h2emv_error e = { 0 };
+		assert_int_equal(h2emv_feedback(&r, x->mem, talk[i], &e), H2EMV_EINVAL);
+		assert_null(r);
+		assert_non_null(strstr(e.message, "not a rule"));
+		assert_non_null(strstr(e.message, "You should always remember"));
+	}
+	assert_int_equal(x->f.calls, 0);
+	x->mem->policy = x->real;
+	static const char *const not_rules[] = { "hello there", "The weather is nice today.",
+		                                     "Always remember.", "Do you remember the keys?",
+		                                     "Where did you put the keys?" };
+	for (size_t i = 0; i < sizeof not_rules / sizeof *not_rules; i++) {
+		h2emv_rules *r = NULL;
+		h2emv_error e = { 0 };
+		int rc = h2emv_feedback(&r, x->mem, not_rules[i], &e);
+		if (rc != H2EMV_EINVAL)
+			fail_msg("'%s' gave %d, not EINVAL", not_rules[i], rc);
+		assert_null(r);
+		assert_non_null(strstr(e.message, "not a rule"));
+	}
+	assert_int_equal(current(x), 0);
+	static const char *const rules[] = {
+		"You should always remember the location to where you transport a knife",
+		"always remember where you put the keys", "Hi robot, remember who you met.",
+		"Can you remember which cup you fill?", "The wallet and purse matter.",
+		"Forget about the hallway", "Don't remember what you saw outside",
+	};
+	for (size_t i = 0; i < sizeof rules / sizeof *rules; i++)
+		h2emv_rules_free(feedback_ok(x, rules[i]));
+	assert_int_equal(current(x), sizeof rules / sizeof *rules);
+	h2emv_rules *r = get_ok(x, 3);
+	assert_string_equal(r->items[r->n - 1], "Always remember who you met.");
+	h2emv_rules_free(r);
+	x->mem->policy = &x->table;
+}
+
 static void test_feedback_cli_prints_the_new_version_and_marks(void **state)
 {
 	fx *x = *state;
@@ -894,7 +940,12 @@ static void test_feedback_cli_prints_the_new_version_and_marks(void **state)
 	free(out);
 	assert_int_equal(run_cli(&out, "feedback -m '%s' ''", x->dir), 2);
 	free(out);
+	/* not a rule: exit 2, a message saying so, no new version */
+	assert_int_equal(run_cli(&out, "feedback -m '%s' hello there", x->dir), 2);
+	assert_non_null(strstr(out, "not a rule"));
+	free(out);
 	fx_open(x);
+	assert_int_equal(current(x), 2);
 }
 
 int main(void)
@@ -918,6 +969,7 @@ int main(void)
 		T(test_read_only_memory_refuses_feedback_before_asking_the_policy),
 		T(test_two_processes_giving_feedback_at_once_get_versions_1_and_2),
 		T(test_builtin_policy_learns_a_rule_from_feedback),
+		T(test_feedback_that_is_not_a_rule_is_refused),
 		T(test_feedback_cli_prints_the_new_version_and_marks),
 	};
 #undef T

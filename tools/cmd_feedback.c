@@ -28,10 +28,17 @@ static const char help[] =
 	"                  removed (texts), tokens\n"
 	"  -h, --help      this help\n"
 	"\n"
+	"TEXT must be a rule: it says what to remember, keep, note or forget (or that\n"
+	"something matters) and about what. Anything else (\"hello there\", a question)\n"
+	"is refused with a message saying it is not a rule, and no version is made.\n"
+	"\n"
 	"examples:\n"
 	"  h2emv feedback You should always remember where you put the keys\n"
 	"  h2emv feedback -m robot-mem \"Remember which arm you use to unload the dishwasher\"\n"
-	"  h2emv rules diff 0                everything learned so far\n";
+	"  h2emv feedback \"Forget about the hallway\"\n"
+	"  h2emv rules diff 0                everything learned so far\n"
+	"\n"
+	"exit status: 0 a new version, 2 error (also: TEXT is not a rule), 64 usage error.\n";
 
 /* Where show() puts what changed: printed, or into --json's arrays. */
 typedef struct changes {

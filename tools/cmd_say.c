@@ -17,8 +17,10 @@ static const char help[] =
 	"  question  answered from the newest snapshot, as 'h2emv ask' does\n"
 	"  feedback  what to remember or may be forgotten: the relevance rules are\n"
 	"            rewritten (a new rules version; see 'h2emv rules')\n"
-	"  reply     anything else (a greeting, thanks): answered directly\n"
-	"It prints the route, then the reply.\n"
+	"  reply     anything else (a greeting, thanks, \"how are you\"): answered\n"
+	"            directly, never as a question about the past\n"
+	"A greeting in front of a question or feedback (\"Hi, where ...?\") is left\n"
+	"out of it. It prints the route, then the reply.\n"
 	"\n"
 	"  -m, --mem DIR   the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
 	"      --json      print one JSON object instead\n"
@@ -34,7 +36,7 @@ static const char help[] =
 	"  h2emv say \"You don't need to remember what you saw in the hallway.\"\n"
 	"  h2emv say \"Good morning!\"\n"
 	"      route: reply\n"
-	"      Hello! Ask me about anything I did, saw or heard.\n"
+	"      Hello! Ask me about what I did, or tell me what to remember.\n"
 	"\n"
 	"exit status: 0 ok, 2 error, 64 usage error.\n";
 

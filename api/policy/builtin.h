@@ -40,6 +40,23 @@ int bi_relevance(void *ctx, const pol_relevance_req *req, double *alpha, pol_usa
 int bi_learn(void *ctx, const pol_rules *old, const char *feedback, pol_rule_list *out,
              pol_usage *u, h2emv_error *err);
 
+/* builtin_learn.c: is `feedback` a rule the builtin can learn? It must say
+ * what to remember, keep, note or forget (or that something matters) and
+ * about what, and not be a question or small talk. OK, else EINVAL with
+ * a message that says why and gives an example of a rule. */
+int bi_check_rule(const char *feedback, h2emv_error *err);
+
+/* builtin_talk.c: small talk. The kinds (bits) of small talk `s` is made
+ * of when every word of it is a greeting, thanking, closing or
+ * how-are-you word or one that goes with them ("robot", "you", "very");
+ * 0 when any other word is in it (or none is). */
+enum { BI_TALK_HELLO = 1u, BI_TALK_HOW = 2u, BI_TALK_THANKS = 4u, BI_TALK_BYE = 8u };
+unsigned bi_small_talk(const char *s);
+/* Bytes of a greeting in front of `s` ("Hi, ", "Good morning robot! "),
+ * up to the first word of what follows; 0 when `s` does not open with a
+ * greeting or is nothing but one. */
+size_t bi_greeting_len(const char *s);
+
 /* Account one decision: prompt tokens of `p`, completion tokens of the
  * builtin's own reply text, one call. `u` may be NULL. */
 void bi_usage(pol_usage *u, const pr_prompt *p, const char *reply);

@@ -19,6 +19,12 @@
  *    A rule (past the default) with the same content words is replaced by
  *    it (modified); an identical rule means no change; otherwise it is
  *    appended.
+ *  - A greeting in front ("Hi robot, remember ...") is cut like a lead-in.
+ *  - Feedback that is not a rule is refused (EINVAL) before anything is
+ *    learned: it must have a keep or forget word (remember, keep, note,
+ *    record, track, forget, matter, important, care, ...) and a word for
+ *    what it is about, and be neither small talk nor a question ("Do you
+ *    remember the keys?"; "Can you remember ..." asks for a rule).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +59,104 @@ static int starts_ci(const char *low, const char *pfx)
 	return !strncmp(low, pfx, strlen(pfx));
 }
 
+/* ------------------------------------------------------- is it a rule? -- */
+
+/* Words that say what to keep or drop. */
+static const char *const rule_words[] = { "remember", "remembers", "remembering",
+	"remembered", "forget", "forgets", "forgetting", "forgot", "forgotten", "keep", "keeps",
+	"keeping", "kept", "retain", "retaining", "record", "recording", "memorize", "memorise",
+	"memorizing", "memorising", "note", "track", "tracking", "store", "storing", "log",
+	"logging", "care", "matter", "matters", "important", "importance", "attention", NULL };
+
+/* Words a question opens with ("can you", "could you", "would you" and
+ * "will you" ask for something: not questions here). */
+static const char *const asking[] = { "do", "does", "did", "when", "where", "what", "which",
+	"who", "whom", "whose", "how", "why", "is", "are", "was", "were", "have", "has", "had",
+	NULL };
+
+static int in_list(const char *const *list, const char *w, size_t n)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (strlen(list[i]) == n && !memcmp(list[i], w, n))
+			return 1;
+	return 0;
+}
+
+static int word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '\'' ||
+	       (unsigned char)c >= 0x80;
+}
+
+/* In lower-cased `low`: a rule word, and a word that is neither a rule
+ * word, a stop word nor small talk (what the rule is about)? */
+static void scan_rule(const char *low, int *keeps, int *about)
+{
+	char w[64];
+	for (const char *p = low; *p;) {
+		while (*p && !word_char(*p))
+			p++;
+		const char *b = p;
+		while (*p && word_char(*p))
+			p++;
+		size_t n = (size_t)(p - b);
+		if (!n)
+			break;
+		if (in_list(rule_words, b, n)) {
+			*keeps = 1;
+			continue;
+		}
+		if (memchr(b, '\'', n))
+			continue; /* "don't", "you're": no object */
+		if (n >= sizeof w) {
+			*about = 1;
+			continue;
+		}
+		memcpy(w, b, n);
+		w[n] = '\0';
+		if (n > 1 && !bi_is_stop(w) && !bi_small_talk(w))
+			*about = 1;
+	}
+}
+
+/* Does lower-cased `low` ask a question rather than say something? */
+static int is_question(const char *low)
+{
+	size_t n = strlen(low);
+	while (n && strchr(" \t\r\n\"'", low[n - 1]))
+		n--;
+	if (!n || low[n - 1] != '?')
+		return 0;
+	const char *p = low + bi_greeting_len(low);
+	while (*p && !word_char(*p))
+		p++;
+	if (starts_ci(p, "please ") || starts_ci(p, "robot, ") || starts_ci(p, "robot "))
+		p = strchr(p, ' ') + 1;
+	size_t k = 0;
+	while (word_char(p[k]))
+		k++;
+	return in_list(asking, p, k);
+}
+
+int bi_check_rule(const char *feedback, h2emv_error *err)
+{
+	char *low = bi_lower(feedback ? feedback : "");
+	if (!low)
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	int keeps = 0, about = 0, question = is_question(low);
+	scan_rule(low, &keeps, &about);
+	free(low);
+	if (keeps && about && !question)
+		return H2EMV_OK;
+	return eng_fail(err, H2EMV_EINVAL,
+	                "not a rule: %s; feedback must say what to remember or what may be "
+	                "forgotten, e.g. \"You should always remember where you put the keys\" "
+	                "or \"You don't need to remember the hallway\"",
+	                question ? "that is a question (ask it instead)"
+	                : !keeps ? "it does not say what to remember, keep or forget"
+	                         : "it does not say what to remember or forget");
+}
+
 static int lets_go(const char *low)
 {
 	if (strstr(low, "never forget") || strstr(low, "don't forget") ||
@@ -61,7 +165,7 @@ static int lets_go(const char *low)
 	for (size_t i = 0; let_go[i]; i++)
 		if (strstr(low, let_go[i]))
 			return 1;
-	const char *p = low;
+	const char *p = low + bi_greeting_len(low);
 	while (*p == ' ' || *p == '"')
 		p++;
 	for (int again = 1; again;) {
@@ -81,7 +185,7 @@ static char *rule_sentence(const char *feedback)
 	char *low = bi_lower(feedback);
 	if (!low)
 		return NULL;
-	size_t start = 0, end = strlen(low);
+	size_t start = bi_greeting_len(low), end = strlen(low);
 	while (start < end && (low[start] == ' ' || low[start] == '"' || low[start] == '\''))
 		start++;
 	for (;;) {
@@ -240,8 +344,11 @@ int bi_learn(void *ctx, const pol_rules *old, const char *feedback, pol_rule_lis
 	if (!out || !feedback || (old && old->n && !old->items))
 		return eng_fail(err, H2EMV_EINVAL, "learn: bad arguments");
 	memset(out, 0, sizeof *out);
+	int rc = bi_check_rule(feedback, err);
+	if (rc)
+		return rc;
 	pr_prompt p;
-	int rc = pr_learn(&p, old, feedback, err);
+	rc = pr_learn(&p, old, feedback, err);
 	if (rc)
 		return rc;
 	rc = merge(out, old, feedback, err);

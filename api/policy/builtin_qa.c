@@ -700,6 +700,22 @@ static int asks_to_keep(const char *s)
 	return 0;
 }
 
+#define OFFER "Ask me about what I did, or tell me what to remember."
+
+/* The reply to small talk of the given kinds (bi_small_talk). */
+static const char *talk_reply(unsigned kinds)
+{
+	if (kinds & BI_TALK_THANKS)
+		return "You're welcome.";
+	if (kinds & BI_TALK_BYE)
+		return "Goodbye!";
+	if (kinds & BI_TALK_HOW)
+		return "I am well, thank you. " OFFER;
+	return "Hello! " OFFER;
+}
+
+/* The reply to an utterance that is neither small talk, a question nor
+ * feedback. */
 static const char *reply_to(const char *s)
 {
 	static const char *const hello[] = { "hello", "hi", "hey", "greetings", "good morning",
@@ -712,9 +728,23 @@ static const char *reply_to(const char *s)
 	if (opens_with(s, bye))
 		return "Goodbye!";
 	if (opens_with(s, hello))
-		return "Hello! Ask me about anything I did, saw or heard.";
+		return "Hello! " OFFER;
 	return "I can answer questions about what I did, saw and heard, and learn what you "
 	       "want me to remember. Try: \"Where did you put the keys?\"";
+}
+
+/* Past the lead-ins that do not change what an utterance is. */
+static const char *skip_lead_ins(const char *p)
+{
+	for (int again = 1; again;) {
+		again = 0;
+		for (size_t i = 0; lead_ins[i]; i++)
+			if (!strncmp(p, lead_ins[i], strlen(lead_ins[i]))) {
+				p += strlen(lead_ins[i]);
+				again = 1;
+			}
+	}
+	return p;
 }
 
 int pol_builtin_route(void *ctx, const char *utterance, int *route, char **reply,
@@ -727,18 +757,19 @@ int pol_builtin_route(void *ctx, const char *utterance, int *route, char **reply
 	char *s = normalise(utterance);
 	if (!s)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
-	const char *p = s;
-	for (int again = 1; again;) {
-		again = 0;
-		for (size_t i = 0; lead_ins[i]; i++)
-			if (!strncmp(p, lead_ins[i], strlen(lead_ins[i]))) {
-				p += strlen(lead_ins[i]);
-				again = 1;
-			}
-	}
+	const char *whole = skip_lead_ins(s);
+	/* "Hi, where did you put the keys?": the greeting does not change what
+	 * the rest is */
+	const char *p = skip_lead_ins(whole + bi_greeting_len(whole));
+	unsigned talk = bi_small_talk(whole);
 	size_t n = strlen(p);
 	const char *answer = "Route: question";
-	if (opens_with(p, feedback_openings)) {
+	if (talk) {
+		/* "Hello robot, how are you?": a reply, not a question about the past */
+		*route = POL_ROUTE_REPLY;
+		*reply = strdup(talk_reply(talk));
+		answer = *reply;
+	} else if (opens_with(p, feedback_openings)) {
 		*route = POL_ROUTE_FEEDBACK;
 		answer = "Route: feedback";
 	} else if ((n && p[n - 1] == '?') || opens_with(p, question_openings)) {
@@ -750,7 +781,7 @@ int pol_builtin_route(void *ctx, const char *utterance, int *route, char **reply
 		answer = "Route: feedback";
 	} else {
 		*route = POL_ROUTE_REPLY;
-		*reply = strdup(reply_to(p));
+		*reply = strdup(reply_to(whole));
 		answer = *reply;
 	}
 	free(s);
