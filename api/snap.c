@@ -337,6 +337,20 @@ int h2emv_snap_find_time(uint64_t *before, uint64_t *covering, h2emv_mem *mem, h
 	return H2EMV_OK;
 }
 
+int h2emv_snap_at(uint64_t *out, h2emv_mem *mem, h2emv_time at, h2emv_error *err)
+{
+	if (!out)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_snap_at: out is NULL");
+	*out = 0;
+	int rc = h2emv_snap_find_time(out, NULL, mem, at, err);
+	if (rc == H2EMV_OK && !*out) {
+		char when[H2EMV_TIME_TEXT];
+		rc = eng_fail(err, H2EMV_ENOTFOUND, "no snapshot is as old as %s UTC",
+		              h2emv_time_format(when, at, H2EMV_TIME_HUMAN));
+	}
+	return rc;
+}
+
 void snap_trim(h2emv_snap *s)
 {
 	chunk *c = s->chunks;

@@ -590,6 +590,13 @@ int h2emv_pin_list(h2emv_pin **out, size_t *n_out, h2emv_mem *mem, h2emv_error *
 int h2emv_snap_find_time(uint64_t *before, uint64_t *covering, h2emv_mem *mem, h2emv_time at,
                          h2emv_error *err);
 
+/* The snapshot that shows the memory as it was at `at`: *out gets the
+ * newest snapshot whose clock is not after `at` (h2emv_snap_find_time's
+ * *before). This is the one choice h2emv_ask (opts.at) and `h2emv export
+ * --at` make. Returns OK, ENOTFOUND (nothing built yet, or no snapshot is
+ * that old; err says which), EINVAL, ECORRUPT, ENOMEM, EIO. Thread-safe. */
+int h2emv_snap_at(uint64_t *out, h2emv_mem *mem, h2emv_time at, h2emv_error *err);
+
 /* ----------------------------------------------------------------- nodes -- */
 
 /* A node version read from a snapshot. Pointers to it and into it (summary,
@@ -633,7 +640,8 @@ typedef struct h2emv_ask_options {
 	unsigned version;       /* H2EMV_ASK_OPTIONS_VERSION */
 	uint64_t snapshot;      /* 0 = newest */
 	h2emv_time at;          /* answer as of this time: the newest snapshot whose
-	                           clock is <= at; 0 = now */
+	                           clock is <= at (h2emv_snap_at; ENOTFOUND when none
+	                           is that old); 0 = now */
 	int trace;              /* record each step in the answer's trace */
 } h2emv_ask_options;
 
