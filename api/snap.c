@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/mem.h"
+#include "api/tree.h"
 #include "engine/hashtab.h"
 
 /* Nodes decoded for a snapshot come from chunks released together at
@@ -517,7 +518,13 @@ h2emv_ref h2emv_node_ref(const h2emv_node *node)
 	return r;
 }
 
-int h2emv_node_level(const h2emv_node *node) { return node->e.level; }
+int h2emv_node_level(const h2emv_node *node)
+{
+	/* a root stored before issue 18 sat at 15, above levels that never exist */
+	if (node->e.kind == H2EMV_KIND_ROOT && node->e.level == TREE_ROOT_LEVEL_OLD)
+		return TREE_ROOT_LEVEL;
+	return node->e.level;
+}
 h2emv_kind h2emv_node_kind(const h2emv_node *node) { return (h2emv_kind)node->e.kind; }
 h2emv_time h2emv_node_start(const h2emv_node *node) { return node->e.t_start; }
 h2emv_time h2emv_node_end(const h2emv_node *node) { return node->e.t_end; }
