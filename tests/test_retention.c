@@ -260,6 +260,26 @@ static void test_purge_erases_forgotten_observations_inside_the_window(void **st
 	assert_int_equal(c.raw_log_window, 7 * DAY);
 }
 
+/* Over the disk budget, maintenance ignores the window: the budget bounds
+ * the memory even when the window would keep more. */
+static void test_a_disk_budget_overrides_the_window(void **state)
+{
+	fx *f = *state;
+	for (int day = 0; day < 4; day++)
+		tu_chores(f->m, T0, day);
+	build(f->m, 0);
+	h2emv_config c;
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_config_get(&c, f->m, &err), H2EMV_OK);
+	c.max_size = 4096;
+	assert_int_equal(h2emv_config_set(f->m, &c, &err), H2EMV_OK);
+	h2emv_maintain_result r;
+	assert_int_equal(h2emv_maintain(&r, f->m, NULL, &err), H2EMV_OK);
+	assert_int_equal(r.gc_ran, 1);
+	assert_true(r.gc.obs_reclaimed > 0);
+	assert_false(obs_exists(f->m, 1));
+}
+
 static void test_keep_log_leaves_the_log_alone(void **state)
 {
 	fx *f = *state;
@@ -377,6 +397,7 @@ int main(void)
 		                                setup, teardown),
 		cmocka_unit_test_setup_teardown(test_purge_erases_forgotten_observations_inside_the_window,
 		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_disk_budget_overrides_the_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_keep_log_leaves_the_log_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unused_cache_entries_are_collected, setup,
 		                                teardown),
