@@ -43,6 +43,8 @@
 #include "api/build.h"
 #include "api/facts.h"
 
+_Static_assert(TREE_ROOT_LEVEL == TOP_LEVEL + 1, "the root sits right above the top summaries");
+
 #define NIGHT_GAP (6ll * 3600 * 1000000)
 #define DAY_MERGE (48ll * 3600 * 1000000)
 #define MAX_EDGE 64

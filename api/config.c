@@ -126,7 +126,8 @@ static int decode(h2emv_config *c, const uint8_t *p, size_t n)
 	c->qa_max_rounds = (unsigned)f[12];
 	c->qa_max_tokens = f[13];
 	c->max_clock_jump = (h2emv_time)f[14]; /* 0 (version 1): the default */
-	c->raw_log_window = (h2emv_time)f[15];  /* 0 (versions 1, 2): none */
+	/* versions 1 and 2 had no window: the default; stored 0 is none */
+	c->raw_log_window = nf == CONFIG_FIELDS ? (h2emv_time)f[15] : H2EMV_RAW_LOG_DEFAULT;
 	c->max_size = f[16];
 	return H2EMV_OK;
 }
@@ -136,6 +137,7 @@ int config_load(h2emv_mem *mem, h2emv_error *err)
 	h2emv_config c;
 	memset(&c, 0, sizeof c);
 	c.rules_in_summaries = c.rules_in_relevance = 1;
+	c.raw_log_window = H2EMV_RAW_LOG_DEFAULT; /* a memory never configured */
 	eng_read *r;
 	int rc = eng_read_begin(&r, mem->env, err);
 	if (rc)

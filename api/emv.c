@@ -379,18 +379,19 @@ static int run(h2emv_answer **out, ask *a, int trace, h2emv_error *err)
 /* ---------------------------------------------------------- the snapshot -- */
 
 /* The snapshot to answer from: a given seq; for a time, the newest whose
- * clock is not after it (*seq), and the first whose clock has reached it
- * (*covering, 0 if none: the newest) — the typed-facts answer reads the
- * latter and ignores facts after the time; or the newest. */
+ * clock is not after it (*seq; none is an error, as for `export --at`),
+ * and the first whose clock has reached it (*covering, 0 if none: the
+ * newest) — the typed-facts answer reads the latter and ignores facts
+ * after the time; or the newest. */
 static int pick_snapshot(uint64_t *seq, uint64_t *covering, h2emv_mem *mem,
                          const h2emv_ask_options *o, h2emv_error *err)
 {
 	*seq = *covering = o ? o->snapshot : 0;
 	if (!o || o->snapshot || !o->at)
 		return H2EMV_OK;
-	int rc = h2emv_snap_find_time(seq, covering, mem, o->at, err);
-	if (rc == H2EMV_OK && !*seq && *covering) /* only the typed-facts answer can use it */
-		*seq = UINT64_MAX;
+	int rc = h2emv_snap_at(seq, mem, o->at, err);
+	if (rc == H2EMV_OK)
+		rc = h2emv_snap_find_time(NULL, covering, mem, o->at, err);
 	return rc;
 }
 
@@ -439,10 +440,6 @@ int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,
 		h2emv_snap_close(a.snap); /* a tree without typed facts: read its texts */
 		a.snap = NULL;
 	}
-	char when[40];
-	if (seq == UINT64_MAX)
-		return eng_fail(err, H2EMV_ENOTFOUND, "no snapshot is as old as %s UTC",
-		                emv_fmt_datetime(when, sizeof when, opts->at));
 	rc = h2emv_snap_open(&a.snap, mem, seq, err);
 	if (rc)
 		return rc;

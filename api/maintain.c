@@ -120,6 +120,10 @@ int h2emv_maintain(h2emv_maintain_result *out, h2emv_mem *mem,
 			go = (h2emv_gc_options)H2EMV_GC_OPTIONS_INIT;
 			go.keep_snapshots = KEEP_SNAPSHOTS;
 		}
+		if (over) { /* the disk budget bounds the raw-log window too */
+			go.version = H2EMV_GC_OPTIONS_VERSION;
+			go.purge = 1;
+		}
 		if ((rc = h2emv_gc(&res.gc, mem, &go, err)))
 			return rc;
 		res.gc_ran = 1;

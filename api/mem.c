@@ -183,13 +183,15 @@ static int cache_used(int64_t *t, const void *body, size_t len)
 	return relcache_decode(&alpha, t, body, len) ? -1 : 0;
 }
 
-/* What gc reclaims beyond node versions, from the configuration. */
-static void retain_of(eng_retain *ret, h2emv_mem *mem)
+/* What gc reclaims beyond node versions, from the configuration; `purge`
+ * ignores the raw-log window. */
+static void retain_of(eng_retain *ret, h2emv_mem *mem, int purge)
 {
 	h2emv_config c;
 	h2emv_config_get(&c, mem, NULL);
 	*ret = (eng_retain){ .obs_time = obs_body_end, .cache_used = cache_used,
-		             .raw_window = c.raw_log_window, .cache_window = RELCACHE_WINDOW,
+		             .raw_window = purge ? 0 : c.raw_log_window,
+		             .cache_window = RELCACHE_WINDOW,
 		             .cache_max = RELCACHE_MAX };
 }
 
@@ -205,7 +207,7 @@ int h2emv_gc(h2emv_gc_result *out, h2emv_mem *mem, const h2emv_gc_options *opts,
 	if (rc == H2EMV_OK && !(opts && opts->version >= 2 && opts->keep_log)) {
 		eng_retain ret;
 		eng_retain_stats st;
-		retain_of(&ret, mem);
+		retain_of(&ret, mem, opts && opts->version >= 3 && opts->purge);
 		rc = eng_retain_run(&st, mem->env, &ret, opts ? opts->batch : 0, 0,
 		                    opts ? opts->progress : NULL, opts ? opts->progress_ctx : NULL,
 		                    err);
@@ -227,7 +229,7 @@ int h2emv_retention_stats(h2emv_retention *out, h2emv_mem *mem, h2emv_error *err
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_retention_stats: bad arguments");
 	eng_retain ret;
 	eng_retain_stats st;
-	retain_of(&ret, mem);
+	retain_of(&ret, mem, 0);
 	int rc = eng_retain_run(&st, mem->env, &ret, 0, 1, NULL, NULL, err);
 	if (rc)
 		return rc;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/mem.h"
+#include "api/tree.h"
 #include "engine/hashtab.h"
 
 /* Nodes decoded for a snapshot come from chunks released together at
@@ -337,6 +338,20 @@ int h2emv_snap_find_time(uint64_t *before, uint64_t *covering, h2emv_mem *mem, h
 	return H2EMV_OK;
 }
 
+int h2emv_snap_at(uint64_t *out, h2emv_mem *mem, h2emv_time at, h2emv_error *err)
+{
+	if (!out)
+		return eng_fail(err, H2EMV_EINVAL, "h2emv_snap_at: out is NULL");
+	*out = 0;
+	int rc = h2emv_snap_find_time(out, NULL, mem, at, err);
+	if (rc == H2EMV_OK && !*out) {
+		char when[H2EMV_TIME_TEXT];
+		rc = eng_fail(err, H2EMV_ENOTFOUND, "no snapshot is as old as %s UTC",
+		              h2emv_time_format(when, at, H2EMV_TIME_HUMAN));
+	}
+	return rc;
+}
+
 void snap_trim(h2emv_snap *s)
 {
 	chunk *c = s->chunks;
@@ -503,7 +518,13 @@ h2emv_ref h2emv_node_ref(const h2emv_node *node)
 	return r;
 }
 
-int h2emv_node_level(const h2emv_node *node) { return node->e.level; }
+int h2emv_node_level(const h2emv_node *node)
+{
+	/* a root stored before issue 18 sat at 15, above levels that never exist */
+	if (node->e.kind == H2EMV_KIND_ROOT && node->e.level == TREE_ROOT_LEVEL_OLD)
+		return TREE_ROOT_LEVEL;
+	return node->e.level;
+}
 h2emv_kind h2emv_node_kind(const h2emv_node *node) { return (h2emv_kind)node->e.kind; }
 h2emv_time h2emv_node_start(const h2emv_node *node) { return node->e.t_start; }
 h2emv_time h2emv_node_end(const h2emv_node *node) { return node->e.t_end; }

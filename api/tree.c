@@ -177,7 +177,7 @@ uint32_t tree_index(const tnode *n)
 
 uint64_t tree_size_l3(const tnode *n)
 {
-	uint64_t c = n->level >= 3 && n->level < TREE_ROOT_LEVEL ? 1 : 0;
+	uint64_t c = n->level >= 3 && n->kind != H2EMV_KIND_ROOT ? 1 : 0;
 	if (n->level > 3)
 		for (uint32_t i = 0; i < n->n_kids; i++)
 			c += tree_size_l3(n->kids[i]);
@@ -260,6 +260,8 @@ int tree_load(tree *t, eng_env *env, h2emv_error *err)
 	eng_read_end(r);
 	if (rc)
 		return rc;
+	if (t->root->kind == H2EMV_KIND_ROOT && t->root->level == TREE_ROOT_LEVEL_OLD)
+		t->root->level = TREE_ROOT_LEVEL; /* written so with the next change */
 	t->cursor = s.build_cursor;
 	t->t_now = s.t_now;
 	t->rules_version = s.rules_version;

@@ -48,8 +48,12 @@ typedef struct tree {
 	uint64_t n_nodes;       /* live nodes, all levels (maintained) */
 } tree;
 
-/* Root level: one above the highest summary level. */
-#define TREE_ROOT_LEVEL 15
+/* Root level: one above the highest summary level (TOP_LEVEL, api/build.h),
+ * so the levels a tree shows are contiguous. Trees stored before issue 18
+ * have their root at TREE_ROOT_LEVEL_OLD (15, above levels 9-14 that never
+ * exist): it is read as TREE_ROOT_LEVEL and rewritten so. */
+#define TREE_ROOT_LEVEL 9
+#define TREE_ROOT_LEVEL_OLD 15
 
 /* Load the newest snapshot's tree (or start an empty one with a root). */
 int tree_load(tree *t, eng_env *env, h2emv_error *err);

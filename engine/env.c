@@ -615,11 +615,52 @@ int env_load_dicts(eng_env *env, h2emv_error *err)
 	return rc;
 }
 
-static int take_dir_lock(eng_env *env, int create, h2emv_error *err)
+static void nap_100ms(void)
+{
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	nanosleep(&ts, NULL);
+}
+
+/* The lock on DIR/h2emv.lock is shared while a memory is open, and
+ * exclusive while one is created: an open that finds a half-created
+ * memory (an importer and an ingest on both ends of a pipe) waits for its
+ * creator. *creating is set when this process holds it exclusively to
+ * create the store (eng_open makes it shared once the store is whole). */
+static int lock_dir(eng_env *env, int create, int *creating, h2emv_error *err)
+{
+	*creating = 0;
+	for (int waited = 0;; waited++) {
+		if (create && !gen_store_exists(env->dir)) {
+			if (flock(env->lockfd, LOCK_EX | LOCK_NB) == 0) {
+				if (!gen_store_exists(env->dir)) {
+					*creating = 1;
+					return H2EMV_OK;
+				}
+				/* another process created it meanwhile */
+				if (flock(env->lockfd, LOCK_SH | LOCK_NB) == 0)
+					return H2EMV_OK;
+			}
+		} else if (flock(env->lockfd, LOCK_SH | LOCK_NB) == 0) {
+			return H2EMV_OK;
+		}
+		/* Held exclusively: a creator, or an h2emv older than
+		 * generations compacting; shared (by a creator's rival, or
+		 * an opener about to find no store): wait, a bounded time. */
+		if (waited >= 600)
+			return eng_fail(err, H2EMV_EBUSY,
+			                "%s has been locked exclusively for a minute (another process "
+			                "creating the memory, or an older h2emv compacting it?); retry",
+			                env->dir);
+		nap_100ms();
+	}
+}
+
+static int take_dir_lock(eng_env *env, int create, int *creating, h2emv_error *err)
 {
 	char path[4200];
 	snprintf(path, sizeof path, "%s/h2emv.lock", env->dir);
 	int ro = env->flags & H2EMV_OPEN_READONLY;
+	*creating = 0;
 	env->lockfd = open(path, (ro ? O_RDONLY : O_RDWR | (create ? O_CREAT : 0)) | O_CLOEXEC, 0644);
 	if (env->lockfd < 0 && errno == ENOENT && !create)
 		env->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644); /* older layout */
@@ -630,18 +671,13 @@ static int take_dir_lock(eng_env *env, int create, h2emv_error *err)
 	if (env->lockfd < 0)
 		return eng_fail(err, errno == EACCES ? H2EMV_EREADONLY : H2EMV_EIO, "%s: %s", path,
 		                strerror(errno));
-	/* Only an h2emv older than generations takes this lock exclusively
-	 * (to compact): wait for it, a bounded time. */
-	for (int waited = 0; flock(env->lockfd, LOCK_SH | LOCK_NB) != 0; waited++) {
-		if (waited >= 600)
-			return eng_fail(err, H2EMV_EBUSY,
-			                "%s has been locked exclusively for a minute (an older h2emv "
-			                "compacting it?); retry",
-			                env->dir);
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
-	}
-	return H2EMV_OK;
+	int rc = lock_dir(env, create, creating, err);
+	/* an open that waited for a creator: was a store made? */
+	if (rc == H2EMV_OK && !create && !gen_store_exists(env->dir))
+		rc = eng_fail(err, H2EMV_ENOTFOUND,
+		              "no h2emv memory in %s (create one with `h2emv init %s`)", env->dir,
+		              env->dir);
+	return rc;
 }
 
 /* ------------------------------------------------ read-only stores -- */
@@ -694,6 +730,14 @@ static int lock_file_usable(const char *dir)
 	return writable(lock, 0, &why);
 }
 
+static int lock_file_exists(const char *dir)
+{
+	char path[4200];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/h2emv.lock", dir);
+	return stat(path, &st) == 0;
+}
+
 static int prepare_dir(const char *dir, int create, h2emv_error *err)
 {
 	struct stat st;
@@ -711,7 +755,9 @@ static int prepare_dir(const char *dir, int create, h2emv_error *err)
 	} else if (!S_ISDIR(st.st_mode)) {
 		return eng_fail(err, H2EMV_EINVAL, "%s is not a directory", dir);
 	}
-	if (!create && !gen_store_exists(dir))
+	/* no store but a lock file: it may be being created (take_dir_lock
+	 * waits for its creator and looks again) */
+	if (!create && !gen_store_exists(dir) && !lock_file_exists(dir))
 		return eng_fail(err, H2EMV_ENOTFOUND,
 		                "no h2emv memory in %s (create one with `h2emv init %s`)", dir, dir);
 	return H2EMV_OK;
@@ -837,7 +883,8 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 		eng_fail(err, rc, "out of memory");
 		goto fail;
 	}
-	if ((rc = take_dir_lock(env, create, err)) != H2EMV_OK ||
+	int creating = 0;
+	if ((rc = take_dir_lock(env, create, &creating, err)) != H2EMV_OK ||
 	    (rc = register_store(env, err)) != H2EMV_OK)
 		goto fail;
 	if (!(env->flags & H2EMV_OPEN_READONLY)) {
@@ -857,6 +904,11 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 		goto fail;
 	if (create && (rc = env_write(env, init_format, NULL, err)) != H2EMV_OK)
 		goto fail;
+	/* the store is whole: let the openers that wait for it in */
+	if (creating && flock(env->lockfd, LOCK_SH) != 0) {
+		rc = eng_fail(err, H2EMV_EIO, "%s/h2emv.lock: %s", dir, strerror(errno));
+		goto fail;
+	}
 	if ((rc = check_format(env, err)) != H2EMV_OK)
 		goto fail;
 	if ((rc = env_load_dicts(env, err)) != H2EMV_OK)

@@ -245,8 +245,11 @@ typedef struct h2emv_config {
 	h2emv_time max_clock_jump;
 	/* Retention (h2emv_gc; docs/storage.md). Since version 3.
 	 * raw_log_window: keep every observation this recent on the memory's
-	 * clock in the log, even once no scene holds it (an audit window;
-	 * 0 = none: an observation goes as soon as its scene is forgotten).
+	 * clock in the log, even once no scene holds it (an audit window, so
+	 * what was forgotten can still be rebuilt or audited for a while;
+	 * H2EMV_RAW_LOG_DEFAULT, 7 days, in H2EMV_CONFIG_INIT and for a
+	 * memory never configured; 0 = none: an observation goes at the first
+	 * gc after its scene is forgotten).
 	 * max_size: a disk budget in bytes for the data file; the automatic
 	 * maintenance of `build --follow` collects and compacts when the file
 	 * passes it (0 = no budget). */
@@ -258,7 +261,9 @@ typedef struct h2emv_config {
  * h2emv_config_set still takes them (and keeps the stored values of the
  * fields they lack). */
 #define H2EMV_CONFIG_VERSION 3
-#define H2EMV_CONFIG_INIT { H2EMV_CONFIG_VERSION, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0 }
+#define H2EMV_RAW_LOG_DEFAULT ((h2emv_time)7 * 86400 * 1000000) /* 7 days, µs */
+#define H2EMV_CONFIG_INIT                                                                      \
+	{ H2EMV_CONFIG_VERSION, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, H2EMV_RAW_LOG_DEFAULT, 0 }
 
 /* The memory's configuration (defaults filled in), read from the handle
  * (the stored one as of h2emv_mem_open or this handle's last
@@ -590,6 +595,13 @@ int h2emv_pin_list(h2emv_pin **out, size_t *n_out, h2emv_mem *mem, h2emv_error *
 int h2emv_snap_find_time(uint64_t *before, uint64_t *covering, h2emv_mem *mem, h2emv_time at,
                          h2emv_error *err);
 
+/* The snapshot that shows the memory as it was at `at`: *out gets the
+ * newest snapshot whose clock is not after `at` (h2emv_snap_find_time's
+ * *before). This is the one choice h2emv_ask (opts.at) and `h2emv export
+ * --at` make. Returns OK, ENOTFOUND (nothing built yet, or no snapshot is
+ * that old; err says which), EINVAL, ECORRUPT, ENOMEM, EIO. Thread-safe. */
+int h2emv_snap_at(uint64_t *out, h2emv_mem *mem, h2emv_time at, h2emv_error *err);
+
 /* ----------------------------------------------------------------- nodes -- */
 
 /* A node version read from a snapshot. Pointers to it and into it (summary,
@@ -633,7 +645,8 @@ typedef struct h2emv_ask_options {
 	unsigned version;       /* H2EMV_ASK_OPTIONS_VERSION */
 	uint64_t snapshot;      /* 0 = newest */
 	h2emv_time at;          /* answer as of this time: the newest snapshot whose
-	                           clock is <= at; 0 = now */
+	                           clock is <= at (h2emv_snap_at; ENOTFOUND when none
+	                           is that old); 0 = now */
 	int trace;              /* record each step in the answer's trace */
 } h2emv_ask_options;
 
@@ -782,10 +795,14 @@ typedef struct h2emv_gc_options {
 	/* Since version 2: 1 = leave the observation log and the relevance
 	 * cache alone (only snapshots and node versions are collected). */
 	int keep_log;
+	/* Since version 3: 1 = ignore the raw-log window this once: delete
+	 * every observation no remaining snapshot holds, however recent (for
+	 * a user who must erase now; `h2emv gc --purge`). */
+	int purge;
 } h2emv_gc_options;
 
-#define H2EMV_GC_OPTIONS_VERSION 2
-#define H2EMV_GC_OPTIONS_INIT { H2EMV_GC_OPTIONS_VERSION, 0, 0, 0, 0, NULL, NULL, 0 }
+#define H2EMV_GC_OPTIONS_VERSION 3
+#define H2EMV_GC_OPTIONS_INIT { H2EMV_GC_OPTIONS_VERSION, 0, 0, 0, 0, NULL, NULL, 0, 0 }
 
 typedef struct h2emv_gc_result {
 	uint64_t snapshots_dropped;
@@ -803,7 +820,8 @@ typedef struct h2emv_gc_result {
  *  2. delete the superseded node versions no remaining snapshot can see;
  *  3. delete the observations no remaining snapshot needs: folded into the
  *     newest snapshot, held by no live (unforgotten) scene of any remaining
- *     snapshot, older than the configuration's raw_log_window; the newest
+ *     snapshot, older than the configuration's raw_log_window (unless
+ *     opts.purge); the newest
  *     observation always stays (it numbers the next one);
  *  4. delete relevance-cache entries unused for 14 days of the memory's
  *     clock, then the least recently used beyond 65536.

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "api/mem.h" /* the engine env behind a h2emv_mem: a stored pre-fix root */
 #include "h2emv.h"
 #include "testutil.h"
 
@@ -256,6 +257,64 @@ static void test_json_export_carries_the_rules_the_snapshot_saw(void **state)
 	assert_int_equal(json_array_size(json_object_get(rules, "items")), 1);
 	json_decref(doc);
 	eng_buf_free(&s.b);
+}
+
+/* The root sits right above the highest summary level: the levels an
+ * export (and inspect, the viewer) shows are contiguous, no L15 above L8
+ * with 9-14 never there (issue 18, item 6). */
+static void test_the_levels_a_tree_shows_are_contiguous(void **state)
+{
+	fixture *f = *state;
+	json_t *doc = export_json(f->m, NULL);
+	json_t *nodes = json_object_get(doc, "nodes"), *n;
+	int seen[256] = { 0 }, root_level = -1, top_kid = 0;
+	size_t i;
+	json_array_foreach(nodes, i, n) {
+		int level = (int)json_integer_value(json_object_get(n, "level"));
+		assert_true(level >= 1 && level < 256);
+		seen[level] = 1;
+		if (!strcmp(json_string_value(json_object_get(n, "kind")), "root"))
+			root_level = level;
+		else if (level > top_kid)
+			top_kid = level;
+	}
+	json_decref(doc);
+	assert_int_equal(root_level, top_kid + 1);
+	for (int l = 1; l <= root_level; l++)
+		if (!seen[l])
+			fail_msg("level %d is missing between 1 and the root's %d", l, root_level);
+}
+
+/* A snapshot written before the fix holds its root at level 15: it is
+ * shown one above the top summaries, and the next build stores it so. */
+static void test_a_root_stored_at_level_15_reads_as_the_level_above_the_top(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("oldroot", &dir);
+	assert_non_null(m);
+	h2emv_error e = { 0 };
+	tu_ingestf(m, "{\"t\":%lld,\"note\":\"x\"}", (long long)T0);
+	eng_node top = { .id = 2, .version = 1, .level = 8, .kind = H2EMV_KIND_SUMMARY,
+		         .t_start = T0, .t_end = T0, .expiry = H2EMV_TIME_NEVER,
+		         .summary = "top", .summary_len = 3 };
+	eng_ref kid = { 2, 1 };
+	eng_node root = { .id = 1, .version = 1, .level = 15, .kind = H2EMV_KIND_ROOT,
+		          .t_start = T0, .t_end = T0, .expiry = H2EMV_TIME_NEVER,
+		          .summary = "root", .summary_len = 4, .children = &kid, .n_children = 1 };
+	eng_node *list[] = { &top, &root };
+	eng_commit c = { .nodes = list, .n_nodes = 2, .root = { 1, 1 }, .build_cursor = 0,
+		         .next_node_id = 3, .t_now = T0 };
+	assert_int_equal(eng_commit_snapshot(NULL, m->env, &c, &e), H2EMV_OK);
+	h2emv_snap *snap;
+	const h2emv_node *r;
+	assert_int_equal(h2emv_snap_open(&snap, m, H2EMV_SNAP_LATEST, &e), H2EMV_OK);
+	assert_int_equal(h2emv_snap_root(&r, snap, &e), H2EMV_OK);
+	assert_int_equal(h2emv_node_level(r), 9);
+	h2emv_snap_close(snap);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
 }
 
 static void test_export_stops_when_the_writer_fails(void **state)
@@ -587,6 +646,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_export_holds_every_node_with_its_facts),
 		cmocka_unit_test(test_json_export_carries_the_rules_the_snapshot_saw),
+		cmocka_unit_test(test_the_levels_a_tree_shows_are_contiguous),
+		cmocka_unit_test(test_a_root_stored_at_level_15_reads_as_the_level_above_the_top),
 		cmocka_unit_test(test_export_stops_when_the_writer_fails),
 		cmocka_unit_test(test_subtree_depth_and_min_level_limit_the_export),
 		cmocka_unit_test(test_a_tree_bigger_than_the_node_cache_exports_whole),

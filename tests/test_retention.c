@@ -70,6 +70,18 @@ static h2emv_gc_result gc(h2emv_mem *m)
 	return r;
 }
 
+/* No raw-log window: an observation goes at the first gc after its scene
+ * is forgotten (what the tests of that moment need; the default keeps it
+ * for 7 days of the memory's clock). */
+static void no_window(h2emv_mem *m)
+{
+	h2emv_config c;
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_config_get(&c, m, &err), H2EMV_OK);
+	c.raw_log_window = 0;
+	assert_int_equal(h2emv_config_set(m, &c, &err), H2EMV_OK);
+}
+
 static h2emv_stats stats(h2emv_mem *m)
 {
 	h2emv_stats s;
@@ -125,6 +137,7 @@ static int dir_holds(const char *dir, const char *needle)
 static void test_gc_keeps_the_unbuilt_the_live_and_the_newest(void **state)
 {
 	fx *f = *state;
+	no_window(f->m);
 	for (int day = 0; day < 6; day++)
 		tu_chores(f->m, T0, day);
 	uint64_t last = stats(f->m).obs_last_seq;
@@ -188,6 +201,85 @@ static void test_the_raw_log_window_holds_observations_longer(void **state)
 	assert_int_equal(c.raw_log_window, 2 * DAY);
 }
 
+/* The defaults (issue 18, item 9): a forgotten scene's observations stay
+ * in the log for 7 days of the memory's clock, so what was forgotten can
+ * be rebuilt or audited; then gc deletes them. */
+static void test_the_default_window_keeps_forgotten_observations_a_week(void **state)
+{
+	fx *f = *state;
+	h2emv_config c;
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_config_get(&c, f->m, &err), H2EMV_OK);
+	assert_int_equal(c.raw_log_window, 7 * DAY);
+	/* day 0's chores (09:00 .. 18:00), then the clock runs to day 7
+	 * 09:00: day 0 is forgotten, and not yet 7 days old */
+	for (int day = 0; day < 7; day++)
+		tu_chores(f->m, T0, day);
+	tu_ingestf(f->m, "{\"t\":%lld,\"location\":\"kitchen\"}", (long long)(T0 + 7 * DAY));
+	build(f->m, 0);
+	h2emv_retention r = retention(f->m);
+	assert_true(r.obs_window > 0);
+	assert_int_equal(r.obs_reclaimable, 0);
+	assert_int_equal(gc(f->m).obs_reclaimed, 0);
+	assert_true(obs_exists(f->m, 1));
+	/* without the window the same observations would go now */
+	no_window(f->m);
+	assert_true(retention(f->m).obs_reclaimable > 0);
+	assert_int_equal(h2emv_config_set(f->m, &c, &err), H2EMV_OK);
+	/* a day later on the memory's clock day 0 is over 7 days old */
+	tu_chores(f->m, T0, 7);
+	tu_chores(f->m, T0, 8);
+	build(f->m, 0);
+	assert_true(gc(f->m).obs_reclaimed > 0);
+	assert_false(obs_exists(f->m, 1));
+	/* day 2's (from seq 11) are inside the week: still held by the window */
+	assert_true(obs_exists(f->m, 11));
+	assert_true(retention(f->m).obs_window > 0);
+}
+
+/* gc --purge ignores the window once: erase now, for a user who must. */
+static void test_purge_erases_forgotten_observations_inside_the_window(void **state)
+{
+	fx *f = *state;
+	for (int day = 0; day < 4; day++)
+		tu_chores(f->m, T0, day);
+	build(f->m, 0);
+	assert_int_equal(gc(f->m).obs_reclaimed, 0);
+	assert_true(obs_exists(f->m, 1));
+	h2emv_gc_options o = H2EMV_GC_OPTIONS_INIT;
+	o.keep_snapshots = 1;
+	o.purge = 1;
+	h2emv_gc_result g = { 0 };
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_gc(&g, f->m, &o, &err), H2EMV_OK);
+	assert_true(g.obs_reclaimed > 0);
+	assert_false(obs_exists(f->m, 1));
+	/* the window itself is unchanged */
+	h2emv_config c;
+	assert_int_equal(h2emv_config_get(&c, f->m, &err), H2EMV_OK);
+	assert_int_equal(c.raw_log_window, 7 * DAY);
+}
+
+/* Over the disk budget, maintenance ignores the window: the budget bounds
+ * the memory even when the window would keep more. */
+static void test_a_disk_budget_overrides_the_window(void **state)
+{
+	fx *f = *state;
+	for (int day = 0; day < 4; day++)
+		tu_chores(f->m, T0, day);
+	build(f->m, 0);
+	h2emv_config c;
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_config_get(&c, f->m, &err), H2EMV_OK);
+	c.max_size = 4096;
+	assert_int_equal(h2emv_config_set(f->m, &c, &err), H2EMV_OK);
+	h2emv_maintain_result r;
+	assert_int_equal(h2emv_maintain(&r, f->m, NULL, &err), H2EMV_OK);
+	assert_int_equal(r.gc_ran, 1);
+	assert_true(r.gc.obs_reclaimed > 0);
+	assert_false(obs_exists(f->m, 1));
+}
+
 static void test_keep_log_leaves_the_log_alone(void **state)
 {
 	fx *f = *state;
@@ -222,6 +314,7 @@ static void test_unused_cache_entries_are_collected(void **state)
 static void test_a_forgotten_observation_leaves_every_file(void **state)
 {
 	fx *f = *state;
+	no_window(f->m); /* certified erase: gone at the first gc */
 	/* the marker is stored raw (no dictionary trained on so few) */
 	tu_ingestf(f->m,
 	           "{\"t\":%lld,\"action\":{\"name\":\"Wipe\",\"args\":{\"object\":\"table_0\"},"
@@ -251,6 +344,7 @@ static void test_a_forgotten_observation_leaves_every_file(void **state)
 static void test_maintenance_runs_when_due_and_not_before(void **state)
 {
 	fx *f = *state;
+	no_window(f->m);
 	for (int day = 0; day < 4; day++)
 		tu_chores(f->m, T0, day);
 	build(f->m, 0);
@@ -299,6 +393,11 @@ int main(void)
 		                                setup, teardown),
 		cmocka_unit_test_setup_teardown(test_the_raw_log_window_holds_observations_longer,
 		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_the_default_window_keeps_forgotten_observations_a_week,
+		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_purge_erases_forgotten_observations_inside_the_window,
+		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_disk_budget_overrides_the_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_keep_log_leaves_the_log_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unused_cache_entries_are_collected, setup,
 		                                teardown),

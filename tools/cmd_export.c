@@ -168,11 +168,7 @@ static int export_tree(args *a, h2emv_mem *m, out *o, h2emv_error *err)
 		if (cli_when(&t, m, a->at))
 			return cli_usage("export", "--at: '%s' is not a time (try 2024-09-23T10:00:00Z)",
 			                 a->at);
-		rc = h2emv_snap_find_time(&seq, NULL, m, t, err);
-		if (rc == H2EMV_OK && !seq) {
-			snprintf(err->message, sizeof err->message, "no snapshot is as old as %s", a->at);
-			rc = err->status = H2EMV_ENOTFOUND;
-		}
+		rc = h2emv_snap_at(&seq, m, t, err);
 	}
 	h2emv_snap *snap = NULL;
 	if (rc == H2EMV_OK)

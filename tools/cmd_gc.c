@@ -26,6 +26,10 @@ static const char help[] =
 	"  -a, --keep-age AGE   also keep snapshots younger than AGE on the memory's\n"
 	"                       clock (e.g. 90m, 12h, 7d)\n"
 	"      --keep-log       leave the observation log and the cache alone\n"
+	"      --purge          ignore the raw-log window this once: delete every\n"
+	"                       observation whose scenes are forgotten now, however\n"
+	"                       recent (the window is 7 days of the memory's clock\n"
+	"                       unless `h2emv config --raw-log-window` says otherwise)\n"
 	"      --json           the result as one JSON object\n"
 	"  -b, --batch N        deletions per write transaction (default 512)\n"
 	"  -q, --quiet          no progress, no summary\n"
@@ -38,6 +42,7 @@ int cmd_gc(int argc, char **argv)
 		{ "keep-age", required_argument, NULL, 'a' }, { "batch", required_argument, NULL, 'b' },
 		{ "quiet", no_argument, NULL, 'q' },      { "help", no_argument, NULL, 'h' },
 		{ "keep-log", no_argument, NULL, 'L' },   { "json", no_argument, NULL, 'j' },
+		{ "purge", no_argument, NULL, 'P' },
 		{ 0 },
 	};
 	const char *mem = NULL;
@@ -63,6 +68,7 @@ int cmd_gc(int argc, char **argv)
 			break;
 		case 'q': quiet = 1; break;
 		case 'L': o.keep_log = 1; break;
+		case 'P': o.purge = 1; break;
 		case 'j': json = quiet = 1; break;
 		case 'h': fputs(help, stdout); return EXIT_OK;
 		default: return cli_usage("gc", "unknown option");

@@ -357,6 +357,26 @@ static int summary(const ingest *g)
 	return EXIT_OK;
 }
 
+/* Open the memory. Reading a pipe, a memory that is not there yet may be
+ * being made by the program writing into it (`h2emv import armar -m DIR |
+ * h2emv ingest -m DIR` records the profile, creating DIR, before its first
+ * line): then wait for that first line, or the end of the input, and open
+ * it again. A half-created memory is waited for by the open itself. */
+static h2emv_mem *open_when_fed(const char *dir, unsigned flags, int from_stdin)
+{
+	if (from_stdin && !(flags & H2EMV_OPEN_CREATE) && !isatty(STDIN_FILENO)) {
+		h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
+		h2emv_mem *m = NULL;
+		if (h2emv_mem_open(&m, dir, &o, NULL) == H2EMV_ENOTFOUND) {
+			struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+			while (poll(&p, 1, -1) < 0 && errno == EINTR)
+				;
+		}
+		h2emv_mem_close(m);
+	}
+	return cli_open(dir, flags);
+}
+
 int cmd_ingest(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -395,7 +415,8 @@ int cmd_ingest(int argc, char **argv)
 		return cli_usage("ingest", "--ack acknowledges stored lines; --dry-run stores none");
 	/* the memory first: cli_open ends the process on a damaged store,
 	 * which must not leave the batch buffers behind */
-	if (!g.dry_run && !(g.mem = cli_open(cli_mem_dir(mem), flags)))
+	int from_stdin = optind >= argc || !strcmp(argv[optind], "-");
+	if (!g.dry_run && !(g.mem = open_when_fed(cli_mem_dir(mem), flags, from_stdin)))
 		return EXIT_ERROR;
 	g.b.cap = (size_t)bsize;
 	g.items = calloc(g.b.cap, sizeof *g.items);

@@ -67,8 +67,9 @@ static int run_external(const char *prog, int argc, char **argv)
 	}
 	execvp(prog, argv);
 	fprintf(stderr,
-	        "h2emv: '%s' is carried by %s, which is not installed next to h2emv or on the "
-	        "PATH (%s); build it from the source tree (it is part of bench/)\n",
+	        "h2emv: '%s' is carried by the separate program %s, which is not next to h2emv "
+	        "or on the PATH (%s); it is built from bench/ with h2emv and installed beside it "
+	        "by `cmake --install BUILD`\n",
 	        argv[1], prog, strerror(errno));
 	return EXIT_ERROR;
 }
@@ -92,7 +93,8 @@ static void usage(FILE *f)
 	        "\ncommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nevaluation (the separate program h2emv-eval, built from bench/):\n");
+	fprintf(f, "\nevaluation (the separate program h2emv-eval, built from bench/ and\n"
+	           "installed beside h2emv by `cmake --install`):\n");
 	for (size_t i = 0; i < sizeof external / sizeof external[0]; i++)
 		fprintf(f, "  %-10s %s\n", external[i].name, external[i].summary);
 	fprintf(f, "\nexit status: 0 ok, 1 check found problems, 2 error (a write on a read-only\n"

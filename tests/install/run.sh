@@ -22,4 +22,10 @@ LD_LIBRARY_PATH="$libdir" "$work/cm/consumer" "$work/mem-cmake"
 PKG_CONFIG_PATH="$libdir/pkgconfig" cc -o "$work/consumer-pc" "$src/tests/install/consumer.c" \
 	$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs h2emv)
 LD_LIBRARY_PATH="$libdir" "$work/consumer-pc" "$work/mem-pc"
+
+# 3. the installed command line: `h2emv sim` runs h2emv-eval, installed beside it
+test -x "$prefix/bin/h2emv-eval"
+LD_LIBRARY_PATH="$libdir" PATH=/usr/bin:/bin "$prefix/bin/h2emv" sim --episodes 1 --seed 1 \
+	-o "$work/sim.jsonl" 2>/dev/null
+test -s "$work/sim.jsonl"
 echo "install test: ok"
