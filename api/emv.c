@@ -379,20 +379,15 @@ static int run(h2emv_answer **out, ask *a, int trace, h2emv_error *err)
 /* ---------------------------------------------------------- the snapshot -- */
 
 /* The snapshot to answer from: a given seq; for a time, the newest whose
- * clock is not after it (*seq; none is an error, as for `export --at`),
- * and the first whose clock has reached it (*covering, 0 if none: the
- * newest) — the typed-facts answer reads the latter and ignores facts
- * after the time; or the newest. */
-static int pick_snapshot(uint64_t *seq, uint64_t *covering, h2emv_mem *mem,
-                         const h2emv_ask_options *o, h2emv_error *err)
+ * clock is not after it (none is an error, as for `export --at`: one
+ * helper, h2emv_snap_at); or the newest (0). */
+static int pick_snapshot(uint64_t *seq, h2emv_mem *mem, const h2emv_ask_options *o,
+                         h2emv_error *err)
 {
-	*seq = *covering = o ? o->snapshot : 0;
+	*seq = o ? o->snapshot : 0;
 	if (!o || o->snapshot || !o->at)
 		return H2EMV_OK;
-	int rc = h2emv_snap_at(seq, mem, o->at, err);
-	if (rc == H2EMV_OK)
-		rc = h2emv_snap_find_time(NULL, covering, mem, o->at, err);
-	return rc;
+	return h2emv_snap_at(seq, mem, o->at, err);
 }
 
 int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,
@@ -419,8 +414,8 @@ int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,
 	a.max_rounds = mem->cfg.qa_max_rounds ? mem->cfg.qa_max_rounds : 10;
 	a.max_tokens = mem->cfg.qa_max_tokens ? mem->cfg.qa_max_tokens : 20000;
 	pthread_mutex_unlock(&mem->lock);
-	uint64_t seq, covering;
-	int rc = pick_snapshot(&seq, &covering, mem, opts, err);
+	uint64_t seq;
+	int rc = pick_snapshot(&seq, mem, opts, err);
 	if (rc)
 		return rc;
 	h2emv_snap_info info;
@@ -428,7 +423,7 @@ int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,
 	h2emv_policy *pol = mem->policy;
 	if (!pol || !pol->qa_step || !strcmp(pol->name, "builtin")) {
 		/* the builtin policy answers from typed facts in one pass */
-		rc = h2emv_snap_open(&a.snap, mem, covering, err);
+		rc = h2emv_snap_open(&a.snap, mem, seq, err);
 		if (rc)
 			return rc;
 		h2emv_snap_get_info(&info, a.snap);
