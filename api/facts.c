@@ -812,7 +812,14 @@ static void note_people(fact *f, const char *note)
 		size_t e = i;
 		if (e > a && note[e - 1] == ' ')
 			e--;
-		if (run > 0 && !start && n + (e - a) + 3 < sizeof who) {
+		/* "Technician Omar fixed ...": the words after an opening title */
+		if (run > 1 && start) {
+			while (a < e && note[a] != ' ')
+				a++;
+			a++;
+			start = 0;
+		}
+		if (run > 0 && !start && a < e && n + (e - a) + 3 < sizeof who) {
 			if (n)
 				memcpy(who + n, ", ", 2), n += 2;
 			memcpy(who + n, note + a, e - a);

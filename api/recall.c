@@ -40,6 +40,7 @@ typedef struct cand {
 	int coarse;
 	int hits;               /* question words it matched */
 	int me;                 /* said by the robot itself (is_me) */
+	int complete;           /* it matched every word of the question */
 } cand;
 
 typedef struct rctx {
@@ -613,7 +614,7 @@ static int add_cand(rctx *x, const fact *f, h2emv_ref ref, double sc, int coarse
 		x->c = c;
 		x->cap = cap;
 	}
-	x->c[x->n++] = (cand){ f, ref, sc, coarse, hits, 0 };
+	x->c[x->n++] = (cand){ f, ref, sc, coarse, hits, 0, 0 };
 	eng_buf b = { 0 };
 	facts_render_one(&b, f);
 	x->tokens += b.len / 4 + 4;
@@ -727,6 +728,7 @@ static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 		if (wanted(x, s)) {
 			if (add_cand(x, v, h2emv_node_ref(n), s, coarse, hits))
 				return H2EMV_ENOMEM;
+			x->c[x->n - 1].complete = complete;
 			/* (a speaker is also counted as a person met, without a place) */
 			x->c[x->n - 1].me = (v->type == FT_SPEECH ||
 			                     (v->type == FT_PERSON && !v->s[FS_PLACE])) &&
@@ -2100,6 +2102,55 @@ static int failed_after_request(rctx *x, rquestion *q, const h2emv_node *root, h
 	return rc;
 }
 
+/* Did a typed fact match every word asked? */
+static int typed_complete(const rctx *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		if (x->c[i].complete && !x->c[i].coarse)
+			return 1;
+	return 0;
+}
+
+/* When no typed fact answered, or none matched every word asked, read the
+ * notes and the words said for the question's words: a note or an
+ * utterance that holds them all ("Belt 3 jammed at 14:10") answers
+ * instead of a fact that shares only a noun with the question. */
+static int weigh_evidence(rctx *x, rquestion *q)
+{
+	if (x->n && typed_complete(x))
+		return H2EMV_OK;
+	size_t n = x->n;
+	cand *kept = NULL;
+	if (n && !(kept = malloc(n * sizeof *kept)))
+		return eng_fail(x->err, H2EMV_ENOMEM, "out of memory");
+	if (n)
+		memcpy(kept, x->c, n * sizeof *kept);
+	rquestion ev = *q;
+	ev.evidence = 1;
+	int rc = collect(x, &ev);
+	x->q = q;
+	/* over a typed fact, only the robot's own record: its note or its own
+	 * words (someone else's words about an event are not the event) */
+	int own = 0;
+	for (size_t i = 0; rc == H2EMV_OK && i < x->n && !own; i++)
+		own = x->c[i].complete && !x->c[i].coarse &&
+		      (x->c[i].f->type == FT_NOTE || x->c[i].me);
+	int better = rc == H2EMV_OK && x->n && (!n || own);
+	if (better) {
+		*q = ev;
+	} else if (rc == H2EMV_OK) {
+		if (n > x->cap) { /* (collect found fewer: the array holds n) */
+			free(kept);
+			return eng_fail(x->err, H2EMV_ECORRUPT, "recall: candidates lost");
+		}
+		if (n)
+			memcpy(x->c, kept, n * sizeof *kept);
+		x->n = n;
+	}
+	free(kept);
+	return rc;
+}
+
 static void trace_question(rctx *x)
 {
 	static const char *const kinds[] = { "what did you do", "when", "what day", "where",
@@ -2200,18 +2251,9 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 			}
 		}
 	}
-	/* nothing typed answered: the notes and words that hold the question's */
-	if (rc == H2EMV_OK && root && !x.n && !x.forgot && q.kind != RQ_YESNO && q.n_term &&
-	    q.kind != RQ_STEPS) {
-		rquestion ev = q;
-		ev.evidence = 1;
-		rc = collect(&x, &ev);
-		x.q = &q;
-		if (rc == H2EMV_OK && x.n) {
-			q = ev;
-			x.q = &q;
-		}
-	}
+	if (rc == H2EMV_OK && root && !x.forgot && q.kind != RQ_YESNO && q.n_term &&
+	    q.kind != RQ_STEPS)
+		rc = weigh_evidence(&x, &q);
 	h2emv_answer *a = NULL;
 	pr_str b = { 0 };
 	if (rc == H2EMV_OK && !x.fact_nodes && !x.n)
