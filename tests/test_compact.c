@@ -8,6 +8,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memmem */
 #endif
+#include <inttypes.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -76,8 +77,16 @@ static int fx_setup(void **state)
 	fixture *f = calloc(1, sizeof *f);
 	if (!f)
 		return -1;
-	if (!rng_state)
-		rng_state = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid();
+	if (!rng_state) {
+		/* from the clock unless given; printed so a failure can be replayed */
+		const char *s = getenv("H2EMV_COMPACT_SEED");
+		rng_state = s && *s ? strtoull(s, NULL, 0)
+		                    : (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid();
+		if (!rng_state)
+			rng_state = 1;
+		fprintf(stderr, "seed %" PRIu64 " (H2EMV_COMPACT_SEED=%" PRIu64 " replays it)\n",
+		        rng_state, rng_state);
+	}
 	f->dir = tu_tmpdir("compact");
 	*state = f;
 	return open_mem(f, H2EMV_OPEN_CREATE);

@@ -332,7 +332,8 @@ static void test_damaged_copies_never_crash_and_salvage_saves_the_rest(void **st
 	if (!rng)
 		rng = 1;
 	int copies = lng && *lng && strcmp(lng, "0") ? 240 : SANITIZED ? 14 : 40;
-	fprintf(stderr, "damage test: seed %" PRIu64 ", %d copies\n", rng, copies);
+	fprintf(stderr, "damage test: seed %" PRIu64 " (H2EMV_FAULT_SEED replays it), %d copies\n", rng,
+	        copies);
 	tally t = { 0 };
 	char *dmg = tu_fmt("%s/damaged", work), *cmdir = tu_fmt("%s/run", work),
 	     *dst = tu_fmt("%s/salvaged", work);

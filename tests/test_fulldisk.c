@@ -184,10 +184,10 @@ static void test_full_disk_recovers_with_gc_and_compact_from_the_reserve(void **
 {
 	(void)state;
 	if (skip_reason) {
-		print_message("SKIPPED: cannot mount a small tmpfs here (%s); this test needs root "
-		              "or CAP_SYS_ADMIN, which CI has\n",
-		              skip_reason);
-		skip();
+		tu_skip("H2EMV_REQUIRE_MOUNT",
+		        "cannot mount a small tmpfs here (%s); this test needs root or CAP_SYS_ADMIN, "
+		        "which CI has",
+		        skip_reason);
 	}
 	char *dir = tu_fmt("%s/mem", mountpoint);
 	char *scratch = tu_tmpdir("fulldisk-input"); /* batches live off the small disk */
@@ -287,5 +287,5 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_disk_recovers_with_gc_and_compact_from_the_reserve),
 	};
-	return cmocka_run_group_tests(tests, mount_small_tmpfs, unmount_small_tmpfs);
+	return tu_exit(cmocka_run_group_tests(tests, mount_small_tmpfs, unmount_small_tmpfs));
 }

@@ -23,6 +23,7 @@
 
 #include "bench/eval/judge.h"
 #include "h2emv.h"
+#include "testutil.h"
 
 /* ---------------------------------------------------------------- cases -- */
 
@@ -694,15 +695,11 @@ static const char *data_path(char *buf, size_t n, const char *env, const char *s
 	return buf;
 }
 
-/* Missing external data: a loud skip, or a failure when the run requires
- * the data (H2EMV_REQUIRE_DATA=1, as CI sets it). */
+/* Missing external data: a skip ctest reports, or a failure when the run
+ * requires the data (H2EMV_REQUIRE_DATA=1, as CI sets it). */
 static void missing_data(const char *what, const char *path)
 {
-	const char *req = getenv("H2EMV_REQUIRE_DATA");
-	if (req && !strcmp(req, "1"))
-		fail_msg("%s not found under %s (H2EMV_REQUIRE_DATA=1; set H2EMV_DATA)", what, path);
-	fprintf(stderr, "SKIPPED: %s not found under %s (set H2EMV_DATA)\n", what, path);
-	skip();
+	tu_skip("H2EMV_REQUIRE_DATA", "%s not found under %s (set H2EMV_DATA)", what, path);
 }
 
 static int64_t month_time(const char *s)
@@ -908,5 +905,5 @@ int main(void)
 		cmocka_unit_test(test_agreement_with_upstream_labels),
 		cmocka_unit_test(test_upstream_questions_judge_their_own_answers),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return tu_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

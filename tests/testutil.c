@@ -3,15 +3,43 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <setjmp.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmocka.h>
+
 #include "engine/env.h"
 #include "testutil.h"
+
+static int tu_skipped;
+
+void tu_skip(const char *need, const char *fmt, ...)
+{
+	char why[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	const char *req = getenv(need);
+	if (req && !strcmp(req, "1"))
+		fail_msg("%s=1, but: %s", need, why);
+	fprintf(stderr, "SKIPPED: %s (%s=1 makes this a failure)\n", why, need);
+	tu_skipped++;
+	skip();
+}
+
+int tu_exit(int failed)
+{
+	if (failed)
+		return failed;
+	return tu_skipped ? 77 : 0;
+}
 
 int tu_buf_write(void *data, const char *buf, size_t len)
 {

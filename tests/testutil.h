@@ -1,4 +1,4 @@
-/* testutil.h — helpers shared by the tests: temporary directories. */
+/* testutil.h — helpers shared by the tests: temporary directories, skips. */
 #ifndef H2EMV_TESTUTIL_H
 #define H2EMV_TESTUTIL_H
 #include <stddef.h>
@@ -67,5 +67,15 @@ int tu_data_files(const char *dir);
 /* In a forked child: die of a fault instead of longjmp-ing back into the
  * test runner's copy that cmocka's signal handlers would resume. */
 void tu_child_default_signals(void);
+
+/* A test that cannot run here (missing data, tool or privilege): says why
+ * on standard error and skips it with cmocka's skip(); tu_exit then reports
+ * the whole program as skipped to ctest (exit 77, SKIP_RETURN_CODE) instead
+ * of passed. When the environment variable `need` (a switch such as
+ * H2EMV_REQUIRE_DATA) is 1, as CI sets it, the test fails instead. */
+void tu_skip(const char *need, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* main's exit status after cmocka_run_group_tests returned `failed`: that
+ * when a test failed, else 77 when a test was skipped, else 0. */
+int tu_exit(int failed);
 
 #endif
