@@ -91,6 +91,87 @@ static int counted_amount(const char *s, const rquestion *q, char *out, size_t c
 	return 0;
 }
 
+/* Does the word `w` (a parameter's key word) name the term: its stem, or
+ * the term's stem begins it ("weigh" for a "weight")? */
+static int key_names(const lex_word *w, const rq_term *t)
+{
+	size_t n = strlen(t->stem);
+	return !strcmp(w->stem, t->stem) || (n >= 4 && !strncmp(w->w, t->stem, n));
+}
+
+/* The part of an action's other parameters ("books 31, floor 2") whose
+ * key names term `t`, into out; its number into *num when it ends in one.
+ * 1 when there is one. */
+static int named_part(const char *state, const rq_term *t, char *out, size_t cap, double *num)
+{
+	if (!state || !t)
+		return 0;
+	const char *p = state;
+	while (*p) {
+		const char *e = strstr(p, ", ");
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		lex_word w[6];
+		size_t k = lex_split(p, n, w, 6);
+		if (k >= 2 && k <= 6 && !w[0].digit && key_names(&w[0], t)) {
+			snprintf(out, cap, "%.*s", (int)n, p);
+			const char *sp = memrchr(p, ' ', n);
+			char *end = NULL;
+			double v = sp ? strtod(sp + 1, &end) : 0;
+			if (num)
+				*num = end && end == p + n ? v : -1;
+			return 1;
+		}
+		if (!e)
+			break;
+		p = e + 2;
+	}
+	return 0;
+}
+
+/* Is the key word `k` of a number an amount ("books" 31, "weight" 18.5,
+ * "expired" 5) rather than a name ("order" 5531, "room" 204, "floor" 2)?
+ * A plural, a past participle, a measure, or a fraction. */
+static int amount_key(const char *k, double v)
+{
+	static const char *const measure[] = { "qty", "quantity", "count", "number", "amount",
+		                                   "total", "weight", "mass", "volume", "litres",
+		                                   "liters", "kg", "grams", "ml", "meters", "metres",
+		                                   "km", "pieces", "pcs", "units", "distance",
+		                                   "duration", "minutes", "seconds", "price", "cost",
+		                                   "load", "size", "length", "height", NULL };
+	size_t n = strlen(k);
+	if (v != (double)(long long)v)
+		return 1;
+	if (n > 3 && k[n - 1] == 's' && k[n - 2] != 's')
+		return 1;
+	if (n > 4 && !strcmp(k + n - 2, "ed"))
+		return 1;
+	for (const char *const *m = measure; *m; m++)
+		if (!strcmp(k, *m))
+			return 1;
+	return 0;
+}
+
+/* The first term of the question that names an amount among f's other
+ * parameters ("how many books": "books 31"); its value into *v. */
+static int amount_of(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
+{
+	for (size_t i = 0; i < q->n_term; i++) {
+		const rq_term *t = &q->term[i];
+		if (t->cap || t->word[0] == 0 || (t->word[0] >= '0' && t->word[0] <= '9'))
+			continue;
+		if (named_part(f->s[FS_STATE], t, key, cap, v) && *v >= 0) {
+			char *sp = strrchr(key, ' ');
+			if (sp)
+				*sp = 0;
+			lex_word w[1];
+			if (lex_split(key, strlen(key), w, 1) >= 1 && amount_key(w[0].w, *v))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static int is_act(const fact *f)
 {
 	return f->type == FT_ACT || f->type == FT_TASK;
@@ -1198,6 +1279,70 @@ static void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a)
 	quote(b, f, t);
 }
 
+/* "Which floor is Sapiens on", "which flight did the bag come in on": the
+ * parameter the question's noun names, of the chosen action. */
+static int key_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
+{
+	const rquestion *q = x->q;
+	if (q->key < 0 || q->plural || (q->kind != RQ_WHICH && q->kind != RQ_WHERE) ||
+	    !is_act(c->f))
+		return 0;
+	char part[160], dt[40];
+	const rq_term *t = &q->term[q->key];
+	/* an object or a place that is named by the noun answers as it is */
+	static const int slots[] = { FS_OBJ, FS_DST, FS_SRC, FS_PLACE };
+	for (size_t i = 0; i < sizeof slots / sizeof *slots; i++) {
+		const char *v = c->f->s[slots[i]];
+		lex_word w[2];
+		if (v && lex_split(v, strlen(v), w, 2) >= 1 && key_names(&w[0], t))
+			return 0; /* today's answer says it */
+	}
+	if (!named_part(c->f->s[FS_STATE], t, part, sizeof part, NULL))
+		return 0;
+	(void)k;
+	pr_str_addf(b, "The %s (%s).", part, fmt_dt(dt, sizeof dt, when_of(x, c->f)));
+	add_evidence(a, c->ref);
+	return 1;
+}
+
+/* "How many books did you collect", "how much did the bags weigh": the
+ * sum of the number the question's noun names among the matching actions'
+ * parameters ("books 31", "books 9": 40), over the runs that finished (the
+ * others when none did). */
+static int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
+{
+	const rquestion *q = x->q;
+	char key[160], first[160] = "";
+	double total = 0, v;
+	size_t n = 0;
+	int any_done = 0;
+	for (size_t i = 0; i < k; i++)
+		any_done |= is_act(x->c[i].f) && x->c[i].f->status == FST_DONE &&
+		            amount_of(q, x->c[i].f, &v, key, sizeof key);
+	pr_str parts = { 0 };
+	for (size_t i = 0; i < k && n < 64; i++) {
+		const fact *f = x->c[i].f;
+		if (!is_act(f) || (any_done && f->status != FST_DONE) ||
+		    !amount_of(q, f, &v, key, sizeof key))
+			continue;
+		if (!n)
+			snprintf(first, sizeof first, "%s", key);
+		else if (strcmp(first, key))
+			continue; /* one quantity: the first one the question names */
+		for (uint32_t r = 0; r < f->count && r < 1000; r++)
+			pr_str_addf(&parts, "%s%.10g", n++ ? " + " : "", v);
+		total += v * f->count;
+		add_evidence(a, x->c[i].ref);
+	}
+	if (!n) {
+		pr_str_free(&parts);
+		return 0;
+	}
+	pr_str_addf(b, "%.10g in all (%s: %s).", total, first, parts.s ? parts.s : "");
+	pr_str_free(&parts);
+	return 1;
+}
+
 static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 {
 	const rquestion *q = x->q;
@@ -1269,6 +1414,10 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		return;
 	}
 	const cand *c = pick(x, k);
+	if (c && key_answer(x, b, a, c, k))
+		return;
+	if (q->kind == RQ_COUNT && sum_answer(x, b, a, k))
+		return;
 	switch (q->kind) {
 	case RQ_WHEN:
 	case RQ_DURATION:
@@ -1899,7 +2048,7 @@ static void drop_term(rquestion *q, size_t i)
 {
 	memmove(&q->term[i], &q->term[i + 1], (q->n_term - i - 1) * sizeof *q->term);
 	q->n_term--;
-	int *idx[] = { &q->verb, &q->person, &q->category };
+	int *idx[] = { &q->verb, &q->person, &q->category, &q->key };
 	for (size_t j = 0; j < sizeof idx / sizeof *idx; j++) {
 		if (*idx[j] == (int)i)
 			*idx[j] = -1;
@@ -1937,7 +2086,7 @@ static int around_moment(rctx *x, rquestion *q)
 	a.kind = RQ_WHEN;
 	a.anchor = -1;
 	a.n_term = 0;
-	a.verb = a.person = a.category = -1;
+	a.verb = a.person = a.category = a.key = -1;
 	for (size_t i = (size_t)q->anchor; i < q->n_term; i++) {
 		/* "when she asked where ...": the asking is the words themselves */
 		if (q->anchor_reply && q->term[i].cls == LC_SAY)

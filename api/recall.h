@@ -56,6 +56,9 @@ typedef struct rquestion {
 	int category;         /* "which tote", "what package": the index of the noun
 	                       * that names the kind of thing asked for, -1 none */
 	int verb;             /* index of the main verb term, -1 none */
+	int key;              /* "which floor", "what flight": the noun after the
+	                       * wh-word, which may be a parameter's key ("floor
+	                       * 2"); -1 none */
 	int person;           /* index of a person's name, -1 none */
 	int weekday;          /* the scope is a bare weekday: an earlier one may be meant */
 	int anchor;           /* "what did you do after the photo": term[anchor..] name the

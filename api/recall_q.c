@@ -934,6 +934,17 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 					break;
 				}
 	}
+	/* "which floor", "what flight", for any kind: the noun after the
+	 * wh-word, which a parameter's key may name */
+	q->key = -1;
+	for (size_t i = 0; i + 1 < k && q->key < 0; i++)
+		if (!strcmp(w[i].w, "which") || !strcmp(w[i].w, "what"))
+			for (size_t t = 0; t < q->n_term; t++)
+				if (!strcmp(q->term[t].word, w[i + 1].w) && !q->term[t].lemma &&
+				    !q->term[t].cap) {
+					q->key = (int)t;
+					break;
+				}
 	/* the category, and a plural noun ("did you chop vegetables"), may be
 	 * met by its kinds */
 	for (size_t t = 0; t < q->n_term; t++) {
