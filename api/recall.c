@@ -1279,6 +1279,25 @@ static void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a)
 	quote(b, f, t);
 }
 
+/* What a which-question's category names in an action: its object, or
+ * the parameter the category word matched ("which vegetables did you
+ * load": LoadVan {produce: carrots} is the produce carrots, not the van). */
+static const char *matched_thing(const rquestion *q, const fact *f, char *part, size_t cap)
+{
+	if (q->category < 0 || word_in(f->s[FS_OBJ], &q->term[q->category]))
+		return f->s[FS_OBJ];
+	const char *p = f->s[FS_STATE];
+	while (p && *p) {
+		const char *e = strstr(p, ", ");
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		snprintf(part, cap, "%.*s", (int)n, p);
+		if (word_in(part, &q->term[q->category]))
+			return part;
+		p = e ? e + 2 : NULL;
+	}
+	return f->s[FS_OBJ];
+}
+
 /* "Which floor is Sapiens on", "which flight did the bag come in on": the
  * parameter the question's noun names, of the chosen action. */
 static int key_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
@@ -1632,9 +1651,13 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 				    !f->s[FS_OBJ] || listed(&seen, f->s[FS_OBJ]) ||
 				    f->status == FST_FAILED || f->status == FST_ABORTED)
 					continue;
-				remember(&seen, f->s[FS_OBJ]);
+				char part[160];
+				const char *thing = matched_thing(q, f, part, sizeof part);
+				if (listed(&seen, thing))
+					continue;
+				remember(&seen, thing);
 				pr_str_adds(b, n++ ? "; the " : "The ");
-				add_display_for(b, q, f->s[FS_OBJ]);
+				add_display_for(b, q, thing);
 				pr_str_addf(b, " (%s)", fmt_dt(dt, sizeof dt, when_of(x, f)));
 				add_evidence(a, x->c[i].ref);
 			}

@@ -425,8 +425,9 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	if (q->kind == RQ_STEPS)
 		; /* the steps of a task */
 	else if (starts(w, k, "how", "many") || starts(w, k, "how", "often") ||
-	    starts(w, k, "number", "of") || starts(w, k, "how", "frequently"))
-		q->kind = RQ_COUNT;
+	    starts(w, k, "number", "of") || starts(w, k, "how", "frequently") ||
+	    starts(w, k, "how", "much"))
+		q->kind = RQ_COUNT; /* ("how much": an amount the parameters sum) */
 	else if (starts(w, k, "how", "long"))
 		q->kind = RQ_DURATION;
 	else if (starts(w, k, "what", "day") || starts(w, k, "which", "day") ||
@@ -641,7 +642,8 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 /* Words that shape the question but name nothing. */
 static int frame_word(const char *w)
 {
-	static const char *const f[] = { "how", "many", "often", "long", "number", "what",
+	static const char *const f[] = { "how", "many", "much", "altogether", "total", "overall",
+		                             "often", "long", "number", "what",
 		                             "which", "who", "whom", "whose", "where", "when", "did",
 		                             "do", "does", "done", "doing", "happen", "happened",
 		                             "you", "your", "yourself", "times", "time", "day", "days",
