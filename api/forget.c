@@ -10,7 +10,10 @@
  * placeholder keeping its time range and the first line of its summary,
  * and its children go. A node that stays is walked into. Adjacent
  * placeholders among siblings merge. A parent's τ is never below a child's
- * (tree.c keeps that on every change). The root is never forgotten.
+ * (tree.c keeps that on every change). The root is never forgotten, nor is
+ * the open frontier the segmenter is still building (its open goals, the
+ * open event and that event's newest scene): it holds pointers to them,
+ * and they are judged once closed. Their older children may go.
  *
  * Only subtrees whose lowest τ (sub_min) is already due are walked, so a
  * pass after every observation costs little. With forgetting by time only,
@@ -258,6 +261,19 @@ typedef struct pass {
 
 static int visit(pass *ps, tnode *n);
 
+/* Is `n` still being built (segment.c's open goals and event, and the
+ * event's newest scene)? */
+static int on_frontier(const builder *b, const tnode *n)
+{
+	const tnode *e = b->event;
+	if (e && (n == e || (e->n_kids && n == e->kids[e->n_kids - 1])))
+		return 1;
+	for (int d = 0; d < b->n_goals; d++)
+		if (n == b->goals[d])
+			return 1;
+	return 0;
+}
+
 static int visit_children(pass *ps, tnode *n)
 {
 	int64_t lo = n->kind == H2EMV_KIND_ROOT ? H2EMV_TIME_NEVER : n->expiry;
@@ -285,7 +301,7 @@ static int visit(pass *ps, tnode *n)
 	builder *b = ps->b;
 	if (n->kind == H2EMV_KIND_FORGOTTEN || n->sub_min >= ps->now)
 		return H2EMV_OK;
-	if (n->expiry < ps->now) {
+	if (n->expiry < ps->now && !on_frontier(b, n)) {
 		double alpha = 0;
 		if (b->cfg.forgetting == H2EMV_FORGET_RELEVANCE) {
 			int rc = relevance(b, n, &alpha, ps->err);

@@ -458,14 +458,17 @@ static int add_scene(builder *b, tnode *event, const scene *s, const void *body,
 int seg_add(builder *b, const scene *in, const void *body, size_t blen, h2emv_error *err)
 {
 	/* The log's order is the tree's order. An observation stamped earlier
-	 * than the one before it (a clock step, a late sensor) is placed at the
-	 * previous time: ranges in the tree never go backwards. The stored
-	 * observation keeps its own time. */
+	 * than the memory's clock (a clock step, a late sensor, or any time
+	 * before a `forget --now` that moved the clock past the newest scene)
+	 * is placed at the clock's time (docs/formats.md §1.7): ranges in the
+	 * tree never go backwards, and what it opens is judged at that clock,
+	 * not born expired. The stored observation keeps its own time. */
 	scene clamped;
 	const scene *s = in;
-	if (b->last_t && in->t < b->last_t) {
+	int64_t clock = b->last_t > b->t.t_now ? b->last_t : b->t.t_now;
+	if (clock && in->t < clock) {
 		clamped = *in;
-		clamped.t = b->last_t;
+		clamped.t = clock;
 		if (clamped.t_end < clamped.t)
 			clamped.t_end = clamped.t;
 		s = &clamped;
