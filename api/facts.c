@@ -625,7 +625,9 @@ static int note_failed(const char *note)
 	static const char *const bad[] = { "could not", "couldn't", "couldnt", "can't", "cannot",
 		                               "unable to", "failed", "failure", "broke", "broken",
 		                               "jammed", "stuck", "gave up", "did not work",
-		                               "didn't work", "aborted", "had to stop", NULL };
+		                               "didn't work", "aborted", "had to stop", "does not",
+		                               "doesn't", "won't", "fault", "error", "damaged",
+		                               "tripped", "stalled", "leaking", "lost power", NULL };
 	size_t n = strlen(note);
 	for (const char *const *b = bad; *b; b++) {
 		size_t bl = strlen(*b);
@@ -838,11 +840,18 @@ static void note_people(fact *f, const char *note)
 /* Every note is a fact of its own, whatever its first word: a logbook
  * robot's history lives in them ("Pump P2 tripped at 14:10; Sam reset the
  * breaker"), and a failure's reason is the note beside the action. */
-static int extract_note(facts *out, const scene *s)
+static int extract_note(facts *out, size_t first, const scene *s)
 {
 	fact *f = push(out);
 	if (!f)
 		return H2EMV_ENOMEM;
+	/* the action it was written beside: what it was done to, its other
+	 * parameters ("why did you send bag KL 118004 back") */
+	const fact *act = first < out->n - 1 && out->v[first].type == FT_ACT ? &out->v[first] : NULL;
+	if (act && s->action) {
+		sets(f, FS_OBJ, act->s[FS_OBJ]);
+		sets(f, FS_STATE, act->s[FS_STATE]);
+	}
 	f->type = FT_NOTE;
 	int st = s->action ? s->action_status : 0;
 	f->status = st == 4 ? FST_FAILED : st == 5 ? FST_ABORTED
@@ -856,11 +865,12 @@ static int extract_note(facts *out, const scene *s)
 
 int facts_from_scene(facts *out, const scene *s, const robot_profile *prof, int tasks)
 {
+	size_t first = out->n;
 	int rc = s->action ? extract_action(out, s, prof) : H2EMV_OK;
 	if (rc == H2EMV_OK && !s->action && s->note && *s->note)
 		rc = extract_note_action(out, s, prof);
 	if (rc == H2EMV_OK && s->note && *s->note)
-		rc = extract_note(out, s);
+		rc = extract_note(out, first, s);
 	fact *f;
 	/* skill-stack robots: the outermost skill when it is not the action
 	 * itself ("ObjectLearning" while its "Say" runs) */

@@ -395,7 +395,9 @@ static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 		const rq_term *t = &q->term[i];
 		content++;
 		int h = word_in(f->s[FS_TEXT], t) || word_in(f->s[FS_WHO], t) ||
-		        word_in(f->s[FS_PLACE], t) || (f->type == FT_SPEECH && word_in(f->s[FS_NAME], t));
+		        word_in(f->s[FS_PLACE], t) || word_in(f->s[FS_OBJ], t) ||
+		        word_in(f->s[FS_STATE], t) ||
+		        (f->type == FT_SPEECH && word_in(f->s[FS_NAME], t));
 		/* "the expired holds": a verb the note writes in another form */
 		if (!h && (int)i == q->verb && t->lemma) {
 			rq_term l = *t;
@@ -414,7 +416,11 @@ static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 	    !word_in(f->s[FS_TEXT], &q->term[q->person]))
 		return 0;
 	*hits_out = (int)hits | (hits == content ? 0x10000 : 0);
-	return 1.0 + (double)hits + (verb_hit ? 0.5 : 0) + (double)hits / (double)content;
+	/* "why", "what went wrong": the note of what failed */
+	int trouble = (q->status == RS_FAILED || q->kind == RQ_FAILED || q->why) &&
+	              (f->status == FST_FAILED || f->status == FST_ABORTED);
+	return 1.0 + (double)hits + (verb_hit ? 0.5 : 0) + (double)hits / (double)content +
+	       (trouble ? 1.0 : 0);
 }
 
 static double score_hits(const rquestion *q, const fact *f, const facts *set, int *hits_out)
@@ -2289,7 +2295,8 @@ static int typed_complete(const rctx *x)
  * instead of a fact that shares only a noun with the question. */
 static int weigh_evidence(rctx *x, rquestion *q)
 {
-	if (x->n && typed_complete(x))
+	/* (a "why" is told in a note or in words, not by the action itself) */
+	if (x->n && typed_complete(x) && !q->why)
 		return H2EMV_OK;
 	size_t n = x->n;
 	cand *kept = NULL;

@@ -579,6 +579,7 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		                   !strcmp(w[i + 1].w, "up"))))
 			trouble = 1, used[i] = used[i + 1] = 1;
 	}
+	q->why = first_is(w, k, "why");
 	if (trouble && first_is(w, k, "why"))
 		q->kind = RQ_FAILED;
 	else if (trouble && (q->kind == RQ_WHICH || q->kind == RQ_DO))
@@ -588,16 +589,21 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		    (!strcmp(w[i + 1].w, "not") || !strcmp(w[i + 1].w, "t") ||
 		     !strcmp(w[i + 1].w, "able")))
 			could_not = 1;
-	/* "what didn't work out", "what did not succeed" */
-	for (size_t i = 0; i + 1 < k; i++)
+	/* "what didn't work out", "what did not succeed", "what didn't you
+	 * finish" */
+	for (size_t i = 0; i + 1 < k; i++) {
+		size_t j = i + 1;
+		if (j + 1 < k && (!strcmp(w[j].w, "you") || !strcmp(w[j].w, "we")))
+			j++;
 		if ((!strcmp(w[i].w, "not") || !strcmp(w[i].w, "t") || !strcmp(w[i].w, "never")) &&
-		    (!strcmp(w[i + 1].w, "work") || !strcmp(w[i + 1].w, "succeed") ||
-		     !strcmp(w[i + 1].w, "go") || !strcmp(w[i + 1].w, "finish") ||
-		     !strcmp(w[i + 1].w, "complete"))) {
+		    (!strcmp(w[j].w, "work") || !strcmp(w[j].w, "succeed") ||
+		     !strcmp(w[j].w, "go") || !strcmp(w[j].w, "finish") ||
+		     !strcmp(w[j].w, "complete"))) {
 			could_not = 1;
 			if (q->kind == RQ_WHICH || q->kind == RQ_DO)
 				q->kind = RQ_FAILED;
 		}
+	}
 	if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "unsuccessful") ||
 	    has(w, k, "problem") || has(w, k, "problems") || has(w, k, "wrong") ||
 	    has(w, k, "unable") || could_not || trouble)
