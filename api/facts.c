@@ -1386,6 +1386,16 @@ static int aggregate_now(tnode *p)
 		if (!kf || facts_merge(f, kf, SIZE_MAX))
 			return H2EMV_ENOMEM;
 	}
+	/* a summary keeps no notes: their words are the detail forgetting
+	 * erases (a summary outlives its forgotten children) */
+	size_t j = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->v[i].type == FT_NOTE)
+			fact_free(&f->v[i]);
+		else
+			f->v[j++] = f->v[i];
+	}
+	f->n = j;
 	facts_trim(f, FACTS_SUMMARY_MAX); /* once, not after every child */
 	facts_touch(p);
 	return H2EMV_OK;

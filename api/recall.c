@@ -891,7 +891,8 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 	facts *f = node_facts(x, n);
 	if (!f)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
-	int open = !f->n || f->trimmed || any_match(x, f);
+	/* (summaries keep no notes: evidence reads every goal in scope) */
+	int open = !f->n || f->trimmed || x->q->evidence || any_match(x, f);
 	size_t k = h2emv_node_child_count(n);
 	int forgotten_kid = 0;
 	for (size_t i = 0; i < k; i++) {

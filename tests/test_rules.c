@@ -912,6 +912,9 @@ static void test_feedback_that_is_not_a_rule_is_refused(void **state)
 		"always remember where you put the keys", "Hi robot, remember who you met.",
 		"Can you remember which cup you fill?", "The wallet and purse matter.",
 		"Forget about the hallway", "Don't remember what you saw outside",
+		/* (what to keep named by a wh-word or "something" alone) */
+		"You should always remember who visited and what they said.",
+		"Please always remember when something could not be done.",
 	};
 	for (size_t i = 0; i < sizeof rules / sizeof *rules; i++)
 		h2emv_rules_free(feedback_ok(x, rules[i]));

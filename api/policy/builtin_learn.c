@@ -114,7 +114,13 @@ static void scan_rule(const char *low, int *keeps, int *about)
 		}
 		memcpy(w, b, n);
 		w[n] = '\0';
-		if (n > 1 && !bi_is_stop(w) && !bi_small_talk(w))
+		/* "remember who visited", "when something could not be done": a
+		 * wh-word or an indefinite names what to keep as well as a noun */
+		static const char *const what[] = { "who", "whom", "whose", "what", "which", "when",
+			                                "where", "why", "how", "something", "anything",
+			                                "everything", "everyone", "anyone", "someone",
+			                                "whatever", "whoever", "wherever", NULL };
+		if (n > 1 && ((!bi_is_stop(w) && !bi_small_talk(w)) || in_list(what, b, n)))
 			*about = 1;
 	}
 }
