@@ -390,10 +390,16 @@ static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 	if (f->type != FT_NOTE && f->type != FT_SPEECH)
 		return 0;
 	size_t content = 0, hits = 0;
-	int verb_hit = 0;
+	int verb_hit = 0, person_hit = 0;
 	for (size_t i = 0; i < q->n_term; i++) {
 		const rq_term *t = &q->term[i];
-		content++;
+		/* the kind of thing asked for ("which guest") and a verb of
+		 * asking or wanting ("wanted to know about") frame the question:
+		 * they count when the record says them */
+		int frame = (int)i == q->key || ((int)i == q->verb && t->cls == LC_SAY) ||
+		            !strcmp(t->stem, "want") || !strcmp(t->stem, "know") ||
+		            !strcmp(t->stem, "need") || !strcmp(t->stem, "wonder");
+		content += !frame;
 		int h = word_in(f->s[FS_TEXT], t) || word_in(f->s[FS_WHO], t) ||
 		        word_in(f->s[FS_PLACE], t) || word_in(f->s[FS_OBJ], t) ||
 		        word_in(f->s[FS_STATE], t) ||
@@ -406,9 +412,14 @@ static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 			h = word_in(f->s[FS_TEXT], &l);
 		}
 		hits += h != 0;
+		content += frame && h;
 		verb_hit |= h && (int)i == q->verb;
+		person_hit |= h && (int)i == q->person;
 	}
-	if (!hits || hits * 2 < content || (content >= 2 && hits < 2))
+	/* one word besides a speaker the question names within a time it
+	 * names is enough ("what did Marta ask you to look out for on Friday") */
+	int narrow = person_hit && q->t1;
+	if (!hits || hits * 2 < content || (content >= 2 && hits < 2 && !narrow))
 		return 0;
 	/* "what did Ana say": a person the question names is the speaker or named */
 	if (q->person >= 0 && !word_in(f->s[f->type == FT_SPEECH ? FS_NAME : FS_WHO],
