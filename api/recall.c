@@ -382,6 +382,22 @@ static int is_me(const rquestion *q, const facts *set, const char *name)
 	return 1;
 }
 
+/* "give back" is to return, "pick up" to collect: a verb and the particle
+ * after it as one verb of WordNet's, against the action's verb. */
+static double phrasal_match(const rq_term *v, const rq_term *next, const fact *f)
+{
+	static const char *const particles[] = { "back", "up", "out", "off", "in", "away",
+		                                     "down", "over", NULL };
+	int particle = 0;
+	for (const char *const *p = particles; *p && !particle; p++)
+		particle = !strcmp(next->word, *p);
+	if (!particle || !f->s[FS_VERB])
+		return 0;
+	char phrase[2 * LEX_WORD_MAX + 2];
+	snprintf(phrase, sizeof phrase, "%s %s", v->lemma ? v->lemma : v->word, next->word);
+	return wn_same_verb(phrase, f->s[FS_VERB]) ? 3 : 0;
+}
+
 /* Evidence: a note or an utterance whose own words hold at least half of
  * the question's words, the verb among them ("when did belt 3 jam": "Belt 3
  * jammed at 14:10; Sam cleared it"). */
@@ -457,6 +473,9 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		const rq_term *t = &q->term[i];
 		if (t->lemma && !t->cap && is_act(f)) {
 			double m = verb_match(t, f);
+			/* ("give the scarf back": the particle after the object) */
+			for (size_t j = i + 1; m == 0 && (int)i == q->verb && j < q->n_term; j++)
+				m = phrasal_match(t, &q->term[j], f);
 			verbs++;
 			/* the main verb decides; another verb of the question ("after
 			 * greeting her") only when the main one says nothing */

@@ -28,6 +28,9 @@
 #define CAT_SENSES 8
 /* Verbs have many senses ("read" a gauge is to record): the first two. */
 #define VERB_SENSES 2
+/* ...and all of a verb's senses against a phrasal verb's ("give back" is
+ * the tenth sense of "return") */
+#define PHRASAL_SENSES 24
 /* A category this close to WordNet's root ("entity", "object", "whole",
  * "thing") tells nothing apart. */
 #define MIN_CAT_DEPTH 4
@@ -187,8 +190,12 @@ static int kind_of_locked(const char *word, const char *category)
 
 static int same_verb_locked(const char *a, const char *b)
 {
-	long sa[VERB_SENSES], sb[VERB_SENSES];
-	int na = senses(sa, VERB_SENSES, a, VERB), nb = senses(sb, VERB_SENSES, b, VERB);
+	/* a phrasal verb ("give back") has few senses of its own: any sense of
+	 * the other word that is one of them counts */
+	long sa[PHRASAL_SENSES], sb[PHRASAL_SENSES];
+	int wa = strchr(b, ' ') ? PHRASAL_SENSES : VERB_SENSES;
+	int wb = strchr(a, ' ') ? PHRASAL_SENSES : VERB_SENSES;
+	int na = senses(sa, wa, a, VERB), nb = senses(sb, wb, b, VERB);
 	for (int i = 0; i < na; i++)
 		for (int j = 0; j < nb; j++)
 			if (sa[i] == sb[j])
