@@ -416,8 +416,8 @@ static void test_huge_reply_is_cut_off_at_the_limit(void **state)
 }
 
 /* One deadline for the whole decision: a 500 at once, then a server that
- * hangs far past the deadline. The second attempt is cut when the deadline
- * comes, though retries remain and the server would still answer. */
+ * hangs far past the deadline. The attempt in flight is cut when the
+ * deadline comes, though retries remain and the server would still answer. */
 static void test_deadline_bounds_all_retries(void **state)
 {
 	(void)state;
@@ -433,9 +433,13 @@ static void test_deadline_bounds_all_retries(void **state)
 	double t = now_s();
 	assert_int_equal(fx_chat(&x, LLM_D_QA), H2EMV_EIO);
 	t = now_s() - t;
-	assert_int_equal(x.reply.attempts, 2);
-	assert_contains(x.err.message, "ran out of its 2000 ms deadline after 2 attempts");
-	assert_contains(x.err.message, "last: timed out");
+	/* two attempts, the second cut; one only on a CPU so starved that the
+	 * first exchange took the whole deadline. Never the retries' end. */
+	assert_true(x.reply.attempts == 1 || x.reply.attempts == 2);
+	char says[96];
+	snprintf(says, sizeof says, "ran out of its 2000 ms deadline after %d attempt%s; last: timed out",
+	         x.reply.attempts, x.reply.attempts == 1 ? "" : "s");
+	assert_contains(x.err.message, says);
 	assert_true(t >= 1.9); /* it used its deadline */
 	assert_true(t < 60.0); /* a hang guard: the server would take 120 s */
 	fx_end(&x);
