@@ -229,7 +229,8 @@ static void test_a_bad_body_then_a_good_one_is_a_reply(void **state)
  * to spare, the call does not give up on the bad body (EPARSE after one
  * attempt) but waits to try again until the deadline ends it, saying what
  * the last attempt got. The backoff is far longer than the deadline, so
- * the deadline comes during the wait whatever the machine's speed. */
+ * the deadline comes during a wait, however slow the machine, unless an
+ * attempt is still in flight then. */
 static void test_bad_bodies_are_retried_within_the_deadline(void **state)
 {
 	(void)state;
