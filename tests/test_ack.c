@@ -526,7 +526,10 @@ static void check_monotonic(const ack *a, size_t n, uint64_t *prev_line, uint64_
 
 /* Run `h2emv ingest --ack` on a pipe, feed it every line in uneven
  * chunks, and SIGKILL it once it has acknowledged `kill_after` batches
- * (never, if 0). The acks it printed go to *acks. Returns the number. */
+ * (never, if 0). When it is to be killed, the last byte is held back until
+ * then, so it cannot finish first: the kill always happens, and the test
+ * fails unless it died of it. The acks it printed go to *acks. Returns the
+ * number. */
 static size_t run_ingest(const char *mem, unsigned kill_after, ack *acks, size_t max_acks,
                          unsigned seed)
 {
@@ -561,15 +564,17 @@ static size_t run_ingest(const char *mem, unsigned kill_after, ack *acks, size_t
 	size_t have = 0, n_acks = 0;
 	int killed = 0, eof = 0;
 	unsigned r = seed;
+	const size_t limit = kill_after ? tlen - 1 : tlen;
 	while (!eof) {
 		struct pollfd p[2] = { { out[0], POLLIN, 0 }, { in[1], POLLOUT, 0 } };
-		int np = in[1] >= 0 ? 2 : 1;
-		assert_true(poll(p, (nfds_t)np, 10000) > 0);
+		int np = in[1] >= 0 && sent < limit ? 2 : 1;
+		/* a hang guard only: the process makes progress or dies */
+		assert_true(poll(p, (nfds_t)np, 120000) > 0);
 		if (np == 2 && (p[1].revents & (POLLOUT | POLLERR))) {
 			r = r * 1103515245u + 12345u;
 			size_t chunk = 1 + (r >> 8) % 9000;
-			if (chunk > tlen - sent)
-				chunk = tlen - sent;
+			if (chunk > limit - sent)
+				chunk = limit - sent;
 			ssize_t w = write(in[1], text + sent, chunk);
 			if (w > 0)
 				sent += (size_t)w;
@@ -599,8 +604,12 @@ static size_t run_ingest(const char *mem, unsigned kill_after, ack *acks, size_t
 				memmove(buf, nl + 1, have + 1);
 			}
 			if (kill_after && !killed && n_acks >= kill_after) {
-				kill(pid, SIGKILL);
+				assert_int_equal(kill(pid, SIGKILL), 0);
 				killed = 1;
+				if (in[1] >= 0) {
+					close(in[1]);
+					in[1] = -1;
+				}
 			}
 		}
 	}
@@ -609,10 +618,16 @@ static size_t run_ingest(const char *mem, unsigned kill_after, ack *acks, size_t
 	close(out[0]);
 	int st;
 	assert_int_equal(waitpid(pid, &st, 0), pid);
-	if (killed)
-		assert_true(WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) == 0));
-	else
+	if (kill_after) {
+		/* the kill happened, mid-stream, and is what ended it */
+		assert_true(killed);
+		if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL)
+			fail_msg("ingest was to die of SIGKILL after %u acks; status %#x", kill_after, st);
+		assert_true(n_acks >= kill_after);
+		assert_true(n_acks == 0 || acks[n_acks - 1].line < N_LINES);
+	} else {
 		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
 	free(text);
 	return n_acks;
 }
@@ -644,8 +659,9 @@ static void test_killed_ingest_then_full_resend_stores_each_once(void **state)
 		uint64_t dups = 0;
 		for (size_t i = 0; i < n; i++)
 			dups += acks[i].duplicates;
-		print_message("round %u: %zu acks up to line %llu, %llu duplicates\n", round, n,
-		              (unsigned long long)(n ? acks[n - 1].line : 0), (unsigned long long)dups);
+		print_message("round %u (seed %u): %zu acks up to line %llu, %llu duplicates\n", round,
+		              77 + round, n, (unsigned long long)(n ? acks[n - 1].line : 0),
+		              (unsigned long long)dups);
 		if (n && acks[n - 1].line > acked_last)
 			acked_last = acks[n - 1].line;
 		if (round == 3)

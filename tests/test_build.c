@@ -401,6 +401,9 @@ static void test_a_killed_build_resumes_to_the_same_tree(void **state)
 	free(b);
 }
 
+/* While another process holds the build lock, a build is refused with
+ * EBUSY; once that process is gone, the same handle builds. The child
+ * says over a pipe when it holds the lock: no sleep decides the order. */
 static void test_a_second_builder_is_refused(void **state)
 {
 	(void)state;
@@ -408,19 +411,37 @@ static void test_a_second_builder_is_refused(void **state)
 	h2emv_mem *m = open_mem(dir);
 	char path[4200];
 	snprintf(path, sizeof path, "%s/build.lock", dir);
+	int held[2];
+	assert_int_equal(pipe(held), 0);
+	fflush(NULL);
 	pid_t pid = fork();
+	assert_true(pid >= 0);
 	if (pid == 0) {
+		alarm(120); /* a hang guard: never outlive the test */
 		FILE *f = fopen(path, "w");
-		flock(fileno(f), LOCK_EX);
-		sleep(3);
-		_exit(0);
+		char ok = f && flock(fileno(f), LOCK_EX) == 0 ? 'L' : 'E';
+		if (write(held[1], &ok, 1) != 1)
+			_exit(2);
+		for (;;)
+			pause(); /* until killed */
 	}
-	usleep(300000);
+	close(held[1]);
+	char got = 0;
+	assert_int_equal(read(held[0], &got, 1), 1);
+	close(held[0]);
+	assert_int_equal(got, 'L');
 	h2emv_error err = { 0 };
 	assert_int_equal(h2emv_build(NULL, m, NULL, &err), H2EMV_EBUSY);
 	assert_non_null(strstr(err.message, "another builder"));
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	assert_int_equal(kill(pid, SIGKILL), 0);
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	/* the lock died with its holder */
+	memset(&err, 0, sizeof err);
+	h2emv_build_result br;
+	if (h2emv_build(&br, m, NULL, &err) != H2EMV_OK)
+		fail_msg("build after the holder died: %s", err.message);
 	h2emv_mem_close(m);
 	tu_rmrf(dir);
 	free(dir);

@@ -338,6 +338,58 @@ static void test_an_empty_memory_accepts_its_first_observation(void **state)
 	done(m, dir);
 }
 
+/* The jump is a bound, inclusive: a time exactly max_clock_jump (default
+ * 30 days) ahead of the memory's clock, or of the wall clock, is stored; one
+ * microsecond more is refused, for t and for t_end, naming the clock. */
+static void test_a_jump_of_exactly_the_limit_is_accepted_one_more_refused(void **state)
+{
+	(void)state;
+	const int64_t J = 30 * DAY_US, LATER = T0 + 10 * YEAR_US; /* a wall clock far off */
+	char *dir;
+	h2emv_mem *m = fresh(&dir);
+	h2emv_ingest_result res;
+	h2emv_error err;
+	h2emv_config c;
+	assert_int_equal(h2emv_config_get(&c, m, NULL), H2EMV_OK);
+	assert_int_equal(c.max_clock_jump, J);
+	assert_int_equal(ingest1(&res, m, linef("{\"t\":%lld}", (long long)T0), 0, LATER, &err),
+	                 H2EMV_OK);
+	/* the memory's clock, through t */
+	const char *past = linef("{\"t\":%lld}", (long long)(T0 + J + 1));
+	assert_int_equal(ingest1(&res, m, past, 0, LATER, &err), H2EMV_EPARSE);
+	assert_string_equal(err.field, "t");
+	assert_non_null(strstr(err.message, "ahead of the memory's clock"));
+	const char *at = linef("{\"t\":%lld}", (long long)(T0 + J));
+	assert_int_equal(ingest1(&res, m, at, 0, LATER, &err), H2EMV_OK);
+	assert_int_equal(res.clock, T0 + J);
+	/* the memory's clock, through t_end (t itself at the limit) */
+	int64_t c1 = T0 + J;
+	past = linef("{\"t\":%lld,\"t_end\":%lld}", (long long)(c1 + J), (long long)(c1 + J + 1));
+	assert_int_equal(ingest1(&res, m, past, 0, LATER, &err), H2EMV_EPARSE);
+	assert_string_equal(err.field, "t_end");
+	assert_non_null(strstr(err.message, "ahead of the memory's clock"));
+	at = linef("{\"t\":%lld,\"t_end\":%lld}", (long long)(c1 + J), (long long)(c1 + J));
+	assert_int_equal(ingest1(&res, m, at, 0, LATER, &err), H2EMV_OK);
+	assert_int_equal(res.clock, c1 + J);
+	assert_int_equal(obs_count(m), 3);
+	done(m, dir);
+
+	/* the wall clock (pinned), judging an empty memory: t, then t_end */
+	for (int end = 0; end <= 1; end++) {
+		const char *fmt = end ? "{\"t\":%lld,\"t_end\":%lld}" : "{\"t\":%lld}";
+		m = fresh(&dir);
+		past = linef(fmt, (long long)(end ? T0 : T0 + J + 1), (long long)(T0 + J + 1));
+		assert_int_equal(ingest1(&res, m, past, 0, T0, &err), H2EMV_EPARSE);
+		assert_string_equal(err.field, end ? "t_end" : "t");
+		assert_non_null(strstr(err.message, "ahead of this computer's clock"));
+		assert_int_equal(obs_count(m), 0);
+		at = linef(fmt, (long long)(end ? T0 : T0 + J), (long long)(T0 + J));
+		assert_int_equal(ingest1(&res, m, at, 0, T0, &err), H2EMV_OK);
+		assert_int_equal(res.clock, T0 + J);
+		done(m, dir);
+	}
+}
+
 static void test_a_bad_line_in_a_batch_moves_nothing(void **state)
 {
 	(void)state;
@@ -691,6 +743,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_year_ahead_is_refused_and_the_tree_is_unchanged),
 		cmocka_unit_test(test_allowing_the_jump_stores_it_and_moves_the_clock),
+		cmocka_unit_test(test_a_jump_of_exactly_the_limit_is_accepted_one_more_refused),
 		cmocka_unit_test(test_year_9999_is_refused_by_an_empty_memory_and_a_full_one),
 		cmocka_unit_test(test_a_t_end_ahead_is_refused_naming_t_end),
 		cmocka_unit_test(test_an_empty_memory_accepts_its_first_observation),

@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -128,7 +127,7 @@ static void tx_start(tx *x, int retries, long deadline_ms)
 	llm_config_defaults(&x->cfg);
 	x->cfg.base_url = fake_llm_url(x->srv);
 	x->cfg.model = strdup("test-model");
-	x->cfg.connect_timeout_ms = 1000;
+	x->cfg.connect_timeout_ms = 10000;
 	x->cfg.decision_timeout_ms = deadline_ms;
 	x->cfg.max_retries = retries;
 	x->cfg.backoff_base_ms = 10;
@@ -167,7 +166,7 @@ static void test_each_bad_body_is_retried_then_an_error(void **state)
 {
 	(void)state;
 	tx x;
-	tx_start(&x, 2, 5000);
+	tx_start(&x, 2, 30000); /* a hang guard */
 	tx_client(&x);
 	for (size_t i = 0; i < N_BODIES; i++) {
 		const bad_body *b = &bodies[i];
@@ -201,7 +200,7 @@ static void test_a_bad_body_then_a_good_one_is_a_reply(void **state)
 {
 	(void)state;
 	tx x;
-	tx_start(&x, 2, 5000);
+	tx_start(&x, 2, 30000); /* a hang guard */
 	tx_client(&x);
 	fake_llm_push(x.srv, &(fake_resp){ .raw_body = "null" });
 	fake_llm_push(x.srv, &(fake_resp){ .raw_body = "{\"choices\":[]}" });
@@ -226,27 +225,32 @@ static void test_a_bad_body_then_a_good_one_is_a_reply(void **state)
 	tx_end(&x);
 }
 
-/* Retried under the decision's one deadline, as a 5xx is: the call ends
- * near it, saying what the last attempt got. */
+/* Retried under the decision's one deadline, as a 5xx is: with retries
+ * to spare, the call does not give up on the bad body (EPARSE after one
+ * attempt) but waits to try again until the deadline ends it, saying what
+ * the last attempt got. The backoff is far longer than the deadline, so
+ * the deadline comes during a wait, however slow the machine, unless an
+ * attempt is still in flight then. */
 static void test_bad_bodies_are_retried_within_the_deadline(void **state)
 {
 	(void)state;
 	tx x;
-	tx_start(&x, 20, 300);
-	x.cfg.backoff_base_ms = 40;
-	x.cfg.backoff_max_ms = 80;
+	tx_start(&x, 20, 1000);
+	x.cfg.backoff_base_ms = 120000;
+	x.cfg.backoff_max_ms = 120000;
 	tx_client(&x);
 	fake_llm_set_default(x.srv, &(fake_resp){ .raw_body = "<html>oops</html>" });
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(tx_chat(&x), H2EMV_EIO);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	assert_true(s < 2.0);
-	assert_true(fake_llm_requests(x.srv) >= 2);
-	assert_true(x.reply.attempts >= 2);
-	assert_says(x.err.message, "ran out of its 300 ms deadline", "html");
-	assert_says(x.err.message, "not a chat completion", "html");
+	assert_int_equal(x.err.status, H2EMV_EIO);
+	assert_null(x.reply.content);
+	assert_true(x.reply.attempts >= 1 && x.reply.attempts < 21);
+	assert_says(x.err.message, "ran out of its 1000 ms deadline", "html");
+	/* what the last attempt got: the bad body, or, when the deadline cut
+	 * an attempt in flight (a short jitter, or a CPU so starved that the
+	 * first exchange takes the whole second), the timeout */
+	if (!strstr(x.err.message, "not a chat completion"))
+		assert_says(x.err.message, "last: timed out", "html");
+	assert_true(x.reply.seconds >= 0.95); /* it waited for the deadline */
 	tx_end(&x);
 }
 
@@ -287,7 +291,7 @@ static h2emv_mem *memory(const char *dir, const char *url)
 	assert_non_null(f);
 	fprintf(f,
 	        "{\"base_url\": \"%s\", \"model\": \"test-model\", \"timeouts\": {\"connect_ms\": "
-	        "500, \"decision_ms\": 4000}, \"retries\": {\"max\": 1, \"base_ms\": 5, \"max_ms\": "
+	        "10000, \"decision_ms\": 30000}, \"retries\": {\"max\": 1, \"base_ms\": 5, \"max_ms\": "
 	        "20}}\n",
 	        url);
 	fclose(f);

@@ -36,7 +36,10 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A server, a config aimed at it (small timeouts and backoff) and a prompt. */
+/* A server, a config aimed at it and a prompt. The timeouts are hang
+ * guards, far beyond what any exchange here needs even on a starved CPU:
+ * the tests assert what happened and in which order, not how fast; those
+ * about a deadline make the server hang past it. Backoff stays small. */
 typedef struct fx {
 	fake_llm *srv;
 	llm_config cfg;
@@ -60,8 +63,8 @@ static void fx_start(fx *x)
 	llm_config_defaults(&x->cfg);
 	x->cfg.base_url = fake_llm_url(x->srv);
 	x->cfg.model = strdup("test-model");
-	x->cfg.connect_timeout_ms = 1000;
-	x->cfg.decision_timeout_ms = 3000;
+	x->cfg.connect_timeout_ms = 10000;
+	x->cfg.decision_timeout_ms = 30000;
 	x->cfg.max_retries = 2;
 	x->cfg.backoff_base_ms = 10;
 	x->cfg.backoff_max_ms = 40;
@@ -179,7 +182,6 @@ static void test_429_waits_for_retry_after_then_succeeds(void **state)
 	(void)state;
 	fx x;
 	fx_start(&x);
-	x.cfg.decision_timeout_ms = 5000;
 	x.cfg.backoff_base_ms = x.cfg.backoff_max_ms = 0; /* any wait is Retry-After's */
 	fx_client(&x);
 	fake_llm_push(x.srv, &(fake_resp){ .status = 429, .retry_after = 1, .content = "slow down" });
@@ -189,7 +191,7 @@ static void test_429_waits_for_retry_after_then_succeeds(void **state)
 	t = now_s() - t;
 	assert_string_equal(x.reply.content, "fine now");
 	assert_int_equal(x.reply.attempts, 2);
-	assert_true(t >= 0.95 && t < 3.0);
+	assert_true(t >= 0.95); /* it waited as asked */
 	llm_client_stats st;
 	llm_client_stats_get(x.cli, &st);
 	assert_int_equal(st.retries, 1);
@@ -202,7 +204,7 @@ static void test_503_retry_after_within_and_past_the_deadline(void **state)
 	(void)state;
 	fx x;
 	fx_start(&x);
-	x.cfg.decision_timeout_ms = 2500;
+	x.cfg.decision_timeout_ms = 20000;
 	fx_client(&x);
 	fake_llm_push(x.srv, &(fake_resp){ .status = 503, .retry_after = 1, .content = "loading" });
 	fake_llm_push(x.srv, &(fake_resp){ .content = "loaded" });
@@ -210,14 +212,17 @@ static void test_503_retry_after_within_and_past_the_deadline(void **state)
 	assert_int_equal(fx_chat(&x, LLM_D_GROUP), H2EMV_OK);
 	t = now_s() - t;
 	assert_string_equal(x.reply.content, "loaded");
-	assert_true(t >= 0.95 && t < 2.5);
+	assert_int_equal(x.reply.attempts, 2);
+	assert_true(t >= 0.95); /* it waited as asked */
 
-	/* a Retry-After past the deadline ends the call at once */
+	/* a Retry-After past the deadline ends the call at once: no second
+	 * attempt, and the reason is the wait asked for, not the deadline */
 	fake_llm_push(x.srv, &(fake_resp){ .status = 503, .retry_after = 30, .content = "overloaded" });
-	t = now_s();
 	assert_int_equal(fx_chat(&x, LLM_D_GROUP), H2EMV_EIO);
-	t = now_s() - t;
-	assert_true(t < 1.0);
+	assert_int_equal(x.reply.attempts, 1);
+	assert_int_equal(fake_llm_requests(x.srv), 3);
+	assert_contains(x.err.message, "past the 20000 ms deadline");
+	assert_lacks(x.err.message, "ran out");
 	assert_contains(x.err.message, "HTTP 503");
 	assert_contains(x.err.message, "overloaded");
 	assert_contains(x.err.message, "retry after 30 s");
@@ -369,7 +374,6 @@ static void test_slow_trickle_hits_the_low_speed_limit(void **state)
 	x.cfg.low_speed_bytes = 1000;
 	x.cfg.low_speed_secs = 1;
 	x.cfg.max_retries = 0;
-	x.cfg.decision_timeout_ms = 8000;
 	fx_client(&x);
 	char text[4000];
 	memset(text, 'a', sizeof text - 1);
@@ -378,8 +382,11 @@ static void test_slow_trickle_hits_the_low_speed_limit(void **state)
 	double t = now_s();
 	assert_int_equal(fx_chat(&x, LLM_D_QA), H2EMV_EIO);
 	t = now_s() - t;
-	assert_true(t >= 0.9 && t < 4.0);
+	assert_true(t >= 0.9);
 	assert_contains(x.err.message, "timed out");
+	/* the low-speed limit cut it, not the (hang guard) deadline */
+	assert_contains(x.err.message, "too slow");
+	assert_lacks(x.err.message, "deadline");
 	llm_client_stats st;
 	llm_client_stats_get(x.cli, &st);
 	assert_int_equal(st.timeouts, 1);
@@ -395,38 +402,46 @@ static void test_huge_reply_is_cut_off_at_the_limit(void **state)
 	fx_client(&x);
 	/* declared length over the cap: refused before the body */
 	fake_llm_push(x.srv, &(fake_resp){ .huge_bytes = (size_t)100 << 20 });
-	double t = now_s();
 	assert_int_equal(fx_chat(&x, LLM_D_QA), H2EMV_ELIMIT);
 	assert_int_equal(x.reply.attempts, 1);
 	assert_contains(x.err.message, "max_reply_bytes");
 	/* no length: cut off while it streams */
 	fake_llm_push(x.srv, &(fake_resp){ .huge_bytes = (size_t)100 << 20, .no_length = 1 });
 	assert_int_equal(fx_chat(&x, LLM_D_QA), H2EMV_ELIMIT);
-	t = now_s() - t;
-	assert_true(t < 2.0);
+	assert_int_equal(x.reply.attempts, 1);
 	llm_client_stats st;
 	llm_client_stats_get(x.cli, &st);
 	assert_true(st.bytes_in > 64 << 10 && st.bytes_in < 1 << 20);
 	fx_end(&x);
 }
 
+/* One deadline for the whole decision: a 500 at once, then a server that
+ * hangs far past the deadline. The attempt in flight is cut when the
+ * deadline comes, though retries remain and the server would still answer. */
 static void test_deadline_bounds_all_retries(void **state)
 {
 	(void)state;
 	fx x;
 	fx_start(&x);
-	x.cfg.decision_timeout_ms = 1000;
+	x.cfg.decision_timeout_ms = 2000;
 	x.cfg.max_retries = 10;
 	x.cfg.backoff_base_ms = 20;
 	fx_client(&x);
-	for (int i = 0; i < 11; i++)
-		fake_llm_push(x.srv, &(fake_resp){ .status = 500, .delay_ms = 300, .content = "busy" });
+	fake_llm_push(x.srv, &(fake_resp){ .status = 500, .content = "busy" });
+	for (int i = 0; i < 10; i++)
+		fake_llm_push(x.srv, &(fake_resp){ .status = 500, .delay_ms = 120000, .content = "busy" });
 	double t = now_s();
 	assert_int_equal(fx_chat(&x, LLM_D_QA), H2EMV_EIO);
 	t = now_s() - t;
-	assert_true(t >= 0.95 && t < 1.6);
-	assert_true(x.reply.attempts >= 2 && x.reply.attempts < 11);
-	assert_contains(x.err.message, "deadline");
+	/* two attempts, the second cut; one only on a CPU so starved that the
+	 * first exchange took the whole deadline. Never the retries' end. */
+	assert_true(x.reply.attempts == 1 || x.reply.attempts == 2);
+	char says[96];
+	snprintf(says, sizeof says, "ran out of its 2000 ms deadline after %d attempt%s; last: timed out",
+	         x.reply.attempts, x.reply.attempts == 1 ? "" : "s");
+	assert_contains(x.err.message, says);
+	assert_true(t >= 1.9); /* it used its deadline */
+	assert_true(t < 60.0); /* a hang guard: the server would take 120 s */
 	fx_end(&x);
 }
 
@@ -439,10 +454,9 @@ static void test_refused_connection_is_a_clear_error(void **state)
 	x.srv = NULL;
 	x.cfg.max_retries = 1;
 	fx_client(&x);
-	double t = now_s();
 	assert_int_equal(fx_chat(&x, LLM_D_ROUTE), H2EMV_EIO);
-	assert_true(now_s() - t < 1.5);
 	assert_int_equal(x.reply.attempts, 2);
+	assert_lacks(x.err.message, "timed out"); /* refused, not waited for */
 	assert_int_equal(x.reply.http_status, 0);
 	assert_contains(x.err.message, "127.0.0.1");
 	assert_contains(x.err.message, "route");

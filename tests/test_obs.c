@@ -393,6 +393,51 @@ static void test_bad_lines_are_named(void **state)
 	}
 }
 
+/* A scene relation is [from, to, type] and an object's relation [to, type]:
+ * an array of exactly that many strings is the object form, one item fewer
+ * or more is refused with its count, never truncated or padded. */
+static void test_relations_take_exactly_their_arity(void **state)
+{
+	(void)state;
+	static const char *const items[] = { "\"a\"", "\"b\"", "\"on\"", "\"x\"", "\"y\"" };
+	for (size_t want = 2; want <= 3; want++) {
+		const char *pre = want == 3 ? "{\"t\":1,\"relations\":["
+		                            : "{\"t\":1,\"objects\":[{\"id\":\"o\",\"type\":\"t\","
+		                              "\"relations\":[";
+		const char *post = want == 3 ? "]}" : "]}]}";
+		const char *field = want == 3 ? "relations[0]" : "objects[0].relations[0]";
+		for (size_t n = 0; n <= 5; n++) {
+			char arr[80] = "[", line[200];
+			for (size_t i = 0; i < n; i++) {
+				strcat(arr, items[i]);
+				strcat(arr, i + 1 < n ? "," : "");
+			}
+			strcat(arr, "]");
+			snprintf(line, sizeof line, "%s%s%s", pre, arr, post);
+			if (n == want) {
+				const char *obj = want == 3 ? "{\"from\":\"a\",\"to\":\"b\",\"type\":\"on\"}"
+				                            : "{\"to\":\"a\",\"type\":\"b\"}";
+				char same[200];
+				snprintf(same, sizeof same, "%s%s%s", pre, obj, post);
+				eng_buf a = { 0 }, b = { 0 };
+				must_parse(&a, line);
+				must_parse(&b, same);
+				assert_same_body(&a, &b);
+				eng_buf_free(&a);
+				eng_buf_free(&b);
+				continue;
+			}
+			h2emv_error err = parse_error(line, strlen(line), 7);
+			char says[40];
+			snprintf(says, sizeof says, "got an array of %zu items", n);
+			if (err.status != H2EMV_EPARSE || strcmp(err.field, field) != 0 ||
+			    !strstr(err.message, says))
+				fail_msg("%s: got status %d field '%s': %s", line, err.status, err.field,
+				         err.message);
+		}
+	}
+}
+
 static void test_message_is_a_full_sentence(void **state)
 {
 	(void)state;
@@ -594,6 +639,8 @@ static const raw_body hostile[] = {
 	RAW("\x82\x01\x05\x07\x91\x83\x01\xa1\x61\x02\xa1\x62\x03\x81\xa0\x01",
 	    "field 'objects[0].state': an empty name"),
 	RAW("\x82\x01\x05\x08\x91\x92\xa1\x61\xa1\x62", "expected a relation of 3 strings"),
+	RAW("\x82\x01\x05\x08\x91\x94\xa1\x61\xa1\x62\xa1\x63\xa1\x64",
+	    "expected a relation of 3 strings"),
 	RAW("\x82\x01\x05\x09\x91\x80", "a person that is empty"),
 	RAW("\x82\x01\x05\x0a\x91\x81\x01\xa1\x61", "an utterance without its text"),
 };
@@ -695,6 +742,7 @@ int main(void)
 		cmocka_unit_test(test_reals_read_back_exactly),
 		cmocka_unit_test(test_body_is_appended),
 		cmocka_unit_test(test_bad_lines_are_named),
+		cmocka_unit_test(test_relations_take_exactly_their_arity),
 		cmocka_unit_test(test_message_is_a_full_sentence),
 		cmocka_unit_test(test_invalid_utf8_is_reported_as_such),
 		cmocka_unit_test(test_nul_byte_is_named),
