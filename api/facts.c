@@ -12,6 +12,7 @@
 #include <xxhash.h>
 
 #include "api/facts.h"
+#include "api/utf8.h"
 #include "api/lex.h"
 #include "api/profile.h"
 #include "api/scene.h"
@@ -19,6 +20,7 @@
 
 #define SCENE_SEEN_MAX 24
 #define FACT_STR_MAX 600
+#define NOTE_FACT_MAX 240 /* bytes of a note a note fact keeps */
 
 /* ---------------------------------------------------------------- basics -- */
 
@@ -856,7 +858,12 @@ static int extract_note(facts *out, size_t first, const scene *s)
 	int st = s->action ? s->action_status : 0;
 	f->status = st == 4 ? FST_FAILED : st == 5 ? FST_ABORTED
 	            : note_failed(s->note) ? FST_FAILED : FST_DONE;
-	sets(f, FS_TEXT, s->note);
+	/* the note's opening is what a question finds and a person reads; a
+	 * long note (a dump, a report) stays whole only in its observation */
+	size_t n = strlen(s->note);
+	if (n > NOTE_FACT_MAX)
+		n = utf8_cut(s->note, NOTE_FACT_MAX);
+	set(f, FS_TEXT, s->note, n);
 	sets(f, FS_NAME, s->action);
 	sets(f, FS_PLACE, s->location);
 	note_people(f, s->note);

@@ -412,7 +412,7 @@ static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 		/* the kind of thing asked for ("which guest") and a verb of
 		 * asking or wanting ("wanted to know about") frame the question:
 		 * they count when the record says them */
-		int frame = (int)i == q->key || ((int)i == q->verb && t->cls == LC_SAY) ||
+		int frame = (int)i == q->key || ((int)i == q->verb && t->cls == LC_SAY) || t->owner ||
 		            !strcmp(t->stem, "want") || !strcmp(t->stem, "know") ||
 		            !strcmp(t->stem, "need") || !strcmp(t->stem, "wonder");
 		content += !frame;
@@ -506,7 +506,7 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		/* in "what did you say to Anna" a name may be the one spoken to: it
 		 * counts when the words name it, and is not required */
 		int optional = (q->kind == RQ_SAID && q->self_speaker && t->cap) ||
-		               (q->kind == RQ_WHICH && (int)i == q->category);
+		               (q->kind == RQ_WHICH && (int)i == q->category) || t->owner;
 		if (!optional)
 			content++;
 		double h = 0;

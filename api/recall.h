@@ -37,6 +37,8 @@ typedef struct rq_term {
 	const char *lemma;
 	uint8_t cap;       /* written with a capital: maybe a name */
 	int same;          /* lex_same_group of the stem: other words for it; -1 none */
+	uint8_t owner;     /* "Lucia's suitcase": whose it is; counts when a fact
+	                    * names it, never required */
 	uint8_t kind;      /* a category a fact's word may be a kind of (WordNet):
 	                    * "which vegetables", "how many containers", "drinks" */
 } rq_term;

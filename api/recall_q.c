@@ -858,10 +858,10 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		if (i > 0 && title_word(w[i - 1].w) && !w[i].digit && !lemma)
 			w[i].cap = 1;
 		/* "Rosa's glasses": an owner, seldom in the records, and not who
-		 * the action was for */
-		if (w[i].cap && !lemma && i + 1 < k && !strcmp(w[i + 1].w, "s") && i + 2 < k &&
-		    !lex_stop(w[i + 2].stem))
-			continue;
+		 * the action was for: a word that counts when a fact names it
+		 * ("owner": "Rosa Diaz"), never one it must */
+		int owner = w[i].cap && !lemma && i + 1 < k && !strcmp(w[i + 1].w, "s") &&
+		            i + 2 < k && !lex_stop(w[i + 2].stem);
 		int stop = lex_stop(w[i].stem) || frame_word(w[i].w);
 		/* "what did you place in the sink": a verb after its subject,
 		 * though the word is also a noun we skip ("which place") */
@@ -881,10 +881,11 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		t->lemma = lemma;
 		t->cls = cls;
 		t->same = lemma ? -1 : lex_same_group(w[i].stem);
+		t->owner = (uint8_t)owner;
 		/* "last" / "first" already read; words like "put" are verbs */
 		if (lemma && q->verb < 0 && !w[i].cap)
 			q->verb = (int)q->n_term;
-		else if (w[i].cap && q->person < 0 && !lemma && !title_word(w[i].w))
+		else if (w[i].cap && q->person < 0 && !lemma && !title_word(w[i].w) && !owner)
 			q->person = (int)q->n_term; /* "Mr. Tanaka": Tanaka */
 		q->n_term++;
 	}

@@ -334,13 +334,13 @@ static void test_rules_ask_say_and_forget_keep_odd_text_intact(void **state)
 	const char *question = "Where did you put the knife? " ODD;
 	q = sq(question);
 	json_t *a = one(cli(0, "ask -m %s --json --trace %s", mem, q));
-	keys(a, "question answer evidence forgotten snapshot rounds tokens trace");
+	keys(a, "question answer evidence forgotten quoted snapshot rounds tokens trace");
 	assert_string_equal(str(a, "question"), question);
 	json_decref(a);
 	free(q);
 	q = sq("Where is the knife? " NOT_UTF8);
 	a = one(cli(0, "ask -m %s --json %s", mem, q));
-	keys(a, "question answer evidence forgotten snapshot rounds tokens");
+	keys(a, "question answer evidence forgotten quoted snapshot rounds tokens");
 	assert_string_equal(str(a, "question"), "Where is the knife? " NOT_UTF8_JSON);
 	json_decref(a);
 	free(q);

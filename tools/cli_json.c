@@ -121,10 +121,10 @@ static json_t *trace_json(const char *trace)
 
 json_t *cli_answer_json(const char *question, const h2emv_answer *a, int trace)
 {
-	json_t *o = json_pack("{s:o,s:o,s:o,s:b,s:I,s:i,s:o}", "question", cli_json_text(question),
+	json_t *o = json_pack("{s:o,s:o,s:o,s:b,s:b,s:I,s:i,s:o}", "question", cli_json_text(question),
 	                      "answer", cli_json_text(a->text ? a->text : ""), "evidence", evidence_json(a), "forgotten",
-	                      a->forgotten, "snapshot", (json_int_t)a->snapshot, "rounds",
-	                      (int)a->rounds, "tokens", cli_tokens_json(&a->tokens));
+	                      a->forgotten, "quoted", a->quoted, "snapshot", (json_int_t)a->snapshot,
+	                      "rounds", (int)a->rounds, "tokens", cli_tokens_json(&a->tokens));
 	if (o && trace && a->trace && json_object_set_new(o, "trace", trace_json(a->trace))) {
 		json_decref(o);
 		return NULL;
@@ -158,9 +158,9 @@ json_t *cli_reply_json(const h2emv_reply *r)
 	                      cli_json_text(r->text ? r->text : ""));
 	if (o && r->answer) {
 		const h2emv_answer *a = r->answer;
-		json_t *ans = json_pack("{s:o,s:b,s:I,s:i}", "evidence", evidence_json(a), "forgotten",
-		                        a->forgotten, "snapshot", (json_int_t)a->snapshot, "rounds",
-		                        (int)a->rounds);
+		json_t *ans = json_pack("{s:o,s:b,s:b,s:I,s:i}", "evidence", evidence_json(a), "forgotten",
+		                        a->forgotten, "quoted", a->quoted, "snapshot",
+		                        (json_int_t)a->snapshot, "rounds", (int)a->rounds);
 		if (json_object_set_new(o, "answer", ans) || !ans)
 			goto fail;
 	}
