@@ -83,12 +83,9 @@ class Writer:
         while self.clock and s < t - 60:
             h = (int(s) // 3600 + 1) % 24
             if 7 <= h < 20:
-                self.line(s, location=self.here, battery=self.battery(s))
+                self.line(s, location=self.here)
             s += 600
         return t
-
-    def battery(self, t):
-        return 100 - int((t // 900) % 60)
 
     def line(self, t, **f):
         ln = {"t": stamp(t)}
