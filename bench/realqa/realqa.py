@@ -5,7 +5,7 @@ from the raw data by this script, asked of `h2emv ask` in three modes.
 usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default]
                  [--sources armar,teach,hospital,hospital-noprofile,
                             warehouse,office,lab,drone,armar-para,homecare,
-                            hotel,dock,library,baggage]
+                            hotel,dock,library,baggage,pharmacy]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
 
@@ -22,7 +22,10 @@ and restaurant robot's action list) and dock (a quay robot's logbook of
 free-form notes, no actions); and, for issue 19, library (a library
 shelving robot: actions, dialog with patrons and notes that start with
 their subject) and baggage (an airport baggage robot: one line per finished
-action, weights in kg, a supervisor's instructions, notes).
+action, weights in kg, a supervisor's instructions, notes).  Fresh and
+untuned, written after issue 19's round: pharmacy (a hospital pharmacy's
+dispensing robot: running and final action lines, local times with an
+offset, one utterance per dialog line, notes).
 Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
@@ -60,6 +63,7 @@ import hotel     # noqa: E402
 import dock      # noqa: E402
 import library   # noqa: E402
 import baggage   # noqa: E402
+import pharmacy  # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -72,12 +76,13 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "hotel": (hotel, None),
            "dock": (dock, None),
            "library": (library, None),
-           "baggage": (baggage, None)}
+           "baggage": (baggage, None),
+           "pharmacy": (pharmacy, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "office", "lab", "drone", "armar-para", "homecare", "hotel",
-           "dock", "library", "baggage"]
+           "dock", "library", "baggage", "pharmacy"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -90,6 +95,9 @@ HELD_OUT = ["armar-para", "homecare"]
 # Held out and untuned: measured as written, never looked at while changing
 # the question answering (docs/realqa.md, "Held out, untuned").
 UNTUNED = ["hotel", "dock", "library", "baggage"]
+# Fresh and untuned: written after issue 19's round, measured once as written
+# (docs/realqa.md, "A fresh untuned source (pharmacy, 2026-11-27)").
+FRESH = ["pharmacy"]
 
 RULES = {
     "armar": [
@@ -155,6 +163,12 @@ RULES["baggage"] = [
     "you.",
     "Please always remember when something failed.",
 ]
+RULES["pharmacy"] = [
+    "Always remember which drugs you dispensed to which ward and how many.",
+    "You should always remember what the nurses, doctors and pharmacists "
+    "told you.",
+    "Please always remember when something failed or was not finished.",
+]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
     "You should always remember who visited and what they said.",
@@ -211,7 +225,7 @@ class Run:
             imp = ["teach"] + teach.import_args(data)
             self.cli("import", *imp, "-q", "-o", f)
             out["teach"] = (f, teach.questions(data)[0], imp)
-        for name in NEW_SOURCES + ["homecare"] + UNTUNED:
+        for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)
@@ -383,6 +397,8 @@ def table(results, modes, sources):
     held = {m: acc([r for r in ho if r["mode"] == m]) for m in modes}
     un = [r for r in results if r["source"] in UNTUNED]
     untuned = {m: acc([r for r in un if r["mode"] == m]) for m in modes}
+    fr = [r for r in results if r["source"] in FRESH]
+    fresh = {m: acc([r for r in fr if r["mode"] == m]) for m in modes}
     lag = {m: sum(1 for r in results if r["mode"] == m and r.get("lag"))
            for m in modes}
     errors = {m: sum(1 for r in results if r["mode"] == m and r.get("error"))
@@ -390,6 +406,7 @@ def table(results, modes, sources):
     return {"by_kind": by_kind, "by_source": by_source, "overall": overall,
             "other_domains": offdomain, "held_out": held,
             "held_out_untuned": untuned,
+            "fresh_untuned": fresh,
             "lagging_snapshot": lag, "errors": errors}
 
 
@@ -434,6 +451,12 @@ def print_table(t, modes, sources, counts, notes, secs):
         print("%-*s %4d" % (w, "held out (untuned) (" + "+".join(
             s for s in UNTUNED if s in sources) + ")", hu[modes[0]]["n"])
             + "".join(" %9s" % cell(hu[m]) for m in modes))
+    fu = t["fresh_untuned"]
+    if fu[modes[0]]["n"]:
+        print("%-*s %4d" % (w, "fresh (untuned, after issue 19's round) (" +
+                            "+".join(s for s in FRESH if s in sources) + ")",
+                            fu[modes[0]]["n"])
+              + "".join(" %9s" % cell(fu[m]) for m in modes))
     if any(t["lagging_snapshot"].values()):
         print("%-*s %4s" % (w, "asked before a snapshot knew", "") +
               "".join(" %9d" % t["lagging_snapshot"][m] for m in modes))
@@ -506,7 +529,7 @@ def main(argv=None):
                 f = os.path.join(work, "hospital.jsonl")
                 hospital.write(f)
                 qs += hospital.questions(f)[0]
-            for name in NEW_SOURCES + ["homecare"] + UNTUNED:
+            for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH:
                 if name in sources:
                     f = os.path.join(work, name + ".jsonl")
                     WRITTEN[name][0].write(f)
