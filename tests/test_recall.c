@@ -639,11 +639,15 @@ static void test_contractions_dates_and_greetings_are_read(void **state)
 			assert_int_equal(q.term[i].same, lex_same_group("pill"));
 	assert_int_equal(lex_same_group("pill"), lex_same_group("tablet"));
 	assert_int_equal(lex_same_group("giraff"), -1);
-	/* an owner is not who the action was for */
+	/* an owner is not who the action was for: a word that counts when a
+	 * fact names it, never one it must */
 	rq_parse(&q, "Where are Rosa's reading glasses?", now);
 	assert_int_equal(q.person, -1);
+	int owner = 0;
 	for (size_t i = 0; i < q.n_term; i++)
-		assert_string_not_equal(q.term[i].word, "rosa");
+		if (!strcmp(q.term[i].word, "rosa"))
+			owner = q.term[i].owner;
+	assert_true(owner);
 	rq_parse(&q, "What did you see on Thursday?", now);
 	assert_true(q.weekday);
 	rq_parse(&q, "What did you see last Thursday?", now);
