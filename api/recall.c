@@ -437,10 +437,19 @@ static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 	int narrow = person_hit && q->t1;
 	if (!hits || hits * 2 < content || (content >= 2 && hits < 2 && !narrow))
 		return 0;
-	/* "what did Ana say": a person the question names is the speaker or named */
-	if (q->person >= 0 && !word_in(f->s[f->type == FT_SPEECH ? FS_NAME : FS_WHO],
-	                               &q->term[q->person]) &&
-	    !word_in(f->s[FS_TEXT], &q->term[q->person]))
+	/* "what did Ana say": a person the question names is the speaker (or,
+	 * of a note or for other questions, named in it) */
+	if (q->person >= 0) {
+		const rq_term *p = &q->term[q->person];
+		int speaker = word_in(f->s[f->type == FT_SPEECH ? FS_NAME : FS_WHO], p);
+		if (!speaker && (q->kind == RQ_SAID && f->type == FT_SPEECH))
+			return 0;
+		if (!speaker && !word_in(f->s[FS_TEXT], p))
+			return 0;
+	}
+	/* "why did the grasp fail": only a record of a failure tells why */
+	if (q->status == RS_FAILED && !(f->type == FT_NOTE && (f->status == FST_FAILED ||
+	                                                       f->status == FST_ABORTED)))
 		return 0;
 	*hits_out = (int)hits | (hits == content ? 0x10000 : 0);
 	/* "why", "what went wrong": the note of what failed */

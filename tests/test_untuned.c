@@ -35,6 +35,8 @@ static const char *const stall[] = {
 	"\"args\":{\"order\":5540},\"status\":\"succeeded\"},\"location\":\"stall\"}",
 	"{\"t\":\"2025-04-07T10:25:00Z\",\"note\":\"Fuse box by the awning tripped at 10:20; Priya "
 	"Nair reset it.\",\"location\":\"stall\"}",
+	"{\"t\":\"2025-04-07T11:00:00Z\",\"speech\":{\"speaker\":\"Stallbot\",\"text\":\"Good morning "
+	"Mrs Patel, your honey is ready.\"},\"location\":\"stall\"}",
 	"{\"t\":\"2025-04-07T12:00:00Z\",\"t_end\":\"2025-04-07T12:05:00Z\",\"action\":{\"name\":\"WeighBasket\","
 	"\"args\":{\"basket\":\"B1\",\"weight_kg\":2.5},\"status\":\"succeeded\"},\"location\":\"stall\"}",
 	"{\"t\":\"2025-04-07T12:10:00Z\",\"t_end\":\"2025-04-07T12:15:00Z\",\"action\":{\"name\":\"WeighBasket\","
@@ -105,6 +107,15 @@ static void test_a_note_is_a_fact_whatever_its_first_word(void **state)
 	assert_true(a->n_evidence >= 1);
 	h2emv_answer_free(a);
 	expect(m, "Who reset the fuse box?", "Priya Nair", NULL);
+	/* what a person said is never the robot's words about her */
+	a = ask(m, "What did Mrs Patel say?");
+	assert_int_equal(a->quoted, 0);
+	assert_null(strstr(a->text, "honey is ready"));
+	h2emv_answer_free(a);
+	/* a failure's reason is only told by a record of the failure */
+	a = ask(m, "Why did the honey delivery fail?");
+	assert_null(strstr(a->text, "honey is ready"));
+	h2emv_answer_free(a);
 	/* a question nothing answers still says so */
 	a = ask(m, "When did you repair the fridge?");
 	assert_string_equal(a->text, "I could not find that in my memory.");
