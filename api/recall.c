@@ -1403,7 +1403,10 @@ static int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 		pr_str_free(&parts);
 		return 0;
 	}
-	pr_str_addf(b, "%.10g in all (%s: %s).", total, first, parts.s ? parts.s : "");
+	pr_str_addf(b, "%s%.10g in all (%s: %s).%s", x->forgot || x->cut ? "At least " : "", total,
+	            first, parts.s ? parts.s : "",
+	            x->forgot ? " Older ones are forgotten."
+	            : x->cut  ? " I stopped reading at my token budget." : "");
 	pr_str_free(&parts);
 	return 1;
 }
@@ -1808,7 +1811,11 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		if (q->status == RS_ANY && done && other > failed + explained &&
 		    other - failed - explained > done)
 			total = other - failed - explained;
-		pr_str_addf(b, "%llu time%s", (unsigned long long)total, total == 1 ? "" : "s");
+		/* a count over a scope partly forgotten, or read only up to the
+		 * token budget, is a lower bound, and says so */
+		int partial = x->forgot || x->cut;
+		pr_str_addf(b, "%s%llu time%s", partial ? "At least " : "", (unsigned long long)total,
+		            total == 1 ? "" : "s");
 		if (q->status != RS_FAILED && failed && done)
 			pr_str_addf(b, " (and %llu failed attempt%s)", (unsigned long long)failed,
 			            failed == 1 ? "" : "s");
@@ -1828,6 +1835,10 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 			pr_str_adds(b, fmt_dt(dt, sizeof dt, f->t0));
 		}
 		pr_str_adds(b, ".");
+		if (x->forgot)
+			pr_str_adds(b, " Older ones are forgotten.");
+		else if (x->cut)
+			pr_str_adds(b, " I stopped reading at my token budget.");
 		break;
 	}
 	case RQ_YESNO: {

@@ -140,6 +140,33 @@ static void test_a_category_word_finds_its_kinds(void **state)
 	assert_false(wn_same_verb("open", "close"));
 }
 
+/* Three weeks of chores under the default forgetting: a count over all of
+ * them is a lower bound, and the answer says so. */
+static void test_a_count_over_forgotten_days_says_at_least(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("untuned-forgot", &dir);
+	assert_non_null(m);
+	const int64_t t0 = 1727078400000000LL; /* 2024-09-23 */
+	h2emv_error err = { 0 };
+	for (int day = 0; day < 21; day++) {
+		tu_chores(m, t0, day);
+		if (h2emv_build(NULL, m, NULL, &err))
+			fail_msg("build: %s", err.message);
+	}
+	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
+	h2emv_answer *a = NULL;
+	if (h2emv_ask(&a, m, "How many times did you water the plant?", &o, &err))
+		fail_msg("ask: %s", err.message);
+	if (a->forgotten || strncmp(a->text, "At least ", 9) || !strstr(a->text, "forgotten"))
+		fail_msg("a count over forgotten days answered '%s'", a->text);
+	h2emv_answer_free(a);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 static int setup(void **state)
 {
 	char *dir;
@@ -161,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_a_key_the_question_names_is_the_answer),
 		cmocka_unit_test(test_a_note_is_a_fact_whatever_its_first_word),
 		cmocka_unit_test(test_a_category_word_finds_its_kinds),
+		cmocka_unit_test(test_a_count_over_forgotten_days_says_at_least),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

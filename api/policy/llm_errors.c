@@ -66,7 +66,13 @@ static int failv(const char *secret, h2emv_error *err, int status, uint64_t line
 		return status;
 	}
 	msg = redact(msg, secret);
-	snprintf(err->message, sizeof err->message, "llm: %s", msg);
+	/* a message may quote a reply's or a parser's bytes: valid UTF-8 */
+	char *ok = msg ? utf8_repair(msg) : NULL;
+	snprintf(err->message, sizeof err->message, "llm: %s", ok ? ok : msg);
+	/* (a message cut short is cut on a character's boundary) */
+	if (strlen(err->message) == sizeof err->message - 1)
+		err->message[utf8_cut(err->message, sizeof err->message - 1)] = 0;
+	free(ok);
 	free(msg);
 	return status;
 }

@@ -114,6 +114,16 @@ int judge_llm_prompt(char **system, char **user, const judge_llm_case *c, h2emv_
 
 /* ----------------------------------------------------------------- parse -- */
 
+/* [b, e) (to its NUL when e is NULL) in printable ASCII, other bytes as
+ * '?': a message that quotes a reply stays valid UTF-8 whatever it held. */
+static void printable(char *out, size_t cap, const char *b, const char *e)
+{
+	size_t k = 0;
+	for (const char *p = b; (e ? p < e : *p != 0) && k + 1 < cap; p++)
+		out[k++] = *p >= 0x20 && *p < 0x7f ? *p : '?';
+	out[k] = '\0';
+}
+
 /* The category named by [b, e): a name or a digit. */
 static int parse_word(int *category, const char *b, const char *e, h2emv_error *err)
 {
@@ -147,13 +157,8 @@ static int parse_word(int *category, const char *b, const char *e, h2emv_error *
 				return H2EMV_OK;
 			}
 	}
-	/* the start of what was read, in printable ASCII: the message stays
-	 * valid UTF-8 whatever the reply held */
 	char snip[49];
-	size_t k = 0;
-	for (const char *p = b; p < e && k + 1 < sizeof snip; p++)
-		snip[k++] = *p >= 0x20 && *p < 0x7f ? *p : '?';
-	snip[k] = '\0';
+	printable(snip, sizeof snip, b, e);
 	return ev_fail(err, H2EMV_EPARSE,
 	               "category \"%s\" is not one of correct, correct_summarized, correct_tmi, "
 	               "partially_correct_tmi, partially_correct_missing, wrong, no_answer",
@@ -165,9 +170,13 @@ static int parse_json(int *category, const char *j, h2emv_error *err)
 	const char *end = strrchr(j, '}');
 	json_error_t je;
 	json_t *root = end ? json_loadb(j, (size_t)(end - j) + 1, 0, &je) : NULL;
-	if (!root)
+	if (!root) {
+		/* (jansson's message quotes the reply's bytes) */
+		char why[sizeof je.text];
+		printable(why, sizeof why, end ? je.text : "", NULL);
 		return ev_fail(err, H2EMV_EPARSE, "the reply's JSON does not parse%s%s",
-		               end ? ": " : "", end ? je.text : "");
+		               end ? ": " : "", why);
+	}
 	json_t *c = json_is_object(root) ? json_object_get(root, "category") : NULL;
 	int rc = H2EMV_OK;
 	if (json_is_string(c)) {
