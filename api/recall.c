@@ -515,7 +515,8 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		/* in "what did you say to Anna" a name may be the one spoken to: it
 		 * counts when the words name it, and is not required */
 		int optional = (q->kind == RQ_SAID && q->self_speaker && t->cap) ||
-		               (q->kind == RQ_WHICH && (int)i == q->category) || t->owner;
+		               (q->kind == RQ_WHICH && (int)i == q->category) || t->owner ||
+		               (q->people && (int)i == q->category);
 		if (!optional)
 			content++;
 		double h = 0;
@@ -1370,6 +1371,42 @@ static int key_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t
 	return 1;
 }
 
+/* "How many people did you meet on Friday": the people, each once (a
+ * person met ten times is one person), named. */
+static int people_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
+{
+	if (!x->q->people)
+		return 0;
+	pr_str seen = { 0 }, names = { 0 };
+	size_t n = 0;
+	/* the people seen present (a person fact with its place); a speaker
+	 * never seen present may be the robot itself, counted only when no
+	 * one was seen */
+	int present = 0;
+	for (size_t i = 0; i < k && !present; i++)
+		present = x->c[i].f->type == FT_PERSON && x->c[i].f->s[FS_PLACE];
+	for (size_t i = 0; i < k; i++) {
+		const fact *f = x->c[i].f;
+		const char *who = f->type == FT_PERSON ? f->s[FS_NAME]
+		                  : is_act(f)          ? f->s[FS_WHO] : NULL;
+		if (!who || x->c[i].me || listed(&seen, who) ||
+		    (present && f->type == FT_PERSON && !f->s[FS_PLACE]))
+			continue;
+		remember(&seen, who);
+		if (n < LIST_MAX)
+			pr_str_addf(&names, "%s%s", n ? ", " : "", who);
+		n++;
+		add_evidence(a, x->c[i].ref);
+	}
+	if (n)
+		pr_str_addf(b, "%s%zu %s: %s%s.%s", x->forgot || x->cut ? "At least " : "", n,
+		            n == 1 ? "person" : "people", names.s ? names.s : "",
+		            n > LIST_MAX ? ", ..." : "", x->forgot ? " Older ones are forgotten." : "");
+	pr_str_free(&seen);
+	pr_str_free(&names);
+	return n > 0;
+}
+
 /* "How many books did you collect", "how much did the bags weigh": the
  * sum of the number the question's noun names among the matching actions'
  * parameters ("books 31", "books 9": 40), over the runs that finished (the
@@ -1484,7 +1521,7 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	const cand *c = pick(x, k);
 	if (c && key_answer(x, b, a, c, k))
 		return;
-	if (q->kind == RQ_COUNT && sum_answer(x, b, a, k))
+	if (q->kind == RQ_COUNT && (people_answer(x, b, a, k) || sum_answer(x, b, a, k)))
 		return;
 	switch (q->kind) {
 	case RQ_WHEN:

@@ -70,6 +70,7 @@ typedef struct rquestion {
 	                       * reply to the words the clause names */
 	int anchor_request;   /* internal: the moment is a request in others' words */
 	int why;              /* "why did ...": the reason is in a note or words */
+	int people;           /* "how many people / visitors": persons, each once */
 	int evidence;         /* internal: no typed fact answered; read notes and
 	                       * words for the question's own words (an evidence
 	                       * answer quotes them) */

@@ -11,6 +11,7 @@
 
 #include "api/emv.h"
 #include "api/recall.h"
+#include "api/wordnet.h"
 
 #define DAY_US (86400LL * 1000000)
 #define HOUR_US (3600LL * 1000000)
@@ -580,6 +581,14 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 			trouble = 1, used[i] = used[i + 1] = 1;
 	}
 	q->why = first_is(w, k, "why");
+	if (q->kind == RQ_COUNT && k > 2 && starts(w, k, "how", "many")) {
+		static const char *const who[] = { "people", "persons", "person", "humans", "folks",
+			                               NULL };
+		for (const char *const *p = who; *p && !q->people; p++)
+			q->people = !strcmp(w[2].w, *p);
+		if (!q->people)
+			q->people = wn_is_person(w[2].w); /* visitors, guests, patients */
+	}
 	if (trouble && first_is(w, k, "why"))
 		q->kind = RQ_FAILED;
 	else if (trouble && (q->kind == RQ_WHICH || q->kind == RQ_DO))

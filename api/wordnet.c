@@ -166,12 +166,12 @@ static int depth_of(long off, int limit)
 	return best < 0 ? 0 : best;
 }
 
-static int kind_of_locked(const char *word, const char *category)
+static int kind_of_locked(const char *word, const char *category, int min_depth)
 {
 	long cat[CAT_SENSES], cat_ok[CAT_SENSES], mine[WORD_SENSES];
 	int nc = senses(cat, CAT_SENSES, category, NOUN), nk = 0;
 	for (int i = 0; i < nc; i++)
-		if (depth_of(cat[i], MIN_CAT_DEPTH + 1) >= MIN_CAT_DEPTH)
+		if (!min_depth || depth_of(cat[i], min_depth + 1) >= min_depth)
 			cat_ok[nk++] = cat[i];
 	if (!nk)
 		return 0;
@@ -203,7 +203,7 @@ static int same_verb_locked(const char *a, const char *b)
 	return 0;
 }
 
-enum { K_KIND = 1, K_VERB = 2 };
+enum { K_KIND = 1, K_VERB = 2, K_PERSON = 3 };
 
 /* The cached answer to (kind, a, b), asking WordNet on a miss. */
 static int lookup(int kind, const char *a, const char *b)
@@ -222,7 +222,9 @@ static int lookup(int kind, const char *a, const char *b)
 	if (e->used && e->hash == h && e->kind == kind && !strcmp(e->a, a) && !strcmp(e->b, b)) {
 		yes = e->yes;
 	} else if (ready()) {
-		yes = kind == K_KIND ? kind_of_locked(a, b) : same_verb_locked(a, b);
+		yes = kind == K_KIND     ? kind_of_locked(a, b, MIN_CAT_DEPTH)
+		      : kind == K_PERSON ? kind_of_locked(a, b, 0)
+		                         : same_verb_locked(a, b);
 		e->hash = h, e->kind = (uint8_t)kind, e->used = 1, e->yes = (uint8_t)yes;
 		memcpy(e->a, a, la + 1);
 		memcpy(e->b, b, lb + 1);
@@ -234,6 +236,11 @@ static int lookup(int kind, const char *a, const char *b)
 int wn_kind_of(const char *word, const char *category)
 {
 	return word && category ? lookup(K_KIND, word, category) : 0;
+}
+
+int wn_is_person(const char *word)
+{
+	return word ? lookup(K_PERSON, word, "person") : 0;
 }
 
 int wn_same_verb(const char *a, const char *b)

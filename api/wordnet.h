@@ -18,6 +18,10 @@
  * ("thing", "object") and for words WordNet does not know. */
 int wn_kind_of(const char *word, const char *category);
 
+/* Is `word` (a noun, any inflection: "visitors") a kind of person? (The
+ * one category general enough for wn_kind_of to refuse that is asked.) */
+int wn_is_person(const char *word);
+
 /* Do the verbs `a` and `b` (any inflection) share one of their main senses
  * ("fix" and "repair", "buy" and "purchase")? 0 for unknown words. */
 int wn_same_verb(const char *a, const char *b);

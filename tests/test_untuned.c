@@ -33,6 +33,9 @@ static const char *const stall[] = {
 	"\"args\":{\"order\":5531},\"status\":\"succeeded\"},\"location\":\"stall\"}",
 	"{\"t\":\"2025-04-07T08:30:00Z\",\"t_end\":\"2025-04-07T08:33:00Z\",\"action\":{\"name\":\"PackOrder\","
 	"\"args\":{\"order\":5540},\"status\":\"succeeded\"},\"location\":\"stall\"}",
+	"{\"t\":\"2025-04-07T09:00:00Z\",\"persons\":[\"Tom Reed\"],\"location\":\"stall\"}",
+	"{\"t\":\"2025-04-07T09:30:00Z\",\"persons\":[\"Tom Reed\",\"Ada Kim\"],\"location\":\"stall\"}",
+	"{\"t\":\"2025-04-07T09:45:00Z\",\"persons\":[\"Tom Reed\"],\"location\":\"stall\"}",
 	"{\"t\":\"2025-04-07T10:25:00Z\",\"note\":\"Fuse box by the awning tripped at 10:20; Priya "
 	"Nair reset it.\",\"location\":\"stall\"}",
 	"{\"t\":\"2025-04-07T11:00:00Z\",\"speech\":{\"speaker\":\"Stallbot\",\"text\":\"Good morning "
@@ -97,6 +100,13 @@ static void test_a_key_the_question_names_is_the_answer(void **state)
 	expect(m, "Which bay did you park the van in?", "bay 14", NULL);
 }
 
+static void test_people_are_counted_once_each(void **state)
+{
+	h2emv_mem *m = *state;
+	expect(m, "How many people did you meet?", "2 people", NULL);
+	expect(m, "How many customers did you meet?", "2 people", NULL);
+}
+
 static void test_a_note_is_a_fact_whatever_its_first_word(void **state)
 {
 	h2emv_mem *m = *state;
@@ -138,6 +148,8 @@ static void test_a_category_word_finds_its_kinds(void **state)
 	assert_false(wn_kind_of("carrot", "thing")); /* too general to tell apart */
 	assert_true(wn_same_verb("repaired", "fix"));
 	assert_false(wn_same_verb("open", "close"));
+	assert_true(wn_is_person("visitors"));
+	assert_false(wn_is_person("crates"));
 }
 
 /* Three weeks of chores under the default forgetting: a count over all of
@@ -186,6 +198,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_amounts_in_parameters_are_summed),
 		cmocka_unit_test(test_a_key_the_question_names_is_the_answer),
+		cmocka_unit_test(test_people_are_counted_once_each),
 		cmocka_unit_test(test_a_note_is_a_fact_whatever_its_first_word),
 		cmocka_unit_test(test_a_category_word_finds_its_kinds),
 		cmocka_unit_test(test_a_count_over_forgotten_days_says_at_least),
