@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -21,10 +22,8 @@
 #pragma GCC diagnostic pop
 
 #include "api/wordnet.h"
+#include "engine/hashtab.h"
 
-/* How many senses of a word count: the main ones. A carrot is first a
- * root vegetable and a plant; its eighth sense is a reward. */
-#define WORD_SENSES 4
 #define CAT_SENSES 8
 /* Verbs have many senses ("read" a gauge is to record): the first two. */
 #define VERB_SENSES 2
@@ -34,7 +33,6 @@
 /* A category this close to WordNet's root ("entity", "object", "whole",
  * "thing") tells nothing apart. */
 #define MIN_CAT_DEPTH 4
-#define MAX_WALK 256
 #define WORD_MAX 48
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -107,43 +105,9 @@ static int senses(long *off, int max, const char *w, int pos)
 	return n;
 }
 
-typedef struct walk {
-	long seen[MAX_WALK];
-	int n_seen;
-} walk;
-
-static int seen_before(walk *w, long off)
-{
-	for (int i = 0; i < w->n_seen; i++)
-		if (w->seen[i] == off)
-			return 1;
-	if (w->n_seen < MAX_WALK)
-		w->seen[w->n_seen++] = off;
-	return 0;
-}
-
 static int is_hypernym(int t)
 {
 	return t == HYPERPTR || t == INSTANCE;
-}
-
-/* Is one of `targets` among the noun synset `off`'s hypernyms (or it)? */
-static int reaches(walk *w, long off, const long *targets, int nt, int depth)
-{
-	for (int i = 0; i < nt; i++)
-		if (off == targets[i])
-			return 1;
-	if (depth > 18 || seen_before(w, off))
-		return 0;
-	SynsetPtr s = read_synset(NOUN, off, NULL);
-	if (!s)
-		return 0;
-	int hit = 0;
-	for (int i = 0; i < s->ptrcount && !hit; i++)
-		if (is_hypernym(s->ptrtyp[i]) && s->ppos[i] == NOUN)
-			hit = reaches(w, s->ptroff[i], targets, nt, depth + 1);
-	free_synset(s);
-	return hit;
 }
 
 /* The fewest hypernym steps from noun synset `off` up to WordNet's root. */
@@ -166,24 +130,193 @@ static int depth_of(long off, int limit)
 	return best < 0 ? 0 : best;
 }
 
+/* A category's kinds: every word of every synset below its senses
+ * (hyponyms and instances), gathered once per category and kept for the
+ * next questions. A category with more kinds than KINDS_MAX synsets is too
+ * general to tell anything apart and matches nothing. */
+#define KINDS_MAX 6000
+#define CATS_KEPT 8
+
+typedef struct cat_kinds {
+	char name[WORD_MAX];
+	int min_depth;
+	char **words; /* owned */
+	size_t n, cap;
+	hashtab ix;   /* word -> index into words */
+	int too_general;
+} cat_kinds;
+
+static cat_kinds cats[CATS_KEPT];
+static unsigned cats_next;
+
+static uint32_t word_hash(const char *w)
+{
+	return (uint32_t)XXH3_64bits(w, strlen(w));
+}
+
+static int word_eq(const void *ctx, uintptr_t val, const void *key)
+{
+	const cat_kinds *c = ctx;
+	return !strcmp(c->words[val], key);
+}
+
+static int has_kind(const cat_kinds *c, const char *w)
+{
+	const ht_slot *sl = ht_find(&c->ix, word_hash(w), word_eq, c, w);
+	return sl && ht_used(&c->ix, sl);
+}
+
+static int add_kind(cat_kinds *c, const char *w)
+{
+	char low[WORD_MAX];
+	if (!wn_form(low, w) || has_kind(c, low))
+		return 0;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		char **v = realloc(c->words, cap * sizeof *v);
+		if (!v)
+			return -1;
+		c->words = v, c->cap = cap;
+	}
+	if (ht_reserve(&c->ix, 1) || !(c->words[c->n] = strdup(low)))
+		return -1;
+	uint32_t h = word_hash(low);
+	ht_put(&c->ix, ht_vacant(&c->ix, h), h, c->n);
+	c->n++;
+	return 0;
+}
+
+static void kinds_free(cat_kinds *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->words[i]);
+	free(c->words);
+	ht_free(&c->ix);
+	memset(c, 0, sizeof *c);
+}
+
+static int off_eq(const void *ctx, uintptr_t val, const void *key)
+{
+	(void)ctx;
+	return val == *(const uintptr_t *)key;
+}
+
+/* Gather the words below noun synset `off` (`top`: not its own words). */
+static int gather(cat_kinds *c, hashtab *visited, long off, int top, int *synsets)
+{
+	uintptr_t key = (uintptr_t)off;
+	uint32_t h = (uint32_t)XXH3_64bits(&key, sizeof key);
+	ht_slot *sl = ht_find(visited, h, off_eq, NULL, &key);
+	if (sl && ht_used(visited, sl))
+		return 0;
+	if (ht_reserve(visited, 1))
+		return -1;
+	ht_put(visited, ht_vacant(visited, h), h, key);
+	if (++*synsets > KINDS_MAX) {
+		c->too_general = 1;
+		return 0;
+	}
+	SynsetPtr s = read_synset(NOUN, off, NULL);
+	if (!s)
+		return 0;
+	int rc = 0;
+	for (int i = 0; !top && i < s->wcount && !rc; i++)
+		rc = add_kind(c, s->words[i]);
+	for (int i = 0; i < s->ptrcount && !rc && !c->too_general; i++)
+		if ((s->ptrtyp[i] == HYPOPTR || s->ptrtyp[i] == INSTANCES) && s->ppos[i] == NOUN)
+			rc = gather(c, visited, s->ptroff[i], 0, synsets);
+	free_synset(s);
+	return rc;
+}
+
+/* The kinds of `category` (kept, or gathered now). Under the lock. */
+static const cat_kinds *kinds_of(const char *category, int min_depth)
+{
+	char name[WORD_MAX];
+	if (!wn_form(name, category))
+		return NULL;
+	for (int i = 0; i < CATS_KEPT; i++)
+		if (cats[i].words && cats[i].min_depth == min_depth && !strcmp(cats[i].name, name))
+			return &cats[i];
+	cat_kinds *c = &cats[cats_next++ % CATS_KEPT];
+	kinds_free(c);
+	snprintf(c->name, sizeof c->name, "%s", name);
+	c->min_depth = min_depth;
+	long cat[CAT_SENSES];
+	int nc = senses(cat, CAT_SENSES, category, NOUN), synsets = 0, rc = 0;
+	hashtab visited = { 0 };
+	for (int i = 0; i < nc && !rc && !c->too_general; i++)
+		if (!min_depth || depth_of(cat[i], min_depth + 1) >= min_depth)
+			rc = gather(c, &visited, cat[i], 1, &synsets);
+	ht_free(&visited);
+	/* (an empty list still marks the category as read) */
+	if (!rc && !c->words && !(c->words = calloc(1, sizeof *c->words)))
+		rc = -1;
+	if (rc) {
+		kinds_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* Is a synset of `targets` above noun synset `off` (or it)? Upwards: a
+ * word has few ancestors, a general category ("person") a great many
+ * kinds. */
+static int reaches(long off, const long *targets, int nt, int depth)
+{
+	for (int i = 0; i < nt; i++)
+		if (off == targets[i])
+			return 1;
+	if (depth > 18)
+		return 0;
+	SynsetPtr s = read_synset(NOUN, off, NULL);
+	if (!s)
+		return 0;
+	int hit = 0;
+	for (int i = 0; i < s->ptrcount && !hit; i++)
+		if (is_hypernym(s->ptrtyp[i]) && s->ppos[i] == NOUN)
+			hit = reaches(s->ptroff[i], targets, nt, depth + 1);
+	free_synset(s);
+	return hit;
+}
+
+/* Is one of the first senses of `word` a kind of a sense of `category`,
+ * walking up from the word? */
+static int above_locked(const char *word, const char *category)
+{
+	long cat[CAT_SENSES], mine[4];
+	int nc = senses(cat, CAT_SENSES, category, NOUN), nw = senses(mine, 4, word, NOUN);
+	for (int i = 0; i < nw; i++)
+		if (reaches(mine[i], cat, nc, 0))
+			return 1;
+	return 0;
+}
+
+/* Is `word` among the kinds of `category`? Its own form, then the plural
+ * taken off ("carrots", "boxes", "berries"). */
 static int kind_of_locked(const char *word, const char *category, int min_depth)
 {
-	long cat[CAT_SENSES], cat_ok[CAT_SENSES], mine[WORD_SENSES];
-	int nc = senses(cat, CAT_SENSES, category, NOUN), nk = 0;
-	for (int i = 0; i < nc; i++)
-		if (!min_depth || depth_of(cat[i], min_depth + 1) >= min_depth)
-			cat_ok[nk++] = cat[i];
-	if (!nk)
+	const cat_kinds *c = kinds_of(category, min_depth);
+	char w[WORD_MAX + 2];
+	if (!c || c->too_general || !c->n || !wn_form(w, word))
 		return 0;
-	int nw = senses(mine, WORD_SENSES, word, NOUN);
-	for (int i = 0; i < nw; i++) {
-		walk w = { .n_seen = 0 };
-		/* the word itself is not a kind of itself ("vegetable") */
-		int same = 0;
-		for (int j = 0; j < nk && !same; j++)
-			same = mine[i] == cat_ok[j];
-		if (!same && reaches(&w, mine[i], cat_ok, nk, 0))
+	if (has_kind(c, w))
+		return 1;
+	size_t n = strlen(w);
+	if (n > 3 && w[n - 1] == 's') {
+		w[n - 1] = 0;
+		if (has_kind(c, w))
 			return 1;
+		if (n > 4 && w[n - 2] == 'e') {
+			w[n - 2] = 0;
+			if (has_kind(c, w))
+				return 1;
+			if (w[n - 3] == 'i') {
+				w[n - 3] = 'y';
+				if (has_kind(c, w))
+					return 1;
+			}
+		}
 	}
 	return 0;
 }
@@ -223,7 +356,7 @@ static int lookup(int kind, const char *a, const char *b)
 		yes = e->yes;
 	} else if (ready()) {
 		yes = kind == K_KIND     ? kind_of_locked(a, b, MIN_CAT_DEPTH)
-		      : kind == K_PERSON ? kind_of_locked(a, b, 0)
+		      : kind == K_PERSON ? above_locked(a, b)
 		                         : same_verb_locked(a, b);
 		e->hash = h, e->kind = (uint8_t)kind, e->used = 1, e->yes = (uint8_t)yes;
 		memcpy(e->a, a, la + 1);
