@@ -1,10 +1,11 @@
 /*
  * wordnet.c — category and synonym lookups in WordNet for the question and
  * rule readers (wordnet.h). WordNet's library reads its files through
- * global handles and static buffers, so every call into it holds `lock`;
- * answers are kept in a small direct-mapped cache, so a question that
- * compares one category with the objects of ten thousand facts asks
- * WordNet once per distinct object.
+ * global handles and static buffers, so every call into it holds `lock`.
+ * A category's kinds are gathered once (every word below it) and kept for
+ * the next questions, and answers sit in a small direct-mapped cache: a
+ * question that compares one category with the objects of ten thousand
+ * facts reads WordNet's files once.
  */
 #include <ctype.h>
 #include <pthread.h>

@@ -12,10 +12,11 @@
 #ifndef H2EMV_WORDNET_H
 #define H2EMV_WORDNET_H
 
-/* Is `word` (a noun, any inflection: "carrots") one of the main senses of
- * a kind of `category` ("vegetable")? 0 for the same word (the caller
- * matches that itself), for a category too general to tell anything apart
- * ("thing", "object") and for words WordNet does not know. */
+/* Is `word` (a noun, singular or plural: "carrots") a kind of `category`
+ * ("vegetable"): a word of a synset below one of its senses? 0 for the same
+ * word (the caller matches that itself), for a category too general to
+ * tell anything apart ("thing", "object", or one with more than a few
+ * thousand kinds) and for words WordNet does not know. */
 int wn_kind_of(const char *word, const char *category);
 
 /* Is `word` (a noun, any inflection: "visitors") a kind of person? (The
