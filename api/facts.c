@@ -277,6 +277,20 @@ static void add_other(fact *f, const char *key, size_t klen, const char *p, size
 	free(tmp.s[FS_STATE]);
 }
 
+/* Does the value name a person present (or speaking) in the scene? A
+ * destination "to": "Ana Ruiz" is whom the thing went to, not a place. */
+static int names_person(const scene *s, const char *p, size_t n)
+{
+	for (size_t i = 0; i < s->n_persons; i++)
+		if (s->persons[i] && strlen(s->persons[i]) == n && !strncasecmp(s->persons[i], p, n))
+			return 1;
+	for (size_t i = 0; i < s->n_speech; i++)
+		if (s->speech[i].speaker && strlen(s->speech[i].speaker) == n &&
+		    !strncasecmp(s->speech[i].speaker, p, n))
+			return 1;
+	return 0;
+}
+
 static int names_seen_object(const scene *s, const char *p, size_t n)
 {
 	for (size_t i = 0; i < s->n_objects; i++)
@@ -417,6 +431,9 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 				return;
 			role = positional_role(x->act->cls, x->pos++);
 		}
+		if ((role == R_DEST || role == R_PLACE || role == R_SOURCE) && key &&
+		    names_person(x->sc, p, n))
+			role = R_WHO;
 		int slot = role_slot(role);
 		/* a top-level parameter with no role of its own ("order": "order
 		 * 5541") or whose slot is taken is still a word of the action */

@@ -40,6 +40,9 @@ static const char *const stall[] = {
 	"Nair reset it.\",\"location\":\"stall\"}",
 	"{\"t\":\"2025-04-07T11:00:00Z\",\"speech\":{\"speaker\":\"Stallbot\",\"text\":\"Good morning "
 	"Mrs Patel, your honey is ready.\"},\"location\":\"stall\"}",
+	"{\"t\":\"2025-04-07T11:30:00Z\",\"t_end\":\"2025-04-07T11:31:00Z\",\"action\":{\"name\":"
+	"\"HandOver\",\"args\":{\"item\":\"spare keys\",\"to\":\"Ada Kim\"},\"status\":\"succeeded\"},"
+	"\"location\":\"room 12\",\"persons\":[\"Ada Kim\"]}",
 	"{\"t\":\"2025-04-07T12:00:00Z\",\"t_end\":\"2025-04-07T12:05:00Z\",\"action\":{\"name\":\"WeighBasket\","
 	"\"args\":{\"basket\":\"B1\",\"weight_kg\":2.5},\"status\":\"succeeded\"},\"location\":\"stall\"}",
 	"{\"t\":\"2025-04-07T12:10:00Z\",\"t_end\":\"2025-04-07T12:15:00Z\",\"action\":{\"name\":\"WeighBasket\","
@@ -98,6 +101,15 @@ static void test_a_key_the_question_names_is_the_answer(void **state)
 {
 	h2emv_mem *m = *state;
 	expect(m, "Which bay did you park the van in?", "bay 14", NULL);
+}
+
+/* "to": "Ada Kim" names a person present: whom the keys went to, and the
+ * place is where that happened, never "the Ada Kim" */
+static void test_a_person_a_parameter_names_is_not_a_place(void **state)
+{
+	h2emv_mem *m = *state;
+	expect(m, "Where did you bring the spare keys?", "room 12", "At the ada kim");
+	expect(m, "Who did you give the spare keys to?", "Ada Kim", NULL);
 }
 
 static void test_people_are_counted_once_each(void **state)
@@ -199,6 +211,7 @@ int main(void)
 		cmocka_unit_test(test_amounts_in_parameters_are_summed),
 		cmocka_unit_test(test_a_key_the_question_names_is_the_answer),
 		cmocka_unit_test(test_people_are_counted_once_each),
+		cmocka_unit_test(test_a_person_a_parameter_names_is_not_a_place),
 		cmocka_unit_test(test_a_note_is_a_fact_whatever_its_first_word),
 		cmocka_unit_test(test_a_category_word_finds_its_kinds),
 		cmocka_unit_test(test_a_count_over_forgotten_days_says_at_least),
