@@ -25,7 +25,7 @@ import json
 import random
 import re
 
-from common import (QuestionSet, Span, day_of, iso, parse_time,
+from common import (QuestionSet, Records, Span, day_of, grab, iso, one, parse_time,
                     must_contain)
 
 SEED = 20260703
@@ -245,7 +245,7 @@ class Run:
         return Span(self.t0, self.t1, self.name)
 
 
-class Hall:
+class Hall(Records):
     """The written lines read back: actions, notes and what was said."""
 
     def __init__(self, path):
@@ -259,35 +259,8 @@ class Hall:
         self.speech = [(o["_t"], u["speaker"], u["text"]) for o in self.obs
                        for u in o.get("speech") or []]
 
-    def find(self, name=None, ok=None, day=None, **args):
-        return [r for r in self.runs
-                if (not name or r.name == name) and
-                (ok is None or r.ok == ok) and
-                (not day or day_of(r.t0) == day) and
-                all(r.args.get(k) == v for k, v in args.items())]
-
-    def note(self, start=None, contains=None, day=None):
-        return [o for o in self.notes
-                if (not start or o["note"].startswith(start)) and
-                (not contains or contains.lower() in o["note"].lower()) and
-                (not day or day_of(o["_t"]) == day)]
-
-    def said(self, speaker=None, contains=None, day=None):
-        return [(t, s, x) for t, s, x in self.speech
-                if (not speaker or s == speaker) and
-                (not day or day_of(t) == day) and
-                (not contains or contains.lower() in x.lower())]
 
 
-def one(xs, i=0):
-    assert xs, "nothing found"
-    return xs[i]
-
-
-def grab(pattern, text):
-    m = re.search(pattern, text)
-    assert m, (pattern, text)
-    return m.group(1)
 
 
 def clock_in(o, pattern):

@@ -164,3 +164,41 @@ def must_contain(text, words):
         if ww not in low:
             raise AssertionError("%r is not in the utterance %r" % (w, text))
     return [[w] for w in words]
+
+
+def one(xs, i=0):
+    """The i-th of what a truth query found; it must have found something."""
+    assert xs, "nothing found"
+    return xs[i]
+
+
+def grab(pattern, text):
+    """The first group of `pattern` in `text`, which must match."""
+    m = re.search(pattern, text)
+    assert m, (pattern, text)
+    return m.group(1)
+
+
+class Records:
+    """Queries over a history read back: `runs` (with name, ok, t0, args),
+    `notes` (observations with "note" and "_t") and `speech` ((t, speaker,
+    text) triples), which the subclass sets."""
+
+    def find(self, name=None, ok=None, day=None, **args):
+        return [r for r in self.runs
+                if (not name or r.name == name) and
+                (ok is None or r.ok == ok) and
+                (not day or day_of(r.t0) == day) and
+                all(r.args.get(k) == v for k, v in args.items())]
+
+    def note(self, start=None, contains=None, day=None):
+        return [o for o in self.notes
+                if (not start or o["note"].startswith(start)) and
+                (not contains or contains.lower() in o["note"].lower()) and
+                (not day or day_of(o["_t"]) == day)]
+
+    def said(self, speaker=None, contains=None, day=None):
+        return [(t, s, x) for t, s, x in self.speech
+                if (not speaker or s == speaker) and
+                (not day or day_of(t) == day) and
+                (not contains or contains.lower() in x.lower())]

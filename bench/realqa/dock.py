@@ -22,7 +22,7 @@ import json
 import random
 import re
 
-from common import QuestionSet, Span, day_of, iso, parse_time, must_contain
+from common import grab, one, QuestionSet, Span, day_of, iso, parse_time, must_contain
 
 SEED = 20260113
 TUE, WED, THU = "2026-01-13", "2026-01-14", "2026-01-15"
@@ -277,15 +277,6 @@ class Logbook:
                 if not e.note.startswith(("Standby", "Radio", "Charging"))]
 
 
-def one(xs, i=0):
-    assert xs, "no such entry"
-    return xs[i]
-
-
-def grab(pattern, text):
-    m = re.search(pattern, text)
-    assert m, (pattern, text)
-    return m.group(1)
 
 
 def questions(path):

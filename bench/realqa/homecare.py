@@ -20,7 +20,7 @@ to be tuned on (docs/realqa.md).
 import json
 import random
 
-from common import QuestionSet, Span, day_of, iso, parse_time, must_contain
+from common import one, QuestionSet, Span, day_of, iso, parse_time, must_contain
 
 SEED = 20251103
 MON, TUE, WED = "2025-11-03", "2025-11-04", "2025-11-05"
@@ -303,10 +303,6 @@ class Diary:
                 (not day or day_of(t) == day) and
                 (not contains or contains.lower() in x.lower())]
 
-
-def one(xs, i=0):
-    assert xs, "no such run"
-    return xs[i]
 
 
 def questions(path):

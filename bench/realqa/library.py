@@ -22,7 +22,7 @@ tuned on them (docs/realqa.md, "Untuned sources (round of issue 19)").
 
 import re
 
-from common import QuestionSet, Span, day_of, parse_time, must_contain
+from common import grab, QuestionSet, Span, day_of, parse_time, must_contain
 from world import World, Log, one
 
 SEED = 20260309
@@ -223,11 +223,6 @@ class Notes:
             out.append(o)
         return out
 
-
-def grab(pattern, text):
-    m = re.search(pattern, text)
-    assert m, (pattern, text)
-    return m.group(1)
 
 
 def questions(path):

@@ -28,7 +28,7 @@ import json
 import random
 import re
 
-from common import QuestionSet, Span, day_of, parse_time, must_contain
+from common import Records, grab, one, QuestionSet, Span, day_of, parse_time, must_contain
 
 SEED = 20260216
 MON, TUE, WED = "2026-02-16", "2026-02-17", "2026-02-18"
@@ -307,7 +307,7 @@ class Run:
         return Span(self.t0, self.t1, self.name)
 
 
-class Pharmacy:
+class Pharmacy(Records):
     """The written lines read back: actions (running + final), notes, speech."""
 
     def __init__(self, path):
@@ -328,35 +328,8 @@ class Pharmacy:
         self.speech = [(o["_t"], o["speech"]["speaker"], o["speech"]["text"])
                        for o in self.obs if o.get("speech")]
 
-    def find(self, name=None, ok=None, day=None, **args):
-        return [r for r in self.runs
-                if (not name or r.name == name) and
-                (ok is None or r.ok == ok) and
-                (not day or day_of(r.t0) == day) and
-                all(r.args.get(k) == v for k, v in args.items())]
-
-    def note(self, start=None, contains=None, day=None):
-        return [o for o in self.notes
-                if (not start or o["note"].startswith(start)) and
-                (not contains or contains.lower() in o["note"].lower()) and
-                (not day or day_of(o["_t"]) == day)]
-
-    def said(self, speaker=None, contains=None, day=None):
-        return [(t, s, x) for t, s, x in self.speech
-                if (not speaker or s == speaker) and
-                (not day or day_of(t) == day) and
-                (not contains or contains.lower() in x.lower())]
 
 
-def one(xs, i=0):
-    assert xs, "nothing found"
-    return xs[i]
-
-
-def grab(pattern, text):
-    m = re.search(pattern, text)
-    assert m, (pattern, text)
-    return m.group(1)
 
 
 def clock_in(o, pattern):
