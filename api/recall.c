@@ -99,31 +99,37 @@ static int key_names(const lex_word *w, const rq_term *t)
 	return !strcmp(w->stem, t->stem) || (n >= 4 && !strncmp(w->w, t->stem, n));
 }
 
+/* The next part of an action's other parameters ("books 31, floor 2"),
+ * into out; *p moves past it. 0 when none is left. */
+static int next_part(const char **p, char *out, size_t cap)
+{
+	if (!*p || !**p)
+		return 0;
+	const char *e = strstr(*p, ", ");
+	size_t n = e ? (size_t)(e - *p) : strlen(*p);
+	snprintf(out, cap, "%.*s", (int)n, *p);
+	*p = e ? e + 2 : *p + n;
+	return 1;
+}
+
 /* The part of an action's other parameters ("books 31, floor 2") whose
  * key names term `t`, into out; its number into *num when it ends in one.
  * 1 when there is one. */
 static int named_part(const char *state, const rq_term *t, char *out, size_t cap, double *num)
 {
-	if (!state || !t)
+	if (!t)
 		return 0;
-	const char *p = state;
-	while (*p) {
-		const char *e = strstr(p, ", ");
-		size_t n = e ? (size_t)(e - p) : strlen(p);
+	for (const char *p = state; next_part(&p, out, cap);) {
 		lex_word w[6];
-		size_t k = lex_split(p, n, w, 6);
+		size_t k = lex_split(out, strlen(out), w, 6);
 		if (k >= 2 && k <= 6 && !w[0].digit && key_names(&w[0], t)) {
-			snprintf(out, cap, "%.*s", (int)n, p);
-			const char *sp = memrchr(p, ' ', n);
+			const char *sp = strrchr(out, ' ');
 			char *end = NULL;
 			double v = sp ? strtod(sp + 1, &end) : 0;
 			if (num)
-				*num = end && end == p + n ? v : -1;
+				*num = end && *end == 0 ? v : -1;
 			return 1;
 		}
-		if (!e)
-			break;
-		p = e + 2;
 	}
 	return 0;
 }
@@ -1333,15 +1339,9 @@ static const char *matched_thing(const rquestion *q, const fact *f, char *part, 
 {
 	if (q->category < 0 || word_in(f->s[FS_OBJ], &q->term[q->category]))
 		return f->s[FS_OBJ];
-	const char *p = f->s[FS_STATE];
-	while (p && *p) {
-		const char *e = strstr(p, ", ");
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		snprintf(part, cap, "%.*s", (int)n, p);
+	for (const char *p = f->s[FS_STATE]; next_part(&p, part, cap);)
 		if (word_in(part, &q->term[q->category]))
 			return part;
-		p = e ? e + 2 : NULL;
-	}
 	return f->s[FS_OBJ];
 }
 
