@@ -140,7 +140,6 @@ static int depth_of(long off, int limit)
 
 typedef struct cat_kinds {
 	char name[WORD_MAX];
-	int min_depth;
 	char **words; /* owned */
 	size_t n, cap;
 	hashtab ix;   /* word -> index into words */
@@ -231,23 +230,22 @@ static int gather(cat_kinds *c, hashtab *visited, long off, int top, int *synset
 }
 
 /* The kinds of `category` (kept, or gathered now). Under the lock. */
-static const cat_kinds *kinds_of(const char *category, int min_depth)
+static const cat_kinds *kinds_of(const char *category)
 {
 	char name[WORD_MAX];
 	if (!wn_form(name, category))
 		return NULL;
 	for (int i = 0; i < CATS_KEPT; i++)
-		if (cats[i].words && cats[i].min_depth == min_depth && !strcmp(cats[i].name, name))
+		if (cats[i].words && !strcmp(cats[i].name, name))
 			return &cats[i];
 	cat_kinds *c = &cats[cats_next++ % CATS_KEPT];
 	kinds_free(c);
 	snprintf(c->name, sizeof c->name, "%s", name);
-	c->min_depth = min_depth;
 	long cat[CAT_SENSES];
 	int nc = senses(cat, CAT_SENSES, category, NOUN), synsets = 0, rc = 0;
 	hashtab visited = { 0 };
 	for (int i = 0; i < nc && !rc && !c->too_general; i++)
-		if (!min_depth || depth_of(cat[i], min_depth + 1) >= min_depth)
+		if (depth_of(cat[i], MIN_CAT_DEPTH + 1) >= MIN_CAT_DEPTH)
 			rc = gather(c, &visited, cat[i], 1, &synsets);
 	ht_free(&visited);
 	/* (an empty list still marks the category as read) */
@@ -295,9 +293,9 @@ static int above_locked(const char *word, const char *category)
 
 /* Is `word` among the kinds of `category`? Its own form, then the plural
  * taken off ("carrots", "boxes", "berries"). */
-static int kind_of_locked(const char *word, const char *category, int min_depth)
+static int kind_of_locked(const char *word, const char *category)
 {
-	const cat_kinds *c = kinds_of(category, min_depth);
+	const cat_kinds *c = kinds_of(category);
 	char w[WORD_MAX + 2];
 	if (!c || c->too_general || !c->n || !wn_form(w, word))
 		return 0;
@@ -356,7 +354,7 @@ static int lookup(int kind, const char *a, const char *b)
 	if (e->used && e->hash == h && e->kind == kind && !strcmp(e->a, a) && !strcmp(e->b, b)) {
 		yes = e->yes;
 	} else if (ready()) {
-		yes = kind == K_KIND     ? kind_of_locked(a, b, MIN_CAT_DEPTH)
+		yes = kind == K_KIND     ? kind_of_locked(a, b)
 		      : kind == K_PERSON ? above_locked(a, b)
 		                         : same_verb_locked(a, b);
 		e->hash = h, e->kind = (uint8_t)kind, e->used = 1, e->yes = (uint8_t)yes;
