@@ -5,7 +5,8 @@ from the raw data by this script, asked of `h2emv ask` in three modes.
 usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default]
                  [--sources armar,teach,hospital,hospital-noprofile,
                             warehouse,office,lab,drone,armar-para,homecare,
-                            hotel,dock,library,baggage,pharmacy]
+                            hotel,dock,library,baggage,pharmacy,
+                            kiosk,logbook]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
 
@@ -25,7 +26,11 @@ their subject) and baggage (an airport baggage robot: one line per finished
 action, weights in kg, a supervisor's instructions, notes).  Fresh and
 untuned, written after issue 19's round: pharmacy (a hospital pharmacy's
 dispensing robot: running and final action lines, local times with an
-offset, one utterance per dialog line, notes).
+offset, one utterance per dialog line, notes).  Fresh and untuned, written
+later the same day (their own group line): kiosk (a town hall reception
+robot's history, mostly dialog, one utterance a line, people known by name
+or by role) and logbook (a water pumping station robot's logbook, mostly
+free-text notes starting with their subject, jobs with numeric keys).
 Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
@@ -64,6 +69,8 @@ import dock      # noqa: E402
 import library   # noqa: E402
 import baggage   # noqa: E402
 import pharmacy  # noqa: E402
+import kiosk     # noqa: E402
+import logbook   # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -77,12 +84,14 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "dock": (dock, None),
            "library": (library, None),
            "baggage": (baggage, None),
-           "pharmacy": (pharmacy, None)}
+           "pharmacy": (pharmacy, None),
+           "kiosk": (kiosk, None),
+           "logbook": (logbook, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "office", "lab", "drone", "armar-para", "homecare", "hotel",
-           "dock", "library", "baggage", "pharmacy"]
+           "dock", "library", "baggage", "pharmacy", "kiosk", "logbook"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -98,6 +107,10 @@ UNTUNED = ["hotel", "dock", "library", "baggage"]
 # Fresh and untuned: written after issue 19's round, measured once as written
 # (docs/realqa.md, "A fresh untuned source (pharmacy, 2026-11-27)").
 FRESH = ["pharmacy"]
+# Two more, written after pharmacy was measured and looked at, measured once
+# as written (docs/realqa.md, "Two more fresh untuned sources (kiosk,
+# logbook), 2026-11-27"); their own group line, apart from pharmacy's.
+FRESH2 = ["kiosk", "logbook"]
 
 RULES = {
     "armar": [
@@ -169,6 +182,19 @@ RULES["pharmacy"] = [
     "told you.",
     "Please always remember when something failed or was not finished.",
 ]
+RULES["kiosk"] = [
+    "Always remember what visitors left at the desk and who collected it.",
+    "You should always remember who came to the desk, what they asked "
+    "for and what you told them.",
+    "Please always remember when something failed or someone complained.",
+]
+RULES["logbook"] = [
+    "Always remember how much you dosed, backwashed and cleared, and "
+    "every pressure reading.",
+    "You should always remember who came to the station and what they "
+    "said.",
+    "Please always remember every fault, trip and failed job, and why.",
+]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
     "You should always remember who visited and what they said.",
@@ -225,7 +251,7 @@ class Run:
             imp = ["teach"] + teach.import_args(data)
             self.cli("import", *imp, "-q", "-o", f)
             out["teach"] = (f, teach.questions(data)[0], imp)
-        for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH:
+        for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)
@@ -399,6 +425,8 @@ def table(results, modes, sources):
     untuned = {m: acc([r for r in un if r["mode"] == m]) for m in modes}
     fr = [r for r in results if r["source"] in FRESH]
     fresh = {m: acc([r for r in fr if r["mode"] == m]) for m in modes}
+    f2 = [r for r in results if r["source"] in FRESH2]
+    fresh2 = {m: acc([r for r in f2 if r["mode"] == m]) for m in modes}
     lag = {m: sum(1 for r in results if r["mode"] == m and r.get("lag"))
            for m in modes}
     errors = {m: sum(1 for r in results if r["mode"] == m and r.get("error"))
@@ -407,6 +435,7 @@ def table(results, modes, sources):
             "other_domains": offdomain, "held_out": held,
             "held_out_untuned": untuned,
             "fresh_untuned": fresh,
+            "fresh_untuned_2": fresh2,
             "lagging_snapshot": lag, "errors": errors}
 
 
@@ -457,6 +486,12 @@ def print_table(t, modes, sources, counts, notes, secs):
                             "+".join(s for s in FRESH if s in sources) + ")",
                             fu[modes[0]]["n"])
               + "".join(" %9s" % cell(fu[m]) for m in modes))
+    f2 = t["fresh_untuned_2"]
+    if f2[modes[0]]["n"]:
+        print("%-*s %4d" % (w, "fresh (untuned, after pharmacy) (" +
+                            "+".join(s for s in FRESH2 if s in sources) + ")",
+                            f2[modes[0]]["n"])
+              + "".join(" %9s" % cell(f2[m]) for m in modes))
     if any(t["lagging_snapshot"].values()):
         print("%-*s %4s" % (w, "asked before a snapshot knew", "") +
               "".join(" %9d" % t["lagging_snapshot"][m] for m in modes))
@@ -529,7 +564,7 @@ def main(argv=None):
                 f = os.path.join(work, "hospital.jsonl")
                 hospital.write(f)
                 qs += hospital.questions(f)[0]
-            for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH:
+            for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2:
                 if name in sources:
                     f = os.path.join(work, name + ".jsonl")
                     WRITTEN[name][0].write(f)
