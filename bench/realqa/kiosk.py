@@ -463,16 +463,18 @@ def questions(path):
             [[who, who.split()[0]]], tt, who)
 
     # ---- say ----------------------------------------------------------
+    # No bare numbers among the accepted words: "12" or "40" would match
+    # inside any time an answer prints ("11:51:12").
     (tt, who, text) = H.said(speaker=HENDRIK, day=TUE)[0]
     Q.words("say", "What did Hendrik Vos complain about on Tuesday?", fri,
             must_contain(text, ["waiting"]) +
-            [["forty", "40", "one clerk", "passport"]], tt, text)
+            [["forty", "one clerk", "passport"]], tt, text)
     (tt, who, text) = H.said(speaker=DRIVER, day=TUE)[0]
     Q.words("say", "What did the delivery driver bring on Tuesday?", fri,
             must_contain(text, ["printer paper"]), tt, text)
     (tt, who, text) = one(H.said(speaker=OMAR, contains="until noon"))
     Q.words("say", "What did Omar ask you to do with the Swiftpost parcel?",
-            fri, [["noon", "12"], ["keep", "desk", "mayor"]], tt, text)
+            fri, [["noon", "midday"], ["keep", "desk", "mayor"]], tt, text)
     e = one(H.acts("PrintTicket", ok=False))
     (tr, _, rep) = H.reply(e.t0)
     Q.words("say", "What did you tell Amira Saleh when her ticket would "
