@@ -16,6 +16,7 @@
 #include "api/lex.h"
 #include "api/profile.h"
 #include "api/scene.h"
+#include "api/wordnet.h"
 #include "engine/hashtab.h"
 
 #define SCENE_SEEN_MAX 24
@@ -795,6 +796,18 @@ static const char *where_is(const scene *s, const char *id)
 	return NULL;
 }
 
+/* Does the capitalised word at `p` name a role rather than a person
+ * ("Technician", "Driver"; not "Olu", "John")? WordNet's first sense. */
+static int opens_with_role(const char *p)
+{
+	char w[48];
+	size_t n = 0;
+	while (n + 1 < sizeof w && ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z')))
+		w[n] = p[n], n++;
+	w[n] = 0;
+	return wn_names_role(w);
+}
+
 /* The people a note names: runs of capitalised words that do not open
  * the note or a sentence of it, without digits ("Belt 3 jammed; Sam
  * cleared it" names Sam; "Shift handover (Ilse Moreau): ..." Ilse Moreau). */
@@ -833,11 +846,14 @@ static void note_people(fact *f, const char *note)
 		size_t e = i;
 		if (e > a && note[e - 1] == ' ')
 			e--;
-		/* "Technician Omar fixed ...": the words after an opening title */
+		/* "Technician Omar fixed ...": the words after an opening role
+		 * ("Olu Bakare let ..." opens with a name) */
 		if (run > 1 && start) {
-			while (a < e && note[a] != ' ')
+			if (opens_with_role(note + a)) {
+				while (a < e && note[a] != ' ')
+					a++;
 				a++;
-			a++;
+			}
 			start = 0;
 		}
 		if (run > 0 && !start && a < e && n + (e - a) + 3 < sizeof who) {

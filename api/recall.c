@@ -218,6 +218,32 @@ static int word_in(const char *s, const rq_term *t)
 	return 0;
 }
 
+/* word_in over free text (a note, words said): a plural that is no
+ * category asked about matches its kinds only by what a word first means
+ * ("who signed for the parcels": a car deck is no parcel, though a deck of
+ * cards is one); in an action's parameters any sense ("water the plants":
+ * the palm). */
+static int word_in_text(const char *s, const rq_term *t)
+{
+	if (t->kind != 2)
+		return word_in(s, t);
+	rq_term u = *t;
+	u.kind = 0;
+	if (word_in(s, &u))
+		return 1;
+	lex_word w[24];
+	size_t k = s ? lex_split(s, strlen(s), w, 24) : 0;
+	if (k > 24)
+		k = 24;
+	for (size_t i = 0; i < k; i++) {
+		int cls = LC_NONE;
+		if (!w[i].digit && strlen(w[i].w) >= 3 && !lex_lemma(w[i].stem, &cls) &&
+		    wn_first_kind_of(w[i].w, t->word))
+			return 1;
+	}
+	return 0;
+}
+
 /* The person words greet by name ("Hello Minister Stark Watzinger. My
  * dream is ...", "Welcome, Dr. Chen!"): the capitalised words right after a
  * greeting at the start of `text`, into out (when out is not NULL). Returns
@@ -284,6 +310,12 @@ static int type_ok(const rquestion *q, const fact *f)
 		       (is_act(f) && f->cls == LC_GO && f->s[FS_DST] &&
 		        f->status != FST_FAILED && f->status != FST_ABORTED);
 	case RQ_WHO:
+		/* "who opened the gate": the robot's own deed (notes name
+		 * others' and answer as evidence); words only for a verb of
+		 * saying ("who complained") */
+		if (q->agent)
+			return is_act(f) || (f->type == FT_SPEECH && q->verb >= 0 &&
+			                     q->term[q->verb].cls == LC_SAY);
 		return f->type == FT_PERSON || f->type == FT_SPEECH ||
 		       (is_act(f) && (f->s[FS_WHO] || addressee(f->s[FS_TEXT], NULL, 0)));
 	case RQ_SAID:
@@ -388,6 +420,24 @@ static int is_me(const rquestion *q, const facts *set, const char *name)
 	return 1;
 }
 
+/* The words `f` answered: the last words someone else said before them,
+ * within two minutes, in the same set of facts (a question and its answer
+ * are two observations, often two scenes of one event). */
+static const fact *replied_to(const facts *set, const fact *f)
+{
+	const int64_t SPAN = 120 * 1000000LL;
+	const fact *best = NULL;
+	for (size_t i = 0; set && f->s[FS_NAME] && i < set->n; i++) {
+		const fact *g = &set->v[i];
+		if (g == f || g->type != FT_SPEECH || !g->s[FS_NAME] ||
+		    !strcasecmp(g->s[FS_NAME], f->s[FS_NAME]) || g->t0 > f->t0 || f->t0 - g->t0 > SPAN)
+			continue;
+		if (!best || g->t0 > best->t0)
+			best = g;
+	}
+	return best;
+}
+
 /* "give back" is to return, "pick up" to collect: a verb and the particle
  * after it as one verb of WordNet's, against the action's verb. */
 static double phrasal_match(const rq_term *v, const rq_term *next, const fact *f)
@@ -402,6 +452,25 @@ static double phrasal_match(const rq_term *v, const rq_term *next, const fact *f
 	char phrase[2 * LEX_WORD_MAX + 2];
 	snprintf(phrase, sizeof phrase, "%s %s", v->lemma ? v->lemma : v->word, next->word);
 	return wn_same_verb(phrase, f->s[FS_VERB]) ? 3 : 0;
+}
+
+/* Is action f the deed an agent question asks about ("who opened the
+ * gate")? Not an attempt that failed (someone else then did it), nor a
+ * deed with another particle ("handed in" is not HandOver). */
+static int own_deed(const rquestion *q, const fact *f)
+{
+	if (f->status == FST_FAILED || f->status == FST_ABORTED || q->agent_term < 0)
+		return 0;
+	const rq_term *v = &q->term[q->agent_term];
+	if (!q->agent_particle[0])
+		return verb_match(v, f) >= 2;
+	/* with its particle: the skill's name says it, or WordNet has the
+	 * phrasal verb as the action's verb */
+	rq_term p = { 0 };
+	snprintf(p.word, sizeof p.word, "%s", q->agent_particle);
+	snprintf(p.stem, sizeof p.stem, "%s", q->agent_particle);
+	p.same = -1;
+	return (verb_match(v, f) >= 2 && word_in(f->s[FS_NAME], &p)) || phrasal_match(v, &p, f) > 0;
 }
 
 /* Evidence: a note or an utterance whose own words hold at least half of
@@ -422,7 +491,7 @@ static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 		            !strcmp(t->stem, "want") || !strcmp(t->stem, "know") ||
 		            !strcmp(t->stem, "need") || !strcmp(t->stem, "wonder");
 		content += !frame;
-		int h = word_in(f->s[FS_TEXT], t) || word_in(f->s[FS_WHO], t) ||
+		int h = word_in_text(f->s[FS_TEXT], t) || word_in(f->s[FS_WHO], t) ||
 		        word_in(f->s[FS_PLACE], t) || word_in(f->s[FS_OBJ], t) ||
 		        word_in(f->s[FS_STATE], t) ||
 		        (f->type == FT_SPEECH && word_in(f->s[FS_NAME], t));
@@ -529,7 +598,7 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		/* in a question about words, the words said weigh most: "when the
 		 * centrifuge complained" is in what was said, not where */
 		int words_said = q->kind == RQ_SAID && f->type == FT_SPEECH;
-		if (words_said && word_in(f->s[FS_TEXT], t))
+		if (words_said && word_in_text(f->s[FS_TEXT], t))
 			h = 2;
 		static const int strong[] = { FS_OBJ, FS_DST, FS_SRC, FS_PLACE, FS_WHO };
 		int in_key = 0; /* in a slot that tells one action from another */
@@ -545,7 +614,7 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 			}
 		if (h == 0 && word_in(f->s[FS_NAME], t))
 			h = is_act(f) ? 1.5 : 2;
-		if (h == 0 && (word_in(f->s[FS_TEXT], t) || word_in(f->s[FS_STATE], t)))
+		if (h == 0 && (word_in_text(f->s[FS_TEXT], t) || word_in(f->s[FS_STATE], t)))
 			h = 1;
 		if (h == 0 && word_in(f->s[FS_VERB], t))
 			h = 1;
@@ -568,6 +637,8 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 	 * other words is not about Raj */
 	if (q->person >= 0 && q->kind != RQ_SAID && q->kind != RQ_WHO && is_act(f) &&
 	    !person_hit)
+		return 0;
+	if (q->agent && is_act(f) && !own_deed(q, f))
 		return 0;
 	/* "which object did you grasp": the object is what is asked; "which
 	 * package went to reception" still needs the reception */
@@ -597,6 +668,8 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		 * lunch" is a meal served, "make the bed" a bed tidied) */
 		int weak = v->cls == LC_GO || v->cls == LC_NONE || f->cls == LC_NONE ||
 		           (v->lemma && (!strcmp(v->lemma, "make") || !strcmp(v->lemma, "prepare")));
+		/* "who refilled the printer": the robot did it only when its
+		 * action is that deed, not one that merely names the printer */
 		if (vs == 0 && is_act(f) && q->kind != RQ_WHO && q->kind != RQ_SAID &&
 		    !(content && hits == content && weak))
 			return 0;
@@ -612,6 +685,14 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 			if (f->type == FT_SPEECH && !is_me(q, set, f->s[FS_NAME]))
 				return 0;
 			s += 0.5; /* the robot's own words: what is asked */
+			/* "what did you tell Sam": words that name Sam, or that
+			 * answered what Sam had just said */
+			if (q->person >= 0 && f->type == FT_SPEECH) {
+				const rq_term *p = &q->term[q->person];
+				const fact *g = replied_to(set, f);
+				if (word_in(f->s[FS_TEXT], p) || (g && word_in(g->s[FS_NAME], p)))
+					s += 2;
+			}
 		} else if (q->person >= 0) {
 			const char *who = f->s[f->type == FT_SPEECH ? FS_NAME : FS_WHO];
 			const rq_term *p = &q->term[q->person];
@@ -1278,6 +1359,66 @@ static const cand *best_evidence(const rctx *x)
 	return c;
 }
 
+/* Who did what `verb` names in a note: the words of its clause before the
+ * verb ("The courier dropped two parcels ...; Mia Lund signed for them":
+ * dropped, the courier; signed, Mia Lund). 0 when the clause opens with
+ * the verb ("Reset the breaker") or its subject is long (not a name). */
+static int clause_subject(const char *text, const rq_term *verb, char *out, size_t cap)
+{
+	size_t start = 0, i = 0, words = 0;
+	while (text[i]) {
+		unsigned char c = (unsigned char)text[i];
+		if (c == ';' || c == '.' || c == ':' || c == ',' || c == '(' || c == ')') {
+			i++;
+			while (text[i] == ' ')
+				i++;
+			start = i, words = 0;
+			continue;
+		}
+		if (!((c | 32) >= 'a' && (c | 32) <= 'z')) {
+			i++;
+			continue;
+		}
+		size_t a = i;
+		char low[LEX_WORD_MAX], stem[LEX_WORD_MAX];
+		size_t n = 0;
+		while (((text[i] | 32) >= 'a' && (text[i] | 32) <= 'z') || text[i] == '-') {
+			if (n + 1 < sizeof low)
+				low[n++] = (char)(text[i] | 32);
+			i++;
+		}
+		low[n] = 0;
+		lex_stem(low, n, stem);
+		if (!strcmp(stem, verb->stem) || !strcmp(low, verb->word)) {
+			size_t e = a;
+			while (e > start && text[e - 1] == ' ')
+				e--;
+			if (e == start || words > 4 || e - start >= cap)
+				return 0;
+			memcpy(out, text + start, e - start);
+			out[e - start] = 0;
+			out[0] = (char)((out[0] >= 'a' && out[0] <= 'z') ? out[0] - 32 : out[0]);
+			return 1;
+		}
+		/* a subject holds no verb ("Ana Pohl left without signing
+		 * out": not who signed) */
+		int cls = LC_NONE;
+		if (lex_lemma(stem, &cls) && cls != LC_NONE && a > start)
+			words = 99;
+		/* "and", "then", "but" open a clause of their own */
+		if (!strcmp(low, "and") || !strcmp(low, "then") || !strcmp(low, "but") ||
+		    !strcmp(low, "while") || !strcmp(low, "after") || !strcmp(low, "before") ||
+		    !strcmp(low, "when") || !strcmp(low, "because")) {
+			while (text[i] == ' ')
+				i++;
+			start = i, words = 0;
+			continue;
+		}
+		words++;
+	}
+	return 0;
+}
+
 /* Quote a note or an utterance, with its time: "On Tuesday 2026/03/10 at
  * 14:02 I noted: "..."". */
 static void quote(pr_str *b, const fact *f, int64_t t)
@@ -1317,7 +1458,12 @@ static void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a)
 		pr_str_addf(b, "On %s (%s). ", emv_fmt_date(dt, sizeof dt, t), weekday_name(t));
 		break;
 	case RQ_WHO: {
-		const char *who = f->type == FT_NOTE ? f->s[FS_WHO] : f->s[FS_NAME];
+		/* (the robot's own words tell of someone, never of itself) */
+		const char *who = f->type == FT_NOTE ? f->s[FS_WHO] : c->me ? NULL : f->s[FS_NAME];
+		char subject[96];
+		if (f->type == FT_NOTE && q->agent_term >= 0 &&
+		    clause_subject(f->s[FS_TEXT], &q->term[q->agent_term], subject, sizeof subject))
+			who = strcmp(subject, "I") && strcasecmp(subject, "we") ? subject : "I did";
 		if (who)
 			pr_str_addf(b, "%s. ", who);
 		break;
@@ -1618,6 +1764,16 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		break;
 	}
 	case RQ_WHO: {
+		if (q->agent && c && is_act(c->f)) {
+			/* the robot's own deed */
+			eng_buf r = { 0 };
+			facts_render_one(&r, c->f);
+			pr_str_addf(b, "I did (%.*s, %s).", (int)r.len,
+			            r.data ? (const char *)r.data : "", fmt_dt(dt, sizeof dt, c->f->t1));
+			eng_buf_free(&r);
+			add_evidence(a, c->ref);
+			break;
+		}
 		pr_str seen = { 0 };
 		size_t n = 0;
 		/* each person once, by the fullest name given ("Tom" and "Tom

@@ -39,7 +39,9 @@ typedef struct rq_term {
 	int same;          /* lex_same_group of the stem: other words for it; -1 none */
 	uint8_t owner;     /* "Lucia's suitcase": whose it is; counts when a fact
 	                    * names it, never required */
-	uint8_t kind;      /* a category a fact's word may be a kind of (WordNet):
+	uint8_t kind;      /* a category a fact's word may be a kind of (WordNet): 1 the
+	                    * category asked about (any sense), 2 another plural (what
+	                    * the word first means);
 	                    * "which vegetables", "how many containers", "drinks" */
 } rq_term;
 
@@ -71,6 +73,10 @@ typedef struct rquestion {
 	int anchor_request;   /* internal: the moment is a request in others' words */
 	int why;              /* "why did ...": the reason is in a note or words */
 	int people;           /* "how many people / visitors": persons, each once */
+	int agent;            /* "who opened the gate": who did it (the robot's own
+	                       * action, or a person a note names), not whom it met */
+	int agent_term;       /* the term of that question's verb ("opened"), -1 none */
+	char agent_particle[8]; /* its particle ("handed in"), "" none */
 	int evidence;         /* internal: no typed fact answered; read notes and
 	                       * words for the question's own words (an evidence
 	                       * answer quotes them) */

@@ -384,6 +384,63 @@ static int name_of_person(const lex_word *w, size_t k, uint8_t *used)
 	return 0;
 }
 
+/* "who opened the gate", "who let the courier in", "who signed for the
+ * parcels": who did it, the robot or someone in its notes; not whom the
+ * robot met ("who came", "who visited"), spoke with ("who called"), was
+ * given something by ("who gave you"), nor "who did you ...". */
+static int asks_agent(const lex_word *w, size_t k)
+{
+	static const char *const not_verb[] = { "did", "do", "does", "was", "were", "is", "are",
+		                                    "has", "have", "had", "else", "the", "of", "from",
+		                                    "to", "with", "in", "at", "on", "s", "will", "would",
+		                                    "can", "could", NULL };
+	if (k < 3 || strcmp(w[0].w, "who") || w[1].cap || w[1].digit)
+		return 0;
+	for (const char *const *p = not_verb; *p; p++)
+		if (!strcmp(w[1].w, *p))
+			return 0;
+	/* "who fixed the centrifuge for you": someone else */
+	if (has(w, k, "you") || has(w, k, "me") || has(w, k, "us") || !strcmp(w[2].w, "by"))
+		return 0;
+	int cls = LC_NONE;
+	if (lex_lemma(w[1].stem, &cls))
+		return cls != LC_GO && cls != LC_MEET && cls != LC_SAY && cls != LC_SEE &&
+		       cls != LC_LOOK;
+	return !wn_speech_verb(w[1].w);
+}
+
+/* The word after "did" and its subject ("what did Mia complain about",
+ * "what did the guest beg for", "what did you report"): the question's own
+ * verb, 0 when there is none. */
+static size_t verb_after_did(const lex_word *w, size_t k)
+{
+	size_t d = 0;
+	while (d < k && d < 4 && strcmp(w[d].w, "did") && strcmp(w[d].w, "does") &&
+	       strcmp(w[d].w, "do"))
+		d++;
+	size_t i = d + 1;
+	if (d >= k || d >= 4 || i >= k)
+		return 0;
+	if (!strcmp(w[i].w, "the") || !strcmp(w[i].w, "a") || !strcmp(w[i].w, "an") ||
+	    !strcmp(w[i].w, "your") || !strcmp(w[i].w, "my"))
+		i += 2; /* "the guest" */
+	else if (w[i].cap)
+		while (i < k && w[i].cap)
+			i++; /* "Mia Lund" */
+	else
+		i++; /* "you", "she" */
+	return i < k ? i : 0;
+}
+
+/* Is w[i] a verb of saying that the robot lexicon does not know
+ * ("complain", "grumble", "beg")? */
+static int said_verb(const lex_word *w, size_t i)
+{
+	int cls = LC_NONE;
+	return !w[i].cap && !w[i].digit && !lex_stop(w[i].stem) && !lex_lemma(w[i].stem, &cls) &&
+	       wn_speech_verb(w[i].w);
+}
+
 static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 {
 	int said = has(w, k, "say") || has(w, k, "said") || has(w, k, "tell") ||
@@ -398,6 +455,11 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	           has(w, k, "detected") || has(w, k, "spot") || has(w, k, "spotted") ||
 	           has(w, k, "observe") || has(w, k, "observed") || has(w, k, "recognize") ||
 	           has(w, k, "recognized");
+	/* "what did Mia complain about", "what did the guest beg for": a verb
+	 * of saying the lexicon does not know, after "did" (WordNet) */
+	size_t sv = verb_after_did(w, k);
+	if (!said && sv && said_verb(w, sv))
+		said = 1;
 	/* "what did you do before the guard spoke": a question about doing */
 	if (k > 3 && !strcmp(w[1].w, "did") && !strcmp(w[2].w, "you") && !strcmp(w[3].w, "do"))
 		said = seen = 0;
@@ -581,6 +643,7 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 			trouble = 1, used[i] = used[i + 1] = 1;
 	}
 	q->why = first_is(w, k, "why");
+	q->agent = q->kind == RQ_WHO && asks_agent(w, k);
 	if (q->kind == RQ_COUNT && k > 2 && starts(w, k, "how", "many")) {
 		static const char *const who[] = { "people", "persons", "person", "humans", "folks",
 			                               NULL };
@@ -827,6 +890,9 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		                  !strcmp(w[i + 1].w, "were") || !strcmp(w[i + 1].w, "is") ||
 		                  !strcmp(w[i + 1].w, "had") || !strcmp(w[i + 1].w, "have")))
 			lemma = NULL, cls = LC_NONE;
+		if (!lemma && q->kind == RQ_SAID && i > qi && i == qi + verb_after_did(w + qi, k - qi) &&
+		    said_verb(w, i))
+			lemma = "say", cls = LC_SAY;
 		if (lemma && modifier_ing(w, k, i))
 			lemma = NULL, cls = LC_NONE; /* "the reading glasses" */
 		/* "get home", "got to the lab": going, not fetching */
@@ -898,6 +964,18 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 			q->person = (int)q->n_term; /* "Mr. Tanaka": Tanaka */
 		q->n_term++;
 	}
+	q->agent_term = -1;
+	for (size_t t = 0; q->agent && qi + 1 < k && t < q->n_term; t++)
+		if (!strcmp(q->term[t].word, w[qi + 1].w))
+			q->agent_term = (int)t;
+	/* "who handed in the umbrella", "who let the courier in": the
+	 * particle is part of the deed (handing in is not handing over) */
+	q->agent_particle[0] = 0;
+	static const char *const part[] = { "in", "out", "up", "down", "off", "back", "over",
+		                                "away", NULL };
+	for (const char *const *p = part; q->agent && qi + 2 < k && *p; p++)
+		if (!strcmp(w[qi + 2].w, *p) || !strcmp(w[k - 1].w, *p))
+			snprintf(q->agent_particle, sizeof q->agent_particle, "%s", *p);
 	/* the main verb is the one after "did you" ("whose face did you try to
 	 * learn": learn, not face) */
 	for (size_t i = 0; i + 1 < k; i++) {
@@ -970,7 +1048,7 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		size_t n = strlen(m->word);
 		int plural = n > 3 && m->word[n - 1] == 's' && m->word[n - 2] != 's' &&
 		             m->word[n - 2] != '\'' && strcmp(m->stem, m->word);
-		m->kind = !m->lemma && !m->cap && ((int)t == q->category || plural);
+		m->kind = m->lemma || m->cap ? 0 : (int)t == q->category ? 1 : plural ? 2 : 0;
 	}
 	/* "where did you put the tote you picked from A7": the main verb says
 	 * whether "from" asks for the source */

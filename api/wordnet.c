@@ -261,22 +261,27 @@ static const cat_kinds *kinds_of(const char *category)
 /* Is a synset of `targets` above noun synset `off` (or it)? Upwards: a
  * word has few ancestors, a general category ("person") a great many
  * kinds. */
-static int reaches(long off, const long *targets, int nt, int depth)
+static int reaches_pos(int pos, long off, const long *targets, int nt, int depth, int limit)
 {
 	for (int i = 0; i < nt; i++)
 		if (off == targets[i])
 			return 1;
-	if (depth > 18)
+	if (depth >= limit)
 		return 0;
-	SynsetPtr s = read_synset(NOUN, off, NULL);
+	SynsetPtr s = read_synset(pos, off, NULL);
 	if (!s)
 		return 0;
 	int hit = 0;
 	for (int i = 0; i < s->ptrcount && !hit; i++)
-		if (is_hypernym(s->ptrtyp[i]) && s->ppos[i] == NOUN)
-			hit = reaches(s->ptroff[i], targets, nt, depth + 1);
+		if (is_hypernym(s->ptrtyp[i]) && s->ppos[i] == pos)
+			hit = reaches_pos(pos, s->ptroff[i], targets, nt, depth + 1, limit);
 	free_synset(s);
 	return hit;
+}
+
+static int reaches(long off, const long *targets, int nt, int depth)
+{
+	return reaches_pos(NOUN, off, targets, nt, depth, 19);
 }
 
 /* Is one of the first senses of `word` a kind of a sense of `category`,
@@ -289,6 +294,16 @@ static int above_locked(const char *word, const char *category)
 		if (reaches(mine[i], cat, nc, 0))
 			return 1;
 	return 0;
+}
+
+/* Is what `word` first means (its most frequent noun sense) below a sense
+ * of `category`? A deck is a pack of cards, a parcel, only in a sense
+ * nobody means on a ferry; "tea" is a drink in its first. */
+static int first_sense_under(const char *word, const char *category)
+{
+	long cat[CAT_SENSES], mine[1];
+	int nc = senses(cat, CAT_SENSES, category, NOUN);
+	return senses(mine, 1, word, NOUN) == 1 && reaches(mine[0], cat, nc, 0);
 }
 
 /* Is `word` among the kinds of `category`? Its own form, then the plural
@@ -335,7 +350,50 @@ static int same_verb_locked(const char *a, const char *b)
 	return 0;
 }
 
-enum { K_KIND = 1, K_VERB = 2, K_PERSON = 3 };
+/* Is a person what the word's FIRST noun sense names ("technician",
+ * "driver")? A given name WordNet happens to know ("john", "rosa") has
+ * another first sense, or none. */
+static int role_locked(const char *word)
+{
+	long mine[1], person[CAT_SENSES];
+	char form[WORD_MAX];
+	int np = senses(person, CAT_SENSES, "person", NOUN);
+	if (!wn_form(form, word) || senses(mine, 1, word, NOUN) != 1 ||
+	    !reaches(mine[0], person, np, 0))
+		return 0;
+	/* a common noun: the sense is written in lower case ("technician";
+	 * not "Uncle_Tom", the first sense of "tom") */
+	SynsetPtr s = read_synset(NOUN, mine[0], NULL);
+	int lower = 0;
+	for (int i = 0; s && i < s->wcount && !lower; i++) {
+		char *base = s->words[i];
+		lower = !strncmp(base, form, strlen(form));
+	}
+	if (s)
+		free_synset(s);
+	return lower;
+}
+
+/* Is one of the first senses of verb `word` a way of saying something:
+ * below (or one of) the senses of saying, telling, expressing, informing,
+ * complaining or asking, within a few steps ("complain", "grumble",
+ * "mention", "beg")? */
+static int speech_locked(const char *word)
+{
+	static const char *const roots[] = { "say", "verbalize", "inform", "complain", "request",
+		                                 "ask", NULL };
+	long target[24], mine[VERB_SENSES];
+	int nt = 0;
+	for (const char *const *r = roots; *r && nt + 4 <= 24; r++)
+		nt += senses(target + nt, 2, *r, VERB);
+	int nw = senses(mine, VERB_SENSES, word, VERB);
+	for (int i = 0; i < nw; i++)
+		if (reaches_pos(VERB, mine[i], target, nt, 0, 4))
+			return 1;
+	return 0;
+}
+
+enum { K_KIND = 1, K_VERB = 2, K_PERSON = 3, K_ROLE = 4, K_SPEECH = 5, K_KIND1 = 6 };
 
 /* The cached answer to (kind, a, b), asking WordNet on a miss. */
 static int lookup(int kind, const char *a, const char *b)
@@ -355,7 +413,10 @@ static int lookup(int kind, const char *a, const char *b)
 		yes = e->yes;
 	} else if (ready()) {
 		yes = kind == K_KIND     ? kind_of_locked(a, b)
+		      : kind == K_KIND1  ? kind_of_locked(a, b) && first_sense_under(a, b)
 		      : kind == K_PERSON ? above_locked(a, b)
+		      : kind == K_ROLE   ? role_locked(a)
+		      : kind == K_SPEECH ? speech_locked(a)
 		                         : same_verb_locked(a, b);
 		e->hash = h, e->kind = (uint8_t)kind, e->used = 1, e->yes = (uint8_t)yes;
 		memcpy(e->a, a, la + 1);
@@ -373,6 +434,21 @@ int wn_kind_of(const char *word, const char *category)
 int wn_is_person(const char *word)
 {
 	return word ? lookup(K_PERSON, word, "person") : 0;
+}
+
+int wn_first_kind_of(const char *word, const char *category)
+{
+	return word && category ? lookup(K_KIND1, word, category) : 0;
+}
+
+int wn_names_role(const char *word)
+{
+	return word ? lookup(K_ROLE, word, "role") : 0;
+}
+
+int wn_speech_verb(const char *word)
+{
+	return word ? lookup(K_SPEECH, word, "speech") : 0;
 }
 
 int wn_same_verb(const char *a, const char *b)

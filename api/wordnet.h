@@ -2,7 +2,9 @@
  * wordnet.h — what WordNet (wordnet-dev, wordnet-base) knows of English
  * words, for reading questions and rules in any robot's words: is a carrot
  * a vegetable, a crate a container, is fixing repairing, buying purchasing.
- * Looked up when a question or rule is read, never while building.
+ * Looked up when a question or rule is read; while building, only for the
+ * first word of a note that opens with a capitalised run ("Technician Omar
+ * fixed ...": a role, then a name; "Olu Bakare let ...": a name).
  *
  * Without WordNet's data files (a machine without wordnet-base, or
  * $WNSEARCHDIR naming an empty folder) every lookup answers 0 and the
@@ -19,9 +21,23 @@
  * thousand kinds) and for words WordNet does not know. */
 int wn_kind_of(const char *word, const char *category);
 
+/* wn_kind_of, for what `word` first means (its most frequent sense): for
+ * a plural that is no category asked about ("who signed for the parcels":
+ * a deck is a parcel only as a pack of cards). */
+int wn_first_kind_of(const char *word, const char *category);
+
 /* Is `word` (a noun, any inflection: "visitors") a kind of person? (The
  * one category general enough for wn_kind_of to refuse that is asked.) */
 int wn_is_person(const char *word);
+
+/* Does `word`'s first noun sense name a person by a role ("technician",
+ * "driver", "courier")? 0 for a given name ("Olu", "John", whose first
+ * sense is a toilet). */
+int wn_names_role(const char *word);
+
+/* Is `word` (a verb, any inflection) a way of saying something
+ * ("complain", "grumble", "beg", "mention")? */
+int wn_speech_verb(const char *word);
 
 /* Do the verbs `a` and `b` (any inflection) share one of their main senses
  * ("fix" and "repair", "buy" and "purchase")? 0 for unknown words. */

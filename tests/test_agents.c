@@ -1,0 +1,158 @@
+/*
+ * test_agents.c — questions about what other people did and said, of a
+ * robot nobody wrote a profile for (a ferry terminal's robot, "Ferrybot"):
+ * "who opened the car deck" is the robot's own deed, "who let the fuel
+ * truck in" and "who dropped parcels" the subject of a note's clause; a
+ * verb of saying the robot lexicon does not know ("complain") asks for a
+ * person's words; "what did you tell Sam" is the robot's reply to Sam; a
+ * plural that is no category matches kinds only by what a word first
+ * means (a deck is no parcel).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "api/wordnet.h"
+#include "h2emv.h"
+#include "testutil.h"
+
+static const char *const ferry[] = {
+	"{\"t\":\"2026-03-02T07:00:00Z\",\"location\":\"gangway\",\"persons\":[\"Olu Bakare\"],\"speech\":{\"speaker\":\"Olu Bakare\",\"text\":\"Morning Ferrybot, can you open the car deck for the van?\"}}",
+	"{\"t\":\"2026-03-02T07:00:20Z\",\"location\":\"gangway\",\"speech\":{\"speaker\":\"Ferrybot\",\"text\":\"Sure Olu, opening the car deck now.\"}}",
+	"{\"t\":\"2026-03-02T07:01:00Z\",\"t_end\":\"2026-03-02T07:02:00Z\",\"location\":\"car deck\",\"action\":{\"name\":\"OpenRamp\",\"args\":{\"ramp\":\"R2\",\"deck\":\"car deck\"},\"status\":\"succeeded\"}}",
+	"{\"t\":\"2026-03-02T07:10:00Z\",\"location\":\"gangway\",\"note\":\"The courier dropped two parcels at the ticket desk; Mia Lund signed for them.\"}",
+	"{\"t\":\"2026-03-02T07:20:00Z\",\"location\":\"ticket desk\",\"persons\":[\"Mia Lund\"],\"speech\":{\"speaker\":\"Mia Lund\",\"text\":\"The heater in the waiting room is broken again, it is freezing in here.\"}}",
+	"{\"t\":\"2026-03-02T07:20:30Z\",\"location\":\"ticket desk\",\"speech\":{\"speaker\":\"Ferrybot\",\"text\":\"I will report the heater to maintenance.\"}}",
+	"{\"t\":\"2026-03-02T07:25:00Z\",\"t_end\":\"2026-03-02T07:26:00Z\",\"location\":\"ticket desk\",\"action\":{\"name\":\"FileReport\",\"args\":{\"topic\":\"waiting room heater\",\"to\":\"maintenance\"},\"status\":\"succeeded\"}}",
+	"{\"t\":\"2026-03-02T08:05:00Z\",\"location\":\"car deck\",\"note\":\"Olu Bakare let the fuel truck in through gate 3.\"}",
+	"{\"t\":\"2026-03-02T08:30:00Z\",\"location\":\"pier\",\"note\":\"Pump P2 tripped at 08:28; Sam Ortiz reset the breaker.\"}",
+	"{\"t\":\"2026-03-02T09:00:00Z\",\"location\":\"pier\",\"persons\":[\"Sam Ortiz\"],\"speech\":{\"speaker\":\"Sam Ortiz\",\"text\":\"Ferrybot, what time does the last ferry leave tonight?\"}}",
+	"{\"t\":\"2026-03-02T09:00:10Z\",\"location\":\"pier\",\"speech\":{\"speaker\":\"Ferrybot\",\"text\":\"The last ferry leaves at 22:40.\"}}",
+	"{\"t\":\"2026-03-02T09:30:00Z\",\"t_end\":\"2026-03-02T09:40:00Z\",\"location\":\"pier\",\"action\":{\"name\":\"MoorCheck\",\"args\":{\"line\":\"bow line\",\"tension_kn\":12},\"status\":\"failed\"},\"note\":\"winch jammed\"}",
+	"{\"t\":\"2026-03-02T10:00:00Z\",\"location\":\"car deck\",\"note\":\"The driver of the blue van turned back because the height bar was too low.\"}",
+	"{\"t\":\"2026-03-02T10:30:00Z\",\"location\":\"gangway\",\"persons\":[\"Ana Pohl\"],\"note\":\"Ana Pohl left without signing out.\"}",
+	"{\"t\":\"2026-03-02T11:00:00Z\",\"location\":\"gangway\",\"persons\":[\"Ana Pohl\"],\"speech\":{\"speaker\":\"Ana Pohl\",\"text\":\"I left my umbrella on the upper deck, please keep it for me.\"}}",
+	"{\"t\":\"2026-03-02T11:00:10Z\",\"location\":\"gangway\",\"speech\":{\"speaker\":\"Ferrybot\",\"text\":\"Of course, I will bring it to lost property.\"}}",
+	"{\"t\":\"2026-03-02T11:20:00Z\",\"t_end\":\"2026-03-02T11:25:00Z\",\"location\":\"upper deck\",\"action\":{\"name\":\"Carry\",\"args\":{\"item\":\"umbrella\",\"dest\":\"lost property\"},\"status\":\"succeeded\"}}",
+};
+
+#define AT 1772452800000000LL /* 2026-03-02T12:00:00Z */
+
+static h2emv_mem *ferry_memory(char **dir)
+{
+	h2emv_mem *m = tu_mem_tmp("agents", dir);
+	assert_non_null(m);
+	h2emv_error err = { 0 };
+	h2emv_config c;
+	assert_int_equal(h2emv_config_get(&c, m, &err), H2EMV_OK);
+	c.forgetting = H2EMV_FORGET_NONE;
+	assert_int_equal(h2emv_config_set(m, &c, &err), H2EMV_OK);
+	for (size_t i = 0; i < sizeof ferry / sizeof *ferry; i++)
+		if (h2emv_ingest(NULL, m, ferry[i], strlen(ferry[i]), &err))
+			fail_msg("ingest %zu: %s", i, err.message);
+	if (h2emv_build(NULL, m, NULL, &err))
+		fail_msg("build: %s", err.message);
+	return m;
+}
+
+static void expect(h2emv_mem *m, const char *q, const char *want, const char *not_want)
+{
+	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
+	h2emv_error err = { 0 };
+	o.at = AT;
+	h2emv_answer *a = NULL;
+	if (h2emv_ask(&a, m, q, &o, &err))
+		fail_msg("ask '%s': %s", q, err.message);
+	if (strncmp(a->text, want, strlen(want)) || (not_want && strstr(a->text, not_want)))
+		fail_msg("'%s' answered '%s', expected it to open with '%s'%s%s", q, a->text, want,
+		         not_want ? " and not to say " : "", not_want ? not_want : "");
+	h2emv_answer_free(a);
+}
+
+static void need_wordnet(void)
+{
+	if (!wn_available())
+		fail_msg("WordNet's data (wordnet-base) is not installed");
+}
+
+static void test_who_did_it_is_the_robot_or_a_notes_subject(void **state)
+{
+	h2emv_mem *m = *state;
+	need_wordnet();
+	/* the robot opened it; Olu only asked */
+	expect(m, "who opened the car deck?", "I did (OpenRamp", "Olu");
+	expect(m, "who asked you to open the car deck?", "Olu Bakare", NULL);
+	/* a note that opens with a name keeps the whole name */
+	expect(m, "who let the fuel truck in?", "Olu Bakare.", NULL);
+	expect(m, "who left without signing out?", "Ana Pohl.", NULL);
+	/* the subject of the clause that holds the verb */
+	expect(m, "who dropped parcels?", "The courier.", "Ana");
+	expect(m, "who signed for the parcels?", "Mia Lund.", "Ana");
+	expect(m, "who reset the breaker?", "Sam Ortiz.", NULL);
+}
+
+static void test_a_verb_of_saying_asks_for_words(void **state)
+{
+	h2emv_mem *m = *state;
+	need_wordnet();
+	assert_true(wn_speech_verb("complain"));
+	assert_true(wn_speech_verb("grumbled"));
+	assert_false(wn_speech_verb("open"));
+	assert_false(wn_speech_verb("drop"));
+	expect(m, "what did Mia complain about?", "Mia Lund said: \"The heater", NULL);
+}
+
+static void test_what_you_told_someone_is_your_reply_to_them(void **state)
+{
+	h2emv_mem *m = *state;
+	expect(m, "what did you tell Sam?", "I said: \"The last ferry leaves at 22:40.\"", NULL);
+	expect(m, "what did you tell Mia?", "I said: \"I will report the heater", NULL);
+	expect(m, "what did Sam ask?", "Sam Ortiz said:", NULL);
+}
+
+static void test_roles_and_kinds_by_first_sense(void **state)
+{
+	(void)state;
+	need_wordnet();
+	assert_true(wn_names_role("technician"));
+	assert_true(wn_names_role("courier"));
+	assert_false(wn_names_role("olu"));
+	assert_false(wn_names_role("tom")); /* Uncle Tom: no common noun */
+	assert_false(wn_names_role("john"));
+	/* any sense for the category asked about, the first for a plural */
+	assert_true(wn_kind_of("deck", "parcels"));
+	assert_false(wn_first_kind_of("deck", "parcels"));
+	assert_true(wn_first_kind_of("crate", "containers"));
+	assert_true(wn_first_kind_of("tea", "drinks"));
+}
+
+static int setup(void **state)
+{
+	char *dir;
+	*state = ferry_memory(&dir);
+	free(dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	h2emv_mem_close(*state);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_who_did_it_is_the_robot_or_a_notes_subject),
+		cmocka_unit_test(test_a_verb_of_saying_asks_for_words),
+		cmocka_unit_test(test_what_you_told_someone_is_your_reply_to_them),
+		cmocka_unit_test(test_roles_and_kinds_by_first_sense),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
