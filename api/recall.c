@@ -383,6 +383,31 @@ static double verb_match(const rq_term *v, const fact *f)
  * nobody wrote one, the log shows it: the people present at that time
  * (set) are listed and the speaker is not among them — a robot does not
  * list itself among the people it sees. */
+/* Does someone else's speech in `set` call `name` by name, as the first
+ * word or after a greeting ("Juno, keep it at the desk", "Morning Ferrybot,
+ * can you ...")? */
+static int addressed(const facts *set, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < set->n; i++) {
+		const fact *g = &set->v[i];
+		const char *t = g->s[FS_TEXT];
+		if (g->type != FT_SPEECH || !t || !g->s[FS_NAME] || !strcasecmp(g->s[FS_NAME], name))
+			continue;
+		for (int w = 0; w < 3 && *t; w++) {
+			if (!strncmp(t, name, n) && (t[n] == ',' || t[n] == '!'))
+				return 1;
+			while (*t && *t != ' ' && *t != ',')
+				t++;
+			if (*t == ',')
+				break;
+			while (*t == ' ')
+				t++;
+		}
+	}
+	return 0;
+}
+
 static int is_me(const rquestion *q, const facts *set, const char *name)
 {
 	if (!name)
@@ -404,11 +429,18 @@ static int is_me(const rquestion *q, const facts *set, const char *name)
 	}
 	if (!people)
 		return 0;
-	/* one robot: a second unlisted speaker (a voice from the corridor)
-	 * makes it a guess, and no guess is made */
+	/* a role ("courier", "the driver") is someone the robot met */
+	if (name[0] >= 'a' && name[0] <= 'z')
+		return 0;
+	/* others call the robot by its name ("Juno, my appointment ...") */
+	if (addressed(set, name))
+		return 1;
+	/* one robot: a second unlisted speaker with a name (a voice from the
+	 * corridor) makes it a guess, and no guess is made */
 	for (size_t i = 0; i < set->n; i++) {
 		const fact *s = &set->v[i];
-		if (s->type != FT_SPEECH || !s->s[FS_NAME] || !strcasecmp(s->s[FS_NAME], name))
+		if (s->type != FT_SPEECH || !s->s[FS_NAME] || !strcasecmp(s->s[FS_NAME], name) ||
+		    (s->s[FS_NAME][0] >= 'a' && s->s[FS_NAME][0] <= 'z'))
 			continue;
 		int listed = 0;
 		for (size_t j = 0; j < set->n && !listed; j++)
@@ -1419,6 +1451,29 @@ static int clause_subject(const char *text, const rq_term *verb, char *out, size
 	return 0;
 }
 
+/* The robot's answer to utterance f: the robot's next words, within two
+ * minutes, in the fact set that holds f. */
+static const fact *reply_of(const rctx *x, const fact *f)
+{
+	const int64_t SPAN = 120 * 1000000LL;
+	for (size_t i = 0; i < x->n_sets; i++) {
+		const facts *set = x->sets[i];
+		if (!set || f < set->v || f >= set->v + set->n)
+			continue;
+		const fact *best = NULL;
+		for (size_t j = 0; j < set->n; j++) {
+			const fact *g = &set->v[j];
+			if (g->type != FT_SPEECH || !g->s[FS_TEXT] || g->t0 < f->t0 ||
+			    g->t0 - f->t0 > SPAN || g == f || !is_me(x->q, set, g->s[FS_NAME]))
+				continue;
+			if (!best || g->t0 < best->t0)
+				best = g;
+		}
+		return best;
+	}
+	return NULL;
+}
+
 /* Quote a note or an utterance, with its time: "On Tuesday 2026/03/10 at
  * 14:02 I noted: "..."". */
 static void quote(pr_str *b, const fact *f, int64_t t)
@@ -1447,6 +1502,14 @@ static void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a)
 	char dt[40], amount[2 * LEX_WORD_MAX + 2];
 	a->quoted = 1;
 	add_evidence(a, c->ref);
+	/* "where did you send Luis for his passport": Luis's words found it;
+	 * what the robot answered him is the answer */
+	const fact *reply = q->you && f->type == FT_SPEECH && !c->me ? reply_of(x, f) : NULL;
+	if (reply) {
+		quote(b, f, t);
+		pr_str_addf(b, " I answered: \"%s\"", reply->s[FS_TEXT]);
+		return;
+	}
 	if (x->want_trace)
 		pr_str_addf(&x->trace, "no typed fact answers it: the best-matching record (score %.1f)\n",
 		            c->score);

@@ -49,6 +49,7 @@ typedef struct rquestion {
 	int kind, order, nth, status;
 	int plural;           /* "which days", "what objects": all of them */
 	int self_speaker;     /* "what did you say" */
+	int you;              /* "did you ...": the robot is the subject */
 	int others_speak;     /* "what did people / someone say": not the robot */
 	int step;             /* RQ_STEPS: 1 the first step, -1 the last, 0 all */
 	int64_t t0, t1;       /* the time scope; t1 = 0: none */

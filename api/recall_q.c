@@ -685,6 +685,10 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	         has(w, k, "complete") || has(w, k, "completed") || has(w, k, "finish") ||
 	         has(w, k, "finished") || has(w, k, "successful"))
 		q->status = RS_DONE;
+	/* "did you send", "where did you ...": the robot is the subject */
+	for (size_t i = 0; i + 1 < k && !q->you; i++)
+		q->you = (!strcmp(w[i].w, "did") || !strcmp(w[i].w, "do") || !strcmp(w[i].w, "have")) &&
+		         !strcmp(w[i + 1].w, "you");
 	/* "what did you say", "what did you tell" */
 	for (size_t i = 0; i + 2 < k; i++)
 		if (!strcmp(w[i].w, "did") && !strcmp(w[i + 1].w, "you") &&

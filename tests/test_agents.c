@@ -40,6 +40,12 @@ static const char *const ferry[] = {
 	"{\"t\":\"2026-03-02T11:00:00Z\",\"location\":\"gangway\",\"persons\":[\"Ana Pohl\"],\"speech\":{\"speaker\":\"Ana Pohl\",\"text\":\"I left my umbrella on the upper deck, please keep it for me.\"}}",
 	"{\"t\":\"2026-03-02T11:00:10Z\",\"location\":\"gangway\",\"speech\":{\"speaker\":\"Ferrybot\",\"text\":\"Of course, I will bring it to lost property.\"}}",
 	"{\"t\":\"2026-03-02T11:20:00Z\",\"t_end\":\"2026-03-02T11:25:00Z\",\"location\":\"upper deck\",\"action\":{\"name\":\"Carry\",\"args\":{\"item\":\"umbrella\",\"dest\":\"lost property\"},\"status\":\"succeeded\"}}",
+	"{\"t\":\"2026-03-02T11:40:00Z\",\"location\":\"ticket desk\",\"persons\":[\"Lena Berg\"],"
+	"\"speech\":{\"speaker\":\"Lena Berg\",\"text\":\"Ferrybot, I need a ticket for my car, where do I go?\"}}",
+	"{\"t\":\"2026-03-02T11:40:15Z\",\"location\":\"ticket desk\",\"persons\":[\"Lena Berg\"],"
+	"\"speech\":{\"speaker\":\"Ferrybot\",\"text\":\"Car tickets are sold at window 2, next to the cafe.\"}}",
+	"{\"t\":\"2026-03-02T11:41:00Z\",\"location\":\"ticket desk\",\"speech\":{\"speaker\":\"courier\","
+	"\"text\":\"Two more parcels for the ticket desk.\"}}",
 };
 
 #define AT 1772452800000000LL /* 2026-03-02T12:00:00Z */
@@ -72,6 +78,19 @@ static void expect(h2emv_mem *m, const char *q, const char *want, const char *no
 	if (strncmp(a->text, want, strlen(want)) || (not_want && strstr(a->text, not_want)))
 		fail_msg("'%s' answered '%s', expected it to open with '%s'%s%s", q, a->text, want,
 		         not_want ? " and not to say " : "", not_want ? not_want : "");
+	h2emv_answer_free(a);
+}
+
+static void expect_in(h2emv_mem *m, const char *q, const char *want)
+{
+	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
+	h2emv_error err = { 0 };
+	o.at = AT;
+	h2emv_answer *a = NULL;
+	if (h2emv_ask(&a, m, q, &o, &err))
+		fail_msg("ask '%s': %s", q, err.message);
+	if (!strstr(a->text, want))
+		fail_msg("'%s' answered '%s', expected it to say '%s'", q, a->text, want);
 	h2emv_answer_free(a);
 }
 
@@ -114,6 +133,11 @@ static void test_what_you_told_someone_is_your_reply_to_them(void **state)
 	expect(m, "what did you tell Sam?", "I said: \"The last ferry leaves at 22:40.\"", NULL);
 	expect(m, "what did you tell Mia?", "I said: \"I will report the heater", NULL);
 	expect(m, "what did Sam ask?", "Sam Ortiz said:", NULL);
+	/* Lena's words hold the question's; the robot's answer to her is
+	 * what was asked (the robot: called by its name, though a courier
+	 * spoke nearby without one) */
+	expect_in(m, "Where did you send Lena Berg for her car ticket?",
+	          "I answered: \"Car tickets are sold at window 2");
 }
 
 static void test_roles_and_kinds_by_first_sense(void **state)
