@@ -404,10 +404,13 @@ static int asks_agent(const lex_word *w, size_t k)
 		return 0;
 	int cls = LC_NONE;
 	if (lex_lemma(w[1].stem, &cls))
+		/* ("who got the laptop": whom it went to) */
 		return cls != LC_GO && cls != LC_MEET && cls != LC_SAY && cls != LC_SEE &&
-		       cls != LC_LOOK;
+		       cls != LC_LOOK && cls != LC_TAKE && cls != LC_RECEIVE;
 	return !wn_speech_verb(w[1].w);
 }
+
+static int title_word(const char *w);
 
 /* The word after "did" and its subject ("what did Mia complain about",
  * "what did the guest beg for", "what did you report"): the question's own
@@ -425,8 +428,8 @@ static size_t verb_after_did(const lex_word *w, size_t k)
 	    !strcmp(w[i].w, "your") || !strcmp(w[i].w, "my"))
 		i += 2; /* "the guest" */
 	else if (w[i].cap)
-		while (i < k && w[i].cap)
-			i++; /* "Mia Lund" */
+		while (i < k && (w[i].cap || title_word(w[i - 1].w)))
+			i++; /* "Mia Lund", "Dr. Okafor" (no capital after the full stop) */
 	else
 		i++; /* "you", "she" */
 	return i < k ? i : 0;
