@@ -75,6 +75,7 @@ class TestIngest(Base):
             self.assertEqual(again["items"][1], {"seq": 4, "duplicate": False})
             self.assertEqual(m.stats()["obs_count"], 4)
             self.assertEqual(m.observation(2)["id"], "r1-2")
+            self.assertEqual(m.ingest([])["stored"], 0)
 
     def test_bad_item_names_index_line_and_field_and_stores_nothing(self):
         with h2emv.open(self.path, create=True) as m:

@@ -22,7 +22,9 @@ import json as _json
 
 from . import _lib
 
-__all__ = ["open", "Memory", "Error", "version", "time_parse", "time_format"]
+# `open` is left out of __all__ so that `from h2emv import *` keeps the
+# builtin open; call it as h2emv.open
+__all__ = ["Memory", "Error", "version", "time_parse", "time_format"]
 
 _C = _lib.bind(_lib.load())
 
@@ -221,6 +223,9 @@ class Memory:
             observations = [observations]
         data = [_obs_bytes(o) for o in observations]
         n = len(data)
+        if not n:
+            return {"stored": 0, "duplicates": 0, "first_seq": 0, "last_seq": 0,
+                    "out_of_order": 0, "clock": None, "items": []}
         texts = (ctypes.c_char_p * max(n, 1))(*data)
         lens = (ctypes.c_size_t * max(n, 1))(*[len(d) for d in data])
         items = (_lib.IngestItem * max(n, 1))()
