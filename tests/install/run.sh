@@ -47,7 +47,7 @@ m.ingest({"t": "2024-09-23T08:32:00Z", "action": "Place(knife, drawer)"})
 m.build()
 assert "drawer" in m.ask("Where did you put the knife?")["answer"]
 ')
-"$prefix/bin/h2emv-rosbag" --help >/dev/null 2>&1 || {
+PATH=/usr/bin:/bin "$prefix/bin/h2emv" import rosbag --help >/dev/null 2>&1 || {
 	# without ROS the command still starts and says what it is
 	! /usr/bin/python3 -c 'import rosbag' 2>/dev/null
 }

@@ -58,7 +58,8 @@ echo "first import: $out"
 # 11 messages; the repeated objects message and the second pose in the same
 # place make none
 [ "$(echo "$out" | "$py" -c 'import json,sys; d=json.load(sys.stdin); print(d["stored"], d["duplicates"])')" = "9 0" ]
-out=$("$py" "$tool" rosbag day.bag --mapping mapping.json -m mem)
+# the second time through `h2emv import rosbag`, which runs h2emv-rosbag
+out=$("$cli" import rosbag day.bag --mapping mapping.json -m mem)
 echo "second import: $out"
 [ "$(echo "$out" | "$py" -c 'import json,sys; d=json.load(sys.stdin); print(d["stored"], d["duplicates"])')" = "0 9" ]
 "$cli" ask -m mem -q "Where did you put the knife?" | tee answer.txt

@@ -57,7 +57,7 @@ _h2emv()
 	if ((COMP_CWORD == at + 1)); then
 		local sub=""
 		case $cmd in
-		import) sub="teach armar" ;;
+		import) sub="teach armar rosbag" ;;
 		rules) sub="list history diff revert" ;;
 		snapshots) sub="list pin unpin" ;;
 		profile) sub="show set list print" ;;
