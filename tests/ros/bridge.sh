@@ -2,8 +2,8 @@
 # bridge.sh SRC_DIR LIBH2EMV H2EMV_CLI WORK — the ROS bridge with a real ROS 1
 # master: roscore on a port of its own, the bridge node (tools/ros), four
 # `rostopic pub` of what a robot publishes (a place, an action status, and
-# one JSON observation with an id, sent twice), then a question over the
-# ask/answer topics. The memory must hold each observation once and answer
+# one JSON observation with an id, sent twice), an acknowledgement on the ack
+# topic, then questions over the ask/answer topics. The memory must hold each observation once and answer
 # from them. SKIP (77) when ROS 1 is not installed for Debian's python3
 # (a failure with H2EMV_REQUIRE_ROS=1, as CI sets).
 set -u
@@ -60,6 +60,13 @@ for _ in $(seq 1 300); do
 done
 rostopic info /robot/place 2>/dev/null | grep -q h2emv_bridge || fail "the bridge did not subscribe"
 
+# a listener of the acknowledgements, connected before anything is sent
+rostopic echo -n 1 /h2emv/ack >"$work/ack.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 300); do
+	rostopic info /h2emv/ack 2>/dev/null | grep -q rostopic && break
+	sleep 0.1
+done
 now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 obs='{"id": "testbot-boot1-1", "t": "'$now'", "location": "hallway", "action": {"name": "Place", "args": {"object": "keys", "target": "shelf"}, "status": "succeeded"}}'
 rostopic pub -1 /robot/place std_msgs/String "data: 'kitchen'" >"$work/pub1.log" 2>&1 &
@@ -86,7 +93,13 @@ PY
 	>"$work/answer2.json" 2>>"$work/ask.log" || fail "no second answer"
 grep -q shelf "$work/answer2.json" || fail "keys: $(cat "$work/answer2.json")"
 
+grep -q 'stored' "$work/ack.log" || fail "no acknowledgement on /h2emv/ack"
 kill -INT "$bridge"
+for _ in $(seq 1 150); do
+	kill -0 "$bridge" 2>/dev/null || break
+	sleep 0.1
+done
+kill -0 "$bridge" 2>/dev/null && fail "the bridge did not stop on SIGINT"
 wait "$bridge" 2>/dev/null
 # three observations: the place, the action, the JSON one once (its resend
 # was a duplicate)
