@@ -3,8 +3,8 @@
 # master: roscore on a port of its own, the bridge node (tools/ros), four
 # `rostopic pub` of what a robot publishes (a place, an action status, and
 # one JSON observation with an id, sent twice), an acknowledgement on the ack
-# topic, then questions over the ask/answer topics. The memory must hold each observation once and answer
-# from them. SKIP (77) when ROS 1 is not installed for Debian's python3
+# topic, then questions over the ask/answer topics. The memory must hold
+# each observation once and answer from them. SKIP (77) when ROS 1 is not installed for Debian's python3
 # (a failure with H2EMV_REQUIRE_ROS=1, as CI sets).
 set -u
 src=$1 lib=$2 cli=$3 work=$4
