@@ -4,7 +4,11 @@
  * builds must hold one element per exported node, a search given in the
  * URL (#q=knife) must mark the nodes that mention the word, and a
  * screenshot is kept in the build directory (tests/viewer.png) for people
- * to look at. A page made from hostile text must render it as text.
+ * to look at. A page made from hostile text must render it as text. The
+ * time axis of a history of 4 active days over 17 calendar days collapses
+ * the quiet gaps and zooms (#zoom=8, the wheel's code path). The Graphviz
+ * export renders with dot where Graphviz is installed (else SKIP, unless
+ * H2EMV_REQUIRE_GRAPHVIZ=1).
  *
  * Without Chromium the tests are skipped, unless H2EMV_REQUIRE_CHROMIUM=1
  * (CI sets it): then they fail and say so. H2EMV_CHROMIUM names the
@@ -240,11 +244,180 @@ static void test_hostile_text_renders_as_text(void **state)
 	free(work);
 }
 
+/* The start tag of the time-axis bar of node `ref` (it may hold newlines). */
+static char *bar_of(const char *dom, const char *ref)
+{
+	char attr[80];
+	snprintf(attr, sizeof attr, "data-ref=\"%s\"", ref);
+	const char *at = strstr(dom, attr);
+	if (!at)
+		fail_msg("no bar for node %s on the time axis", ref);
+	const char *open = at;
+	while (open > dom && *open != '<')
+		open--;
+	return strndup(open, (size_t)(strchr(at, '>') - open));
+}
+
+/* The left edge of node `ref`'s bar, in % of the axis. */
+static double bar_left(const char *dom, const char *ref)
+{
+	char *tag = bar_of(dom, ref);
+	const char *l = strstr(tag, "left: ");
+	assert_non_null(l);
+	double v = atof(l + 6);
+	free(tag);
+	return v;
+}
+
+/* Sum of the widths (%) of the collapsed gaps; *n gets their number. */
+static double gap_widths(const char *dom, size_t *n)
+{
+	double sum = 0;
+	*n = 0;
+	for (const char *p = dom; (p = strstr(p, "class=\"gap\"")); p++) {
+		const char *w = strstr(p, "width: ");
+		assert_non_null(w);
+		sum += atof(w + 7);
+		(*n)++;
+	}
+	return sum;
+}
+
+/* The refs of the two scenes of day `day` (ISO date) in the export. */
+static void day_scenes(json_t *doc, const char *day, char *a, char *b)
+{
+	size_t i, k = 0;
+	json_t *n;
+	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
+		const char *start = json_string_value(json_object_get(n, "start"));
+		if (json_integer_value(json_object_get(n, "level")) != 1 || !start ||
+		    strncmp(start, day, 10))
+			continue;
+		strcpy(k ? b : a, json_string_value(json_object_get(n, "ref")));
+		k++;
+	}
+	assert_int_equal(k, 2);
+}
+
+static void test_time_axis_collapses_quiet_days_and_zooms(void **state)
+{
+	(void)state;
+	const char *chrome = browser();
+	if (!chrome)
+		return;
+	char *work = abs_tmpdir("viewer-zoom"), *out;
+	char *in = tu_fmt("%s/in.jsonl", work);
+	FILE *f = fopen(in, "w");
+	assert_non_null(f);
+	/* 4 active days over 17 calendar days (as ARMAR-7's recording), two
+	 * scenes 20 minutes apart on each; the vase only on the 9th */
+	static const char *const days[] = { "2024-07-01", "2024-07-02", "2024-07-09", "2024-07-17" };
+	for (int d = 0; d < 4; d++)
+		fprintf(f,
+		        "{\"t\":\"%sT09:00:00Z\",\"location\":\"lab\",\"action\":\"Pickup(%s)\"}\n"
+		        "{\"t\":\"%sT09:20:00Z\",\"location\":\"lab\",\"action\":\"Place(%s, shelf)\"}\n",
+		        days[d], d == 2 ? "vase" : "cup", days[d], d == 2 ? "vase" : "cup");
+	fclose(f);
+	assert_int_equal(tu_run(&out, "%s init -m %s/m >/dev/null && %s config -m %s/m --forgetting none "
+	                              ">/dev/null && %s ingest -q -m %s/m %s && %s build -q -m %s/m && "
+	                              "%s export -q -m %s/m -o %s/m.json && %s export -q -m %s/m -f html "
+	                              "-o %s/m.html",
+	                        H2EMV_CLI, work, H2EMV_CLI, work, H2EMV_CLI, work, in, H2EMV_CLI, work,
+	                        H2EMV_CLI, work, work, H2EMV_CLI, work, work),
+	                 0);
+	free(out);
+	char *json_path = tu_fmt("%s/m.json", work), *html = tu_fmt("%s/m.html", work);
+	json_t *doc = load_json(json_path);
+	char a[64], b[64];
+	day_scenes(doc, "2024-07-09", a, b);
+
+	char *dom = render(chrome, work, html, "", NULL);
+	assert_non_null(strstr(dom, "data-zoom=\"1\""));
+	size_t n_gaps;
+	double gaps = gap_widths(dom, &n_gaps);
+	assert_int_equal(n_gaps, 3);  /* one break between active days */
+	assert_true(gaps < 10.0);     /* the 16 quiet days take little room */
+	double l1 = bar_left(dom, a), l2 = bar_left(dom, b);
+	/* 20 minutes of 17 days would be 0.08% of a linear axis; here a
+	 * quarter of the active time */
+	assert_true(l2 - l1 > 10.0);
+
+	/* zoom 2 around the search's hit: the vase's day twice as wide */
+	char *zoomed = render(chrome, work, html, "#q=vase&zoom=2", NULL);
+	assert_non_null(strstr(zoomed, "data-zoom=\"2\""));
+	double z1 = bar_left(zoomed, a), z2 = bar_left(zoomed, b);
+	assert_true(z1 >= 0 && z2 <= 100);
+	double ratio = (z2 - z1) / (l2 - l1);
+	if (ratio < 1.95 || ratio > 2.05)
+		fail_msg("zoom 2 stretched the vase's day %.2f times (%.2f%% -> %.2f%%)", ratio,
+		         l2 - l1, z2 - z1);
+	char *sel = bar_of(zoomed, a);
+	assert_non_null(strstr(sel, "sel")); /* the search's hit is selected and in view */
+	free(sel);
+	free(zoomed);
+	/* zoom 8: the hit in the middle, the first day out of view */
+	char c[64], d[64];
+	day_scenes(doc, "2024-07-01", c, d);
+	zoomed = render(chrome, work, html, "#q=vase&zoom=8", NULL);
+	assert_non_null(strstr(zoomed, "data-zoom=\"8\""));
+	double mid = bar_left(zoomed, a);
+	assert_true(mid > 45 && mid < 55);
+	char *gone = bar_of(zoomed, c);
+	assert_non_null(strstr(gone, "display: none"));
+	free(gone);
+	printf("time axis: 3 gaps take %.1f%%; the vase's day %.1f%% wide, %.1f%% at zoom 2\n", gaps,
+	       l2 - l1, z2 - z1);
+	free(zoomed);
+	free(dom);
+	json_decref(doc);
+	free(html);
+	free(json_path);
+	free(in);
+	tu_rmrf(work);
+	free(work);
+}
+
+static void test_dot_export_renders_with_graphviz(void **state)
+{
+	(void)state;
+	char *out;
+	int rc = tu_run(&out, "command -v dot 2>/dev/null");
+	free(out);
+	if (rc) {
+		tu_skip("H2EMV_REQUIRE_GRAPHVIZ", "no Graphviz: install Debian's graphviz");
+		return;
+	}
+	char *work = abs_tmpdir("viewer-dot");
+	assert_int_equal(tu_run(&out, "%s demo -q -d %s/demo >/dev/null 2>&1 && %s export -m %s/demo -q "
+	                              "-o %s/demo.json && %s export -m %s/demo -q -f dot | dot -Tsvg "
+	                              "> %s/demo.svg",
+	                        H2EMV_CLI, work, H2EMV_CLI, work, work, H2EMV_CLI, work, work),
+	                 0);
+	free(out);
+	char *json_path = tu_fmt("%s/demo.json", work), *svg_path = tu_fmt("%s/demo.svg", work);
+	json_t *doc = load_json(json_path);
+	size_t len;
+	char *svg = tu_read_file(svg_path, &len);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "<svg"));
+	/* every node of the snapshot is drawn, each once */
+	assert_int_equal(count(svg, "class=\"node\""), json_array_size(json_object_get(doc, "nodes")));
+	assert_true(count(svg, "class=\"edge\"") > 0);
+	free(svg);
+	free(svg_path);
+	free(json_path);
+	json_decref(doc);
+	tu_rmrf(work);
+	free(work);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_demo_page_shows_every_node_and_finds_the_knife),
 		cmocka_unit_test(test_hostile_text_renders_as_text),
+		cmocka_unit_test(test_time_axis_collapses_quiet_days_and_zooms),
+		cmocka_unit_test(test_dot_export_renders_with_graphviz),
 	};
 	return tu_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -4,6 +4,7 @@
  * `h2emv ingest` takes. The mapping lives in tools/import/ (import.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 static const char help[] =
 	"usage: h2emv import teach [PATH ...] [--episodes N] [--seed S] [--start TIME ...] [-o FILE]\n"
 	"       h2emv import armar [FILE] [--from TIME] [--to TIME] [--limit N] [-o FILE]\n"
+	"       h2emv import rosbag BAG [--mapping FILE] (-m DIR [--create] [--build] | -o FILE)\n"
 	"\n"
 	"Write an observation history (JSON Lines, docs/formats.md) built from real\n"
 	"robot data, to standard output or FILE. Pipe it into 'h2emv ingest'.\n"
@@ -80,6 +82,10 @@ static const char help[] =
 	"                     first build needs no configuration\n"
 	"  -q, --quiet        no progress bar, no summary\n"
 	"  -h, --help         this help\n"
+	"\n"
+	"rosbag A recorded ROS 1 bag through a ROS bridge mapping (docs/ros.md), into\n"
+	"       memory DIR or as JSON Lines: runs h2emv-rosbag (Python, python3-rosbag),\n"
+	"       installed beside h2emv; see h2emv-rosbag --help.\n"
 	"\n"
 	"Example: h2emv import armar -m /tmp/armar | h2emv ingest -m /tmp/armar\n";
 
@@ -322,17 +328,43 @@ static int import_source(import_args *a)
 	return EXIT_OK;
 }
 
+/* `h2emv import rosbag ...` is carried by h2emv-rosbag (tools/ros/, Python:
+ * reading bags needs python3-rosbag; docs/ros.md), found next to h2emv,
+ * else on $PATH. */
+static int run_rosbag(char **argv)
+{
+	char self[PATH_MAX], path[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	argv[0] = (char *)"h2emv-rosbag";
+	if (n > 0) {
+		self[n] = 0;
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(path, sizeof path, "%s/h2emv-rosbag", self);
+			if (access(path, X_OK) == 0)
+				execv(path, argv);
+		}
+	}
+	execvp("h2emv-rosbag", argv);
+	fprintf(stderr, "h2emv: import rosbag: cannot run h2emv-rosbag (%s); `cmake --install` "
+	        "puts it beside h2emv (docs/ros.md)\n", strerror(errno));
+	return EXIT_ERROR;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(help, argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
+	if (!strcmp(argv[1], "rosbag"))
+		return run_rosbag(argv + 1);
 	import_args a = { .what = argv[1], .to = IMP_TEACH_OPTIONS_INIT,
 		          .ao = IMP_ARMAR_OPTIONS_INIT };
 	a.teach = !strcmp(a.what, "teach");
 	if (!a.teach && strcmp(a.what, "armar"))
-		return cli_usage("import", "unknown source '%s' (teach or armar)", a.what);
+		return cli_usage("import", "unknown source '%s' (teach, armar or rosbag)", a.what);
 	int rc = parse_args(&a, argc - 1, argv + 1);
 	if (rc < 0)
 		rc = import_source(&a);
