@@ -187,15 +187,18 @@ static int key_noun(const char *key, size_t klen, char *out)
 	size_t k = lex_split(key, klen, w, 6);
 	if (k > 6)
 		k = 6;
-	for (size_t i = k; i-- > 0;) {
-		int g = w[i].digit || strlen(w[i].w) < 3;
-		for (const char *const *p = generic; *p && !g; p++)
-			g = !strcmp(w[i].w, *p);
-		if (!g) {
-			memcpy(out, w[i].w, strlen(w[i].w) + 1);
-			return 1;
+	/* the last word of three letters or more ("weight" of weight_kg); a
+	 * unit of two ("kg") when the key is nothing else */
+	for (size_t min = 3; min >= 2; min--)
+		for (size_t i = k; i-- > 0;) {
+			int g = w[i].digit || strlen(w[i].w) < min;
+			for (const char *const *p = generic; *p && !g; p++)
+				g = !strcmp(w[i].w, *p);
+			if (!g) {
+				memcpy(out, w[i].w, strlen(w[i].w) + 1);
+				return 1;
+			}
 		}
-	}
 	return 0;
 }
 
@@ -270,7 +273,7 @@ static void add_other(fact *f, const char *key, size_t klen, const char *p, size
 	if (!v)
 		return;
 	char noun[LEX_WORD_MAX], buf[LEX_WORD_MAX + 48];
-	if (n <= 40 && key_noun(key, klen, noun) && strlen(noun) >= 3 && !has_word(v, noun) &&
+	if (n <= 40 && key_noun(key, klen, noun) && strlen(noun) >= 2 && !has_word(v, noun) &&
 	    snprintf(buf, sizeof buf, "%s %s", noun, v) < (int)sizeof buf)
 		append_state(f, buf);
 	else

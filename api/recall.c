@@ -1620,6 +1620,37 @@ static int people_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
  * sum of the number the question's noun names among the matching actions'
  * parameters ("books 31", "books 9": 40), over the runs that finished (the
  * others when none did). */
+/* A note's amount of what "how many litres / kg" names: the number right
+ * before the word ("Delivery of 800 litres of hypochlorite": 800), in the
+ * note or the action read from it. */
+static int note_amount(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
+{
+	if (q->category < 0 || f->type == FT_SPEECH)
+		return 0;
+	const rq_term *u = &q->term[q->category];
+	static const int slots[] = { FS_TEXT, FS_OBJ, FS_NAME };
+	for (size_t s = 0; s < sizeof slots / sizeof *slots; s++) {
+		const char *text = f->s[slots[s]];
+		if (!text)
+			continue;
+		lex_word w[32];
+		size_t n = lex_split(text, strlen(text), w, 32);
+		if (n > 32)
+			n = 32;
+		for (size_t i = 0; i + 1 < n; i++) {
+			char *end;
+			if (!w[i].digit || strcmp(w[i + 1].stem, u->stem))
+				continue;
+			*v = strtod(w[i].w, &end);
+			if (*end || *v < 0)
+				continue;
+			snprintf(key, cap, "%s", u->word);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 {
 	const rquestion *q = x->q;
@@ -1633,8 +1664,9 @@ static int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 	pr_str parts = { 0 };
 	for (size_t i = 0; i < k && n < 64; i++) {
 		const fact *f = x->c[i].f;
-		if (!is_act(f) || (any_done && f->status != FST_DONE) ||
-		    !amount_of(q, f, &v, key, sizeof key))
+		int param = is_act(f) && !(any_done && f->status != FST_DONE) &&
+		            amount_of(q, f, &v, key, sizeof key);
+		if (!param && !note_amount(q, f, &v, key, sizeof key))
 			continue;
 		if (!n)
 			snprintf(first, sizeof first, "%s", key);

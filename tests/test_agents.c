@@ -46,6 +46,14 @@ static const char *const ferry[] = {
 	"\"speech\":{\"speaker\":\"Ferrybot\",\"text\":\"Car tickets are sold at window 2, next to the cafe.\"}}",
 	"{\"t\":\"2026-03-02T11:41:00Z\",\"location\":\"ticket desk\",\"speech\":{\"speaker\":\"courier\","
 	"\"text\":\"Two more parcels for the ticket desk.\"}}",
+	"{\"t\":\"2026-03-02T06:30:00Z\",\"location\":\"fuel dock\",\"note\":\"Delivery of 800 litres of "
+	"diesel from Nordfuel; tank D1 filled.\"}",
+	"{\"t\":\"2026-03-02T09:45:00Z\",\"location\":\"fuel dock\",\"note\":\"Delivery of 600 litres of "
+	"diesel from Nordfuel.\"}",
+	"{\"t\":\"2026-03-02T10:10:00Z\",\"t_end\":\"2026-03-02T10:12:00Z\",\"location\":\"car deck\","
+	"\"action\":{\"name\":\"load_luggage\",\"args\":{\"cart\":\"C2\",\"kg\":42},\"status\":\"succeeded\"}}",
+	"{\"t\":\"2026-03-02T10:40:00Z\",\"t_end\":\"2026-03-02T10:42:00Z\",\"location\":\"car deck\","
+	"\"action\":{\"name\":\"load_luggage\",\"args\":{\"cart\":\"C3\",\"kg\":37},\"status\":\"succeeded\"}}",
 };
 
 #define AT 1772452800000000LL /* 2026-03-02T12:00:00Z */
@@ -140,6 +148,15 @@ static void test_what_you_told_someone_is_your_reply_to_them(void **state)
 	          "I answered: \"Car tickets are sold at window 2");
 }
 
+/* "how many litres ... in total": the numbers the notes give before the
+ * unit; "how many kg": a two-letter key keeps its name ("kg 42") */
+static void test_amounts_in_notes_and_short_keys_are_summed(void **state)
+{
+	h2emv_mem *m = *state;
+	expect(m, "How many litres of diesel were delivered in total?", "1400 in all", NULL);
+	expect(m, "How many kg of luggage did you load in total?", "79 in all", NULL);
+}
+
 static void test_roles_and_kinds_by_first_sense(void **state)
 {
 	(void)state;
@@ -176,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_who_did_it_is_the_robot_or_a_notes_subject),
 		cmocka_unit_test(test_a_verb_of_saying_asks_for_words),
 		cmocka_unit_test(test_what_you_told_someone_is_your_reply_to_them),
+		cmocka_unit_test(test_amounts_in_notes_and_short_keys_are_summed),
 		cmocka_unit_test(test_roles_and_kinds_by_first_sense),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
