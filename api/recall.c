@@ -377,6 +377,20 @@ static double verb_match(const rq_term *v, const fact *f)
 	return 0;
 }
 
+/* Was a person named by `t` listed as present while action f ran (within
+ * a minute of it)? */
+static int present_at(const facts *set, const fact *f, const rq_term *t)
+{
+	const int64_t NEAR = 60 * 1000000LL;
+	for (size_t i = 0; set && i < set->n; i++) {
+		const fact *p = &set->v[i];
+		if (p->type == FT_PERSON && p->s[FS_NAME] && p->s[FS_PLACE] && p->t0 <= f->t1 + NEAR &&
+		    p->t1 + NEAR >= f->t0 && word_in(p->s[FS_NAME], t))
+			return 1;
+	}
+	return 0;
+}
+
 /* How well fact f answers q; 0 = not at all. *hits_out: the question's
  * words it matched. */
 /* Is `name`, a speaker, the robot itself? Its profile says so, or, when
@@ -519,7 +533,9 @@ static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 		/* the kind of thing asked for ("which guest") and a verb of
 		 * asking or wanting ("wanted to know about") frame the question:
 		 * they count when the record says them */
+		/* (and a role, "the journalist", said by someone with a name) */
 		int frame = (int)i == q->key || ((int)i == q->verb && t->cls == LC_SAY) || t->owner ||
+		            (f->type == FT_SPEECH && !t->cap && !t->lemma && wn_names_role(t->word)) ||
 		            !strcmp(t->stem, "want") || !strcmp(t->stem, "know") ||
 		            !strcmp(t->stem, "need") || !strcmp(t->stem, "wonder");
 		content += !frame;
@@ -554,9 +570,10 @@ static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 		if (!speaker && !word_in(f->s[FS_TEXT], p))
 			return 0;
 	}
-	/* "why did the grasp fail": only a record of a failure tells why */
-	if (q->status == RS_FAILED && !(f->type == FT_NOTE && (f->status == FST_FAILED ||
-	                                                       f->status == FST_ABORTED)))
+	/* "why did the grasp fail": only a record of a failure tells why; but
+	 * "which lift was broken" is told in anyone's words */
+	if (q->status == RS_FAILED && (q->you || q->why) &&
+	    !(f->type == FT_NOTE && (f->status == FST_FAILED || f->status == FST_ABORTED)))
 		return 0;
 	*hits_out = (int)hits | (hits == content ? 0x10000 : 0);
 	/* "why", "what went wrong": the note of what failed */
@@ -650,6 +667,10 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 			h = 1;
 		if (h == 0 && word_in(f->s[FS_VERB], t))
 			h = 1;
+		/* "why couldn't you print Amira's ticket": she was there when it
+		 * was done, though the action's parameters do not name her */
+		if (h == 0 && t->cap && is_act(f) && present_at(set, f, t))
+			h = 1;
 		if (h > 0) {
 			hits++;
 			content += optional;
@@ -702,7 +723,10 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		           (v->lemma && (!strcmp(v->lemma, "make") || !strcmp(v->lemma, "prepare")));
 		/* "who refilled the printer": the robot did it only when its
 		 * action is that deed, not one that merely names the printer */
-		if (vs == 0 && is_act(f) && q->kind != RQ_WHO && q->kind != RQ_SAID &&
+		/* "why couldn't you get hold of Farah": the attempt that failed
+		 * with her, whatever verb the question uses for it */
+		int why_failed = q->why && failed && q->status == RS_FAILED && person_hit;
+		if (vs == 0 && is_act(f) && !why_failed && q->kind != RQ_WHO && q->kind != RQ_SAID &&
 		    !(content && hits == content && weak))
 			return 0;
 		s += vs;
