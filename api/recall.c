@@ -668,8 +668,9 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		if (h == 0 && word_in(f->s[FS_VERB], t))
 			h = 1;
 		/* "why couldn't you print Amira's ticket": she was there when it
-		 * was done, though the action's parameters do not name her */
-		if (h == 0 && t->cap && is_act(f) && present_at(set, f, t))
+		 * failed, though the action's parameters do not name her (only
+		 * for a failure asked about: being there is not being served) */
+		if (h == 0 && t->cap && failed && q->status == RS_FAILED && present_at(set, f, t))
 			h = 1;
 		if (h > 0) {
 			hits++;

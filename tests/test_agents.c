@@ -54,6 +54,12 @@ static const char *const ferry[] = {
 	"\"action\":{\"name\":\"load_luggage\",\"args\":{\"cart\":\"C2\",\"kg\":42},\"status\":\"succeeded\"}}",
 	"{\"t\":\"2026-03-02T10:40:00Z\",\"t_end\":\"2026-03-02T10:42:00Z\",\"location\":\"car deck\","
 	"\"action\":{\"name\":\"load_luggage\",\"args\":{\"cart\":\"C3\",\"kg\":37},\"status\":\"succeeded\"}}",
+	"{\"t\":\"2026-03-02T11:50:00Z\",\"location\":\"ticket desk\",\"persons\":[\"Lena Berg\"],"
+	"\"action\":{\"name\":\"PrintTicket\",\"args\":{\"ticket\":\"T-12\"},\"status\":\"failed\"},"
+	"\"note\":\"printer out of paper\"}",
+	"{\"t\":\"2026-03-02T11:52:00Z\",\"location\":\"ticket desk\",\"action\":{\"name\":"
+	"\"CallPassenger\",\"args\":{\"passenger\":\"Nils Dahl\"},\"status\":\"failed\"},"
+	"\"note\":\"no answer, mailbox full\"}",
 };
 
 #define AT 1772452800000000LL /* 2026-03-02T12:00:00Z */
@@ -157,6 +163,15 @@ static void test_amounts_in_notes_and_short_keys_are_summed(void **state)
 	expect(m, "How many kg of luggage did you load in total?", "79 in all", NULL);
 }
 
+/* why an attempt failed: the person present counts as named by it, and
+ * the failed attempt with a person answers whatever verb asks for it */
+static void test_why_an_attempt_with_someone_failed(void **state)
+{
+	h2emv_mem *m = *state;
+	expect_in(m, "Why couldn't you print Lena Berg's ticket?", "printer out of paper");
+	expect_in(m, "Why couldn't you get hold of Nils Dahl?", "no answer, mailbox full");
+}
+
 static void test_roles_and_kinds_by_first_sense(void **state)
 {
 	(void)state;
@@ -194,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_a_verb_of_saying_asks_for_words),
 		cmocka_unit_test(test_what_you_told_someone_is_your_reply_to_them),
 		cmocka_unit_test(test_amounts_in_notes_and_short_keys_are_summed),
+		cmocka_unit_test(test_why_an_attempt_with_someone_failed),
 		cmocka_unit_test(test_roles_and_kinds_by_first_sense),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
