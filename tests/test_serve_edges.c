@@ -1,1 +1,585 @@
-int main(void) { return 0; }
+/*
+ * test_serve_edges.c — `h2emv serve` at its edges (issue 21, items 5-7,
+ * ctest -L edges): slow clients (a thousand connections trickling their
+ * headers do not shut out a normal client; a trickle of headers or of a
+ * body is cut; one address cannot take every connection), the tree
+ * streamed in chunks with a limit of exports at once (503 + Retry-After),
+ * the small refusals (a question without a word, times out of range,
+ * snapshot numbers out of range, two Content-Length), the bearer scheme in
+ * any case, the token file's mode, the builder's wait on a full disk, and
+ * the OpenAPI description against the routes the server dispatches.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* strcasestr */
+#endif
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <jansson.h>
+
+#include "h2emv.h"
+#include "testutil.h"
+#include "serveutil.h"
+#include "tools/serve.h"
+
+#define OPENAPI_DOC H2EMV_TEST_DATA "/../../docs/openapi.json"
+
+/* ----------------------------------------------------------- sockets -- */
+
+/* A connection to the server from the loopback address `src`
+ * ("127.0.0.N"); -1 when it cannot be made. */
+static int connect_from(const char *src, unsigned port, int rcvbuf)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	if (rcvbuf)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+	struct sockaddr_in a = { 0 };
+	a.sin_family = AF_INET;
+	if (src) {
+		inet_pton(AF_INET, src, &a.sin_addr);
+		if (bind(fd, (struct sockaddr *)&a, sizeof a)) {
+			close(fd);
+			return -1;
+		}
+	}
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(fd, (struct sockaddr *)&a, sizeof a)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void say(int fd, const char *s)
+{
+	(void)!send(fd, s, strlen(s), MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+/* Whether the server closed `fd` (EOF or reset), waiting `ms` at most. */
+static int closed_by_server(int fd, int ms)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+	if (poll(&p, 1, ms) <= 0)
+		return 0;
+	char c;
+	ssize_t k = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+	return k == 0 || (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+/* The value of a metric line "NAME VALUE" of /metrics (NAME with its
+ * labels), or -1. */
+static double metric(const server *s, const char *name)
+{
+	char *text;
+	long st = http(&text, s, "GET", "/metrics", NULL, 0, NULL);
+	assert_int_equal(st, 200);
+	double v = -1;
+	size_t n = strlen(name);
+	for (char *line = text; line && *line;) {
+		if (!strncmp(line, name, n) && line[n] == ' ')
+			v = strtod(line + n + 1, NULL);
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	free(text);
+	return v;
+}
+
+/* As many descriptors as the hard limit allows; the soft limit now. */
+static rlim_t raise_fd_limit(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 1024;
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+	getrlimit(RLIMIT_NOFILE, &rl);
+	return rl.rlim_cur;
+}
+
+/* ------------------------------------------------------- slow clients -- */
+
+#define SLOW_WANTED 1000
+#define SLOW_PER_ADDRESS 25
+
+static void test_a_normal_client_is_answered_beside_1000_slow_ones(void **state)
+{
+	rlim_t fds = raise_fd_limit();
+	size_t n = SLOW_WANTED;
+	if (fds < SLOW_WANTED + 200) {
+		n = fds > 300 ? (size_t)fds - 200 : 100;
+		fprintf(stderr, "the file descriptor limit (%llu) allows %zu slow connections, not "
+		        "%d\n", (unsigned long long)fds, n, SLOW_WANTED);
+	}
+	server s;
+	/* a header deadline long enough for every slow client to stay */
+	start(&s, "edges-slow", "--header-timeout 120 --per-client 40");
+	int *fd = calloc(n, sizeof *fd);
+	assert_non_null(fd);
+	size_t opened = 0;
+	for (size_t i = 0; i < n; i++) {
+		char src[32];
+		snprintf(src, sizeof src, "127.0.%zu.%zu", 1 + i / SLOW_PER_ADDRESS / 250,
+		         2 + i / SLOW_PER_ADDRESS % 250);
+		fd[i] = connect_from(src, s.port, 0);
+		if (fd[i] < 0)
+			fail_msg("slow connection %zu of %zu from %s: %s", i, n, src, strerror(errno));
+		say(fd[i], "GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+		opened++;
+	}
+	/* each sends one more header line, and never the blank line */
+	for (size_t i = 0; i < n; i++)
+		say(fd[i], "X-Slow: 1\r\n");
+	/* a normal client, from another address, is answered meanwhile */
+	json_t *st = call(&s, 200, "GET", "/v1/status", NULL);
+	json_decref(st);
+	char *out;
+	assert_int_equal(http(&out, &s, "POST", "/v1/observations",
+	                      "{\"t\":\"2024-09-26T08:00:00Z\",\"note\":\"a\"}\n", 39, NULL),
+	                 200);
+	free(out);
+	size_t closed = 0;
+	for (size_t i = 0; i < n; i++)
+		closed += closed_by_server(fd[i], 0);
+	if (closed)
+		fail_msg("%zu of the %zu slow connections were closed", closed, n);
+	assert_true(metric(&s, "h2emv_http_connections") >= (double)n);
+	/* one address cannot take more than --per-client connections */
+	int more[60];
+	size_t refused = 0;
+	for (size_t i = 0; i < 60; i++) {
+		more[i] = connect_from("127.0.0.250", s.port, 0);
+		assert_true(more[i] >= 0);
+	}
+	/* until the server has taken all 60 (a guard of 10 s, not a speed) */
+	for (int k = 0; k < 100 && metric(&s, "h2emv_http_connections_refused_total") < 20; k++)
+		usleep(100 * 1000);
+	for (size_t i = 0; i < 60; i++)
+		refused += closed_by_server(more[i], i < 40 ? 0 : 2000);
+	for (size_t i = 0; i < 60; i++)
+		close(more[i]);
+	if (refused != 20)
+		fail_msg("%zu of 60 connections from one address were refused, not the 20 beyond "
+		         "--per-client 40 (the server counts %.0f)",
+		         refused, metric(&s, "h2emv_http_connections_refused_total"));
+	fprintf(stderr, "%zu slow connections open; a normal client answered\n", opened);
+	assert_int_equal(stop(&s), 0); /* with every slow connection open */
+	for (size_t i = 0; i < n; i++)
+		close(fd[i]);
+	free(fd);
+	cleanup(&s);
+}
+
+static void test_trickling_headers_and_bodies_are_cut(void **state)
+{
+	server s;
+	start(&s, "edges-trickle", "--header-timeout 1 --min-rate 2000");
+	enum { N = 20 };
+	int fd[N + 1];
+	for (int i = 0; i < N; i++) {
+		fd[i] = connect_from(NULL, s.port, 0);
+		assert_true(fd[i] >= 0);
+		say(fd[i], "GET /v1/status HTTP/1.1\r\n");
+	}
+	/* a body of 100,000 bytes sent at 50 bytes a second */
+	fd[N] = connect_from(NULL, s.port, 0);
+	assert_true(fd[N] >= 0);
+	say(fd[N], "POST /v1/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+	           "Content-Length: 100000\r\n\r\n{\"question\":\"");
+	/* every 100 ms a byte more, for 10 s at most: libmicrohttpd's idle
+	 * timeout (--timeout, 30 s) alone never fires */
+	int open = N + 1;
+	int cut[N + 1] = { 0 };
+	for (int round = 0; round < 100 && open; round++) {
+		for (int i = 0; i <= N; i++) {
+			if (cut[i])
+				continue;
+			if (closed_by_server(fd[i], 0)) {
+				cut[i] = 1;
+				open--;
+				continue;
+			}
+			say(fd[i], i < N ? "X" : "aaaaa");
+		}
+		usleep(100 * 1000);
+	}
+	if (open)
+		fail_msg("%d of %d trickling connections still open after 10 s (header deadline 1 s)",
+		         open, N + 1);
+	assert_true(metric(&s, "h2emv_http_slow_clients_cut_total{phase=\"headers\"}") >= N);
+	assert_true(metric(&s, "h2emv_http_slow_clients_cut_total{phase=\"body\"}") >= 1);
+	/* a normal client on a kept-alive connection is not cut between requests
+	 * that come in time */
+	json_decref(call(&s, 200, "GET", "/v1/status", NULL));
+	for (int i = 0; i <= N; i++)
+		close(fd[i]);
+	assert_int_equal(stop(&s), 0);
+	cleanup(&s);
+}
+
+/* ---------------------------------------------------------------- tree -- */
+
+/* A memory with a tree big enough to fill every buffer on the way (some
+ * MB of export): a simulated history, ingested and built with the CLI. */
+static void fill_big(const char *dir)
+{
+	char *out = NULL;
+	int rc = tu_run(&out, "%s sim -n 40 -s 3 -q -o %s/h.jsonl && %s ingest -q -m %s/mem --create "
+	                "%s/h.jsonl && %s build -q -m %s/mem >/dev/null",
+	                H2EMV_CLI, dir, H2EMV_CLI, dir, dir, H2EMV_CLI, dir);
+	free(out);
+	assert_int_equal(rc, 0);
+}
+
+/* Read what is left on `fd` until the server closes it. */
+static char *read_all(int fd, size_t *len)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap);
+	ssize_t k;
+	while (buf && (k = recv(fd, buf + n, cap - n - 1, 0)) > 0) {
+		n += (size_t)k;
+		if (n + 1 == cap) {
+			char *p = realloc(buf, cap *= 2);
+			if (!p)
+				free(buf);
+			buf = p;
+		}
+	}
+	assert_non_null(buf);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static void test_tree_is_streamed_and_exports_are_limited(void **state)
+{
+	char *dir = tu_tmpdir("edges-tree");
+	fill_big(dir);
+	server s;
+	char *opts = tu_fmt("-m %s/mem --max-exports 1", dir);
+	start(&s, "edges-tree-srv", opts);
+	free(opts);
+	/* an export the client does not read yet (a small window) */
+	int slow = connect_from(NULL, s.port, 4096);
+	assert_true(slow >= 0);
+	say(slow, "GET /v1/tree HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+	usleep(500 * 1000);
+	char *head, *body;
+	long st = raw(&head, &body, &s, "GET", "/v1/tree", "127.0.0.1", "", NULL);
+	if (st != 503 || !strcasestr(head, "\r\nRetry-After: "))
+		fail_msg("a second export beside one being sent: %ld, not 503 with Retry-After: %s%s",
+		         st, head, body);
+	free(head);
+	free(body);
+	assert_true(metric(&s, "h2emv_http_exports_refused_total") >= 1);
+	/* the first one, read now, is whole, chunked, and what export writes */
+	size_t n;
+	char *resp = read_all(slow, &n);
+	close(slow);
+	char *sep = strstr(resp, "\r\n\r\n");
+	assert_non_null(sep);
+	*sep = '\0';
+	if (!strcasestr(resp, "\r\nTransfer-Encoding: chunked"))
+		fail_msg("not chunked: %s", resp);
+	char *cli;
+	assert_int_equal(tu_run(&cli, "%s export -m %s/mem -f json | md5sum", H2EMV_CLI, dir), 0);
+	char *tmp = tu_fmt("%s/tree.json", dir);
+	st = http(&body, &s, "GET", "/v1/tree", NULL, 0, NULL); /* and again: the slot is free */
+	assert_int_equal(st, 200);
+	FILE *f = fopen(tmp, "w");
+	assert_non_null(f);
+	fputs(body, f);
+	fputs("\n", f); /* the command line ends its output with a newline */
+	fclose(f);
+	assert_true(strlen(body) > 1000000);
+	char *got;
+	assert_int_equal(tu_run(&got, "md5sum < %s", tmp), 0);
+	assert_string_equal(got, cli);
+	free(got);
+	free(cli);
+	free(tmp);
+	free(body);
+	free(resp);
+	assert_int_equal(stop(&s), 0);
+	cleanup(&s);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+/* ------------------------------------------------------- small items -- */
+
+static void test_questions_and_times_out_of_range_are_refused(void **state)
+{
+	server s;
+	start(&s, "edges-small", "");
+	size_t len;
+	char *text = sample(&len);
+	char *out;
+	assert_int_equal(http(&out, &s, "POST", "/v1/observations", text, len, NULL), 200);
+	free(out);
+	free(text);
+	wait_built(&s);
+	/* a question without a word: 400 here, exit 2 from the CLI */
+	expect_error(&s, 400, "bad_field", "POST", "/v1/ask", "{\"question\":\"?\"}");
+	expect_error(&s, 400, "bad_field", "POST", "/v1/ask", "{\"question\":\"  \"}");
+	const char *mem = tu_fmt("%s/mem", s.dir);
+	assert_int_equal(tu_run(&out, "%s ask -m %s '' 2>&1", H2EMV_CLI, mem), 2);
+	assert_non_null(strstr(out, "no word"));
+	free(out);
+	assert_int_equal(tu_run(&out, "%s ask -m %s '?' 2>/dev/null", H2EMV_CLI, mem), 2);
+	free(out);
+	/* at: the epoch and a day 100,000,000 days on are refused, not ignored */
+	expect_error(&s, 400, "bad_field", "POST", "/v1/ask",
+	             "{\"question\":\"Where is the cup?\",\"at\":\"1970-01-01\"}");
+	expect_error(&s, 400, "bad_field", "POST", "/v1/ask",
+	             "{\"question\":\"Where is the cup?\",\"at\":\"+100000000d\"}");
+	expect_error(&s, 400, "bad_field", "POST", "/v1/ask",
+	             "{\"question\":\"Where is the cup?\",\"at\":253402300800000000}");
+	json_decref(call(&s, 200, "POST", "/v1/ask",
+	                 "{\"question\":\"Where is the cup?\",\"at\":\"+1d\"}"));
+	/* the CLI reads --at as POST /v1/ask does: +DURATION too */
+	assert_int_equal(tu_run(&out, "%s ask -m %s --at +1d -q 'Where is the cup?'", H2EMV_CLI,
+	                        mem), 0);
+	free(out);
+	assert_int_equal(tu_run(&out, "%s ask -m %s --at 1970-01-01 -q 'Where is the cup?' "
+	                        "2>/dev/null", H2EMV_CLI, mem), 64);
+	free(out);
+	assert_int_equal(tu_run(&out, "%s ask -m %s --at +100000000d -q 'Where is the cup?' "
+	                        "2>/dev/null", H2EMV_CLI, mem), 64);
+	free(out);
+	free((char *)mem);
+	/* a snapshot number past 2^64 is refused, not clamped */
+	expect_error(&s, 400, "bad_query", "GET", "/v1/tree?snapshot=99999999999999999999999",
+	             NULL);
+	/* two Content-Length headers: refused, whichever the body matches */
+	expect_raw(&s, 400, "bad_request", "POST", "/v1/ask", "127.0.0.1",
+	           "Content-Type: application/json\r\nContent-Length: 5\r\n",
+	           "{\"question\":\"Where is the cup?\"}");
+	assert_int_equal(stop(&s), 0);
+	cleanup(&s);
+}
+
+static void test_bearer_in_any_case_and_the_token_file_mode(void **state)
+{
+	char *dir = tu_tmpdir("edges-token");
+	char *tok = tu_fmt("%s/token", dir), *open_tok = tu_fmt("%s/token-open", dir);
+	FILE *f = fopen(tok, "w");
+	assert_non_null(f);
+	fputs("s3cret-t0ken\n", f);
+	fclose(f);
+	assert_int_equal(chmod(tok, 0600), 0);
+	f = fopen(open_tok, "w");
+	assert_non_null(f);
+	fputs("s3cret-t0ken\n", f);
+	fclose(f);
+	assert_int_equal(chmod(open_tok, 0644), 0);
+	server s;
+	char *opt = tu_fmt("--token-file %s", tok);
+	start(&s, "edges-token-srv", opt);
+	free(opt);
+	const char *good[] = { "Authorization: Bearer s3cret-t0ken", "authorization: bearer s3cret-t0ken",
+		               "Authorization: BEARER  s3cret-t0ken" };
+	for (size_t i = 0; i < 3; i++) {
+		char *out;
+		long st = http(&out, &s, "GET", "/v1/status", NULL, 0, good[i]);
+		if (st != 200)
+			fail_msg("'%s': %ld: %s", good[i], st, out);
+		free(out);
+	}
+	const char *bad[] = { "Authorization: Basic s3cret-t0ken", "Authorization: Bearers3cret-t0ken",
+		              "Authorization: Bearer s3cret-t0ke" };
+	for (size_t i = 0; i < 3; i++) {
+		char *out;
+		long st = http(&out, &s, "GET", "/v1/status", NULL, 0, bad[i]);
+		if (st != 401)
+			fail_msg("'%s': %ld, not 401", bad[i], st);
+		free(out);
+	}
+	assert_int_equal(stop(&s), 0);
+	char *log = tu_read_file(s.log, NULL);
+	assert_non_null(log);
+	assert_null(strstr(log, "warning"));
+	free(log);
+	cleanup(&s);
+	/* a token every user can read: said on stderr (the server still starts) */
+	opt = tu_fmt("--token-file %s", open_tok);
+	start(&s, "edges-token-srv2", opt);
+	free(opt);
+	assert_int_equal(stop(&s), 0);
+	log = tu_read_file(s.log, NULL);
+	assert_non_null(log);
+	if (!strstr(log, "warning") || !strstr(log, "chmod 600"))
+		fail_msg("no warning for a token file of mode 0644: %s", log);
+	free(log);
+	cleanup(&s);
+	free(tok);
+	free(open_tok);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+/* ------------------------------------------------------------ OpenAPI -- */
+
+/* `schema` with a $ref to #/components/schemas/NAME resolved. */
+static json_t *resolve(json_t *doc, json_t *schema)
+{
+	const char *ref = json_string_value(json_object_get(schema, "$ref"));
+	if (!ref)
+		return schema;
+	const char *name = strrchr(ref, '/');
+	assert_non_null(name);
+	json_t *t = json_object_get(json_object_get(json_object_get(doc, "components"), "schemas"),
+	                            name + 1);
+	if (!t)
+		fail_msg("the description has no schema %s", ref);
+	return t;
+}
+
+/* The answer's JSON has the fields its schema requires, at the top level. */
+static void check_shape(json_t *doc, json_t *response, const char *body, const char *what)
+{
+	const char *ref = json_string_value(json_object_get(response, "$ref"));
+	if (ref) /* #/components/responses/NAME */
+		response = json_object_get(json_object_get(json_object_get(doc, "components"),
+		                                           "responses"),
+		                           strrchr(ref, '/') + 1);
+	json_t *schema = json_object_get(
+		json_object_get(json_object_get(response, "content"), "application/json"), "schema");
+	if (!schema)
+		return; /* not JSON (metrics, a tree in dot) */
+	schema = resolve(doc, schema);
+	json_t *v = parse(body);
+	const char *type = json_string_value(json_object_get(schema, "type"));
+	if (type && !strcmp(type, "object") && !json_is_object(v))
+		fail_msg("%s: not an object: %s", what, body);
+	size_t i;
+	json_t *req;
+	json_array_foreach(json_object_get(schema, "required"), i, req)
+		if (!json_object_get(v, json_string_value(req)))
+			fail_msg("%s: no field '%s' (the description requires it): %s", what,
+			         json_string_value(req), body);
+	json_decref(v);
+}
+
+static const char *example_body(const char *path)
+{
+	if (!strcmp(path, "/v1/observations"))
+		return "{\"t\":\"2024-09-26T08:00:00Z\",\"note\":\"a\"}\n";
+	if (!strcmp(path, "/v1/ask"))
+		return "{\"question\":\"Where did you put the cup?\"}";
+	if (!strcmp(path, "/v1/say"))
+		return "{\"text\":\"hello\"}";
+	return "{\"text\":\"You should always remember where the keys are.\"}";
+}
+
+static void test_openapi_describes_every_route(void **state)
+{
+	server s;
+	start(&s, "edges-openapi", "");
+	size_t len;
+	char *text = sample(&len), *out;
+	assert_int_equal(http(&out, &s, "POST", "/v1/observations", text, len, NULL), 200);
+	free(out);
+	free(text);
+	wait_built(&s);
+	char *file = tu_read_file(OPENAPI_DOC, NULL);
+	assert_non_null(file);
+	char *served;
+	assert_int_equal(http(&served, &s, "GET", "/openapi.json", NULL, 0, NULL), 200);
+	assert_string_equal(served, file); /* embedded as it is in the repository */
+	free(served);
+	assert_int_equal(http(&served, &s, "GET", "/v1/openapi.json", NULL, 0, NULL), 200);
+	assert_string_equal(served, file);
+	free(served);
+	json_t *doc = parse(file);
+	assert_non_null(strstr(json_string_value(json_object_get(doc, "openapi")), "3."));
+	json_t *paths = json_object_get(doc, "paths");
+	/* every route dispatched is described ... */
+	for (size_t i = 0; i < serve_route_count(); i++) {
+		const char *path, *method;
+		serve_route_at(i, &path, &method);
+		char lower[8];
+		snprintf(lower, sizeof lower, "%s", method);
+		for (char *p = lower; *p; p++)
+			*p = (char)(*p | 0x20);
+		if (!json_object_get(json_object_get(paths, path), lower))
+			fail_msg("the route %s %s is not in docs/openapi.json", method, path);
+	}
+	/* ... and every operation described is a route, answered as described */
+	const char *path;
+	json_t *item;
+	json_object_foreach(paths, path, item) {
+		const char *m;
+		json_t *op;
+		json_object_foreach(item, m, op) {
+			char upper[8];
+			snprintf(upper, sizeof upper, "%s", m);
+			for (char *p = upper; *p; p++)
+				*p = (char)(*p & ~0x20);
+			int found = 0;
+			for (size_t i = 0; i < serve_route_count() && !found; i++) {
+				const char *rp, *rm;
+				serve_route_at(i, &rp, &rm);
+				found = !strcmp(rp, path) && !strcmp(rm, upper);
+			}
+			if (!found)
+				fail_msg("docs/openapi.json describes %s %s, which the server does not have",
+				         upper, path);
+			const char *body = strcmp(upper, "POST") ? NULL : example_body(path);
+			long st = http(&out, &s, upper, path, body, body ? strlen(body) : 0, NULL);
+			char code[8];
+			snprintf(code, sizeof code, "%ld", st);
+			json_t *resp = json_object_get(json_object_get(op, "responses"), code);
+			if (!resp)
+				fail_msg("%s %s answered %ld, a status its description does not list: %s",
+				         upper, path, st, out);
+			char *what = tu_fmt("%s %s (%ld)", upper, path, st);
+			check_shape(doc, resp, out, what);
+			free(what);
+			free(out);
+		}
+	}
+	json_decref(doc);
+	free(file);
+	assert_int_equal(stop(&s), 0);
+	cleanup(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_a_normal_client_is_answered_beside_1000_slow_ones,
+		                          teardown),
+		cmocka_unit_test_teardown(test_trickling_headers_and_bodies_are_cut, teardown),
+		cmocka_unit_test_teardown(test_tree_is_streamed_and_exports_are_limited, teardown),
+		cmocka_unit_test_teardown(test_questions_and_times_out_of_range_are_refused,
+		                          teardown),
+		cmocka_unit_test_teardown(test_bearer_in_any_case_and_the_token_file_mode, teardown),
+		cmocka_unit_test_teardown(test_openapi_describes_every_route, teardown),
+	};
+	atexit(kill_leftovers);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

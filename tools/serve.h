@@ -15,6 +15,7 @@
 #include "h2emv.h"
 
 struct json_t;
+struct textbuf;
 
 /* ------------------------------------------------------------ requests -- */
 
@@ -174,7 +175,8 @@ typedef struct serve_state {
 	/* batches received and not yet built, oldest first (lag in seconds) */
 	serve_batch_mark *marks;
 	size_t n_marks, cap_marks;
-	/* what the worker is doing: "idle", "building", "maintaining", "stopped" */
+	/* what the worker is doing: "idle", "building", "maintaining", "stopped",
+	 * or SERVE_STATE_DISK_FULL */
 	const char *state;
 	char last_error[600];
 	double last_maintain;  /* wall clock of the last h2emv_maintain, 0 = never */
@@ -190,7 +192,19 @@ typedef struct serve_state {
 	uint64_t http_requests, http_4xx, http_5xx;
 	/* request limits */
 	size_t max_body;
+	/* the disk was full at the last build: the next waits until retry_at */
+	int disk_full;
+	unsigned backoff;      /* seconds of the current wait */
+	double retry_at;
+	uint64_t disk_full_waits;
+	/* metrics of the HTTP side (connections, exports), added to /metrics */
+	void (*extra_metrics)(void *ctx, struct textbuf *b);
+	void *extra_ctx;
 } serve_state;
+
+/* The builder's state while it waits for space, and its longest wait. */
+#define SERVE_STATE_DISK_FULL "disk full: waiting for space"
+#define SERVE_DISK_FULL_MAX_WAIT 30
 
 extern const double serve_lat_bounds[SERVE_LAT_BUCKETS];
 

@@ -8,9 +8,13 @@
  * arrive at --min-rate bytes a second at least (averaged, after the same
  * grace). A connection past either is shut down (shutdown(2) on its
  * socket: libmicrohttpd then sees it closed and frees it). Connections
- * being answered are never cut.
+ * being answered are never cut. And one client address may hold at most
+ * --per-client connections: one more is shut down as it opens
+ * (libmicrohttpd's own per-address limit counts per thread of its pool).
  */
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -24,6 +28,8 @@ typedef struct conn {
 	int cut;
 	double since;  /* when the phase began (monotonic s) */
 	uint64_t bytes; /* of the body, in phase BODY */
+	unsigned char addr[16]; /* the client's address (IPv4: 4 bytes) */
+	int family;
 	struct conn *prev, *next;
 } conn;
 
@@ -35,7 +41,7 @@ struct serve_conns {
 	serve_limits lim;
 	conn *head;
 	unsigned open;
-	uint64_t cut_headers, cut_body;
+	uint64_t cut_headers, cut_body, refused;
 };
 
 static double mono(void)
@@ -135,6 +141,33 @@ void serve_conns_stop(serve_conns *w)
 	free(w);
 }
 
+/* The client's address into k (family 0: unknown, never limited). */
+static void client_address(conn *k, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	if (!ci || !ci->client_addr)
+		return;
+	const struct sockaddr *sa = ci->client_addr;
+	if (sa->sa_family == AF_INET) {
+		memcpy(k->addr, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+		k->family = AF_INET;
+	} else if (sa->sa_family == AF_INET6) {
+		memcpy(k->addr, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+		k->family = AF_INET6;
+	}
+}
+
+/* Under mu: the connections open (not cut) from k's address. */
+static unsigned same_client(const serve_conns *w, const conn *k)
+{
+	unsigned n = 0;
+	size_t len = k->family == AF_INET ? 4 : 16;
+	for (const conn *o = w->head; o; o = o->next)
+		n += !o->cut && o->family == k->family && !memcmp(o->addr, k->addr, len);
+	return n;
+}
+
 void serve_conns_notify(void *cls, struct MHD_Connection *c, void **socket_ctx, int toe)
 {
 	serve_conns *w = cls;
@@ -148,7 +181,13 @@ void serve_conns_notify(void *cls, struct MHD_Connection *c, void **socket_ctx, 
 		k->fd = ci->connect_fd;
 		k->phase = SERVE_CONN_HEADERS;
 		k->since = mono();
+		client_address(k, c);
 		pthread_mutex_lock(&w->mu);
+		if (k->family && same_client(w, k) >= w->lim.per_client) {
+			shutdown(k->fd, SHUT_RDWR);
+			k->cut = 1;
+			w->refused++;
+		}
 		k->next = w->head;
 		if (w->head)
 			w->head->prev = k;
@@ -203,9 +242,10 @@ void serve_conns_bytes(serve_conns *w, struct MHD_Connection *c, size_t bytes)
 }
 
 void serve_conns_counts(serve_conns *w, uint64_t *cut_headers, uint64_t *cut_body,
-                        unsigned *open)
+                        uint64_t *refused, unsigned *open)
 {
 	pthread_mutex_lock(&w->mu);
+	*refused = w->refused;
 	*cut_headers = w->cut_headers;
 	*cut_body = w->cut_body;
 	*open = w->open;

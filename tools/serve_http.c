@@ -40,6 +40,7 @@ typedef struct request {
 	size_t len, cap;
 	int too_big;
 	int job;               /* JOB_*: answered by a worker */
+	int heavy;             /* holds one of the --max-exports slots */
 	serve_reply rep;       /* the worker's answer */
 } request;
 
@@ -257,11 +258,12 @@ static void export_done(void *arg)
 {
 	serve_server *s = arg;
 	pthread_mutex_lock(&s->mu);
-	s->heavy--;
+	s->exporters--;
 	pthread_mutex_unlock(&s->mu);
 }
 
-/* GET /v1/tree: streamed, at most lim.max_heavy at once. */
+/* GET /v1/tree: streamed, at most lim.max_heavy at once (a slot is held
+ * until the export is sent, however slowly the client reads, or cut). */
 static enum MHD_Result send_tree(serve_server *s, struct MHD_Connection *c, request *r)
 {
 	serve_err e;
@@ -275,7 +277,9 @@ static enum MHD_Result send_tree(serve_server *s, struct MHD_Connection *c, requ
 	pthread_mutex_lock(&s->mu);
 	int room = s->heavy < s->lim.max_heavy;
 	s->heavy += room;
+	s->exporters += room;
 	s->heavy_refused += !room;
+	r->heavy = room;
 	pthread_mutex_unlock(&s->mu);
 	if (!room) {
 		serve_err_set(&e, 503, "busy",
@@ -283,6 +287,13 @@ static enum MHD_Result send_tree(serve_server *s, struct MHD_Connection *c, requ
 		              "in a few seconds", s->lim.max_heavy);
 		return send_error(c, r, &e, NULL);
 	}
+	/* the kernel's buffer bounded too (it grows to megabytes on its own):
+	 * a client that reads slowly holds back the export, not memory */
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	int sndbuf = 128 * 1024;
+	if (ci)
+		setsockopt(ci->connect_fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
 	struct MHD_Response *resp;
 	if (serve_stream_tree(&resp, c, s->st.mem, snap, format, export_done, s, &e)) {
 		export_done(s);
@@ -407,6 +418,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	pthread_mutex_unlock(&s->st.mu);
 	pthread_mutex_lock(&s->mu);
 	s->inflight--;
+	s->heavy -= r->heavy;
 	pthread_mutex_unlock(&s->mu);
 	if (r->job == JOB_DONE && !r->answered)
 		free(r->rep.body); /* answered by a worker, never sent */
@@ -431,6 +443,40 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_ctx
 	serve_conns_notify(cls, c, socket_ctx, (int)toe);
 }
 
+/* The HTTP side's lines of /metrics. */
+static void http_metrics(void *ctx, textbuf *b)
+{
+	serve_server *s = ctx;
+	uint64_t cut_headers, cut_body, per_client;
+	unsigned open;
+	serve_conns_counts(s->conns, &cut_headers, &cut_body, &per_client, &open);
+	pthread_mutex_lock(&s->mu);
+	unsigned heavy = s->heavy;
+	uint64_t refused = s->heavy_refused;
+	pthread_mutex_unlock(&s->mu);
+	tb_printf(b,
+	          "# HELP h2emv_http_connections Connections open.\n"
+	          "# TYPE h2emv_http_connections gauge\nh2emv_http_connections %u\n"
+	          "# HELP h2emv_http_slow_clients_cut_total Connections cut for sending their "
+	          "headers or body too slowly (--header-timeout, --min-rate).\n"
+	          "# TYPE h2emv_http_slow_clients_cut_total counter\n"
+	          "h2emv_http_slow_clients_cut_total{phase=\"headers\"} %llu\n"
+	          "h2emv_http_slow_clients_cut_total{phase=\"body\"} %llu\n"
+	          "# HELP h2emv_http_connections_refused_total Connections refused beyond "
+	          "--per-client from one address.\n"
+	          "# TYPE h2emv_http_connections_refused_total counter\n"
+	          "h2emv_http_connections_refused_total %llu\n"
+	          "# HELP h2emv_http_exports Tree exports streaming.\n"
+	          "# TYPE h2emv_http_exports gauge\nh2emv_http_exports %u\n"
+	          "# HELP h2emv_http_exports_refused_total Exports refused (503) beyond "
+	          "--max-exports.\n"
+	          "# TYPE h2emv_http_exports_refused_total counter\n"
+	          "h2emv_http_exports_refused_total %llu\n",
+	          open, (unsigned long long)cut_headers, (unsigned long long)cut_body,
+	          (unsigned long long)per_client, heavy,
+	          (unsigned long long)refused);
+}
+
 struct MHD_Daemon *serve_http_start(serve_server *s, const struct sockaddr *addr, int v6)
 {
 	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC |
@@ -443,16 +489,19 @@ struct MHD_Daemon *serve_http_start(serve_server *s, const struct sockaddr *addr
 		serve_jobs_stop(s->jobs);
 		return NULL;
 	}
+	s->st.extra_metrics = http_metrics;
+	s->st.extra_ctx = s;
 	/* the logger first: libmicrohttpd complains (on stderr, by itself) of
 	 * one that comes after other options */
 	struct MHD_Daemon *d = MHD_start_daemon(
 		flags, 0, NULL, NULL, on_request, s, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 		MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_THREAD_POOL_SIZE, s->lim.threads,
 		MHD_OPTION_CONNECTION_TIMEOUT, s->lim.timeout, MHD_OPTION_CONNECTION_LIMIT,
-		s->lim.max_conns, MHD_OPTION_PER_IP_CONNECTION_LIMIT, s->lim.per_client,
+		s->lim.max_conns,
 		MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 		MHD_OPTION_NOTIFY_CONNECTION, on_connection, s->conns, MHD_OPTION_END);
 	if (!d) {
+		s->st.extra_metrics = NULL;
 		serve_conns_stop(s->conns);
 		serve_jobs_stop(s->jobs);
 		s->conns = NULL;
@@ -489,8 +538,9 @@ void serve_http_drain(serve_server *s, struct MHD_Daemon *d)
 	/* every job left runs and resumes its connection: none stays
 	 * suspended when the daemon stops */
 	serve_jobs_stop(s->jobs);
-	wait_zero(s, &s->heavy);
+	wait_zero(s, &s->exporters);
 	MHD_stop_daemon(d);
+	s->st.extra_metrics = NULL;
 	serve_conns_stop(s->conns);
 	serve_worker_stop(&s->st);
 }

@@ -64,9 +64,10 @@ void serve_conns_notify(void *cls, struct MHD_Connection *c, void **socket_ctx, 
  * came. */
 void serve_conns_phase(serve_conns *w, struct MHD_Connection *c, int phase);
 void serve_conns_bytes(serve_conns *w, struct MHD_Connection *c, size_t bytes);
-/* Connections cut for being slow, and open now. */
+/* Connections cut for being slow, refused beyond --per-client, and open
+ * now. */
 void serve_conns_counts(serve_conns *w, uint64_t *cut_headers, uint64_t *cut_body,
-                        unsigned *open);
+                        uint64_t *refused, unsigned *open);
 
 /* ------------------------------------------------------ server -- */
 
@@ -80,7 +81,8 @@ typedef struct serve_server {
 	serve_conns *conns;
 	pthread_mutex_t mu;
 	unsigned inflight;       /* requests begun and not completed */
-	unsigned heavy;          /* exports streaming */
+	unsigned heavy;          /* export requests in flight (until sent or cut) */
+	unsigned exporters;      /* export threads running (they hold a snapshot) */
 	uint64_t heavy_refused;  /* 503 for an export beyond lim.max_heavy */
 	int draining;
 } serve_server;
