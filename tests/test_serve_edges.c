@@ -6,7 +6,8 @@
  * streamed in chunks with a limit of exports at once (503 + Retry-After),
  * the small refusals (a question without a word, times out of range,
  * snapshot numbers out of range, two Content-Length), the bearer scheme in
- * any case, the token file's mode, the builder's wait on a full disk, and
+ * any case, the token file's mode, the builder's wait on a full disk (and
+ * its count of what it built, once), and
  * the OpenAPI description against the routes the server dispatches.
  */
 #ifndef _GNU_SOURCE
@@ -441,6 +442,98 @@ static void test_bearer_in_any_case_and_the_token_file_mode(void **state)
 	free(dir);
 }
 
+/* ----------------------------------------------------------- disk full -- */
+
+/* POST the lines of `path` in batches of 200 until one is refused;
+ * the number stored. */
+static long stream_until_refused(const server *s, const char *path)
+{
+	size_t len;
+	char *text = tu_read_file(path, &len);
+	assert_non_null(text);
+	long stored = 0;
+	for (char *p = text; *p;) {
+		char *q = p;
+		for (int k = 0; k < 200 && *q; k++) {
+			char *nl = strchr(q, '\n');
+			q = nl ? nl + 1 : q + strlen(q);
+		}
+		char *out;
+		long st = http(&out, s, "POST", "/v1/observations", p, (size_t)(q - p), NULL);
+		if (st == 200) {
+			json_t *v = parse(out);
+			stored += (long)geti(v, "stored", NULL);
+			json_decref(v);
+		}
+		free(out);
+		if (st != 200)
+			break;
+		p = q;
+	}
+	free(text);
+	return stored;
+}
+
+static void test_builder_waits_for_space_and_resumes(void **state)
+{
+	char *dir = tu_tmpdir("edges-full");
+	char *out;
+	assert_int_equal(tu_run(&out, "%s sim -n 150 -s 3 -q -o %s/h.jsonl", H2EMV_CLI, dir), 0);
+	free(out);
+	/* the server may write 4 MB (RLIMIT_FSIZE, SIGXFSZ ignored): its
+	 * store fills up as a disk does; run without the guard process so
+	 * that its pid is the server's, whose limit is lifted later */
+	struct rlimit old, lim;
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 4u << 20;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	void (*xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
+	setenv("H2EMV_NO_GUARD", "1", 1);
+	server s;
+	start(&s, "edges-full-srv", "--no-maintenance");
+	unsetenv("H2EMV_NO_GUARD");
+	signal(SIGXFSZ, xfsz);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	char *hist = tu_fmt("%s/h.jsonl", dir);
+	long stored = stream_until_refused(&s, hist);
+	free(hist);
+	/* the builder finds the disk full: it says so and waits, 1 s, 2 s,
+	 * 4 s ... rather than trying every second (guards of 30 s) */
+	int k = 0;
+	while (k++ < 300 && metric(&s, "h2emv_disk_full") != 1)
+		usleep(100 * 1000);
+	assert_true(metric(&s, "h2emv_disk_full") == 1);
+	json_t *st = call(&s, 200, "GET", "/v1/status", NULL);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(st, "maintenance"),
+	                                                       "state")),
+	                    "disk full: waiting for space");
+	json_decref(st);
+	double w0 = metric(&s, "h2emv_disk_full_waits_total");
+	sleep(3); /* within 3 s of a failure: the retries at +1 s and +3 s at most */
+	double w1 = metric(&s, "h2emv_disk_full_waits_total");
+	if (w1 - w0 > 2)
+		fail_msg("%.0f builds in 3 s on a full disk (waits of 1 s doubling allow 2)", w1 - w0);
+	/* space comes back: the builder resumes by itself and counts each
+	 * observation built once */
+	struct rlimit inf = { RLIM_INFINITY, RLIM_INFINITY };
+	assert_int_equal(prlimit(s.pid, RLIMIT_FSIZE, &inf, NULL), 0);
+	time_t deadline = time(NULL) + 90;
+	while (time(NULL) < deadline && metric(&s, "h2emv_disk_full") != 0)
+		usleep(200 * 1000);
+	assert_true(metric(&s, "h2emv_disk_full") == 0);
+	wait_built(&s);
+	double received = metric(&s, "h2emv_observations_received_total");
+	double built = metric(&s, "h2emv_observations_built_total");
+	assert_true(received >= (double)stored);
+	if (built != received)
+		fail_msg("%.0f observations received, %.0f counted as built", received, built);
+	assert_int_equal(stop(&s), 0);
+	cleanup(&s);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 /* ------------------------------------------------------------ OpenAPI -- */
 
 /* `schema` with a $ref to #/components/schemas/NAME resolved. */
@@ -578,6 +671,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_questions_and_times_out_of_range_are_refused,
 		                          teardown),
 		cmocka_unit_test_teardown(test_bearer_in_any_case_and_the_token_file_mode, teardown),
+		cmocka_unit_test_teardown(test_builder_waits_for_space_and_resumes, teardown),
 		cmocka_unit_test_teardown(test_openapi_describes_every_route, teardown),
 	};
 	atexit(kill_leftovers);
