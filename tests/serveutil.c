@@ -376,3 +376,21 @@ void expect_raw(const server *s, long status, const char *code, const char *meth
 	free(out);
 }
 
+/* The value of a metric line "NAME VALUE" of /metrics (NAME with its
+ * labels), or -1. */
+double metric(const server *s, const char *name)
+{
+	char *text;
+	long st = http(&text, s, "GET", "/metrics", NULL, 0, NULL);
+	assert_int_equal(st, 200);
+	double v = -1;
+	size_t n = strlen(name);
+	for (char *line = text; line && *line;) {
+		if (!strncmp(line, name, n) && line[n] == ' ')
+			v = strtod(line + n + 1, NULL);
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	free(text);
+	return v;
+}

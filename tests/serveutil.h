@@ -69,5 +69,8 @@ long raw(char **head_out, char **body_out, const server *s, const char *method,
 /* A raw request refused with `status` and the JSON error `code`. */
 void expect_raw(const server *s, long status, const char *code, const char *method,
                 const char *path, const char *host, const char *extra, const char *body);
+/* The value of the line "NAME VALUE" of /metrics (NAME with its labels),
+ * or -1. */
+double metric(const server *s, const char *name);
 
 #endif
