@@ -180,6 +180,7 @@ typedef struct serve_state {
 	const char *state;
 	char last_error[600];
 	double last_maintain;  /* wall clock of the last h2emv_maintain, 0 = never */
+	double last_trim;      /* wall clock of the last malloc_trim */
 	double started;
 	/* counters (under mu) */
 	uint64_t obs_received, obs_refused, batches, obs_built, snapshots_built, nodes_forgotten;
