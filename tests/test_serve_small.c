@@ -5,6 +5,9 @@
  * bearer scheme in any case, a token file every user can read; and the
  * OpenAPI description (issue 23) against the routes the server dispatches.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* strcasestr */
+#endif
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -181,6 +185,31 @@ static void check_shape(json_t *doc, json_t *response, const char *body, const c
 	json_decref(v);
 }
 
+/* The answer's Content-Type (its media type) is one its description
+ * lists. */
+static void check_type(json_t *doc, json_t *response, const char *head, const char *what)
+{
+	const char *ref = json_string_value(json_object_get(response, "$ref"));
+	if (ref)
+		response = json_object_get(json_object_get(json_object_get(doc, "components"),
+		                                           "responses"),
+		                           strrchr(ref, '/') + 1);
+	json_t *content = json_object_get(response, "content");
+	if (!content)
+		return;
+	const char *ct = strcasestr(head, "\r\nContent-Type: ");
+	if (!ct)
+		fail_msg("%s: no Content-Type: %s", what, head);
+	ct += 16;
+	size_t n = strcspn(ct, ";\r");
+	const char *media;
+	json_t *unused;
+	json_object_foreach(content, media, unused)
+		if (strlen(media) == n && !strncasecmp(ct, media, n))
+			return;
+	fail_msg("%s: Content-Type %.*s is not one the description lists", what, (int)n, ct);
+}
+
 static const char *example_body(const char *path)
 {
 	if (!strcmp(path, "/v1/observations"))
@@ -246,7 +275,11 @@ static void test_openapi_describes_every_route(void **state)
 				fail_msg("docs/openapi.json describes %s %s, which the server does not have",
 				         upper, path);
 			const char *body = strcmp(upper, "POST") ? NULL : example_body(path);
-			long st = http(&out, &s, upper, path, body, body ? strlen(body) : 0, NULL);
+			const char *type = !body                                  ? ""
+			                   : !strcmp(path, "/v1/observations") ? "Content-Type: application/x-ndjson\r\n"
+			                                                       : "Content-Type: application/json\r\n";
+			char *head;
+			long st = raw(&head, &out, &s, upper, path, "127.0.0.1", type, body);
 			char code[8];
 			snprintf(code, sizeof code, "%ld", st);
 			json_t *resp = json_object_get(json_object_get(op, "responses"), code);
@@ -254,8 +287,10 @@ static void test_openapi_describes_every_route(void **state)
 				fail_msg("%s %s answered %ld, a status its description does not list: %s",
 				         upper, path, st, out);
 			char *what = tu_fmt("%s %s (%ld)", upper, path, st);
+			check_type(doc, resp, head, what);
 			check_shape(doc, resp, out, what);
 			free(what);
+			free(head);
 			free(out);
 		}
 	}
