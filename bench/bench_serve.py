@@ -2,6 +2,7 @@
 """Load test of `h2emv serve` on the loopback (issue 12's targets).
 
   python3 bench/bench_serve.py --h2emv build/h2emv [--seconds 60] [--askers 8]
+                               [--minutes 10]
 
 In one run, on a simulated household history (`h2emv sim`):
  1. ingest rate: the first --seed-obs observations go to a fresh server over
@@ -13,11 +14,16 @@ In one run, on a simulated household history (`h2emv sim`):
  3. load: --askers askers and one ingester streaming the rest of the
     history at --rate observations a second (batches every 0.1 s) for
     --seconds; every request must succeed and every acknowledged
-    observation must be stored exactly once and built.
-Prints a table of p50/p99 and the ratios; exits 1 if a request failed or an
-observation was lost. Standard library only.
+    observation must be stored exactly once and built;
+ 4. memory: --minutes of mixed load (askers, the ingester, tree exports,
+    status and metrics) on the same server; its resident memory (RSS) at
+    the end must be within 1.5x of its RSS after the first minute (issue 21;
+    with --minutes under 2, after the first half).
+Prints a table of p50/p99 and the ratios; exits 1 if a request failed, an
+observation was lost or the RSS grew past 1.5x. Standard library only.
 """
 import argparse
+import calendar
 import http.client
 import json
 import os
@@ -60,8 +66,10 @@ def pct(xs, p):
 
 
 def start_server(h2emv, mem):
+    # without the guard process, so that the pid is the server's (its RSS)
+    env = dict(os.environ, H2EMV_NO_GUARD="1")
     p = subprocess.Popen([h2emv, "serve", "-m", mem, "--create", "--listen", "127.0.0.1:0"],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     line = p.stdout.readline()
     return p, int(line.rsplit(":", 1)[1])
 
@@ -74,6 +82,94 @@ def wait_built(c, timeout=600):
             return s
         time.sleep(0.2)
     raise TimeoutError("builder did not catch up")
+
+
+def stamp(t):
+    """Seconds since the epoch of "YYYY-MM-DDTHH:MM:SS[.fff]Z" (whole seconds)."""
+    return calendar.timegm(time.strptime(t[:19], "%Y-%m-%dT%H:%M:%S"))
+
+
+def rss_kb(pid):
+    """(VmRSS, RssAnon, RssFile) of the process, kB: RssFile is mostly the
+    store's pages mapped by LMDB, which grow with the store and which the
+    kernel drops when it needs to; RssAnon is what the server allocated."""
+    v = {}
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            k = line.split(":")[0]
+            if k in ("VmRSS", "RssAnon", "RssFile"):
+                v[k] = int(line.split()[1])
+    return (v.get("VmRSS", 0), v.get("RssAnon", 0), v.get("RssFile", 0))
+
+
+def mixed_load(port, pid, questions, lines, start, a):
+    """--minutes of askers, an ingester (the history from `start` on, then
+    again and again, each time moved after its end), tree exports and
+    status polls; RSS sampled every 5 s. Returns (samples [(s, kB)], failed
+    requests, counts)."""
+    seconds = a.minutes * 60
+    stop_at = time.time() + seconds
+    stats = {"lat": [], "failed": 0}
+    ts = askers(port, questions, a.askers, seconds, stats)
+    extra = {"failed": 0, "exports": 0, "batches": 0, "error": ""}
+
+    def ingester():
+        # the history again and again, each round moved after the last one
+        # (new observations, so the builder keeps folding)
+        ci = Client(port)
+        first, last = (stamp(json.loads(lines[i])["t"]) for i in (0, -1))
+        round_, pos = 0, start
+        while time.time() < stop_at:
+            if pos >= len(lines):
+                round_, pos = round_ + 1, 0
+            shift = round_ * (last - first + 86400)
+            batch = []
+            for line in lines[pos:pos + 10]:
+                if shift:
+                    o = json.loads(line)
+                    o["t"] = time.strftime("%Y-%m-%dT%H:%M:%S",
+                                           time.gmtime(stamp(o["t"]) + shift)) + o["t"][19:]
+                    line = json.dumps(o).encode() + b"\n"
+                batch.append(line)
+            pos += 10
+            try:
+                st, ack = ci.call("POST", "/v1/observations", b"".join(batch))
+                extra["batches"] += 1
+                if st != 200:
+                    extra["failed"] += 1
+                    extra["error"] = extra["error"] or json.dumps(ack)[:300]
+            except Exception:
+                extra["failed"] += 1
+            time.sleep(0.1)
+
+    def exporter():
+        while time.time() < stop_at:
+            try:
+                c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+                c.request("GET", "/v1/tree")
+                r = c.getresponse()
+                r.read()
+                c.close()
+                extra["exports"] += 1
+                if r.status not in (200, 503):
+                    extra["failed"] += 1
+            except Exception:
+                extra["failed"] += 1
+            time.sleep(2)
+
+    ts += [threading.Thread(target=ingester)] + [threading.Thread(target=exporter)
+                                                   for _ in range(3)]
+    for t in ts[-4:]:
+        t.start()
+    samples = []
+    t0 = time.time()
+    while time.time() < stop_at:
+        samples.append((time.time() - t0, rss_kb(pid)))
+        time.sleep(5)
+    for t in ts:
+        t.join()
+    samples.append((time.time() - t0, rss_kb(pid)))
+    return samples, stats["failed"] + extra["failed"], extra
 
 
 def askers(port, questions, n, seconds, stats):
@@ -116,6 +212,8 @@ def main():
     ap.add_argument("--rate", type=float, default=100, help="observations per second streamed")
     ap.add_argument("--seed-obs", type=int, default=5000)
     ap.add_argument("--episodes", type=int, default=300)
+    ap.add_argument("--minutes", type=float, default=10,
+                    help="minutes of mixed load for the RSS check (0: skip it)")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     a = ap.parse_args()
     h2emv = os.path.abspath(a.h2emv)
@@ -159,7 +257,7 @@ def main():
 
     # 3. load: askers and one ingester
     load = {"lat": [], "failed": 0}
-    ing = {"batches": 0, "failed": 0, "obs": 0, "max_lag_obs": 0, "max_lag_s": 0.0}
+    ing = {"batches": 0, "failed": 0, "obs": 0, "max_lag_obs": 0, "max_lag_s": 0.0, "pos": 0}
     stop_at = time.time() + a.seconds
 
     def ingester():
@@ -170,6 +268,7 @@ def main():
         while time.time() < stop_at and pos < len(rest):
             batch = rest[pos:pos + per]
             pos += len(batch)
+            ing["pos"] = pos
             try:
                 st, ack = ci.call("POST", "/v1/observations", b"".join(batch))
                 if st != 200:
@@ -201,6 +300,16 @@ def main():
     t0 = time.time()
     final = wait_built(c)
     catch_up = time.time() - t0
+
+    # 4. memory over mixed load
+    rss = None
+    if a.minutes > 0:
+        samples, rss_failed, rss_extra = mixed_load(port, proc.pid, questions, lines,
+                                                    len(lines) - len(rest) + ing["pos"], a)
+        failed += rss_failed
+        base_t = 60 if a.minutes >= 2 else a.minutes * 30
+        base = next((kb for t, kb in samples if t >= base_t), samples[-1][1])
+        rss = (base, samples[-1][1], max(kb[0] for _, kb in samples), rss_extra)
     proc.terminate()
     proc.wait(timeout=60)
 
@@ -230,12 +339,28 @@ def main():
     print("streamed %d observations in %d batches over %.0f s; build lag max %d obs, %.1f s; "
           "caught up %.1f s after the end"
           % (ing["obs"], ing["batches"], a.seconds, ing["max_lag_obs"], ing["max_lag_s"], catch_up))
+    rss_bad = False
+    if rss:
+        base, end, peak, ex = rss
+        ratio = [e / b if b else float("inf") for b, e in zip(base, end)]
+        # the check: what the server allocated (anonymous); the store's
+        # mapped pages (file) grow with the store and are reported beside
+        rss_bad = ratio[1] > 1.5
+        print("memory: %.1f min of mixed load (%d askers, %d batches, %d tree exports), after "
+              "%s -> at the end: RSS %.0f -> %.0f MB (x%.2f; peak %.0f MB), of which anonymous "
+              "%.0f -> %.0f MB (x%.2f, limit x1.5%s) and the store's mapped pages %.0f -> %.0f MB"
+              % (a.minutes, a.askers, ex["batches"], ex["exports"],
+                 "1 min" if a.minutes >= 2 else "half the run", base[0] / 1024, end[0] / 1024,
+                 ratio[0], peak / 1024, base[1] / 1024, end[1] / 1024, ratio[1],
+                 " -- TOO MUCH" if rss_bad else "", base[2] / 1024, end[2] / 1024))
+        if ex["error"]:
+            print("memory phase, first refused batch:", ex["error"])
     print("failed requests: %d; lost observations: %d" % (failed, lost))
     if a.keep:
         print("work directory:", work)
     else:
         shutil.rmtree(work, ignore_errors=True)
-    return 1 if failed or lost else 0
+    return 1 if failed or lost or rss_bad else 0
 
 
 if __name__ == "__main__":

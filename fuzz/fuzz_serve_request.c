@@ -8,12 +8,14 @@
  *    item with its own text and line number, in order;
  *  - a refusal always carries a 4xx/5xx status, a code and a message that
  *    serialise as the documented error object;
- *  - the bearer check accepts exactly "Bearer " followed by the token.
+ *  - the bearer check accepts exactly "Bearer" in any case, one or more
+ *    spaces, and the token (RFC 7235).
  * Any violation traps.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
@@ -93,7 +95,7 @@ static void route(const char *text, size_t len)
 		check_err(&e);
 		if ((e.http == 405) != (allow != NULL))
 			__builtin_trap();
-	} else if (r < SERVE_OBSERVATIONS || r > SERVE_METRICS) {
+	} else if (r < SERVE_OBSERVATIONS || r > SERVE_OPENAPI) {
 		__builtin_trap();
 	}
 	free(s);
@@ -110,7 +112,12 @@ static void bearer(const char *text, size_t len)
 		return;
 	size_t tl = (size_t)(nul - text);
 	int ok = serve_auth_ok(hdr, text, tl);
-	int want = !strncmp(hdr, "Bearer ", 7) && strlen(hdr + 7) == tl && !memcmp(hdr + 7, text, tl);
+	int want = 0;
+	if (strlen(hdr) >= 6 && !strncasecmp(hdr, "bearer", 6)) {
+		size_t sp = strspn(hdr + 6, " ");
+		const char *got = hdr + 6 + sp;
+		want = sp > 0 && strlen(got) == tl && !memcmp(got, text, tl);
+	}
 	if (ok != want)
 		__builtin_trap();
 	free(hdr);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/ask_input.h"
 #include "tools/cli.h"
 
 static const char help[] =
@@ -23,8 +24,9 @@ static const char help[] =
 	"      --at TIME      answer as the memory was at TIME: the newest snapshot whose\n"
 	"                     clock is not after it. TIME is RFC 3339\n"
 	"                     (2024-09-23T10:00:00Z, 2024-09-23T12:00:00+02:00), or\n"
-	"                     \"2024-09-23 10:00\" / \"2024-09-23\" (UTC), or microseconds\n"
-	"                     since the epoch\n"
+	"                     \"2024-09-23 10:00\" / \"2024-09-23\" (UTC), microseconds\n"
+	"                     since the epoch, or +DURATION (+1d, +12h) after the\n"
+	"                     memory's clock. POST /v1/ask's \"at\" reads the same\n"
 	"      --snapshot SEQ answer from snapshot SEQ (see h2emv snapshots)\n"
 	"      --trace        print each exploration step before the answer\n"
 	"      --json         print one JSON object instead\n"
@@ -48,15 +50,7 @@ static const char help[] =
 	"(forgotten: yes); when nothing matches, \"I could not find that in my memory.\"\n"
 	"\n"
 	"exit status: 0 answered, 2 error (no memory, nothing built yet, no snapshot\n"
-	"that old), 64 usage error.\n";
-
-/* ------------------------------------------------------------------ time -- */
-
-/* RFC 3339, "YYYY-MM-DD HH:MM[:SS]", "YYYY-MM-DD" (UTC), or µs. */
-static int parse_time(h2emv_time *out, const char *s)
-{
-	return h2emv_time_parse(out, s, NULL) == H2EMV_OK ? 0 : -1;
-}
+	"that old, a question without a word such as \"\" or \"?\"), 64 usage error.\n";
 
 /* ---------------------------------------------------------------- output -- */
 
@@ -105,7 +99,7 @@ int cmd_ask(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *mem = NULL;
+	const char *mem = NULL, *at = NULL;
 	int json = 0, quiet = 0, c;
 	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
 	optind = 1;
@@ -115,9 +109,7 @@ int cmd_ask(int argc, char **argv)
 			mem = optarg;
 			break;
 		case 'a':
-			if (parse_time(&o.at, optarg) || o.at == 0)
-				return cli_usage("ask", "--at: '%s' is not a time (try 2024-09-23T10:00:00Z)",
-				                 optarg);
+			at = optarg; /* read once the memory is open: +DURATION needs its clock */
 			break;
 		case 's':
 			if (cli_u64(&o.snapshot, optarg) || o.snapshot == 0)
@@ -139,17 +131,30 @@ int cmd_ask(int argc, char **argv)
 			return cli_usage("ask", "unknown option");
 		}
 	}
-	if (o.at && o.snapshot)
+	if (at && o.snapshot)
 		return cli_usage("ask", "give --at or --snapshot, not both");
 	if (optind >= argc)
 		return cli_usage("ask", "what is the question?");
 	char *q = join_words(argc, argv, optind);
 	if (!q)
 		return cli_fail("ask", H2EMV_ENOMEM, NULL);
+	if (!ask_question_ok(q)) {
+		/* as POST /v1/ask answers 400: nothing to look for */
+		fprintf(stderr, "h2emv ask: the question '%s' holds no word: ask something, such "
+		        "as \"Where did you put the keys?\"\n", q);
+		free(q);
+		return EXIT_ERROR;
+	}
 	h2emv_mem *m = cli_open(cli_mem_dir(mem), H2EMV_OPEN_READONLY);
 	if (!m) {
 		free(q);
 		return EXIT_ERROR;
+	}
+	char why[300];
+	if (at && ask_at_parse(&o.at, m, at, why, sizeof why)) {
+		h2emv_mem_close(m);
+		free(q);
+		return cli_usage("ask", "--at: %s", why);
 	}
 	h2emv_answer *a = NULL;
 	h2emv_error err = { 0 };

@@ -6,6 +6,7 @@
  * serve_worker.c builds in the background. docs/serve.md is the manual.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -16,14 +17,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
 
 #include "tools/cli.h"
-#include "tools/serve.h"
+#include "tools/serve_http.h"
 
 static const char help[] =
 	"usage: h2emv serve [-m DIR] [--listen HOST:PORT] [--token-file FILE] [options]\n"
@@ -55,6 +58,16 @@ static const char help[] =
 	"                       Access-Control-Allow-Origin. Other origins get 403\n"
 	"      --max-body SIZE  largest request body (default 8M; 413 beyond)\n"
 	"      --timeout SEC    close a connection idle this long (default 30)\n"
+	"      --header-timeout SEC  a request's headers must be in within SEC of the\n"
+	"                       connection's opening (or its previous answer), and a\n"
+	"                       body may then come no slower than --min-rate: else the\n"
+	"                       connection is cut (default 10)\n"
+	"      --min-rate BYTES  slowest body accepted, bytes a second (default 1024)\n"
+	"      --per-client N   connections from one client address (default 64)\n"
+	"      --max-connections N  connections at once (default 4096, less when the\n"
+	"                       file descriptor limit is lower)\n"
+	"      --max-exports N  GET /v1/tree exports streaming at once (default 2; 503\n"
+	"                       with Retry-After beyond)\n"
 	"      --nightly HH:MM  when (UTC) to run gc and compaction every day, whatever\n"
 	"                       is due (default 03:00); it yields to new observations\n"
 	"      --idle SEC       run maintenance (gc, compaction when due) once no\n"
@@ -83,6 +96,7 @@ static const char help[] =
 	"                         `h2emv export` writes it (newest snapshot by default)\n"
 	"  GET  /v1/status        queue depth, build lag, newest snapshot, disk, maintenance\n"
 	"  GET  /metrics          Prometheus text format\n"
+	"  GET  /openapi.json     the OpenAPI description of these routes\n"
 	"\n"
 	"Examples:\n"
 	"  h2emv serve -m mem --create &\n"
@@ -98,247 +112,6 @@ static const char help[] =
 	"\n"
 	"exit status: 0 stopped by a signal, 2 error (memory, address in use), 64 usage error\n"
 	"(also: an address beyond the loopback without --token-file).\n";
-
-typedef struct server {
-	serve_state st;
-	serve_guard guard;
-	const char *token; /* NULL: no authentication */
-	size_t token_len;
-	pthread_mutex_t mu;
-	unsigned inflight;
-	int draining;
-} server;
-
-typedef struct request {
-	double t0;
-	char method[16], path[160];
-	int started;           /* past the first call (headers seen) */
-	int answered;          /* a response is queued */
-	int status;
-	serve_route_id route;
-	const char *cors;      /* the --cors origin it came from, or NULL */
-	char *body;
-	size_t len, cap;
-	int too_big;
-} request;
-
-/* -------------------------------------------------------------- replies -- */
-
-static enum MHD_Result send_reply(struct MHD_Connection *c, request *r, serve_reply *rep)
-{
-	struct MHD_Response *resp =
-		MHD_create_response_from_buffer(rep->len, rep->body, MHD_RESPMEM_MUST_FREE);
-	if (!resp) {
-		free(rep->body);
-		return MHD_NO;
-	}
-	MHD_add_response_header(resp, "Content-Type", rep->type ? rep->type : "application/json");
-	if (rep->allow)
-		MHD_add_response_header(resp, "Allow", rep->allow);
-	if (rep->auth_challenge)
-		MHD_add_response_header(resp, "WWW-Authenticate", "Bearer realm=\"h2emv\"");
-	if (r->cors) {
-		MHD_add_response_header(resp, "Access-Control-Allow-Origin", r->cors);
-		MHD_add_response_header(resp, "Vary", "Origin");
-	}
-	enum MHD_Result ok = MHD_queue_response(c, (unsigned)rep->status, resp);
-	MHD_destroy_response(resp);
-	r->answered = 1;
-	r->status = rep->status;
-	return ok;
-}
-
-static enum MHD_Result send_error(struct MHD_Connection *c, request *r, const serve_err *e,
-                                  const char *allow)
-{
-	serve_reply rep = { 0 };
-	serve_reply_error(&rep, e);
-	rep.allow = allow;
-	rep.auth_challenge = e->http == 401;
-	return send_reply(c, r, &rep);
-}
-
-static const char *query_arg(void *ctx, const char *name)
-{
-	return MHD_lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, name);
-}
-
-/* OPTIONS: the methods of the route and, for a --cors origin, what its
- * preflight asks for. No token is asked: browsers send none with it. */
-static enum MHD_Result send_options(struct MHD_Connection *c, request *r, const char *url)
-{
-	serve_err e;
-	const char *m = serve_route_method(url);
-	if (!m) {
-		serve_route_id unused;
-		const char *allow;
-		serve_route(&unused, &allow, "OPTIONS", url, &e); /* the 404 */
-		return send_error(c, r, &e, NULL);
-	}
-	const char *allow = !strcmp(m, "GET") ? "GET, HEAD, OPTIONS" : "POST, OPTIONS";
-	struct MHD_Response *resp =
-		MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
-	if (!resp)
-		return MHD_NO;
-	MHD_add_response_header(resp, "Allow", allow);
-	if (r->cors) {
-		MHD_add_response_header(resp, "Access-Control-Allow-Origin", r->cors);
-		MHD_add_response_header(resp, "Access-Control-Allow-Methods", allow);
-		MHD_add_response_header(resp, "Access-Control-Allow-Headers",
-		                        "Authorization, Content-Type");
-		MHD_add_response_header(resp, "Access-Control-Max-Age", "600");
-		MHD_add_response_header(resp, "Vary", "Origin");
-	}
-	enum MHD_Result ok = MHD_queue_response(c, 204, resp);
-	MHD_destroy_response(resp);
-	r->answered = 1;
-	r->status = 204;
-	return ok;
-}
-
-/* ------------------------------------------------------------- requests -- */
-
-static const char *header(struct MHD_Connection *c, const char *name)
-{
-	return MHD_lookup_connection_value(c, MHD_HEADER_KIND, name);
-}
-
-/* The headers are in: refuse now what can be refused without the body.
- * Host and Origin come first, before anything else is said about the
- * server to a page that should not talk to it. */
-static enum MHD_Result first_call(server *s, struct MHD_Connection *c, request *r,
-                                  const char *url, const char *method)
-{
-	serve_err e;
-	const char *allow = NULL;
-	pthread_mutex_lock(&s->mu);
-	int draining = s->draining;
-	pthread_mutex_unlock(&s->mu);
-	if (draining) {
-		serve_err_set(&e, 503, "shutting_down", "the server is stopping");
-		return send_error(c, r, &e, NULL);
-	}
-	if (serve_guard_check(&r->cors, &s->guard, header(c, "Host"), header(c, "Origin"), &e))
-		return send_error(c, r, &e, NULL);
-	if (!strcmp(method, "OPTIONS"))
-		return send_options(c, r, url);
-	if (s->token && !serve_auth_ok(header(c, "Authorization"), s->token, s->token_len)) {
-		serve_err_set(&e, 401, "unauthorized",
-		              "this server wants \"Authorization: Bearer TOKEN\" (the token of "
-		              "its --token-file)");
-		return send_error(c, r, &e, NULL);
-	}
-	if (serve_route(&r->route, &allow, method, url, &e))
-		return send_error(c, r, &e, allow);
-	if (serve_content_type_check(r->route, header(c, "Content-Type"), &e))
-		return send_error(c, r, &e, NULL);
-	const char *cl = header(c, "Content-Length");
-	if (cl && strtoull(cl, NULL, 10) > s->st.max_body) {
-		serve_err_set(&e, 413, "too_large", "the body is %s bytes; this server takes at most %zu (--max-body)",
-		              cl, s->st.max_body);
-		return send_error(c, r, &e, NULL);
-	}
-	return MHD_YES;
-}
-
-/* One request, one log line: no control characters from the network. */
-static void clean_for_log(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
-
-static int take_data(server *s, request *r, const char *data, size_t n)
-{
-	if (r->too_big || r->len + n > s->st.max_body) {
-		r->too_big = 1; /* read on and drop, to answer 413 at the end */
-		return 0;
-	}
-	if (r->len + n + 1 > r->cap) {
-		size_t nc = r->cap ? r->cap : 65536;
-		while (nc < r->len + n + 1)
-			nc *= 2;
-		char *p = realloc(r->body, nc);
-		if (!p)
-			return -1;
-		r->body = p;
-		r->cap = nc;
-	}
-	memcpy(r->body + r->len, data, n);
-	r->len += n;
-	r->body[r->len] = '\0';
-	return 0;
-}
-
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size,
-                                  void **con_cls)
-{
-	server *s = cls;
-	request *r = *con_cls;
-	if (!r) {
-		if (!(r = calloc(1, sizeof *r)))
-			return MHD_NO;
-		*con_cls = r;
-		r->t0 = serve_now();
-		snprintf(r->method, sizeof r->method, "%s", method);
-		snprintf(r->path, sizeof r->path, "%s", url);
-		clean_for_log(r->method);
-		clean_for_log(r->path);
-		pthread_mutex_lock(&s->mu);
-		s->inflight++;
-		pthread_mutex_unlock(&s->mu);
-		return first_call(s, c, r, url, method);
-	}
-	if (r->answered) { /* refused at the headers: drop what follows */
-		*upload_data_size = 0;
-		return MHD_YES;
-	}
-	if (*upload_data_size) {
-		int rc = take_data(s, r, upload_data, *upload_data_size);
-		*upload_data_size = 0;
-		return rc ? MHD_NO : MHD_YES;
-	}
-	serve_err e;
-	if (r->too_big) {
-		serve_err_set(&e, 413, "too_large", "the body is over %zu bytes (--max-body)",
-		              s->st.max_body);
-		return send_error(c, r, &e, NULL);
-	}
-	if (serve_route_has_body(r->route) && r->len == 0) {
-		serve_err_set(&e, 400, "empty_body", "%s %s needs a JSON body", r->method, r->path);
-		return send_error(c, r, &e, NULL);
-	}
-	serve_reply rep;
-	serve_handle(&rep, &s->st, r->route, r->body ? r->body : "", r->len, query_arg, c);
-	return send_reply(c, r, &rep);
-}
-
-/* One log line per request, and the request's memory back. */
-static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
-                         enum MHD_RequestTerminationCode toe)
-{
-	server *s = cls;
-	request *r = *con_cls;
-	if (!r)
-		return;
-	double ms = (serve_now() - r->t0) * 1e3;
-	fprintf(stderr, "%s %s %d %.1f ms%s\n", r->method, r->path, r->answered ? r->status : 0, ms,
-	        toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (connection closed early)");
-	pthread_mutex_lock(&s->st.mu);
-	s->st.http_requests++;
-	s->st.http_4xx += r->status >= 400 && r->status < 500;
-	s->st.http_5xx += r->status >= 500;
-	pthread_mutex_unlock(&s->st.mu);
-	pthread_mutex_lock(&s->mu);
-	s->inflight--;
-	pthread_mutex_unlock(&s->mu);
-	free(r->body);
-	free(r);
-	*con_cls = NULL;
-}
 
 /* -------------------------------------------------------------- options -- */
 
@@ -406,6 +179,12 @@ static char *read_token(const char *path, size_t *len)
 		fprintf(stderr, "h2emv serve: --token-file %s: %s\n", path, strerror(errno));
 		return NULL;
 	}
+	struct stat sb;
+	if (fstat(fileno(f), &sb) == 0 && (sb.st_mode & (S_IROTH | S_IWOTH)))
+		fprintf(stderr,
+		        "h2emv serve: warning: --token-file %s can be read by every user of this "
+		        "machine (mode %04o): chmod 600 %s\n",
+		        path, (unsigned)(sb.st_mode & 07777), path);
 	char buf[4097];
 	size_t n = fread(buf, 1, sizeof buf - 1, f);
 	fclose(f);
@@ -437,9 +216,38 @@ typedef struct serve_opts {
 	const char *mem, *listen, *token_file;
 	serve_guard guard; /* --allow-host, --cors */
 	int create, maintenance;
-	uint64_t max_body, timeout, idle;
+	uint64_t max_body, timeout, idle, header_timeout, min_rate, per_client, max_conns,
+		max_exports;
 	unsigned nightly;
 } serve_opts;
+
+/* The options that bound clients: a number within its range. */
+static int limit_opt(serve_opts *o, int c, const char *arg)
+{
+	static const struct {
+		int c;
+		const char *name;
+		uint64_t lo, hi;
+		size_t off;
+	} lims[] = {
+		{ 'D', "--header-timeout", 1, 3600, offsetof(serve_opts, header_timeout) },
+		{ 'R', "--min-rate", 0, 1u << 30, offsetof(serve_opts, min_rate) },
+		{ 'P', "--per-client", 1, 1000000, offsetof(serve_opts, per_client) },
+		{ 'X', "--max-connections", 1, 1000000, offsetof(serve_opts, max_conns) },
+		{ 'E', "--max-exports", 1, 64, offsetof(serve_opts, max_exports) },
+	};
+	for (size_t i = 0; i < sizeof lims / sizeof lims[0]; i++) {
+		if (lims[i].c != c)
+			continue;
+		uint64_t *v = (uint64_t *)((char *)o + lims[i].off);
+		if (cli_u64(v, arg) || *v < lims[i].lo || *v > lims[i].hi) {
+			cli_usage("serve", "%s takes a number from %llu to %llu, not '%s'", lims[i].name,
+			          (unsigned long long)lims[i].lo, (unsigned long long)lims[i].hi, arg);
+			return -1;
+		}
+	}
+	return 0;
+}
 
 static int parse_opts(serve_opts *o, int argc, char **argv)
 {
@@ -455,11 +263,17 @@ static int parse_opts(serve_opts *o, int argc, char **argv)
 		{ "no-maintenance", no_argument, NULL, 'M' },
 		{ "allow-host", required_argument, NULL, 'H' },
 		{ "cors", required_argument, NULL, 'O' },
+		{ "header-timeout", required_argument, NULL, 'D' },
+		{ "min-rate", required_argument, NULL, 'R' },
+		{ "per-client", required_argument, NULL, 'P' },
+		{ "max-connections", required_argument, NULL, 'X' },
+		{ "max-exports", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	*o = (serve_opts){ .listen = "127.0.0.1:7878", .maintenance = 1, .max_body = 8u << 20,
-		           .timeout = 30, .idle = 5, .nightly = 3 * 60 };
+		           .timeout = 30, .idle = 5, .nightly = 3 * 60, .header_timeout = 10,
+		           .min_rate = 1024, .per_client = 64, .max_conns = 4096, .max_exports = 2 };
 	/* the loopback's names are always the server's own */
 	serve_guard_add_host(&o->guard, "127.0.0.1");
 	serve_guard_add_host(&o->guard, "localhost");
@@ -491,6 +305,14 @@ static int parse_opts(serve_opts *o, int argc, char **argv)
 				return cli_usage("serve", "--nightly takes HH:MM (UTC), not '%s'", optarg);
 			break;
 		case 'M': o->maintenance = 0; break;
+		case 'D':
+		case 'R':
+		case 'P':
+		case 'X':
+		case 'E':
+			if (limit_opt(o, c, optarg))
+				return EXIT_USAGE;
+			break;
 		case 'H':
 			if (!serve_host_name_valid(optarg))
 				return cli_usage("serve", "--allow-host takes a host name or address without "
@@ -536,49 +358,36 @@ static int settle_access(serve_opts *o, const struct addrinfo *ai, const char *h
 
 /* ---------------------------------------------------------------- serve -- */
 
-/* libmicrohttpd's own complaints, marked as such. */
-static void mhd_log(void *cls, const char *fmt, va_list ap)
+/* The limits from the options. Connections are bounded by the file
+ * descriptors this process may open (raised to the hard limit): the
+ * memory, the threads and the listening socket keep 64 of them. */
+static void set_limits(serve_limits *l, const serve_opts *o)
 {
-	fputs("h2emv serve: libmicrohttpd: ", stderr);
-	vfprintf(stderr, fmt, ap);
-}
-
-static struct MHD_Daemon *start_daemon(server *s, const struct addrinfo *ai, unsigned timeout)
-{
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-	                 MHD_USE_ITC | MHD_USE_ERROR_LOG;
-	if (ai->ai_family == AF_INET6)
-		flags |= MHD_USE_IPv6;
-	/* the logger first: libmicrohttpd complains (on stderr, by itself) of
-	 * one that comes after other options */
-	return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_EXTERNAL_LOGGER,
-	                        mhd_log, NULL, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-	                        MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_CONNECTION_LIMIT,
-	                        256u, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-	                        MHD_OPTION_END);
-}
-
-/* Stop: refuse new work, let the requests in flight finish (a batch being
- * made durable is answered), then the daemon, then the builder. */
-static void drain(server *s, struct MHD_Daemon *d)
-{
-	pthread_mutex_lock(&s->mu);
-	s->draining = 1;
-	pthread_mutex_unlock(&s->mu);
-	MHD_socket lfd = MHD_quiesce_daemon(d);
-	if (lfd != MHD_INVALID_SOCKET)
-		close(lfd);
-	for (int i = 0; i < 3000; i++) { /* 30 s at most */
-		pthread_mutex_lock(&s->mu);
-		unsigned n = s->inflight;
-		pthread_mutex_unlock(&s->mu);
-		if (!n)
-			break;
-		struct timespec ts = { 0, 10 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
+	struct rlimit rl;
+	uint64_t fds = 1024;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+			getrlimit(RLIMIT_NOFILE, &rl);
+		}
+		fds = rl.rlim_cur == RLIM_INFINITY ? 1u << 20 : rl.rlim_cur;
 	}
-	MHD_stop_daemon(d);
-	serve_worker_stop(&s->st);
+	uint64_t conns = o->max_conns;
+	if (conns + 64 > fds) {
+		conns = fds > 128 ? fds - 64 : 64;
+		if (conns < o->max_conns)
+			fprintf(stderr, "h2emv serve: at most %llu connections (the limit of open files "
+			        "is %llu)\n", (unsigned long long)conns, (unsigned long long)fds);
+	}
+	*l = (serve_limits){ .timeout = (unsigned)o->timeout,
+		             .header_timeout = (unsigned)o->header_timeout,
+		             .min_rate = (unsigned)o->min_rate,
+		             .per_client = (unsigned)o->per_client,
+		             .max_conns = (unsigned)conns,
+		             .threads = 2,
+		             .workers = 8,
+		             .max_heavy = (unsigned)o->max_exports };
 }
 
 int cmd_serve(int argc, char **argv)
@@ -597,8 +406,9 @@ int cmd_serve(int argc, char **argv)
 		freeaddrinfo(ai);
 		return st;
 	}
-	server s = { 0 };
+	serve_server s = { 0 };
 	s.guard = o.guard;
+	set_limits(&s.lim, &o);
 	int rc = EXIT_ERROR;
 	char *token = NULL;
 	if (o.token_file && !(token = read_token(o.token_file, &s.token_len))) {
@@ -630,7 +440,7 @@ int cmd_serve(int argc, char **argv)
 		goto out_state;
 	}
 	errno = 0;
-	struct MHD_Daemon *d = start_daemon(&s, ai, (unsigned)o.timeout);
+	struct MHD_Daemon *d = serve_http_start(&s, ai->ai_addr, ai->ai_family == AF_INET6);
 	if (!d) {
 		fprintf(stderr, "h2emv serve: cannot listen on %s: %s\n", o.listen,
 		        errno ? strerror(errno) : "libmicrohttpd refused");
@@ -644,7 +454,7 @@ int cmd_serve(int argc, char **argv)
 	sigwait(&sigs, &sig);
 	fprintf(stderr, "h2emv serve: %s: finishing the requests in flight, then stopping\n",
 	        sig == SIGINT ? "SIGINT" : "SIGTERM");
-	drain(&s, d);
+	serve_http_drain(&s, d);
 	fprintf(stderr, "h2emv serve: stopped (%llu observations received, %llu built, %llu "
 	                "questions answered)\n",
 	        (unsigned long long)s.st.obs_received, (unsigned long long)s.st.obs_built,

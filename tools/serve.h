@@ -15,6 +15,7 @@
 #include "h2emv.h"
 
 struct json_t;
+struct textbuf;
 
 /* ------------------------------------------------------------ requests -- */
 
@@ -27,7 +28,8 @@ typedef enum serve_route_id {
 	SERVE_SNAPSHOTS,        /* GET /v1/snapshots */
 	SERVE_TREE,             /* GET /v1/tree */
 	SERVE_STATUS,           /* GET /v1/status */
-	SERVE_METRICS           /* GET /metrics */
+	SERVE_METRICS,          /* GET /metrics */
+	SERVE_OPENAPI           /* GET /openapi.json (and /v1/openapi.json) */
 } serve_route_id;
 
 /* What is wrong with a request: the HTTP status (4xx, or 5xx for our own
@@ -48,6 +50,10 @@ struct json_t *serve_err_json(const serve_err *e);
  * *allow the method the route takes) and returns -1. */
 int serve_route(serve_route_id *out, const char **allow, const char *method, const char *path,
                 serve_err *e);
+/* The routes, for the OpenAPI test: their count, and route i's path and
+ * method. */
+size_t serve_route_count(void);
+void serve_route_at(size_t i, const char **path, const char **method);
 /* Whether the route reads a request body. */
 int serve_route_has_body(serve_route_id r);
 /* The method the route at `path` takes ("GET", "POST"), NULL when there
@@ -169,10 +175,12 @@ typedef struct serve_state {
 	/* batches received and not yet built, oldest first (lag in seconds) */
 	serve_batch_mark *marks;
 	size_t n_marks, cap_marks;
-	/* what the worker is doing: "idle", "building", "maintaining", "stopped" */
+	/* what the worker is doing: "idle", "building", "maintaining", "stopped",
+	 * or SERVE_STATE_DISK_FULL */
 	const char *state;
 	char last_error[600];
 	double last_maintain;  /* wall clock of the last h2emv_maintain, 0 = never */
+	double last_trim;      /* wall clock of the last malloc_trim */
 	double started;
 	/* counters (under mu) */
 	uint64_t obs_received, obs_refused, batches, obs_built, snapshots_built, nodes_forgotten;
@@ -185,7 +193,19 @@ typedef struct serve_state {
 	uint64_t http_requests, http_4xx, http_5xx;
 	/* request limits */
 	size_t max_body;
+	/* the disk was full at the last build: the next waits until retry_at */
+	int disk_full;
+	unsigned backoff;      /* seconds of the current wait */
+	double retry_at;
+	uint64_t disk_full_waits;
+	/* metrics of the HTTP side (connections, exports), added to /metrics */
+	void (*extra_metrics)(void *ctx, struct textbuf *b);
+	void *extra_ctx;
 } serve_state;
+
+/* The builder's state while it waits for space, and its longest wait. */
+#define SERVE_STATE_DISK_FULL "disk full: waiting for space"
+#define SERVE_DISK_FULL_MAX_WAIT 30
 
 extern const double serve_lat_bounds[SERVE_LAT_BUCKETS];
 
@@ -223,14 +243,14 @@ typedef struct serve_reply {
 	const char *type;
 	const char *allow;     /* for 405 */
 	int auth_challenge;    /* for 401: send WWW-Authenticate */
+	unsigned retry_after;  /* for 503: seconds, sent as Retry-After */
 } serve_reply;
 
-/* Answer one request whose route is known. `get_arg` looks up a query
- * argument (NULL when absent). Fills `out` (never fails: an out-of-memory
- * is a 500 with a fixed body). */
-typedef const char *(*serve_arg_fn)(void *ctx, const char *name);
+/* Answer one request whose route is known (but GET /v1/tree, streamed by
+ * serve_stream.c, and the OpenAPI description). Fills `out` (never fails:
+ * an out-of-memory is a 500 with a fixed body). */
 void serve_handle(serve_reply *out, serve_state *st, serve_route_id route, const char *body,
-                  size_t len, serve_arg_fn get_arg, void *arg_ctx);
+                  size_t len);
 /* Fill `out` with the JSON error `e`. */
 void serve_reply_error(serve_reply *out, const serve_err *e);
 /* Fill `out` with `v` (consumed) as compact JSON and status `status`. */
@@ -247,12 +267,6 @@ typedef struct textbuf {
 
 void tb_add(textbuf *b, const void *p, size_t n);
 void tb_printf(textbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* The tree of one snapshot (0 = newest) exported in `format` ("json",
- * "dot" or "html"; see h2emv_snap_export) into *out (malloc'd, *out_len
- * bytes). Returns what h2emv_snap_open and h2emv_snap_export return. */
-int serve_tree_export(char **out, size_t *out_len, h2emv_mem *mem, uint64_t snapshot,
-                      const char *format, h2emv_error *err);
 
 /* The Prometheus text of /metrics; malloc'd. */
 char *serve_metrics_text(serve_state *st, size_t *len);

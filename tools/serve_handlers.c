@@ -2,8 +2,8 @@
  * serve_handlers.c — what each route of `h2emv serve` does, through the
  * public API only: store observations durably and acknowledge them with
  * their sequence numbers, answer questions from the newest finished
- * snapshot, talk, learn rules, and describe snapshots, the tree, the
- * service's state and its metrics.
+ * snapshot, talk, learn rules, and describe snapshots, the service's
+ * state and its metrics (the tree is streamed: serve_stream.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "tools/ask_input.h"
 #include "tools/cli.h"
 #include "tools/serve.h"
 
@@ -243,10 +244,15 @@ static void h_ask(serve_reply *out, serve_state *st, const char *body, size_t bl
 	o.snapshot = q.snapshot;
 	o.trace = q.trace;
 	o.at = q.at_us;
-	if (q.at_text && cli_when(&o.at, st->mem, q.at_text)) {
-		serve_err_set(&e, 400, "bad_field",
-		              "the field 'at': '%.100s' is not a time (try \"2024-09-23T10:00:00Z\")",
-		              q.at_text);
+	char why[300];
+	int bad = !ask_question_ok(q.question);
+	if (bad)
+		serve_err_set(&e, 400, "bad_field", "the field 'question' holds no word: ask "
+		              "something, such as \"Where did you put the keys?\"");
+	else if ((bad = q.at_text ? ask_at_parse(&o.at, st->mem, q.at_text, why, sizeof why)
+	                          : q.at_us ? ask_at_check(q.at_us, why, sizeof why) : 0))
+		serve_err_set(&e, 400, "bad_field", "the field 'at': %s", why);
+	if (bad) {
 		serve_reply_error(out, &e);
 		serve_ask_req_free(&q);
 		serve_count_question(st, 0, SERVE_Q_FAILED, NULL);
@@ -366,75 +372,12 @@ static void h_snapshots(serve_reply *out, serve_state *st)
 	serve_reply_json(out, 200, arr ? json_pack("{s:o}", "snapshots", arr) : NULL);
 }
 
-/* ----------------------------------------------------------------- tree -- */
-
-/* The export's writer: into a textbuf (never fails but for memory). */
-static int tree_write(void *ctx, const void *data, size_t len)
-{
-	textbuf *b = ctx;
-	tb_add(b, data, len);
-	return b->oom ? -1 : 0;
-}
-
-int serve_tree_export(char **out, size_t *out_len, h2emv_mem *mem, uint64_t snapshot,
-                      const char *format, h2emv_error *err)
-{
-	h2emv_snap *snap;
-	int rc = h2emv_snap_open(&snap, mem, snapshot ? snapshot : H2EMV_SNAP_LATEST, err);
-	if (rc)
-		return rc;
-	h2emv_export_options o = H2EMV_EXPORT_OPTIONS_INIT;
-	o.format = !strcmp(format, "dot")    ? H2EMV_EXPORT_DOT
-	           : !strcmp(format, "html") ? H2EMV_EXPORT_HTML
-	                                     : H2EMV_EXPORT_JSON;
-	textbuf b = { 0 };
-	rc = h2emv_snap_export(snap, tree_write, &b, &o, err);
-	h2emv_snap_close(snap);
-	if (rc == H2EMV_EIO && b.oom)
-		rc = H2EMV_ENOMEM;
-	if (rc) {
-		free(b.s);
-		return rc;
-	}
-	*out = b.s;
-	*out_len = b.len;
-	return H2EMV_OK;
-}
-
-static void h_tree(serve_reply *out, serve_state *st, serve_arg_fn get_arg, void *arg_ctx)
-{
-	uint64_t snap;
-	const char *format;
-	serve_err e;
-	if (serve_parse_tree_query(&snap, &format, get_arg(arg_ctx, "snapshot"),
-	                           get_arg(arg_ctx, "format"), &e)) {
-		serve_reply_error(out, &e);
-		return;
-	}
-	char *body = NULL;
-	size_t blen = 0;
-	h2emv_error err = { 0 };
-	int rc = serve_tree_export(&body, &blen, st->mem, snap, format, &err);
-	if (rc == H2EMV_ENOTFOUND && !snap) {
-		serve_err_set(&e, 409, "nothing_built", "nothing has been built yet");
-		serve_reply_error(out, &e);
-	} else if (rc) {
-		reply_status(out, rc, &err, "tree");
-	} else {
-		out->status = 200;
-		out->body = body;
-		out->len = blen;
-		out->type = !strcmp(format, "dot")    ? "text/vnd.graphviz; charset=utf-8"
-		            : !strcmp(format, "html") ? "text/html; charset=utf-8"
-		                                      : "application/json";
-	}
-}
-
 /* ------------------------------------------------------------- dispatch -- */
 
 void serve_handle(serve_reply *out, serve_state *st, serve_route_id route, const char *body,
-                  size_t len, serve_arg_fn get_arg, void *arg_ctx)
+                  size_t len)
 {
+	serve_err e;
 	memset(out, 0, sizeof *out);
 	switch (route) {
 	case SERVE_OBSERVATIONS: h_observations(out, st, body, len); break;
@@ -443,7 +386,11 @@ void serve_handle(serve_reply *out, serve_state *st, serve_route_id route, const
 	case SERVE_FEEDBACK: h_talk(out, st, body, len, 1); break;
 	case SERVE_RULES: h_rules(out, st); break;
 	case SERVE_SNAPSHOTS: h_snapshots(out, st); break;
-	case SERVE_TREE: h_tree(out, st, get_arg, arg_ctx); break;
+	case SERVE_TREE:   /* streamed: serve_stream.c */
+	case SERVE_OPENAPI: /* a constant: serve_http.c */
+		serve_err_set(&e, 500, "internal", "route %d has no handler here", (int)route);
+		serve_reply_error(out, &e);
+		break;
 	case SERVE_STATUS: serve_reply_json(out, 200, serve_status_json(st)); break;
 	case SERVE_METRICS:
 		out->body = serve_metrics_text(st, &out->len);

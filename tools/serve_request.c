@@ -4,10 +4,12 @@
  * refusal names what is wrong (bad JSON with its line and column, a missing
  * or unknown field, a wrong type). fuzz/fuzz_serve_request.c drives it.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
@@ -69,7 +71,20 @@ static const struct {
 	{ "/v1/tree", "GET", SERVE_TREE },
 	{ "/v1/status", "GET", SERVE_STATUS },
 	{ "/metrics", "GET", SERVE_METRICS },
+	{ "/openapi.json", "GET", SERVE_OPENAPI },
+	{ "/v1/openapi.json", "GET", SERVE_OPENAPI },
 };
+
+size_t serve_route_count(void)
+{
+	return sizeof routes / sizeof routes[0];
+}
+
+void serve_route_at(size_t i, const char **path, const char **method)
+{
+	*path = routes[i].path;
+	*method = routes[i].method;
+}
 
 int serve_route(serve_route_id *out, const char **allow, const char *method, const char *path,
                 serve_err *e)
@@ -365,8 +380,10 @@ int serve_parse_tree_query(uint64_t *snapshot, const char **format, const char *
 	*format = "json";
 	if (snap_arg && *snap_arg) {
 		char *end;
+		errno = 0;
 		unsigned long long v = strtoull(snap_arg, &end, 10);
-		if (*end || v == 0 || snap_arg[0] == '-' || snap_arg[0] == '+' || snap_arg[0] == ' ') {
+		/* out of range (ERANGE) is refused, not clamped to the largest */
+		if (*end || v == 0 || errno || snap_arg[0] < '0' || snap_arg[0] > '9') {
 			serve_err_set(e, 400, "bad_query", "snapshot=%.40s is not a snapshot number",
 			              snap_arg);
 			return -1;
@@ -391,10 +408,12 @@ int serve_parse_tree_query(uint64_t *snapshot, const char **format, const char *
 
 int serve_auth_ok(const char *header, const char *token, size_t token_len)
 {
-	static const char prefix[] = "Bearer ";
-	if (!header || strncmp(header, prefix, sizeof prefix - 1))
+	/* RFC 7235 2.1: the scheme in any case, then one or more spaces */
+	if (!header || strncasecmp(header, "Bearer", 6) || header[6] != ' ')
 		return 0;
-	const unsigned char *got = (const unsigned char *)header + sizeof prefix - 1;
+	const unsigned char *got = (const unsigned char *)header + 6;
+	while (*got == ' ')
+		got++;
 	size_t got_len = strlen((const char *)got);
 	/* every byte of the token is looked at, whatever the header holds */
 	unsigned diff = got_len != token_len;

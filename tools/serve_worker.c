@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <malloc.h>
+
 #include <jansson.h>
 
 #include "tools/serve.h"
@@ -134,6 +136,33 @@ static int gc_progress(void *ctx, const char *what, uint64_t done, uint64_t tota
 	return stop;
 }
 
+/* The store's build cursor: what is folded and committed. */
+static uint64_t committed_cursor(h2emv_mem *mem, int *ok)
+{
+	h2emv_stats s;
+	*ok = h2emv_mem_stats(&s, mem, NULL) == H2EMV_OK;
+	return *ok ? s.build_cursor : 0;
+}
+
+/* A build that failed for want of space: wait 1, 2, 4 ... 30 s before the
+ * next (new observations do not wake it: they cannot be stored either);
+ * the state says so. One that succeeds ends the wait. */
+static void note_disk_full(serve_state *st, int full)
+{
+	if (!full) {
+		st->disk_full = 0;
+		st->backoff = 0;
+		return;
+	}
+	st->disk_full = 1;
+	st->disk_full_waits++;
+	st->backoff = st->backoff ? st->backoff * 2 : 1;
+	if (st->backoff > SERVE_DISK_FULL_MAX_WAIT)
+		st->backoff = SERVE_DISK_FULL_MAX_WAIT;
+	st->retry_at = serve_now() + st->backoff;
+	st->state = SERVE_STATE_DISK_FULL;
+}
+
 /* Called with mu held; releases it around the build. */
 static void build_once(serve_state *st)
 {
@@ -144,11 +173,17 @@ static void build_once(serve_state *st)
 	o.progress_ctx = st;
 	h2emv_build_result r = { 0 };
 	h2emv_error err = { 0 };
+	int ok0, ok1;
+	uint64_t c0 = committed_cursor(st->mem, &ok0);
 	int rc = h2emv_build(&r, st->mem, &o, &err);
+	uint64_t c1 = committed_cursor(st->mem, &ok1);
 	pthread_mutex_lock(&st->mu);
 	st->state = "idle";
 	st->builds++;
-	st->obs_built += r.obs_folded;
+	/* what was committed, once: a build that failed folded nothing that
+	 * stays, and its retry folds the same observations again */
+	st->obs_built += ok0 && ok1 ? (c1 > c0 ? c1 - c0 : 0) : rc ? 0 : r.obs_folded;
+	note_disk_full(st, rc == H2EMV_ENOSPC);
 	st->snapshots_built += r.snapshots;
 	st->nodes_forgotten += r.nodes_forgotten;
 	add_tokens(&st->tok_build, &r.tokens_build);
@@ -196,7 +231,7 @@ static void maybe_maintain(serve_state *st)
 	h2emv_error err = { 0 };
 	int rc = h2emv_maintain(&r, st->mem, &mo, &err);
 	pthread_mutex_lock(&st->mu);
-	st->state = "idle";
+	st->state = st->disk_full ? SERVE_STATE_DISK_FULL : "idle";
 	st->last_maintain = serve_now();
 	st->maintain_runs++;
 	if (nightly)
@@ -214,26 +249,52 @@ static void maybe_maintain(serve_state *st)
 	st->gc_obs_reclaimed += r.gc.obs_reclaimed;
 }
 
+/* Called with mu held. Every 10 s, hand the memory freed by requests and
+ * builds back to the system (malloc_trim: the free pages of every malloc
+ * arena, not only the tops): with many threads each allocating in its own
+ * arena, freed memory otherwise stays with the process, and its RSS only
+ * grows under a mixed load (issue 21). */
+static void give_back(serve_state *st)
+{
+	double now = serve_now();
+	if (now - st->last_trim < 10)
+		return;
+	st->last_trim = now;
+	pthread_mutex_unlock(&st->mu);
+	malloc_trim(0);
+	pthread_mutex_lock(&st->mu);
+}
+
 static void *worker_main(void *arg)
 {
 	serve_state *st = arg;
 	pthread_mutex_lock(&st->mu);
 	while (!st->stop) {
-		if (!st->wake) {
+		double wait = st->disk_full ? st->retry_at - serve_now() : 1;
+		if ((!st->wake || st->disk_full) && wait > 0) {
 			struct timespec ts;
 			clock_gettime(CLOCK_MONOTONIC, &ts);
-			ts.tv_sec += 1; /* and poll: another process may append too */
+			/* and poll: another process may append too */
+			ts.tv_sec += (time_t)wait;
+			ts.tv_nsec += (long)((wait - (double)(time_t)wait) * 1e9);
+			if (ts.tv_nsec >= 1000000000) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000;
+			}
 			int rc = pthread_cond_timedwait(&st->cv, &st->mu, &ts);
 			if (rc && rc != ETIMEDOUT)
 				break;
 		}
 		if (st->stop)
 			break;
+		if (st->disk_full && serve_now() < st->retry_at)
+			continue; /* woken early by a batch: the wait for space goes on */
 		st->wake = 0;
 		uint64_t before = st->obs_built;
 		build_once(st);
 		if (!st->stop && !st->wake && st->obs_built == before)
 			maybe_maintain(st);
+		give_back(st);
 	}
 	st->state = "stopped";
 	pthread_mutex_unlock(&st->mu);
@@ -418,6 +479,12 @@ char *serve_metrics_text(serve_state *st, size_t *len)
 	       (double)st->snapshots_built);
 	metric(&b, "h2emv_build_errors_total", "counter", "Builds that failed.",
 	       (double)st->build_errors);
+	metric(&b, "h2emv_disk_full", "gauge",
+	       "1 while the builder waits for space (its last build found the disk full).",
+	       (double)st->disk_full);
+	metric(&b, "h2emv_disk_full_waits_total", "counter",
+	       "Builds that found the disk full, each followed by a wait (1 s doubling to 30 s).",
+	       (double)st->disk_full_waits);
 	metric(&b, "h2emv_newest_snapshot", "gauge", "Sequence number of the newest snapshot.",
 	       (double)v.last_snapshot);
 	metric(&b, "h2emv_tree_nodes", "gauge", "Nodes of level 3 and above in the newest tree.",
@@ -491,6 +558,8 @@ char *serve_metrics_text(serve_state *st, size_t *len)
 	          (unsigned long long)(st->http_requests - st->http_4xx - st->http_5xx),
 	          (unsigned long long)st->http_4xx, (unsigned long long)st->http_5xx);
 	pthread_mutex_unlock(&st->mu);
+	if (st->extra_metrics)
+		st->extra_metrics(st->extra_ctx, &b);
 	if (b.oom) {
 		free(b.s);
 		return NULL;
