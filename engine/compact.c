@@ -22,6 +22,7 @@
 
 #include "engine/env.h"
 #include "engine/gate.h"
+#include "engine/regfile.h"
 
 /* The new generation's LMDB lock file is made in full before the copy, so
  * that the copy is the last thing to take space on a nearly full disk (a
@@ -46,7 +47,7 @@ static int write_current_tmp(const char *dir, uint64_t num)
 	char path[4200], text[32];
 	snprintf(path, sizeof path, "%s/CURRENT.tmp", dir);
 	int len = snprintf(text, sizeof text, "%" PRIu64 "\n", num);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = reg_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, NULL);
 	if (fd < 0)
 		return errno;
 	int rc = 0;

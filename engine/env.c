@@ -18,6 +18,7 @@
 
 #include "engine/env.h"
 #include "engine/gate.h"
+#include "engine/regfile.h"
 
 const char *const eng_db_names[DB_COUNT] = {
 	"meta", "obs", "nodes", "snapshots", "rules", "relcache", "dead", "pins", "dicts", "obsids",
@@ -661,13 +662,19 @@ static int take_dir_lock(eng_env *env, int create, int *creating, h2emv_error *e
 	snprintf(path, sizeof path, "%s/h2emv.lock", env->dir);
 	int ro = env->flags & H2EMV_OPEN_READONLY;
 	*creating = 0;
-	env->lockfd = open(path, (ro ? O_RDONLY : O_RDWR | (create ? O_CREAT : 0)) | O_CLOEXEC, 0644);
+	h2emv_error e2 = { 0 };
+	env->lockfd = reg_open(path, ro ? O_RDONLY : O_RDWR | (create ? O_CREAT : 0), 0644, &e2);
 	if (env->lockfd < 0 && errno == ENOENT && !create)
-		env->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644); /* older layout */
+		env->lockfd = reg_open(path, O_RDWR | O_CREAT, 0644, &e2); /* older layout */
 	if (env->lockfd < 0 && ro && (errno == EACCES || errno == EROFS || errno == EPERM))
 		/* a read-only copy without the lock file (nobody can compact it):
 		 * the directory stands in, for register_store's identity */
 		env->lockfd = open(env->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (env->lockfd < 0 && errno == EINVAL) { /* not a regular file: e2 names it */
+		if (err)
+			*err = e2;
+		return e2.status ? e2.status : H2EMV_EIO;
+	}
 	if (env->lockfd < 0)
 		return eng_fail(err, errno == EACCES ? H2EMV_EREADONLY : H2EMV_EIO, "%s: %s", path,
 		                strerror(errno));
@@ -771,7 +778,13 @@ static int open_current_gen(eng_env *env, int create, h2emv_error *err)
 	if (!ro) {
 		char path[4200];
 		snprintf(path, sizeof path, "%s/h2emv.wlock", env->dir);
-		env->wlockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		h2emv_error e2 = { 0 };
+		env->wlockfd = reg_open(path, O_RDWR | O_CREAT, 0644, &e2);
+		if (env->wlockfd < 0 && errno == EINVAL) { /* not a regular file */
+			if (err)
+				*err = e2;
+			return H2EMV_EIO;
+		}
 		if (env->wlockfd < 0)
 			return eng_fail(err, errno == EACCES || errno == EROFS ? H2EMV_EREADONLY : H2EMV_EIO,
 			                "%s: %s", path, strerror(errno));

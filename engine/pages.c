@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/pages.h"
+#include "engine/regfile.h"
 
 #define MAGIC 0xBEEFC0DEu
 #define DATA_VERSION 1u
@@ -115,10 +116,9 @@ int pg_open(pg_file *f, const char *path, h2emv_error *err)
 int pg_open_meta(pg_file *f, const char *path, int lenient, h2emv_error *err)
 {
 	memset(f, 0, sizeof *f);
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	f->fd = reg_open(path, O_RDONLY, 0, err);
 	if (f->fd < 0)
-		return eng_fail(err, errno == ENOENT ? H2EMV_ENOTFOUND : H2EMV_EIO, "%s: %s", path,
-		                strerror(errno));
+		return errno == ENOENT ? H2EMV_ENOTFOUND : H2EMV_EIO;
 	struct stat st;
 	uint8_t b[64];
 	int rc = H2EMV_OK;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/env.h"
+#include "engine/regfile.h"
 
 #define RESERVE_MIN (8ull << 20)
 #define MIB (1ull << 20)
@@ -80,7 +81,7 @@ void reserve_refresh(eng_env *env, eng_gen *g)
 		return;
 	char path[4200];
 	reserve_path(path, sizeof path, env->dir);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = reg_open(path, O_RDWR | O_CREAT, 0644, NULL);
 	if (fd < 0)
 		return;
 	if (posix_fallocate(fd, 0, (off_t)size) != 0) {
