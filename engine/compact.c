@@ -106,6 +106,8 @@ static int verify_records(eng_env *env, eng_gen *g, h2emv_error *err)
 {
 	MDB_txn *txn;
 	int mrc = mdb_txn_begin(g->mdb, NULL, MDB_RDONLY, &txn);
+	if (mrc == MDB_MAP_RESIZED)
+		return ENG_EMAPRESIZED;
 	if (mrc)
 		return env_err(err, mrc, "compact: reading the records");
 	int rc = H2EMV_OK;
@@ -144,6 +146,40 @@ static int verify_records(eng_env *env, eng_gen *g, h2emv_error *err)
 	}
 	mdb_txn_abort(txn);
 	return rc;
+}
+
+/* Adopt the map size another process grew the file to (LMDB's
+ * MDB_MAP_RESIZED), once no view of this process reads through the map. */
+static int follow_growth(eng_env *env, eng_gen *g, h2emv_error *err)
+{
+	if (gate_remap_begin(&env->gate, REMAP_WAIT_SECONDS) != H2EMV_OK)
+		return eng_fail(err, H2EMV_EBUSY, "compact: another process grew the memory; close "
+		                "the snapshots open in this process to follow it");
+	int rc = mdb_env_set_mapsize(g->mdb, 0);
+	__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE);
+	gate_remap_end(&env->gate);
+	return rc ? env_err(err, rc, "compact: adopting the map another process grew") : H2EMV_OK;
+}
+
+/* verify_records, following the map when a writer grew it before the
+ * write lock was ours (no writer can grow it while we hold the lock). */
+static int verify_records_following(eng_env *env, eng_gen *g, h2emv_error *err)
+{
+	for (int tries = 0;; tries++) {
+		gate_read_enter(&env->gate); /* reads through the map like a view */
+		h2emv_error e = { 0 };
+		int rc = verify_records(env, g, &e);
+		gate_read_exit(&env->gate);
+		if (rc != ENG_EMAPRESIZED || tries >= 3) {
+			if (rc && err)
+				*err = e;
+			return rc == ENG_EMAPRESIZED ? eng_fail(err, H2EMV_EBUSY,
+			                                        "compact: the map keeps moving")
+			                             : rc;
+		}
+		if ((rc = follow_growth(env, g, err)) != H2EMV_OK)
+			return rc;
+	}
 }
 
 /* Make `next` current: open it, rename CURRENT.tmp over CURRENT, sync the
@@ -206,9 +242,9 @@ static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, int *switch
 	 * crashed one's, older ones retired (writer_begin synced the directory
 	 * since CURRENT named g) */
 	gen_cleanup(env->dir, g->num, 1);
-	gate_read_enter(&env->gate); /* reads through the map like a view */
-	int rc = verify_records(env, g, err);
-	gate_read_exit(&env->gate);
+	int rc = env_verify_meta(env, g, err);
+	if (rc == H2EMV_OK)
+		rc = verify_records_following(env, g, err);
 	if (rc)
 		return rc;
 	int e = 0, released = 0, resized = 0;
@@ -222,16 +258,11 @@ static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, int *switch
 			gen_cleanup(env->dir, g->num, 1);
 			continue;
 		}
-		if (e == MDB_MAP_RESIZED && !resized++ &&
-		    gate_remap_begin(&env->gate, REMAP_WAIT_SECONDS) == H2EMV_OK) {
+		if (e == MDB_MAP_RESIZED && resized++ < 3) {
 			/* another process grew the map before we took the lock */
-			int src = mdb_env_set_mapsize(g->mdb, 0);
-			gate_remap_end(&env->gate);
 			gen_cleanup(env->dir, g->num, 1);
-			if (src) {
-				e = src;
-				break;
-			}
+			if ((rc = follow_growth(env, g, err)) != H2EMV_OK)
+				return rc;
 			continue;
 		}
 		break;

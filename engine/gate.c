@@ -185,9 +185,20 @@ int eng_gate(const char *dir, unsigned flags, h2emv_error *err)
 		h2emv_error e2 = { 0 };
 		int moved = pg_open(&again, path, &e2) == H2EMV_OK && again.txnid >= before + 2;
 		pg_close(&again);
-		if (!moved)
+		if (!moved && (flags & H2EMV_OPEN_READONLY))
 			return eng_fail(err, H2EMV_ECORRUPT, "damaged: %s: %s; run `h2emv check -m %s`",
 			                dir, e.message, dir);
+		if (!moved) {
+			/* a writer is refused, and so is every later one: the mark
+			 * stays until check finds the store whole (docs/damaged.md) */
+			char why[600];
+			snprintf(why, sizeof why, "opening to write found %.500s", e.message);
+			int marked = eng_mark_damaged(dir, why, NULL) == H2EMV_OK;
+			return eng_fail(err, H2EMV_ECORRUPT,
+			                "damaged: %s: %s; the write was refused%s; run `h2emv check -m %s`",
+			                dir, e.message, marked ? " and the memory marked DAMAGED" : "",
+			                dir);
+		}
 	}
 	return rc;
 }

@@ -441,8 +441,20 @@ int pg_walk(pg_file *f, const pg_db *db, int intkey, pg_walker *w)
 {
 	w->records = 0;
 	w->bad = 0;
-	if (db->root == PG_INVALID)
+	if (db->root == PG_INVALID) {
+		/* an empty database counts nothing: a meta page that says it
+		 * holds entries or pages (a bit flip in the free list's count)
+		 * would be carried into every later commit */
+		if (!(w->mode & PG_BRANCHES) && (db->entries || db->leaf_pages || db->branch_pages ||
+		                                 db->overflow_pages)) {
+			w->bad++;
+			if (w->on_bad)
+				w->on_bad(w->ctx, 0,
+				          "the database is empty but its meta record counts entries or pages",
+				          NULL, 0, NULL, 0);
+		}
 		return H2EMV_OK;
+	}
 	wctx c = { .f = f, .db = db, .intkey = intkey, .w = w };
 	int rc = H2EMV_OK;
 	for (int i = 1; i <= db->depth && rc == H2EMV_OK; i++)

@@ -196,8 +196,8 @@ int cmd_build(int argc, char **argv)
 		        (unsigned long long)ps.retries, (unsigned long long)ps.fallbacks,
 		        (unsigned long long)ps.transport_errors);
 	if (rc) {
-		cli_fail("build", rc, &err);
-		return rc == H2EMV_EBUSY ? EXIT_BUSY : EXIT_ERROR;
+		int st = cli_fail("build", rc, &err); /* EXIT_DAMAGED for damage */
+		return rc == H2EMV_EBUSY ? EXIT_BUSY : st;
 	}
 	return quiet ? EXIT_OK : print(&total, json);
 }
