@@ -659,10 +659,28 @@ static int init_format(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	return rc;
 }
 
+/* A read-only transaction outside any view (opening, dictionaries): when
+ * another process grew the map (MDB_MAP_RESIZED), adopt its size and
+ * retry, if no view of this process reads through the map now. */
+static int ro_txn_begin(eng_env *env, MDB_env *mdb, MDB_txn **txn)
+{
+	int rc = mdb_txn_begin(mdb, NULL, MDB_RDONLY, txn);
+	for (int tries = 0; rc == MDB_MAP_RESIZED && tries < 3; tries++) {
+		if (gate_remap_begin(&env->gate, 0) != H2EMV_OK)
+			break;
+		rc = mdb_env_set_mapsize(mdb, 0);
+		__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE);
+		gate_remap_end(&env->gate);
+		if (rc == MDB_SUCCESS)
+			rc = mdb_txn_begin(mdb, NULL, MDB_RDONLY, txn);
+	}
+	return rc;
+}
+
 static int check_format(eng_env *env, h2emv_error *err)
 {
 	MDB_txn *txn;
-	int rc = mdb_txn_begin(env->mdb, NULL, MDB_RDONLY, &txn);
+	int rc = ro_txn_begin(env, env->mdb, &txn);
 	if (rc)
 		return env_err(err, rc, "reading the format");
 	uint64_t fmt;
@@ -695,7 +713,7 @@ int env_load_dicts(eng_env *env, h2emv_error *err)
 	eng_gen *g = env->gen;
 	g->refs++;
 	pthread_mutex_unlock(&env->genmu);
-	int rc = mdb_txn_begin(g->mdb, NULL, MDB_RDONLY, &txn);
+	int rc = ro_txn_begin(env, g->mdb, &txn);
 	if (rc) {
 		gen_release(env, g);
 		return env_err(err, rc, "reading dictionaries");
