@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "engine/env.h"
@@ -35,11 +36,6 @@ static uint64_t file_size(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
-}
-
-static int is_space_error(int e)
-{
-	return e == ENOSPC || e == EFBIG || e == EDQUOT;
 }
 
 static int write_current_tmp(const char *dir, uint64_t num)
@@ -229,6 +225,34 @@ static int switch_to(eng_env *env, uint64_t next, int *switched, h2emv_error *er
 	return H2EMV_OK;
 }
 
+/* Is there room for the copy (its live pages, its lock file, a MiB to
+ * spare)? When the free space alone is short but the reserve makes up the
+ * difference, the reserve goes; when even the reserve would
+ * not do, nothing is touched: H2EMV_ENOSPC, the reserve kept, and the
+ * pages gc freed are reused in place by later writes (docs/formats.md
+ * section 4). */
+static int room_for_copy(eng_env *env, eng_gen *g, h2emv_error *err)
+{
+	struct statvfs vfs;
+	if (statvfs(env->dir, &vfs) != 0)
+		return H2EMV_OK; /* cannot tell: let the copy try */
+	uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	uint64_t need = reserve_live_bytes(env, g) + LOCK_FILE_BYTES + (1u << 20);
+	uint64_t reserve = reserve_bytes(env->dir);
+	if (avail >= need)
+		return H2EMV_OK;
+	if (avail + reserve >= need) {
+		reserve_release(env->dir); /* the disk is full: the reserve is there for this */
+		return H2EMV_OK;
+	}
+	return eng_fail(err, H2EMV_ENOSPC,
+	                "compact: not compacted: the copy needs %llu bytes, and the disk has %llu "
+	                "free besides the %llu-byte reserve, which is kept; the pages gc freed "
+	                "inside the data file are reused in place by later writes",
+	                (unsigned long long)need, (unsigned long long)avail,
+	                (unsigned long long)reserve);
+}
+
 /* The copy and the switch, under the write lock, on generation `g`.
  * *switched: CURRENT names the new generation (see switch_to). */
 static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, int *switched,
@@ -247,17 +271,14 @@ static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, int *switch
 		rc = verify_records_following(env, g, err);
 	if (rc)
 		return rc;
-	int e = 0, released = 0, resized = 0;
+	int e = 0, resized = 0;
+	if ((rc = room_for_copy(env, g, err)) != H2EMV_OK)
+		return rc;
 	for (;;) {
 		/* the copy reads through the map like a view: no remap under it */
 		gate_read_enter(&env->gate);
 		e = write_copy(env, g, next);
 		gate_read_exit(&env->gate);
-		if (e && is_space_error(e) && !released++ && reserve_release(env->dir) > 0) {
-			/* the disk is full: the reserve is there for this */
-			gen_cleanup(env->dir, g->num, 1);
-			continue;
-		}
 		if (e == MDB_MAP_RESIZED && resized++ < 3) {
 			/* another process grew the map before we took the lock */
 			gen_cleanup(env->dir, g->num, 1);
@@ -300,11 +321,11 @@ int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *er
 		/* the switch is durable: the old files go now; processes still
 		 * reading them keep their mapping until their views end */
 		gen_cleanup(env->dir, current, 0);
-	if (switched) {
-		if (gen_acquire(&g, env, NULL) == H2EMV_OK) {
-			reserve_refresh(env, g);
-			gen_release(env, g);
-		}
+	/* made again (or shrunk): after a switch from the space the old file
+	 * gave back; after a failed copy from the space the copy held */
+	if (gen_acquire(&g, env, NULL) == H2EMV_OK) {
+		reserve_refresh(env, g);
+		gen_release(env, g);
 	}
 	eng_maintenance(env, 0);
 	if (before)

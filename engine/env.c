@@ -376,6 +376,25 @@ static void reserve_follow(eng_env *env, eng_gen *g)
 	reserve_refresh(env, g);
 }
 
+/* A commit cut short by a full disk may have grown the data file with
+ * pages no meta page names: give them back, so that retries never grow
+ * the file (the caller holds the write lock; nothing past the last
+ * committed page is read by anyone). */
+static void trim_failed_growth(eng_gen *g)
+{
+	MDB_envinfo info;
+	MDB_stat st;
+	struct stat fst;
+	int fd;
+	if (mdb_env_info(g->mdb, &info) != 0 || mdb_env_stat(g->mdb, &st) != 0 ||
+	    mdb_env_get_fd(g->mdb, &fd) != 0 || fstat(fd, &fst) != 0)
+		return;
+	uint64_t used = ((uint64_t)info.me_last_pgno + 1) * st.ms_psize;
+	if ((uint64_t)fst.st_size > used && ftruncate(fd, (off_t)used) != 0) {
+		/* best effort: the pages stay, as LMDB left them */
+	}
+}
+
 /* A write that found the disk full. During maintenance (gc) the reserve
  * gives way, once, so that the space it held lets gc finish; an ordinary
  * write leaves it for gc and compaction and says so. 1 = retry. */
@@ -554,6 +573,8 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 			}
 			rc = env_err(err, mrc == EIO && space_exhausted(env, g) ? ENOSPC : mrc,
 			             "committing");
+			if (rc == H2EMV_ENOSPC)
+				trim_failed_growth(g);
 			/* a failed commit leaves LMDB consistent (the old meta page
 			 * stands); only MDB_PANIC at the next begin needs a reopen */
 			if (rc == H2EMV_ENOSPC && disk_full(env, &released, err))

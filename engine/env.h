@@ -216,6 +216,9 @@ uint64_t reserve_bytes(const char *dir);
 /* Create or grow DIR/reserve towards its target when free space allows
  * (best effort: errors are ignored, the store works without it). */
 void reserve_refresh(eng_env *env, eng_gen *g);
+/* Bytes of the live pages of `g` (the file's pages less its free list's):
+ * what a compaction's copy needs. 0 if it cannot be read. */
+uint64_t reserve_live_bytes(eng_env *env, eng_gen *g);
 /* Unlink the reserve; returns the bytes released. */
 uint64_t reserve_release(const char *dir);
 
