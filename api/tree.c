@@ -192,6 +192,9 @@ static int load_node(tnode **out, tree *t, eng_read *r, eng_ref ref, int depth, 
 		return eng_fail(err, H2EMV_ECORRUPT, "the tree is deeper than 64 levels");
 	eng_node *e;
 	int rc = eng_node_get(&e, r, ref, err);
+	if (rc == H2EMV_ENOTFOUND) /* the tree refers to it: damage (issue 21) */
+		rc = eng_fail(err, H2EMV_ECORRUPT, "damaged: node %llu version %u, which the tree "
+		              "refers to, is missing", (unsigned long long)ref.id, ref.version);
 	if (rc)
 		return rc;
 	tnode *n = calloc(1, sizeof *n);

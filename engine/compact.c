@@ -18,10 +18,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "engine/env.h"
 #include "engine/gate.h"
+#include "engine/regfile.h"
 
 /* The new generation's LMDB lock file is made in full before the copy, so
  * that the copy is the last thing to take space on a nearly full disk (a
@@ -36,17 +38,12 @@ static uint64_t file_size(const char *path)
 	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
-static int is_space_error(int e)
-{
-	return e == ENOSPC || e == EFBIG || e == EDQUOT;
-}
-
 static int write_current_tmp(const char *dir, uint64_t num)
 {
 	char path[4200], text[32];
 	snprintf(path, sizeof path, "%s/CURRENT.tmp", dir);
 	int len = snprintf(text, sizeof text, "%" PRIu64 "\n", num);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = reg_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, NULL);
 	if (fd < 0)
 		return errno;
 	int rc = 0;
@@ -105,6 +102,8 @@ static int verify_records(eng_env *env, eng_gen *g, h2emv_error *err)
 {
 	MDB_txn *txn;
 	int mrc = mdb_txn_begin(g->mdb, NULL, MDB_RDONLY, &txn);
+	if (mrc == MDB_MAP_RESIZED)
+		return ENG_EMAPRESIZED;
 	if (mrc)
 		return env_err(err, mrc, "compact: reading the records");
 	int rc = H2EMV_OK;
@@ -143,6 +142,40 @@ static int verify_records(eng_env *env, eng_gen *g, h2emv_error *err)
 	}
 	mdb_txn_abort(txn);
 	return rc;
+}
+
+/* Adopt the map size another process grew the file to (LMDB's
+ * MDB_MAP_RESIZED), once no view of this process reads through the map. */
+static int follow_growth(eng_env *env, eng_gen *g, h2emv_error *err)
+{
+	if (gate_remap_begin(&env->gate, REMAP_WAIT_SECONDS) != H2EMV_OK)
+		return eng_fail(err, H2EMV_EBUSY, "compact: another process grew the memory; close "
+		                "the snapshots open in this process to follow it");
+	int rc = mdb_env_set_mapsize(g->mdb, 0);
+	__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE);
+	gate_remap_end(&env->gate);
+	return rc ? env_err(err, rc, "compact: adopting the map another process grew") : H2EMV_OK;
+}
+
+/* verify_records, following the map when a writer grew it before the
+ * write lock was ours (no writer can grow it while we hold the lock). */
+static int verify_records_following(eng_env *env, eng_gen *g, h2emv_error *err)
+{
+	for (int tries = 0;; tries++) {
+		gate_read_enter(&env->gate); /* reads through the map like a view */
+		h2emv_error e = { 0 };
+		int rc = verify_records(env, g, &e);
+		gate_read_exit(&env->gate);
+		if (rc != ENG_EMAPRESIZED || tries >= 3) {
+			if (rc && err)
+				*err = e;
+			return rc == ENG_EMAPRESIZED ? eng_fail(err, H2EMV_EBUSY,
+			                                        "compact: the map keeps moving")
+			                             : rc;
+		}
+		if ((rc = follow_growth(env, g, err)) != H2EMV_OK)
+			return rc;
+	}
 }
 
 /* Make `next` current: open it, rename CURRENT.tmp over CURRENT, sync the
@@ -192,6 +225,34 @@ static int switch_to(eng_env *env, uint64_t next, int *switched, h2emv_error *er
 	return H2EMV_OK;
 }
 
+/* Is there room for the copy (its live pages, its lock file, a MiB to
+ * spare)? When the free space alone is short but the reserve makes up the
+ * difference, the reserve goes; when even the reserve would
+ * not do, nothing is touched: H2EMV_ENOSPC, the reserve kept, and the
+ * pages gc freed are reused in place by later writes (docs/formats.md
+ * section 4). */
+static int room_for_copy(eng_env *env, eng_gen *g, h2emv_error *err)
+{
+	struct statvfs vfs;
+	if (statvfs(env->dir, &vfs) != 0)
+		return H2EMV_OK; /* cannot tell: let the copy try */
+	uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	uint64_t need = reserve_live_bytes(env, g) + LOCK_FILE_BYTES + (1u << 20);
+	uint64_t reserve = reserve_bytes(env->dir);
+	if (avail >= need)
+		return H2EMV_OK;
+	if (avail + reserve >= need) {
+		reserve_release(env->dir); /* the disk is full: the reserve is there for this */
+		return H2EMV_OK;
+	}
+	return eng_fail(err, H2EMV_ENOSPC,
+	                "compact: not compacted: the copy needs %llu bytes, and the disk has %llu "
+	                "free besides the %llu-byte reserve, which is kept; the pages gc freed "
+	                "inside the data file are reused in place by later writes",
+	                (unsigned long long)need, (unsigned long long)avail,
+	                (unsigned long long)reserve);
+}
+
 /* The copy and the switch, under the write lock, on generation `g`.
  * *switched: CURRENT names the new generation (see switch_to). */
 static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, int *switched,
@@ -205,32 +266,24 @@ static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, int *switch
 	 * crashed one's, older ones retired (writer_begin synced the directory
 	 * since CURRENT named g) */
 	gen_cleanup(env->dir, g->num, 1);
-	gate_read_enter(&env->gate); /* reads through the map like a view */
-	int rc = verify_records(env, g, err);
-	gate_read_exit(&env->gate);
+	int rc = env_verify_meta(env, g, err);
+	if (rc == H2EMV_OK)
+		rc = verify_records_following(env, g, err);
 	if (rc)
 		return rc;
-	int e = 0, released = 0, resized = 0;
+	int e = 0, resized = 0;
+	if ((rc = room_for_copy(env, g, err)) != H2EMV_OK)
+		return rc;
 	for (;;) {
 		/* the copy reads through the map like a view: no remap under it */
 		gate_read_enter(&env->gate);
 		e = write_copy(env, g, next);
 		gate_read_exit(&env->gate);
-		if (e && is_space_error(e) && !released++ && reserve_release(env->dir) > 0) {
-			/* the disk is full: the reserve is there for this */
-			gen_cleanup(env->dir, g->num, 1);
-			continue;
-		}
-		if (e == MDB_MAP_RESIZED && !resized++ &&
-		    gate_remap_begin(&env->gate, REMAP_WAIT_SECONDS) == H2EMV_OK) {
+		if (e == MDB_MAP_RESIZED && resized++ < 3) {
 			/* another process grew the map before we took the lock */
-			int src = mdb_env_set_mapsize(g->mdb, 0);
-			gate_remap_end(&env->gate);
 			gen_cleanup(env->dir, g->num, 1);
-			if (src) {
-				e = src;
-				break;
-			}
+			if ((rc = follow_growth(env, g, err)) != H2EMV_OK)
+				return rc;
 			continue;
 		}
 		break;
@@ -268,11 +321,11 @@ int eng_compact(eng_env *env, uint64_t *before, uint64_t *after, h2emv_error *er
 		/* the switch is durable: the old files go now; processes still
 		 * reading them keep their mapping until their views end */
 		gen_cleanup(env->dir, current, 0);
-	if (switched) {
-		if (gen_acquire(&g, env, NULL) == H2EMV_OK) {
-			reserve_refresh(env, g);
-			gen_release(env, g);
-		}
+	/* made again (or shrunk): after a switch from the space the old file
+	 * gave back; after a failed copy from the space the copy held */
+	if (gen_acquire(&g, env, NULL) == H2EMV_OK) {
+		reserve_refresh(env, g);
+		gen_release(env, g);
 	}
 	eng_maintenance(env, 0);
 	if (before)

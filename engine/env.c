@@ -18,6 +18,8 @@
 
 #include "engine/env.h"
 #include "engine/gate.h"
+#include "engine/pages.h"
+#include "engine/regfile.h"
 
 const char *const eng_db_names[DB_COUNT] = {
 	"meta", "obs", "nodes", "snapshots", "rules", "relcache", "dead", "pins", "dicts", "obsids",
@@ -84,8 +86,17 @@ static void unregister_store(eng_env *env)
 #define DEFAULT_MAX_MAP (1ull << 40)
 #define GROW_WAIT_SECONDS 10
 
+static __thread int damage_seen;
+
+void env_note_damage(void)
+{
+	damage_seen = 1;
+}
+
 int env_err(h2emv_error *err, int rc, const char *what)
 {
+	if (rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND)
+		damage_seen = 1;
 	switch (rc) {
 	case MDB_SUCCESS: return H2EMV_OK;
 	case MDB_MAP_FULL: return ENG_EMAPFULL;
@@ -217,8 +228,10 @@ int env_decode(const uint8_t **body, size_t *blen, eng_env *env, const MDB_val *
 {
 	const uint8_t *rec = v->mv_data;
 	int vrc = env_value_sane(env, v->mv_data, v->mv_size, err);
-	if (vrc)
+	if (vrc) {
+		damage_seen = vrc == H2EMV_ECORRUPT;
 		return vrc;
+	}
 	/* A dictionary another process trained after we opened: load it. */
 	if (v->mv_size >= REC_HEADER && rec[0] == REC_FORMAT && rec[1] == REC_ZSTD_DICT) {
 		uint32_t id = (uint32_t)rec[4] | (uint32_t)rec[5] << 8 | (uint32_t)rec[6] << 16 |
@@ -226,7 +239,10 @@ int env_decode(const uint8_t **body, size_t *blen, eng_env *env, const MDB_val *
 		if (!rec_codec_has_dict(env->codec, id))
 			env_load_dicts(env, NULL);
 	}
-	return rec_decode(body, blen, scratch, env->codec, v->mv_data, v->mv_size, err);
+	int rc = rec_decode(body, blen, scratch, env->codec, v->mv_data, v->mv_size, err);
+	if (rc == H2EMV_ECORRUPT)
+		damage_seen = 1;
+	return rc;
 }
 
 int env_get_record(const uint8_t **body, size_t *blen, MDB_txn *txn, eng_env *env, int db,
@@ -360,6 +376,25 @@ static void reserve_follow(eng_env *env, eng_gen *g)
 	reserve_refresh(env, g);
 }
 
+/* A commit cut short by a full disk may have grown the data file with
+ * pages no meta page names: give them back, so that retries never grow
+ * the file (the caller holds the write lock; nothing past the last
+ * committed page is read by anyone). */
+static void trim_failed_growth(eng_gen *g)
+{
+	MDB_envinfo info;
+	MDB_stat st;
+	struct stat fst;
+	int fd;
+	if (mdb_env_info(g->mdb, &info) != 0 || mdb_env_stat(g->mdb, &st) != 0 ||
+	    mdb_env_get_fd(g->mdb, &fd) != 0 || fstat(fd, &fst) != 0)
+		return;
+	uint64_t used = ((uint64_t)info.me_last_pgno + 1) * st.ms_psize;
+	if ((uint64_t)fst.st_size > used && ftruncate(fd, (off_t)used) != 0) {
+		/* best effort: the pages stay, as LMDB left them */
+	}
+}
+
 /* A write that found the disk full. During maintenance (gc) the reserve
  * gives way, once, so that the space it held lets gc finish; an ordinary
  * write leaves it for gc and compaction and says so. 1 = retry. */
@@ -381,6 +416,93 @@ static int disk_full(eng_env *env, int *released, h2emv_error *err)
 	return 0;
 }
 
+typedef struct first_bad {
+	uint64_t pgno;
+	char why[160];
+} first_bad;
+
+static void note_bad(void *ctx, uint64_t pgno, const char *why, const uint8_t *lo, size_t lon,
+                     const uint8_t *hi, size_t hin)
+{
+	(void)lo, (void)lon, (void)hi, (void)hin;
+	first_bad *b = ctx;
+	if (!b->why[0]) {
+		b->pgno = pgno;
+		snprintf(b->why, sizeof b->why, "%s", why);
+	}
+}
+
+/* Free lists up to this many pages are read whole before a write (their
+ * entry count checked); larger ones down to their branch pages. */
+#define VERIFY_FREE_PAGES 256
+#define VERIFY_ALWAYS_PAGES 16
+
+/* What a write will build on, read by hand before it starts (the caller
+ * holds the write lock): both meta pages, their counts and the free list.
+ * LMDB trusts them and carries a wrong count into every later commit.
+ * Skipped when no other process committed since this handle last looked. */
+int env_verify_meta(eng_env *env, eng_gen *g, h2emv_error *err)
+{
+	MDB_envinfo info;
+	if (mdb_env_info(g->mdb, &info) != 0)
+		return H2EMV_OK;
+	/* a small free list is read before every write (a handful of pages);
+	 * a larger one when another process committed since */
+	if (env->verified_gen == g->num + 1 && env->verified_txnid == info.me_last_txnid &&
+	    env->verified_free_pages > VERIFY_ALWAYS_PAGES)
+		return H2EMV_OK;
+	char path[4200];
+	gen_path(path, sizeof path, env->dir, g->num, 0);
+	pg_file f;
+	h2emv_error e = { 0 };
+	first_bad b = { 0, { 0 } };
+	int rc = pg_open(&f, path, &e);
+	if (rc == H2EMV_OK) {
+		pg_walker w = { .ctx = &b, .on_bad = note_bad };
+		w.mode = f.free_db.branch_pages + f.free_db.leaf_pages <= VERIFY_FREE_PAGES
+		                 ? 0
+		                 : PG_BRANCHES;
+		rc = pg_walk(&f, &f.free_db, 1, &w);
+		if (rc == H2EMV_OK && w.bad)
+			rc = eng_fail(&e, H2EMV_ECORRUPT, "the free list, page %llu: %s",
+			              (unsigned long long)b.pgno, b.why);
+		else if (rc)
+			rc = eng_fail(&e, rc, "out of memory");
+	}
+	pg_close(&f);
+	if (rc == H2EMV_OK) {
+		env->verified_gen = g->num + 1;
+		env->verified_txnid = info.me_last_txnid;
+		env->verified_free_pages = f.free_db.branch_pages + f.free_db.leaf_pages;
+		return H2EMV_OK;
+	}
+	if (rc != H2EMV_ECORRUPT) {
+		if (err)
+			*err = e;
+		return rc;
+	}
+	damage_seen = 1;
+	return eng_fail(err, H2EMV_ECORRUPT, "damaged: %s: %s", env->dir, e.message);
+}
+
+/* A write that met damage: refused, and the store marked DAMAGED so that
+ * no later write builds on it until `check` and `salvage` have run. */
+static void mark_damaged_by_write(eng_env *env, h2emv_error *err)
+{
+	char reason[400];
+	const char *msg = err && err->message[0] ? err->message : "a write met damaged data";
+	if (!strncmp(msg, "damaged: ", 9))
+		msg += 9;
+	snprintf(reason, sizeof reason, "a write found %.360s", msg);
+	if (eng_mark_damaged(env->dir, reason, NULL) == H2EMV_OK && err) {
+		char m[sizeof err->message];
+		snprintf(m, sizeof m, "damaged: %.300s; the write was refused and %.100s marked "
+		         "DAMAGED (run `h2emv check`, then `h2emv salvage`)",
+		         msg, env->dir);
+		snprintf(err->message, sizeof err->message, "%s", m);
+	}
+}
+
 int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 {
 	if (env->flags & H2EMV_OPEN_READONLY)
@@ -390,6 +512,18 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 	if (rc)
 		return rc;
 	int released = 0;
+	damage_seen = 0;
+	char reason[400];
+	/* another process found damage since this handle opened */
+	if (eng_damaged_reason(reason, sizeof reason, env->dir)) {
+		rc = eng_fail(err, H2EMV_ECORRUPT,
+		              "damaged: %.100s is marked DAMAGED (%.280s); writes are refused: run "
+		              "`h2emv check`, then `h2emv salvage` (docs/damaged.md)",
+		              env->dir, reason);
+		goto out;
+	}
+	if ((rc = env_verify_meta(env, g, err)) != H2EMV_OK)
+		goto out;
 	for (;;) {
 		if (env->broken && (rc = repair(env, err)) != H2EMV_OK)
 			break;
@@ -430,11 +564,17 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 		if (rc == H2EMV_OK) {
 			mrc = mdb_txn_commit(txn);
 			if (mrc == MDB_SUCCESS) {
+				MDB_envinfo info;
+				/* our own commit: the next write need not read it again */
+				if (env->verified_gen == g->num + 1 && mdb_env_info(g->mdb, &info) == 0)
+					env->verified_txnid = info.me_last_txnid;
 				reserve_follow(env, g);
 				break;
 			}
 			rc = env_err(err, mrc == EIO && space_exhausted(env, g) ? ENOSPC : mrc,
 			             "committing");
+			if (rc == H2EMV_ENOSPC)
+				trim_failed_growth(g);
 			/* a failed commit leaves LMDB consistent (the old meta page
 			 * stands); only MDB_PANIC at the next begin needs a reopen */
 			if (rc == H2EMV_ENOSPC && disk_full(env, &released, err))
@@ -451,6 +591,9 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 		if ((rc = grow_map(env, g, err)) != H2EMV_OK)
 			break;
 	}
+out:
+	if (rc == H2EMV_ECORRUPT && damage_seen)
+		mark_damaged_by_write(env, err);
 	writer_end(env, g);
 	return rc;
 }
@@ -537,10 +680,28 @@ static int init_format(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	return rc;
 }
 
+/* A read-only transaction outside any view (opening, dictionaries): when
+ * another process grew the map (MDB_MAP_RESIZED), adopt its size and
+ * retry, if no view of this process reads through the map now. */
+static int ro_txn_begin(eng_env *env, MDB_env *mdb, MDB_txn **txn)
+{
+	int rc = mdb_txn_begin(mdb, NULL, MDB_RDONLY, txn);
+	for (int tries = 0; rc == MDB_MAP_RESIZED && tries < 3; tries++) {
+		if (gate_remap_begin(&env->gate, 0) != H2EMV_OK)
+			break;
+		rc = mdb_env_set_mapsize(mdb, 0);
+		__atomic_store_n(&env->map_base, 0, __ATOMIC_RELEASE);
+		gate_remap_end(&env->gate);
+		if (rc == MDB_SUCCESS)
+			rc = mdb_txn_begin(mdb, NULL, MDB_RDONLY, txn);
+	}
+	return rc;
+}
+
 static int check_format(eng_env *env, h2emv_error *err)
 {
 	MDB_txn *txn;
-	int rc = mdb_txn_begin(env->mdb, NULL, MDB_RDONLY, &txn);
+	int rc = ro_txn_begin(env, env->mdb, &txn);
 	if (rc)
 		return env_err(err, rc, "reading the format");
 	uint64_t fmt;
@@ -573,7 +734,7 @@ int env_load_dicts(eng_env *env, h2emv_error *err)
 	eng_gen *g = env->gen;
 	g->refs++;
 	pthread_mutex_unlock(&env->genmu);
-	int rc = mdb_txn_begin(g->mdb, NULL, MDB_RDONLY, &txn);
+	int rc = ro_txn_begin(env, g->mdb, &txn);
 	if (rc) {
 		gen_release(env, g);
 		return env_err(err, rc, "reading dictionaries");
@@ -661,13 +822,19 @@ static int take_dir_lock(eng_env *env, int create, int *creating, h2emv_error *e
 	snprintf(path, sizeof path, "%s/h2emv.lock", env->dir);
 	int ro = env->flags & H2EMV_OPEN_READONLY;
 	*creating = 0;
-	env->lockfd = open(path, (ro ? O_RDONLY : O_RDWR | (create ? O_CREAT : 0)) | O_CLOEXEC, 0644);
+	h2emv_error e2 = { 0 };
+	env->lockfd = reg_open(path, ro ? O_RDONLY : O_RDWR | (create ? O_CREAT : 0), 0644, &e2);
 	if (env->lockfd < 0 && errno == ENOENT && !create)
-		env->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644); /* older layout */
+		env->lockfd = reg_open(path, O_RDWR | O_CREAT, 0644, &e2); /* older layout */
 	if (env->lockfd < 0 && ro && (errno == EACCES || errno == EROFS || errno == EPERM))
 		/* a read-only copy without the lock file (nobody can compact it):
 		 * the directory stands in, for register_store's identity */
 		env->lockfd = open(env->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (env->lockfd < 0 && errno == EINVAL) { /* not a regular file: e2 names it */
+		if (err)
+			*err = e2;
+		return e2.status ? e2.status : H2EMV_EIO;
+	}
 	if (env->lockfd < 0)
 		return eng_fail(err, errno == EACCES ? H2EMV_EREADONLY : H2EMV_EIO, "%s: %s", path,
 		                strerror(errno));
@@ -771,7 +938,13 @@ static int open_current_gen(eng_env *env, int create, h2emv_error *err)
 	if (!ro) {
 		char path[4200];
 		snprintf(path, sizeof path, "%s/h2emv.wlock", env->dir);
-		env->wlockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		h2emv_error e2 = { 0 };
+		env->wlockfd = reg_open(path, O_RDWR | O_CREAT, 0644, &e2);
+		if (env->wlockfd < 0 && errno == EINVAL) { /* not a regular file */
+			if (err)
+				*err = e2;
+			return H2EMV_EIO;
+		}
 		if (env->wlockfd < 0)
 			return eng_fail(err, errno == EACCES || errno == EROFS ? H2EMV_EREADONLY : H2EMV_EIO,
 			                "%s: %s", path, strerror(errno));

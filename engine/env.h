@@ -29,6 +29,8 @@ extern const char *const eng_db_names[DB_COUNT];
 
 /* An internal status: the map is full; env_write grows it and retries. */
 #define ENG_EMAPFULL (-1000)
+/* An internal status: another process grew the map; adopt it and retry. */
+#define ENG_EMAPRESIZED (-1001)
 
 /* See mapgate.c. */
 typedef struct map_gate {
@@ -86,6 +88,9 @@ struct eng_env {
 	int nolock;                /* read-only, without LMDB's lock file (eng_open) */
 	int no_obsids;             /* read-only store from before the obsids database */
 	int broken;                /* a commit failed with an I/O error: reopen first */
+	uint64_t verified_gen;     /* generation + 1 and txnid whose meta pages and free */
+	uint64_t verified_txnid;   /* list a writer last verified (env_write); under wlock */
+	uint64_t verified_free_pages;
 	int registered;            /* in the process-wide list of open stores */
 	dev_t reg_dev;
 	ino_t reg_ino;
@@ -101,8 +106,17 @@ struct eng_read {
 	eng_buf scratch;
 };
 
+/* Damage met by this thread since env_write began (a record that fails its
+ * checksum, a page LMDB finds corrupt, a node the tree refers to that is
+ * missing): a write that fails on it marks the store DAMAGED. */
+void env_note_damage(void);
+
 /* Turn an LMDB or errno code into an h2emv status with a message. */
 int env_err(h2emv_error *err, int mdb_rc, const char *what);
+
+/* Read the meta pages and the free list of `g` by hand before a write
+ * (the write lock held): ECORRUPT ("damaged: ...") when they are wrong. */
+int env_verify_meta(eng_env *env, eng_gen *g, h2emv_error *err);
 
 /* Run `fn` inside one write transaction and commit it. On a full map the
  * transaction is aborted, the map grown and `fn` run again, so `fn` must
@@ -202,6 +216,9 @@ uint64_t reserve_bytes(const char *dir);
 /* Create or grow DIR/reserve towards its target when free space allows
  * (best effort: errors are ignored, the store works without it). */
 void reserve_refresh(eng_env *env, eng_gen *g);
+/* Bytes of the live pages of `g` (the file's pages less its free list's):
+ * what a compaction's copy needs. 0 if it cannot be read. */
+uint64_t reserve_live_bytes(eng_env *env, eng_gen *g);
 /* Unlink the reserve; returns the bytes released. */
 uint64_t reserve_release(const char *dir);
 

@@ -20,6 +20,7 @@
 #include "engine/env.h"
 #include "engine/gate.h"
 #include "engine/pages.h"
+#include "engine/regfile.h"
 
 /* The data file's path: the generation DIR/CURRENT names (gen.c), or
  * data.mdb when CURRENT cannot be read (the gate then reports the store). */
@@ -38,9 +39,16 @@ int eng_damaged_reason(char *reason, size_t n, const char *dir)
 {
 	char path[4200];
 	marker_path(path, sizeof path, dir);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	struct stat st;
+	if (lstat(path, &st) != 0)
 		return 0;
+	int fd = reg_open(path, O_RDONLY, 0, NULL);
+	if (fd < 0) {
+		/* something in the marker's place: the store counts as marked */
+		if (n)
+			snprintf(reason, n, "%s is not a regular file", path);
+		return 1;
+	}
 	ssize_t got = read(fd, reason, n ? n - 1 : 0);
 	close(fd);
 	if (n) {
@@ -177,9 +185,20 @@ int eng_gate(const char *dir, unsigned flags, h2emv_error *err)
 		h2emv_error e2 = { 0 };
 		int moved = pg_open(&again, path, &e2) == H2EMV_OK && again.txnid >= before + 2;
 		pg_close(&again);
-		if (!moved)
+		if (!moved && (flags & H2EMV_OPEN_READONLY))
 			return eng_fail(err, H2EMV_ECORRUPT, "damaged: %s: %s; run `h2emv check -m %s`",
 			                dir, e.message, dir);
+		if (!moved) {
+			/* a writer is refused, and so is every later one: the mark
+			 * stays until check finds the store whole (docs/damaged.md) */
+			char why[600];
+			snprintf(why, sizeof why, "opening to write found %.500s", e.message);
+			int marked = eng_mark_damaged(dir, why, NULL) == H2EMV_OK;
+			return eng_fail(err, H2EMV_ECORRUPT,
+			                "damaged: %s: %s; the write was refused%s; run `h2emv check -m %s`",
+			                dir, e.message, marked ? " and the memory marked DAMAGED" : "",
+			                dir);
+		}
 	}
 	return rc;
 }

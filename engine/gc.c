@@ -244,6 +244,12 @@ int eng_gc(h2emv_gc_result *out, eng_env *env, const h2emv_gc_options *opts, h2e
 		if (g.done)
 			break;
 	}
+	/* less live data: the reserve shrinks with it (reserve.c) */
+	eng_gen *cur;
+	if (rc == H2EMV_OK && !(eng_readonly(env)) && gen_acquire(&cur, env, NULL) == H2EMV_OK) {
+		reserve_refresh(env, cur);
+		gen_release(env, cur);
+	}
 	if (out) {
 		out->snapshots_dropped = g.dropped;
 		out->versions_deleted = g.deleted;

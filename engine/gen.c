@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "engine/env.h"
+#include "engine/regfile.h"
 
 void gen_path(char *buf, size_t cap, const char *dir, uint64_t num, int lock)
 {
@@ -70,11 +71,14 @@ int gen_read_current(uint64_t *out, const char *dir, h2emv_error *err)
 	char path[4200], buf[32];
 	snprintf(path, sizeof path, "%s/CURRENT", dir);
 	*out = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	h2emv_error e2 = { 0 };
+	int fd = reg_open(path, O_RDONLY, 0, &e2);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return H2EMV_OK;
-		return eng_fail(err, H2EMV_EIO, "%s: %s", path, strerror(errno));
+		if (err)
+			*err = e2;
+		return H2EMV_EIO;
 	}
 	ssize_t n;
 	do
@@ -167,6 +171,14 @@ int gen_open(eng_gen **out, eng_env *env, uint64_t num, unsigned flags, h2emv_er
 	if (!(flags & GEN_MAY_CREATE) && stat(path, &fst) != 0)
 		return eng_fail(err, errno == ENOENT ? H2EMV_ENOTFOUND : H2EMV_EIO, "%s: %s", path,
 		                strerror(errno));
+	/* LMDB opens both files itself and would block on a FIFO */
+	char lockp[4200];
+	gen_path(lockp, sizeof lockp, env->dir, num, 1);
+	int rrc = reg_check(path, err);
+	if (rrc == H2EMV_OK)
+		rrc = reg_check(lockp, err);
+	if (rrc)
+		return rrc;
 	eng_gen *g = calloc(1, sizeof *g);
 	if (!g)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/pages.h"
+#include "engine/regfile.h"
 
 #define MAGIC 0xBEEFC0DEu
 #define DATA_VERSION 1u
@@ -115,10 +116,9 @@ int pg_open(pg_file *f, const char *path, h2emv_error *err)
 int pg_open_meta(pg_file *f, const char *path, int lenient, h2emv_error *err)
 {
 	memset(f, 0, sizeof *f);
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	f->fd = reg_open(path, O_RDONLY, 0, err);
 	if (f->fd < 0)
-		return eng_fail(err, errno == ENOENT ? H2EMV_ENOTFOUND : H2EMV_EIO, "%s: %s", path,
-		                strerror(errno));
+		return errno == ENOENT ? H2EMV_ENOTFOUND : H2EMV_EIO;
 	struct stat st;
 	uint8_t b[64];
 	int rc = H2EMV_OK;
@@ -441,8 +441,20 @@ int pg_walk(pg_file *f, const pg_db *db, int intkey, pg_walker *w)
 {
 	w->records = 0;
 	w->bad = 0;
-	if (db->root == PG_INVALID)
+	if (db->root == PG_INVALID) {
+		/* an empty database counts nothing: a meta page that says it
+		 * holds entries or pages (a bit flip in the free list's count)
+		 * would be carried into every later commit */
+		if (!(w->mode & PG_BRANCHES) && (db->entries || db->leaf_pages || db->branch_pages ||
+		                                 db->overflow_pages)) {
+			w->bad++;
+			if (w->on_bad)
+				w->on_bad(w->ctx, 0,
+				          "the database is empty but its meta record counts entries or pages",
+				          NULL, 0, NULL, 0);
+		}
 		return H2EMV_OK;
+	}
 	wctx c = { .f = f, .db = db, .intkey = intkey, .w = w };
 	int rc = H2EMV_OK;
 	for (int i = 1; i <= db->depth && rc == H2EMV_OK; i++)

@@ -1,21 +1,24 @@
 /*
  * reserve.c — space kept back so that a full disk can be recovered from
- * inside: DIR/reserve is a preallocated file, as large as the pages the
- * data file uses (at least 8 MiB), which is what a compaction's copy can
- * need. When gc or compaction find the disk full they unlink it and go on
- * in the space it held; after a compaction it is made again, if the disk
- * has room. An ordinary write (ingest, build) never takes it: it fails with
+ * inside: DIR/reserve is a preallocated file, as large as the live pages
+ * of the data file (its pages less the free ones; at least 8 MiB), which is
+ * what a compaction's copy needs. When gc finds the disk full it unlinks it
+ * and goes on in the space it held; compaction unlinks it only when the
+ * copy then fits. After a compaction it is made again, if the disk has
+ * room; when gc leaves less live data it shrinks. An ordinary write (ingest, build) never takes it: it fails with
  * H2EMV_ENOSPC and leaves the reserve to the maintenance that frees space.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "engine/env.h"
+#include "engine/regfile.h"
 
 #define RESERVE_MIN (8ull << 20)
 #define MIB (1ull << 20)
@@ -41,23 +44,72 @@ uint64_t reserve_release(const char *dir)
 	return unlink(path) == 0 ? n : 0;
 }
 
-/* The pages in use in generation `g`, rounded up to a MiB, at least 8 MiB:
- * a compaction's copy holds the live pages, never more than these. */
-static uint64_t reserve_target(eng_gen *g)
+uint64_t reserve_live_bytes(eng_env *env, eng_gen *g)
 {
 	MDB_envinfo info;
 	MDB_stat st;
+	MDB_txn *txn;
+	MDB_cursor *cur;
 	if (mdb_env_info(g->mdb, &info) != 0 || mdb_env_stat(g->mdb, &st) != 0)
+		return 0;
+	uint64_t pages = (uint64_t)info.me_last_pgno + 1, free_pages = 0;
+	/* the free list (database 0): each record is a list of page numbers,
+	 * its first word their count */
+	gate_read_enter(&env->gate); /* reads through the map like a view */
+	if (mdb_txn_begin(g->mdb, NULL, MDB_RDONLY, &txn) != 0) {
+		gate_read_exit(&env->gate);
+		return pages * st.ms_psize;
+	}
+	if (mdb_cursor_open(txn, 0, &cur) == 0) {
+		MDB_val k, v;
+		int op = MDB_FIRST;
+		while (mdb_cursor_get(cur, &k, &v, op) == 0) {
+			op = MDB_NEXT;
+			size_t n;
+			if (v.mv_size >= sizeof n) {
+				memcpy(&n, v.mv_data, sizeof n);
+				free_pages += n;
+			}
+		}
+		mdb_cursor_close(cur);
+	}
+	mdb_txn_abort(txn);
+	gate_read_exit(&env->gate);
+	if (free_pages > pages)
+		free_pages = 0; /* not believable: count the whole file */
+	return (pages - free_pages) * st.ms_psize;
+}
+
+/* The live pages of generation `g` (the file's pages less those on its
+ * free list, which a compaction's copy leaves out) rounded up to a MiB, at
+ * least 8 MiB: the copy never needs more. Sized from the live data, not
+ * from the file: after gc the reserve shrinks with the data. */
+static uint64_t reserve_target(eng_env *env, eng_gen *g)
+{
+	uint64_t used = reserve_live_bytes(env, g);
+	if (used == 0)
 		return RESERVE_MIN;
-	uint64_t used = ((uint64_t)info.me_last_pgno + 1) * st.ms_psize;
-	used = (used + MIB - 1) / MIB * MIB;
+	used = (used + MIB - 1) / MIB * MIB + MIB; /* + the copy's lock file, CURRENT */
 	return used > RESERVE_MIN ? used : RESERVE_MIN;
 }
 
 void reserve_refresh(eng_env *env, eng_gen *g)
 {
 	uint64_t have = reserve_bytes(env->dir);
-	uint64_t want = reserve_target(g);
+	uint64_t want = reserve_target(env, g);
+	char path[4200];
+	reserve_path(path, sizeof path, env->dir);
+	if (have >= want + 2 * MIB) {
+		/* gc freed live data: give the surplus back to the disk */
+		int fd = reg_open(path, O_RDWR, 0, NULL);
+		if (fd >= 0) {
+			if (ftruncate(fd, (off_t)want) != 0) {
+				/* keep what is there */
+			}
+			close(fd);
+		}
+		return;
+	}
 	if (have >= want)
 		return;
 	/* The reserve comes before the data's growth: it takes what is free
@@ -78,9 +130,7 @@ void reserve_refresh(eng_env *env, eng_gen *g)
 	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
 	    size > (uint64_t)rl.rlim_cur)
 		return;
-	char path[4200];
-	reserve_path(path, sizeof path, env->dir);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = reg_open(path, O_RDWR | O_CREAT, 0644, NULL);
 	if (fd < 0)
 		return;
 	if (posix_fallocate(fd, 0, (off_t)size) != 0) {

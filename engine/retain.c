@@ -113,7 +113,14 @@ static int walk_tree(picture *p, eng_read *r, eng_ref root, const u64set *seen, 
 		if ((rc = set_add(fresh, k)))
 			goto out;
 		eng_node *n;
-		if ((rc = eng_node_get(&n, r, ref, err)))
+		if ((rc = eng_node_get(&n, r, ref, err)) == H2EMV_ENOTFOUND) {
+			/* the tree refers to it: damage, not "not found" */
+			env_note_damage();
+			rc = eng_fail(err, H2EMV_ECORRUPT,
+			              "damaged: node %llu version %u, which the tree refers to, is missing",
+			              (unsigned long long)ref.id, ref.version);
+		}
+		if (rc)
 			goto out;
 		if (n->kind == H2EMV_KIND_SCENE && n->payload_len)
 			rc = set_add(&p->scenes, XXH3_64bits(n->payload, n->payload_len));

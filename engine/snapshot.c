@@ -163,6 +163,19 @@ static int node_get_txn_with(eng_node **out, MDB_txn *txn, eng_env *env, eng_ref
 	return rc;
 }
 
+/* A child the tree refers to that is not stored is damage, not "not
+ * found" (a dead list naming a missing version stays ENOTFOUND: that is
+ * the caller's mistake, test_snapshots). */
+static int referenced(int rc, eng_ref ref, h2emv_error *err)
+{
+	if (rc != H2EMV_ENOTFOUND)
+		return rc;
+	env_note_damage();
+	return eng_fail(err, H2EMV_ECORRUPT,
+	                "damaged: node %llu version %u, which the tree refers to, is missing",
+	                (unsigned long long)ref.id, ref.version);
+}
+
 static int node_get_txn(eng_node **out, MDB_txn *txn, eng_env *env, eng_ref ref,
                         eng_buf *scratch, h2emv_error *err)
 {
@@ -272,7 +285,8 @@ static int get_many(eng_node **out, eng_read *r, eng_node_cursor *nc, const eng_
 		MDB_val v[GET_BATCH];
 		size_t m = n - at < GET_BATCH ? n - at : GET_BATCH;
 		for (size_t j = 0; j < m && rc == H2EMV_OK; j++) {
-			rc = seek_node(&v[j], nc->cur, &nc->positioned, refs[at + j], err);
+			rc = referenced(seek_node(&v[j], nc->cur, &nc->positioned, refs[at + j], err),
+			                refs[at + j], err);
 			if (rc == H2EMV_OK)
 				prefetch_value(&v[j], &nc->last_page);
 		}

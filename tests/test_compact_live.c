@@ -13,6 +13,12 @@
  * and no compaction failed, that `h2emv check` passes, and that every
  * acknowledged observation is there as written.
  *
+ * The growing-ingest test compacts (through this process's handle and the
+ * CLI) and reads while another process ingests through a handle whose
+ * map starts at 1 MiB and grows many times: every other process meets
+ * MDB_MAP_RESIZED and must follow the map (issue 21). No compaction, read
+ * or ingest may fail.
+ *
  * The crash test lets a child append and compact in a loop, kills it with
  * SIGKILL after a random 5..100 ms, and after each kill opens the memory:
  * check passes, every acknowledged observation is there, and one data file
@@ -597,11 +603,127 @@ static void test_kill_during_compaction_loses_nothing(void **state)
 	free(dir);
 }
 
+/* ------------------------------------------------- a growing ingest -- */
+
+#define GROW_MAP (1u << 20) /* every handle here starts with a 1 MiB map */
+
+/* Ingest `batches` batches of 20 observations with 1.5 KB notes through a
+ * handle of its own with a small map, which it grows as it goes (each
+ * growth is MDB_MAP_RESIZED for every other process). Exit status: the
+ * number of failed batches (capped). */
+static _Noreturn void grower_main(const char *dir, int batches)
+{
+	tu_child_default_signals();
+	h2emv_open_options o = { .version = H2EMV_OPEN_OPTIONS_VERSION, .initial_map_size = GROW_MAP };
+	h2emv_mem *m;
+	h2emv_error e = { 0 };
+	if (h2emv_mem_open(&m, dir, &o, &e) != H2EMV_OK) {
+		fprintf(stderr, "grower: open: %s\n", e.message);
+		_exit(100);
+	}
+	int failed = 0;
+	static char bodies[20][2200];
+	for (int b = 0; b < batches; b++) {
+		const char *items[20];
+		size_t lens[20];
+		for (int k = 0; k < 20; k++) {
+			uint64_t i = (uint64_t)b * 20 + (uint64_t)k, x = i * 0x9E3779B97F4A7C15ull + 7;
+			char note[1501];
+			for (int c = 0; c < 1500; c++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				note[c] = (char)('a' + x % 26);
+			}
+			note[1500] = 0;
+			char head[600];
+			feed_obs(head, sizeof head, "grow", i);
+			/* the note gets its bulk: replace the closing brace */
+			head[strlen(head) - 2] = 0;
+			snprintf(bodies[k], sizeof bodies[k], "%s %s\"}", head, note);
+			items[k] = bodies[k];
+			lens[k] = strlen(bodies[k]);
+		}
+		if (h2emv_ingest_batch(NULL, m, items, lens, 20, &e) != H2EMV_OK) {
+			fprintf(stderr, "grower: batch %d: %s\n", b, e.message);
+			failed++;
+		}
+	}
+	h2emv_mem_close(m);
+	_exit(failed > 99 ? 99 : failed);
+}
+
+static void test_compaction_beside_a_growing_ingest_follows_the_map(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir("compact-grow");
+	char *errlog = tu_fmt("%s.stderr", dir);
+	unlink(errlog);
+	const char *init[] = { "init", dir, NULL };
+	assert_int_equal(run_cli(init, errlog), 0);
+	h2emv_open_options o = { .version = H2EMV_OPEN_OPTIONS_VERSION, .initial_map_size = GROW_MAP };
+	h2emv_mem *mem;
+	h2emv_error e = { 0 };
+	assert_int_equal(h2emv_mem_open(&mem, dir, &o, &e), H2EMV_OK);
+	fflush(NULL);
+	pid_t grower = fork();
+	assert_true(grower >= 0);
+	if (grower == 0)
+		grower_main(dir, 200);
+	/* compact (here and with the CLI) and read, until the ingest ends */
+	uint64_t compactions = 0, reads = 0, failures = 0, grown_to = 0;
+	int status = -1;
+	while (waitpid(grower, &status, WNOHANG) == 0) {
+		uint64_t before, after;
+		memset(&e, 0, sizeof e);
+		if (compactions % 2 == 0) {
+			if (h2emv_compact(&before, &after, mem, &e) != H2EMV_OK) {
+				print_message("compaction %" PRIu64 ": %s\n", compactions, e.message);
+				failures++;
+			}
+		} else {
+			const char *compact[] = { "compact", "-m", dir, NULL };
+			if (run_cli(compact, errlog) != 0)
+				failures++;
+		}
+		compactions++;
+		h2emv_stats st;
+		memset(&e, 0, sizeof e);
+		if (h2emv_mem_stats(&st, mem, &e) != H2EMV_OK) {
+			print_message("stats: %s\n", e.message);
+			failures++;
+		} else if (st.used_bytes > grown_to) {
+			grown_to = st.used_bytes;
+		}
+		reads++;
+		sleep_ms(20);
+	}
+	h2emv_mem_close(mem);
+	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	size_t elen = 0;
+	char *errors = tu_read_file(errlog, &elen);
+	print_message("%" PRIu64 " compactions and %" PRIu64 " reads beside the ingest; the data "
+	              "grew to %" PRIu64 " bytes in use; ingest exit %d; stderr: %s\n",
+	              compactions, reads, grown_to, code, errors ? errors : "");
+	if (failures || code != 0)
+		fail_msg("%" PRIu64 " compactions or reads failed, the ingest exited %d: %s", failures,
+		         code, errors ? errors : "");
+	/* the map had to follow: the data outgrew the first map several times */
+	assert_true(grown_to > 4 * (uint64_t)GROW_MAP);
+	assert_true(compactions >= 4);
+	const char *check[] = { "check", "-m", dir, NULL };
+	assert_int_equal(run_cli(check, errlog), 0);
+	free(errors);
+	tu_rmrf(dir);
+	unlink(errlog);
+	free(dir);
+	free(errlog);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compaction_beside_askers_readers_ingest_and_follower_fails_nothing),
 		cmocka_unit_test(test_kill_during_compaction_loses_nothing),
+		cmocka_unit_test(test_compaction_beside_a_growing_ingest_follows_the_map),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,8 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,7 +37,11 @@ static const char help[] =
 	"  -n, --max N         fold at most N observations, then stop\n"
 	"  -q, --quiet         no progress, no summary\n"
 	"      --json          the summary as JSON\n"
-	"  -h, --help          this help\n";
+	"  -h, --help          this help\n"
+	"\n"
+	"On a full disk a build stops with exit status 4 (nothing is lost; `h2emv gc`\n"
+	"and `h2emv compact` make room); build --follow says \"disk full: waiting for\n"
+	"space\", counts its waits, and goes on by itself once a write fits again.\n";
 
 static volatile sig_atomic_t interrupted;
 
@@ -83,6 +89,8 @@ static int idle_maintenance(h2emv_mem *m, int quiet, h2emv_error *err)
 {
 	h2emv_maintain_result r;
 	int rc = h2emv_maintain(&r, m, NULL, err);
+	if (rc == H2EMV_ENOSPC && strstr(err->message, "not compacted"))
+		return H2EMV_OK; /* no room for a copy: gc's pages are reused in place */
 	if (rc || quiet)
 		return rc;
 	if (r.gc_ran)
@@ -102,6 +110,25 @@ static int idle_maintenance(h2emv_mem *m, int quiet, h2emv_error *err)
 		                "memory open; trying again when idle\n");
 	told = r.compact_deferred;
 	return H2EMV_OK;
+}
+
+/* build --follow on a full disk: say so (the first time, then every tenth
+ * wait), wait with a growing pause (1 s to 60 s, a second at a time so a
+ * stop is heard) and let the caller try again. */
+static void wait_for_space(const char *dir, uint64_t waits, int quiet)
+{
+	if (!quiet && (waits == 1 || waits % 10 == 0)) {
+		struct statvfs v;
+		unsigned long long avail =
+			statvfs(dir, &v) == 0 ? (unsigned long long)v.f_bavail * v.f_frsize : 0;
+		fprintf(stderr,
+		        "h2emv build: disk full: waiting for space (wait %llu; %llu bytes free; "
+		        "`h2emv gc` then `h2emv compact` make room; nothing is lost)\n",
+		        (unsigned long long)waits, avail);
+	}
+	unsigned pause = waits < 7 ? 1u << (waits - 1) : 60;
+	for (unsigned i = 0; i < pause && !interrupted; i++)
+		sleep(1);
 }
 
 int cmd_build(int argc, char **argv)
@@ -162,6 +189,7 @@ int cmd_build(int argc, char **argv)
 	o.progress = stop_cb;
 	o.progress_ctx = &p;
 	h2emv_build_result total = { 0 };
+	uint64_t space_waits = 0, total_waits = 0; /* disk full: waits now, and in all */
 	do {
 		h2emv_build_result r = { 0 };
 		rc = h2emv_build(&r, m, &o, &err);
@@ -182,6 +210,18 @@ int cmd_build(int argc, char **argv)
 			if (rc == H2EMV_OK)
 				sleep((unsigned)interval);
 		}
+		if (follow && rc == H2EMV_ENOSPC && !interrupted) {
+			wait_for_space(cli_mem_dir(mem), ++space_waits, json);
+			rc = H2EMV_OK;
+			continue;
+		}
+		if (rc == H2EMV_OK && space_waits) {
+			if (!json)
+				fprintf(stderr, "h2emv build: space again after %llu waits; building\n",
+				        (unsigned long long)space_waits);
+			total_waits += space_waits;
+			space_waits = 0;
+		}
 	} while (follow && rc == H2EMV_OK && !interrupted);
 	cli_progress_end(&p);
 	h2emv_policy_stats ps;
@@ -195,9 +235,16 @@ int cmd_build(int argc, char **argv)
 		        ps.name, (unsigned long long)ps.decisions, (unsigned long long)ps.bad_replies,
 		        (unsigned long long)ps.retries, (unsigned long long)ps.fallbacks,
 		        (unsigned long long)ps.transport_errors);
+	if (total_waits + space_waits && !json)
+		fprintf(stderr, "h2emv build: waited %llu times for disk space\n",
+		        (unsigned long long)(total_waits + space_waits));
 	if (rc) {
-		cli_fail("build", rc, &err);
-		return rc == H2EMV_EBUSY ? EXIT_BUSY : EXIT_ERROR;
+		int st = cli_fail("build", rc, &err); /* EXIT_DAMAGED for damage */
+		if (rc == H2EMV_ENOSPC)
+			fprintf(stderr, "h2emv build: disk full: nothing is lost; make room with `h2emv "
+			                "gc` then `h2emv compact` and build again (or build --follow, "
+			                "which waits)\n");
+		return rc == H2EMV_EBUSY ? EXIT_BUSY : rc == H2EMV_ENOSPC ? EXIT_NOSPACE : st;
 	}
 	return quiet ? EXIT_OK : print(&total, json);
 }

@@ -3,6 +3,7 @@
  */
 #include <getopt.h>
 #include <jansson.h>
+#include <string.h>
 
 #include "tools/cli.h"
 
@@ -16,7 +17,9 @@ static const char help[] =
 	"beside everything else: askers and snapshots never wait, writers (ingest,\n"
 	"build --follow) wait while the copy is made. Needs free disk space for one\n"
 	"copy of the live data; on a full disk it uses the memory's reserve\n"
-	"(docs/formats.md, section 4).\n"
+	"(docs/formats.md, section 4). When even the reserve would not hold the copy,\n"
+	"nothing is touched: compact says so and exits 0, and the pages gc freed are\n"
+	"reused in place by later writes.\n"
 	"\n"
 	"  -m, --mem DIR   the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
 	"      --json      the sizes before and after as JSON: before_bytes, after_bytes\n"
@@ -36,6 +39,18 @@ int cmd_compact(int argc, char **argv)
 	h2emv_error err = { 0 };
 	int rc = h2emv_compact(&before, &after, m, &err);
 	h2emv_mem_close(m);
+	if (rc == H2EMV_ENOSPC && strstr(err.message, "not compacted")) {
+		/* the live data is larger than the free space and the reserve:
+		 * not a failure, the store is whole and gc's pages are reused */
+		fprintf(stderr, "h2emv %s\n", err.message);
+		if (json)
+			return cli_print_json(json_pack("{s:I,s:I,s:b}", "before_bytes",
+			                                (json_int_t)before, "after_bytes",
+			                                (json_int_t)before, "compacted", 0));
+		printf("not compacted: %llu bytes (no room for the copy; see above)\n",
+		       (unsigned long long)before);
+		return EXIT_OK;
+	}
 	if (rc)
 		return cli_fail("compact", rc, &err);
 	if (json)

@@ -23,9 +23,11 @@ typedef struct cli_cmd {
 
 /* Exit codes every subcommand uses. EXIT_BUSY (sysexits' EX_TEMPFAIL):
  * another builder is running (build, forget); try again later.
- * EXIT_DAMAGED: the memory is damaged (run h2emv check; docs/damaged.md). */
-enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_ERROR = 2, EXIT_DAMAGED = 3, EXIT_USAGE = 64,
-       EXIT_BUSY = 75 };
+ * EXIT_DAMAGED: the memory is damaged (run h2emv check; docs/damaged.md).
+ * EXIT_NOSPACE: `build` stopped on a full disk (H2EMV_ENOSPC): nothing is
+ * lost, `h2emv gc` and `h2emv compact` make room (build --follow waits). */
+enum { EXIT_OK = 0, EXIT_FOUND = 1, EXIT_ERROR = 2, EXIT_DAMAGED = 3, EXIT_NOSPACE = 4,
+       EXIT_USAGE = 64, EXIT_BUSY = 75 };
 
 /* Print "h2emv <cmd>: <message>" for a failed call. Returns EXIT_ERROR, or
  * EXIT_DAMAGED for H2EMV_ECORRUPT (stored bytes are damaged). */
