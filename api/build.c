@@ -242,6 +242,7 @@ int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_optio
 	int rc = builder_open(&b, mem, err);
 	if (rc)
 		return rc;
+	b.estimate = opts->version >= 3 && opts->estimate_tokens;
 	uint64_t every = opts->commit_every ? opts->commit_every : DEFAULT_COMMIT_EVERY;
 	uint64_t folded = 0, snaps = 0, skipped = 0, missing = 0, last = 0, since = 0;
 	eng_buf body = { 0 };

@@ -51,6 +51,8 @@ typedef struct builder {
 	pol_rule_list rules;      /* in force (items[0] the default rule) */
 	uint32_t rules_version;
 	h2emv_tokens tok_build;   /* grouping and summaries */
+	int estimate;             /* ask the policy for token estimates of the build's
+	                             calls (h2emv_build_options.estimate_tokens) */
 	h2emv_tokens tok_forget;  /* relevance estimates */
 	uint64_t policy_calls;    /* build-side calls (group + summarize) */
 	uint64_t forgotten;       /* nodes replaced by placeholders */

@@ -241,7 +241,7 @@ static int regroup(level_ctx *x, size_t lo, size_t hi, tnode **olds, size_t n_ol
 		.now = b->t.t_now,
 	};
 	pol_group_reply rep = { 0 };
-	pol_usage u = { 0 };
+	pol_usage u = { .no_estimate = !b->estimate };
 	int rc = b->mem->policy->group(b->mem->policy->ctx, &req, &rep, &u, err);
 	tokens_add(&b->tok_build, &u);
 	b->policy_calls++;
@@ -269,7 +269,7 @@ static int regroup(level_ctx *x, size_t lo, size_t hi, tnode **olds, size_t n_ol
 		}
 		if (rc == H2EMV_OK && covered < n) {
 			char *s = NULL;
-			pol_usage u2 = { 0 };
+			pol_usage u2 = { .no_estimate = !b->estimate };
 			rc = b->mem->policy->summarize(b->mem->policy->ctx, items + covered, n - covered,
 			                               x->level, req.rules, &s, &u2, err);
 			tokens_add(&b->tok_build, &u2);
@@ -368,7 +368,7 @@ static int summarize_node(builder *b, tnode *p, h2emv_error *err)
 		items[i] = item_of(p->kids[i]);
 	pol_rules rules = { (const char *const *)b->rules.items, b->rules.n };
 	char *s = NULL;
-	pol_usage u = { 0 };
+	pol_usage u = { .no_estimate = !b->estimate };
 	int rc = b->mem->policy->summarize(b->mem->policy->ctx, items, p->n_kids, p->level - 1,
 	                                   b->cfg.rules_in_summaries ? &rules : NULL, &s, &u, err);
 	tokens_add(&b->tok_build, &u);
