@@ -130,8 +130,47 @@ static int open_with(builder *b, h2emv_mem *mem, int locked, h2emv_error *err)
 		return rc;
 	}
 	b->t.rules_version = b->rules_version;
-	seg_resume(b);
+	if ((rc = seg_resume(b, err))) {
+		builder_close(b);
+		return rc;
+	}
 	return H2EMV_OK;
+}
+
+/* The open frontier's deepest node: the open event, else the innermost
+ * open goal (NULL: nothing open). */
+static const tnode *frontier(const builder *b)
+{
+	return b->event ? b->event : b->n_goals ? b->goals[b->n_goals - 1] : NULL;
+}
+
+int builder_holds(const builder *b, const tnode *n)
+{
+	if (n == b->t.root)
+		return 1;
+	for (const tnode *f = frontier(b); f; f = f->parent)
+		if (f == n)
+			return 1;
+	return 0;
+}
+
+/* Let go of every committed subtree off the frontier's path: the heap keeps
+ * the root, its children, the frontier and their ancestors' children. */
+static void shed(builder *b, tnode *n)
+{
+	for (uint32_t i = 0; i < n->n_kids; i++) {
+		tnode *k = n->kids[i];
+		if (builder_holds(b, k))
+			shed(b, k);
+		else
+			tree_shed(&b->t, k);
+	}
+}
+
+void builder_shed(builder *b)
+{
+	shed(b, b->t.root);
+	eng_map_release(b->mem->env);
 }
 
 int builder_open(builder *b, h2emv_mem *mem, h2emv_error *err)
@@ -224,7 +263,7 @@ static void result(h2emv_build_result *out, const builder *b, uint64_t folded, u
 	out->obs_folded = folded;
 	out->snapshots = snaps;
 	out->nodes_forgotten = b->forgotten;
-	out->tree_size = tree_size_l3(b->t.root);
+	out->tree_size = tree_size_l3(&b->t);
 	out->build_cursor = b->t.cursor;
 	out->tokens_build = b->tok_build;
 	out->tokens_forget = b->tok_forget;
@@ -287,6 +326,8 @@ int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_optio
 		int done = b.t.cursor >= last || (opts->max_obs && folded >= opts->max_obs);
 		if (rc == H2EMV_OK && (since >= every || (done && since))) {
 			rc = commit(&b, &snaps, err);
+			if (rc == H2EMV_OK)
+				builder_shed(&b); /* committed: the store holds it */
 			since = 0;
 			if (rc == H2EMV_OK && opts->progress &&
 			    opts->progress(opts->progress_ctx, "observations", b.t.cursor, last))

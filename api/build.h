@@ -1,8 +1,9 @@
 /*
  * build.h — the builder: segmenter (L1 scenes, L2 events, L3 goals),
  * online grouping above L3 (the paper's Algorithms 1 and 2), and
- * forgetting, all working on one in-memory tree (tree.h) that is committed
- * as snapshots.
+ * forgetting, all working on one tree (tree.h) that is committed as
+ * snapshots and read from them as needed: only its open frontier and what
+ * changed since the last commit stay on the heap.
  *
  * Everything the builder knows lives in the tree, so a build that is killed
  * and restarted from the last snapshot reaches the same tree: the open goal
@@ -78,9 +79,13 @@ int builder_open(builder *b, h2emv_mem *mem, h2emv_error *err);
 /* The same without the lock, for a pass that never commits (a preview). */
 int builder_open_unlocked(builder *b, h2emv_mem *mem, h2emv_error *err);
 void builder_close(builder *b);
+/* Is `n` the root or on the path to the open frontier (kept in memory)? */
+int builder_holds(const builder *b, const tnode *n);
+/* After a commit: let go of every clean subtree builder_holds does not. */
+void builder_shed(builder *b);
 
 /* segment.c: derive the open goal/event from the tree; fold one scene. */
-void seg_resume(builder *b);
+int seg_resume(builder *b, h2emv_error *err);
 int seg_add(builder *b, const scene *s, const void *body, size_t blen, h2emv_error *err);
 /* Close every open goal (a long pause, the end of a recording). */
 int seg_close_all(builder *b, h2emv_error *err);
