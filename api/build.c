@@ -22,6 +22,7 @@
 
 #define DEFAULT_COMMIT_EVERY 1000
 #define READ_CHUNK 512 /* observations read per read view */
+#define READ_RELEASE 4096 /* node versions read between letting go of the map's pages */
 
 /* One builder per memory at a time, across processes: an exclusive flock
  * on build.lock, which also holds the holder's pid for the message the
@@ -171,6 +172,17 @@ void builder_shed(builder *b)
 {
 	shed(b, b->t.root);
 	eng_map_release(b->mem->env);
+	b->read_released = b->t.n_read;
+}
+
+/* Forgetting reads old subtrees between commits: their pages are let go
+ * every READ_RELEASE nodes, so the resident set does not gather them. */
+static void release_reads(builder *b)
+{
+	if (b->t.n_read - b->read_released >= READ_RELEASE) {
+		eng_map_release(b->mem->env);
+		b->read_released = b->t.n_read;
+	}
 }
 
 int builder_open(builder *b, h2emv_mem *mem, h2emv_error *err)
@@ -251,6 +263,7 @@ static int fold(builder *b, const eng_buf *body, uint64_t *skipped, h2emv_error 
 		if (t > b->t.t_now)
 			b->t.t_now = t;
 		rc = forget_pass(b, b->t.t_now, NULL, NULL, err);
+		release_reads(b);
 	}
 	scene_free(&s);
 	return rc;

@@ -69,6 +69,7 @@ typedef struct builder {
 	struct robot_profile *prof; /* the memory's robot profile (NULL: generic) */
 	uint64_t prev_keys[96];     /* the last scene's fact keys: what continues */
 	size_t n_prev;
+	uint64_t read_released;     /* t.n_read when the store's pages were last let go */
 	h2emv_forgotten_fn on_forget; /* told of each node made a placeholder */
 	void *on_forget_ctx;
 } builder;

@@ -279,12 +279,13 @@ static int on_frontier(const builder *b, const tnode *n)
 	return 0;
 }
 
-/* The children are read from the store as needed; a child's subtree that
- * the visit left unchanged is let go again, so the pass holds a path, not
- * the tree. */
+/* Children the pass reads from the store it lets go again once walked if
+ * it left them unchanged, so it holds a path, not the tree (what the
+ * builder had in memory before stays). */
 static int visit_children(pass *ps, tnode *n)
 {
 	int64_t lo = n->kind == H2EMV_KIND_ROOT ? H2EMV_TIME_NEVER : n->expiry;
+	int was_out = n->out;
 	int rc = tree_kids(&ps->b->t, n, ps->err);
 	if (rc)
 		return rc;
@@ -298,12 +299,12 @@ static int visit_children(pass *ps, tnode *n)
 			return rc;
 		if (k->kind != H2EMV_KIND_FORGOTTEN && k->sub_min < lo)
 			lo = k->sub_min;
-		if (!builder_holds(ps->b, k))
-			tree_shed(&ps->b->t, k);
 	}
 	if ((rc = merge_placeholders(ps->b, n, ps->err)))
 		return rc;
 	n->sub_min = lo;
+	if (was_out && !builder_holds(ps->b, n))
+		tree_shed(&ps->b->t, n);
 	return H2EMV_OK;
 }
 

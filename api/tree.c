@@ -53,11 +53,11 @@ void tree_raise_expiry(tnode *n)
 	}
 }
 
-/* All the way up: a node read back from the store has an unknown bound
- * below an ancestor whose bound is known. */
+/* An unknown bound's ancestors are unknown (children read from the store
+ * take their parent's bound, read_kids), so the walk stops at the first. */
 void tree_mark_unknown(tnode *n)
 {
-	for (; n; n = n->parent)
+	for (; n && n->sub_min != INT64_MIN; n = n->parent)
 		n->sub_min = INT64_MIN;
 }
 
@@ -69,6 +69,7 @@ static void node_free(tnode *n)
 	free(n->payload);
 	free(n->kids);
 	free(n->refs);
+	free(n->refs_sub);
 	free(n);
 }
 
@@ -143,6 +144,7 @@ static int drop_stored(tree *t, eng_read *r, const eng_ref *refs, uint32_t n, in
 		int rc = eng_node_get(&e, r, refs[i], err);
 		if (rc)
 			return rc;
+		t->n_read++;
 		tnode probe = { .level = e->level, .kind = e->kind,
 			        .nested = e->level == 3 && parent_level == 3 };
 		t->n_l3 -= (uint64_t)counted(&probe);
@@ -169,7 +171,9 @@ static int drop_refs(tree *t, tnode *n, h2emv_error *err)
 	if (rc)
 		return rc;
 	free(n->refs);
+	free(n->refs_sub);
 	n->refs = NULL;
+	n->refs_sub = NULL;
 	n->n_refs = 0;
 	n->out = 0;
 	return H2EMV_OK;
@@ -309,11 +313,18 @@ static int read_kids(tree *t, tnode *n, eng_read *r, h2emv_error *err)
 		rc = eng_node_get(&e, r, n->refs[k], err);
 		if (rc)
 			break;
+		t->n_read++;
 		if (!(kids[k] = node_of(t, e, n->level)))
 			rc = eng_fail(err, H2EMV_ENOMEM, "out of memory reading the tree");
 		free(e);
-		if (rc == H2EMV_OK)
+		if (rc == H2EMV_OK) {
 			kids[k]->parent = n;
+			/* the child's bound when it was let go, or n's: a lower
+			 * bound of τ in n's subtree is one in each child's (the
+			 * forgetting pass need not walk them again) */
+			int64_t own = n->refs_sub ? n->refs_sub[k] : INT64_MIN;
+			kids[k]->sub_min = own > n->sub_min ? own : n->sub_min;
+		}
 	}
 	if (rc) {
 		for (uint32_t i = 0; i < n->n_refs; i++)
@@ -326,7 +337,9 @@ static int read_kids(tree *t, tnode *n, eng_read *r, h2emv_error *err)
 	n->kids = kids;
 	n->n_kids = n->cap_kids = n->n_refs;
 	free(n->refs);
+	free(n->refs_sub);
 	n->refs = NULL;
+	n->refs_sub = NULL;
 	n->n_refs = 0;
 	n->out = 0;
 	return H2EMV_OK;
@@ -369,15 +382,21 @@ int tree_shed(tree *t, tnode *n)
 	if (n->out || !n->n_kids || !all_clean(n) || !n->stored)
 		return 0;
 	eng_ref *refs = malloc(n->n_kids * sizeof *refs);
-	if (!refs)
+	int64_t *sub = malloc(n->n_kids * sizeof *sub);
+	if (!refs || !sub) {
+		free(refs);
+		free(sub);
 		return 0; /* kept: only memory is lost */
+	}
 	for (uint32_t i = 0; i < n->n_kids; i++) {
 		refs[i] = (eng_ref){ n->kids[i]->id, n->kids[i]->stored };
+		sub[i] = n->kids[i]->sub_min;
 		free_all(t, n->kids[i]);
 	}
 	free(n->kids);
 	n->kids = NULL;
 	n->refs = refs;
+	n->refs_sub = sub;
 	n->n_refs = n->n_kids;
 	n->n_kids = n->cap_kids = 0;
 	n->out = 1;

@@ -39,6 +39,7 @@ struct tnode {
 	tnode **kids;
 	uint32_t n_kids, cap_kids;
 	eng_ref *refs;        /* `out`: the children, in the store only (malloc'd) */
+	int64_t *refs_sub;    /* their sub_min when they were let go (or NULL) */
 	uint32_t n_refs;
 	uint8_t out;          /* the children are not in memory (kids empty): tree_kids
 	                         reads them; a node without children never is */
@@ -61,6 +62,7 @@ typedef struct tree {
 	eng_ref *dead;          /* versions superseded since the last commit */
 	size_t n_dead, cap_dead;
 	uint64_t n_nodes;       /* nodes in memory, all levels (maintained) */
+	uint64_t n_read;        /* node versions read from the store so far */
 	uint64_t n_l3;          /* the paper's tree size N: live nodes at level >= 3
 	                           but the root and nested goals (maintained; loaded
 	                           with the snapshot) */
