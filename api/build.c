@@ -22,6 +22,7 @@
 
 #define DEFAULT_COMMIT_EVERY 1000
 #define READ_CHUNK 512 /* observations read per read view */
+#define READ_RELEASE 4096 /* node versions read between letting go of the map's pages */
 
 /* One builder per memory at a time, across processes: an exclusive flock
  * on build.lock, which also holds the holder's pid for the message the
@@ -130,8 +131,58 @@ static int open_with(builder *b, h2emv_mem *mem, int locked, h2emv_error *err)
 		return rc;
 	}
 	b->t.rules_version = b->rules_version;
-	seg_resume(b);
+	if ((rc = seg_resume(b, err))) {
+		builder_close(b);
+		return rc;
+	}
 	return H2EMV_OK;
+}
+
+/* The open frontier's deepest node: the open event, else the innermost
+ * open goal (NULL: nothing open). */
+static const tnode *frontier(const builder *b)
+{
+	return b->event ? b->event : b->n_goals ? b->goals[b->n_goals - 1] : NULL;
+}
+
+int builder_holds(const builder *b, const tnode *n)
+{
+	if (n == b->t.root)
+		return 1;
+	for (const tnode *f = frontier(b); f; f = f->parent)
+		if (f == n)
+			return 1;
+	return 0;
+}
+
+/* Let go of every committed subtree off the frontier's path: the heap keeps
+ * the root, its children, the frontier and their ancestors' children. */
+static void shed(builder *b, tnode *n)
+{
+	for (uint32_t i = 0; i < n->n_kids; i++) {
+		tnode *k = n->kids[i];
+		if (builder_holds(b, k))
+			shed(b, k);
+		else
+			tree_shed(&b->t, k);
+	}
+}
+
+void builder_shed(builder *b)
+{
+	shed(b, b->t.root);
+	eng_map_release(b->mem->env);
+	b->read_released = b->t.n_read;
+}
+
+/* Forgetting reads old subtrees between commits: their pages are let go
+ * every READ_RELEASE nodes, so the resident set does not gather them. */
+static void release_reads(builder *b)
+{
+	if (b->t.n_read - b->read_released >= READ_RELEASE) {
+		eng_map_release(b->mem->env);
+		b->read_released = b->t.n_read;
+	}
 }
 
 int builder_open(builder *b, h2emv_mem *mem, h2emv_error *err)
@@ -212,6 +263,7 @@ static int fold(builder *b, const eng_buf *body, uint64_t *skipped, h2emv_error 
 		if (t > b->t.t_now)
 			b->t.t_now = t;
 		rc = forget_pass(b, b->t.t_now, NULL, NULL, err);
+		release_reads(b);
 	}
 	scene_free(&s);
 	return rc;
@@ -224,7 +276,7 @@ static void result(h2emv_build_result *out, const builder *b, uint64_t folded, u
 	out->obs_folded = folded;
 	out->snapshots = snaps;
 	out->nodes_forgotten = b->forgotten;
-	out->tree_size = tree_size_l3(b->t.root);
+	out->tree_size = tree_size_l3(&b->t);
 	out->build_cursor = b->t.cursor;
 	out->tokens_build = b->tok_build;
 	out->tokens_forget = b->tok_forget;
@@ -242,6 +294,7 @@ int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_optio
 	int rc = builder_open(&b, mem, err);
 	if (rc)
 		return rc;
+	b.estimate = opts->version >= 3 && opts->estimate_tokens;
 	uint64_t every = opts->commit_every ? opts->commit_every : DEFAULT_COMMIT_EVERY;
 	uint64_t folded = 0, snaps = 0, skipped = 0, missing = 0, last = 0, since = 0;
 	eng_buf body = { 0 };
@@ -286,6 +339,8 @@ int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_optio
 		int done = b.t.cursor >= last || (opts->max_obs && folded >= opts->max_obs);
 		if (rc == H2EMV_OK && (since >= every || (done && since))) {
 			rc = commit(&b, &snaps, err);
+			if (rc == H2EMV_OK)
+				builder_shed(&b); /* committed: the store holds it */
 			since = 0;
 			if (rc == H2EMV_OK && opts->progress &&
 			    opts->progress(opts->progress_ctx, "observations", b.t.cursor, last))

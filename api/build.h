@@ -1,8 +1,9 @@
 /*
  * build.h — the builder: segmenter (L1 scenes, L2 events, L3 goals),
  * online grouping above L3 (the paper's Algorithms 1 and 2), and
- * forgetting, all working on one in-memory tree (tree.h) that is committed
- * as snapshots.
+ * forgetting, all working on one tree (tree.h) that is committed as
+ * snapshots and read from them as needed: only its open frontier and what
+ * changed since the last commit stay on the heap.
  *
  * Everything the builder knows lives in the tree, so a build that is killed
  * and restarted from the last snapshot reaches the same tree: the open goal
@@ -51,6 +52,8 @@ typedef struct builder {
 	pol_rule_list rules;      /* in force (items[0] the default rule) */
 	uint32_t rules_version;
 	h2emv_tokens tok_build;   /* grouping and summaries */
+	int estimate;             /* ask the policy for token estimates of the build's
+	                             calls (h2emv_build_options.estimate_tokens) */
 	h2emv_tokens tok_forget;  /* relevance estimates */
 	uint64_t policy_calls;    /* build-side calls (group + summarize) */
 	uint64_t forgotten;       /* nodes replaced by placeholders */
@@ -66,6 +69,7 @@ typedef struct builder {
 	struct robot_profile *prof; /* the memory's robot profile (NULL: generic) */
 	uint64_t prev_keys[96];     /* the last scene's fact keys: what continues */
 	size_t n_prev;
+	uint64_t read_released;     /* t.n_read when the store's pages were last let go */
 	h2emv_forgotten_fn on_forget; /* told of each node made a placeholder */
 	void *on_forget_ctx;
 } builder;
@@ -76,9 +80,13 @@ int builder_open(builder *b, h2emv_mem *mem, h2emv_error *err);
 /* The same without the lock, for a pass that never commits (a preview). */
 int builder_open_unlocked(builder *b, h2emv_mem *mem, h2emv_error *err);
 void builder_close(builder *b);
+/* Is `n` the root or on the path to the open frontier (kept in memory)? */
+int builder_holds(const builder *b, const tnode *n);
+/* After a commit: let go of every clean subtree builder_holds does not. */
+void builder_shed(builder *b);
 
 /* segment.c: derive the open goal/event from the tree; fold one scene. */
-void seg_resume(builder *b);
+int seg_resume(builder *b, h2emv_error *err);
 int seg_add(builder *b, const scene *s, const void *body, size_t blen, h2emv_error *err);
 /* Close every open goal (a long pause, the end of a recording). */
 int seg_close_all(builder *b, h2emv_error *err);

@@ -92,20 +92,24 @@ static int by_time(const void *a, const void *b)
 
 /* ---------------------------------------------------------- edge nodes -- */
 
-/* Walk the right edge backwards collecting nodes at `level`. Stops at a
+/* Walk the right edge backwards collecting nodes at `level` (reading the
+ * nodes it passes through from the store as needed). Stops at a
  * placeholder (everything older is forgotten and never regrouped) and
  * passes over lower nodes (the open goal under the root). Returns 1 when
- * done. */
-static int edge_walk(nlist *out, size_t w, tnode *n, int level)
+ * done, or a negative status. */
+static int edge_walk(builder *b, nlist *out, size_t w, tnode *n, int level, h2emv_error *err)
 {
 	for (uint32_t i = n->n_kids; i-- > 0;) {
 		tnode *k = n->kids[i];
 		if (k->kind == H2EMV_KIND_FORGOTTEN)
 			return 1;
+		int rc = 0;
 		if (k->level == level)
-			nl_add(out, k);
-		else if (k->level > level && edge_walk(out, w, k, level))
-			return 1;
+			rc = nl_add(out, k) ? eng_fail(err, H2EMV_ENOMEM, "out of memory") : 0;
+		else if (k->level > level && !(rc = tree_kids(&b->t, k, err)))
+			rc = edge_walk(b, out, w, k, level, err);
+		if (rc)
+			return rc;
 		if (out->n >= w)
 			return 1;
 	}
@@ -113,10 +117,12 @@ static int edge_walk(nlist *out, size_t w, tnode *n, int level)
 }
 
 /* The last `w` nodes at `level` on the right edge, oldest first. */
-static int edge_nodes(nlist *out, tnode *root, int level, size_t w)
+static int edge_nodes(builder *b, nlist *out, int level, size_t w, h2emv_error *err)
 {
 	out->n = 0;
-	edge_walk(out, w, root, level);
+	int rc = edge_walk(b, out, w, b->t.root, level, err);
+	if (rc < 0)
+		return rc;
 	for (size_t i = 0; i < out->n / 2; i++) {
 		tnode *x = out->v[i];
 		out->v[i] = out->v[out->n - 1 - i];
@@ -241,7 +247,7 @@ static int regroup(level_ctx *x, size_t lo, size_t hi, tnode **olds, size_t n_ol
 		.now = b->t.t_now,
 	};
 	pol_group_reply rep = { 0 };
-	pol_usage u = { 0 };
+	pol_usage u = { .no_estimate = !b->estimate };
 	int rc = b->mem->policy->group(b->mem->policy->ctx, &req, &rep, &u, err);
 	tokens_add(&b->tok_build, &u);
 	b->policy_calls++;
@@ -269,7 +275,7 @@ static int regroup(level_ctx *x, size_t lo, size_t hi, tnode **olds, size_t n_ol
 		}
 		if (rc == H2EMV_OK && covered < n) {
 			char *s = NULL;
-			pol_usage u2 = { 0 };
+			pol_usage u2 = { .no_estimate = !b->estimate };
 			rc = b->mem->policy->summarize(b->mem->policy->ctx, items + covered, n - covered,
 			                               x->level, req.rules, &s, &u2, err);
 			tokens_add(&b->tok_build, &u2);
@@ -333,14 +339,17 @@ static int place_children(level_ctx *x, h2emv_error *err)
 }
 
 /* Remove `n` (now childless) from its parent, and any ancestor left empty. */
-static void unlink_empty(builder *b, tnode *n)
+static int unlink_empty(builder *b, tnode *n, h2emv_error *err)
 {
-	while (n && n->parent && n->n_kids == 0 && n->kind != H2EMV_KIND_ROOT) {
+	int rc = H2EMV_OK;
+	while (rc == H2EMV_OK && n && n->parent && n->n_kids == 0 && !n->out &&
+	       n->kind != H2EMV_KIND_ROOT) {
 		tnode *p = n->parent;
 		tree_detach(p, tree_index(n));
-		tree_drop(&b->t, n);
+		rc = tree_drop(&b->t, n, err);
 		n = p;
 	}
+	return rc;
 }
 
 /* Fit the ranges (and τ) of `n` and its ancestors to their children. */
@@ -368,7 +377,7 @@ static int summarize_node(builder *b, tnode *p, h2emv_error *err)
 		items[i] = item_of(p->kids[i]);
 	pol_rules rules = { (const char *const *)b->rules.items, b->rules.n };
 	char *s = NULL;
-	pol_usage u = { 0 };
+	pol_usage u = { .no_estimate = !b->estimate };
 	int rc = b->mem->policy->summarize(b->mem->policy->ctx, items, p->n_kids, p->level - 1,
 	                                   b->cfg.rules_in_summaries ? &rules : NULL, &s, &u, err);
 	tokens_add(&b->tok_build, &u);
@@ -397,6 +406,9 @@ static int try_join_last(level_ctx *x, tnode **nnew, size_t n_new, int *joined,
 	int64_t gap = nnew[0]->t_start - last->t_end;
 	if (min_gap <= 0 || gap >= min_gap / 10 || last->kind == H2EMV_KIND_FORGOTTEN)
 		return H2EMV_OK;
+	int rc = tree_kids(&x->b->t, last, err);
+	if (rc)
+		return rc;
 	if (tree_insert(last, nnew[0], last->n_kids))
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	*joined = 1;
@@ -404,7 +416,6 @@ static int try_join_last(level_ctx *x, tnode **nnew, size_t n_new, int *joined,
 	/* The paper re-summarises the parent only; we also re-summarise its
 	 * ancestors (the right edge, where the change is), or the levels above
 	 * would keep describing the node as it was before it grew. */
-	int rc = H2EMV_OK;
 	for (tnode *p = last; rc == H2EMV_OK && p; p = p->parent)
 		rc = summarize_node(x->b, p, err);
 	return rc;
@@ -430,33 +441,45 @@ static int dissolve(level_ctx *x, size_t i_changed, nlist *next, h2emv_error *er
 		int kept = 0;
 		for (size_t j = 0; j < x->merged.n; j++)
 			kept |= x->merged.v[j] == p;
-		if (!kept && p->n_kids == 0 && p->parent)
-			tree_detach(p->parent, tree_index(p)), tree_drop(&b->t, p);
-	}
-	for (size_t j = 0; j < qs.n; j++) {
-		tnode *q = qs.v[j];
-		while (q->n_kids) {
-			tnode *s = tree_detach(q, q->n_kids - 1);
-			if (nl_add(next, s))
-				return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+		if (!kept && p->n_kids == 0 && !p->out && p->parent) {
+			tree_detach(p->parent, tree_index(p));
+			int rc = tree_drop(&b->t, p, err);
+			if (rc) {
+				free(qs.v);
+				return rc;
+			}
 		}
-		unlink_empty(b, q);
+	}
+	int rc = H2EMV_OK;
+	for (size_t j = 0; rc == H2EMV_OK && j < qs.n; j++) {
+		tnode *q = qs.v[j];
+		while (rc == H2EMV_OK && q->n_kids) {
+			tnode *s = tree_detach(q, q->n_kids - 1);
+			if (nl_add(next, s)) {
+				tree_free_detached(&b->t, s);
+				rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");
+			}
+		}
+		if (rc == H2EMV_OK)
+			rc = unlink_empty(b, q, err);
 	}
 	free(qs.v);
-	return H2EMV_OK;
+	return rc;
 }
 
 /* visibility-cutoff: the old parents that end before the first new item's
  * start − thr(ℓ) stay as they are and unseen (x->n_invisible of them); the
  * children of the others and the new items, in time order, are the items
  * to cluster. */
-static int visible_items(level_ctx *x, const nlist *nnew)
+static int visible_items(level_ctx *x, const nlist *nnew, h2emv_error *err)
 {
 	int64_t thr = threshold(x->level, nnew->v, nnew->n);
 	int64_t cutoff = nnew->v[0]->t_start - thr;
 	while (x->n_invisible < x->p_old.n && x->p_old.v[x->n_invisible]->t_end < cutoff)
 		x->n_invisible++;
 	int rc = H2EMV_OK;
+	for (size_t i = x->n_invisible; rc == H2EMV_OK && i < x->p_old.n; i++)
+		rc = tree_kids(&x->b->t, x->p_old.v[i], err);
 	for (size_t i = x->n_invisible; rc == H2EMV_OK && i < x->p_old.n; i++)
 		for (uint32_t k = 0; rc == H2EMV_OK && k < x->p_old.v[i]->n_kids; k++)
 			rc = nl_add(&x->items, x->p_old.v[i]->kids[k]);
@@ -608,14 +631,16 @@ static void level_ctx_free(level_ctx *x)
 static int level_step(builder *b, int level, nlist *nnew, nlist *next, h2emv_error *err)
 {
 	level_ctx x = { .b = b, .level = level };
-	int rc = edge_nodes(&x.p_old, b->t.root, level + 1, b->cfg.context_window);
+	int rc = edge_nodes(b, &x.p_old, level + 1, b->cfg.context_window, err);
 	next->n = 0;
 	qsort(nnew->v, nnew->n, sizeof *nnew->v, by_time);
 	int joined = 0;
 	if (rc == H2EMV_OK)
 		rc = try_join_last(&x, nnew->v, nnew->n, &joined, err);
 	if (rc == H2EMV_OK && !joined) {
-		rc = visible_items(&x, nnew);
+		rc = visible_items(&x, nnew, err);
+		if (rc == H2EMV_ENOMEM)
+			rc = eng_fail(err, rc, "out of memory");
 		if (rc == H2EMV_OK)
 			rc = cluster_items(&x, err);
 		if (rc == H2EMV_OK)
@@ -650,10 +675,10 @@ int bt_push(builder *b, tnode *goal, h2emv_error *err)
 			for (size_t j = 0; j < cur.n && !dup; j++)
 				dup = cur.v[j] == next.v[i];
 			if (!dup)
-				tree_free_detached(next.v[i]);
+				tree_free_detached(&b->t, next.v[i]);
 		}
 		for (size_t i = 0; i < cur.n; i++)
-			tree_free_detached(cur.v[i]);
+			tree_free_detached(&b->t, cur.v[i]);
 	}
 	free(cur.v);
 	free(next.v);

@@ -174,30 +174,33 @@ static uint64_t subtree_size(const tnode *n)
 	return k;
 }
 
-static int make_placeholder(builder *b, tnode *n)
+static int make_placeholder(builder *b, tnode *n, h2emv_error *err)
 {
 	/* summaries aggregate lazily: the parent takes a goal's or a summary's
 	 * facts first (scenes and events are in their goal's; the levels above
 	 * aggregate from the parent later) */
 	tnode *up = n->level >= 3 ? n->parent : NULL;
 	if (up && up->fx_stale && !facts_of(up))
-		return H2EMV_ENOMEM;
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory forgetting");
+	int rc;
+	if (b->on_forget && (rc = tree_kids_all(&b->t, n, err))) /* to count what goes */
+		return rc;
 	if (b->on_forget) {
 		h2emv_forgotten f = { { n->id, n->stored }, n->level, (h2emv_kind)n->kind,
 			              n->t_start, n->t_end, n->expiry, subtree_size(n) - 1,
 			              n->summary };
 		b->on_forget(b->on_forget_ctx, &f);
 	}
-	while (n->n_kids)
-		tree_drop(&b->t, tree_detach(n, n->n_kids - 1));
+	if ((rc = tree_drop_kids(&b->t, n, err)))
+		return rc;
 	const char *nl = strchr(n->summary, '\n');
 	size_t first = nl ? (size_t)(nl - n->summary) : strlen(n->summary);
 	char *line = malloc(first + 1);
 	if (!line)
-		return H2EMV_ENOMEM;
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory forgetting");
 	memcpy(line, n->summary, first);
 	line[first] = 0;
-	int rc = tree_set_summary(n, line, first);
+	rc = tree_set_summary(n, line, first);
 	free(line);
 	facts_drop(n);
 	if (rc == H2EMV_OK)
@@ -205,12 +208,12 @@ static int make_placeholder(builder *b, tnode *n)
 	n->kind = H2EMV_KIND_FORGOTTEN;
 	tree_touch(n);
 	b->forgotten++;
-	return rc;
+	return rc ? eng_fail(err, rc, "out of memory forgetting") : H2EMV_OK;
 }
 
 /* Adjacent placeholders of one level merge into the first: its range
  * grows, the short summaries are joined (capped). */
-static int merge_placeholders(builder *b, tnode *p)
+static int merge_placeholders(builder *b, tnode *p, h2emv_error *err)
 {
 	for (uint32_t i = 0; i + 1 < p->n_kids;) {
 		tnode *a = p->kids[i], *c = p->kids[i + 1];
@@ -223,20 +226,22 @@ static int merge_placeholders(builder *b, tnode *p)
 		if (la + 2 + lc < MERGED_SUMMARY_MAX && lc) {
 			char *s = malloc(la + lc + 3);
 			if (!s)
-				return H2EMV_ENOMEM;
+				return eng_fail(err, H2EMV_ENOMEM, "out of memory merging placeholders");
 			memcpy(s, a->summary, la);
 			memcpy(s + la, "; ", 2);
 			memcpy(s + la + 2, c->summary, lc + 1);
 			int rc = tree_set_summary(a, s, la + 2 + lc);
 			free(s);
 			if (rc)
-				return rc;
+				return eng_fail(err, rc, "out of memory merging placeholders");
 		}
 		a->t_end = c->t_end;
 		if (c->expiry > a->expiry)
 			a->expiry = c->expiry;
 		tree_touch(a);
-		tree_drop(&b->t, tree_detach(p, i + 1));
+		int rc = tree_drop(&b->t, tree_detach(p, i + 1), err);
+		if (rc)
+			return rc;
 	}
 	return H2EMV_OK;
 }
@@ -274,25 +279,32 @@ static int on_frontier(const builder *b, const tnode *n)
 	return 0;
 }
 
+/* Children the pass reads from the store it lets go again once walked if
+ * it left them unchanged, so it holds a path, not the tree (what the
+ * builder had in memory before stays). */
 static int visit_children(pass *ps, tnode *n)
 {
 	int64_t lo = n->kind == H2EMV_KIND_ROOT ? H2EMV_TIME_NEVER : n->expiry;
+	int was_out = n->out;
+	int rc = tree_kids(&ps->b->t, n, ps->err);
+	if (rc)
+		return rc;
 	for (uint32_t i = 0; i < n->n_kids; i++) {
 		tnode *k = n->kids[i];
 		if (ps->stop && ps->stop(ps->stop_ctx)) {
 			ps->stopped = 1;
 			return H2EMV_OK; /* sub_min stays unknown: walked next time */
 		}
-		int rc = visit(ps, k);
-		if (rc)
+		if ((rc = visit(ps, k)))
 			return rc;
 		if (k->kind != H2EMV_KIND_FORGOTTEN && k->sub_min < lo)
 			lo = k->sub_min;
 	}
-	int rc = merge_placeholders(ps->b, n);
-	if (rc)
-		return eng_fail(ps->err, rc, "out of memory merging placeholders");
+	if ((rc = merge_placeholders(ps->b, n, ps->err)))
+		return rc;
 	n->sub_min = lo;
+	if (was_out && !builder_holds(ps->b, n))
+		tree_shed(&ps->b->t, n);
 	return H2EMV_OK;
 }
 
@@ -327,8 +339,7 @@ static int visit(pass *ps, tnode *n)
 		}
 		if (n->expiry < ps->now) {
 			n->sub_min = H2EMV_TIME_NEVER;
-			int rc = make_placeholder(b, n);
-			return rc ? eng_fail(ps->err, rc, "out of memory forgetting") : H2EMV_OK;
+			return make_placeholder(b, n, ps->err);
 		}
 	}
 	return visit_children(ps, n);

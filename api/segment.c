@@ -96,31 +96,37 @@ static int add_facts(builder *b, const scene *s, int64_t gap)
 
 /* ------------------------------------------------------------- resuming -- */
 
-void seg_resume(builder *b)
+int seg_resume(builder *b, h2emv_error *err)
 {
 	b->n_goals = 0;
 	b->event = NULL;
 	b->last_key = 0;
 	b->last_t = 0;
 	tnode *root = b->t.root;
+	/* the time of the newest scene anywhere: the tree's end */
+	b->last_t = root->t_end;
 	if (!root->n_kids)
-		return;
+		return H2EMV_OK;
+	/* the open frontier is read into memory (and stays there) */
 	tnode *g = root->kids[root->n_kids - 1];
-	while (g && goal_open(g) && b->n_goals < GOAL_DEPTH) {
+	int rc = H2EMV_OK;
+	while (rc == H2EMV_OK && g && goal_open(g) && b->n_goals < GOAL_DEPTH) {
 		b->goals[b->n_goals++] = g;
+		if ((rc = tree_kids(&b->t, g, err)))
+			break;
 		tnode *last = g->n_kids ? g->kids[g->n_kids - 1] : NULL;
 		g = last && last->kind == H2EMV_KIND_GOAL ? last : NULL;
 	}
-	if (b->n_goals) {
+	if (rc == H2EMV_OK && b->n_goals) {
 		tnode *in = b->goals[b->n_goals - 1];
 		tnode *e = in->n_kids ? in->kids[in->n_kids - 1] : NULL;
 		if (e && event_open(e)) {
 			b->event = e;
 			b->last_key = event_key(e);
+			rc = tree_kids(&b->t, e, err);
 		}
 	}
-	/* the time of the newest scene anywhere: the tree's end */
-	b->last_t = root->t_end;
+	return rc;
 }
 
 /* ---------------------------------------------------------- goal blocks -- */
@@ -401,6 +407,8 @@ static int open_goals(builder *b, const scene *s, int from, h2emv_error *err)
 		tnode *g = new_child(b, parent, 3, H2EMV_KIND_GOAL, s->t, err);
 		if (!g)
 			return H2EMV_ENOMEM;
+		if (d)
+			tree_nest(&b->t, g);
 		char name[1024];
 		size_t len = 0;
 		name[0] = 0;

@@ -1,11 +1,20 @@
 /*
  * tree.h — the builder's working copy of the history tree, in memory.
  *
- * The builder loads the newest snapshot's tree once, changes it node by
- * node (every change marks the node and its ancestors dirty: path copying),
- * and commits: each dirty node becomes a new immutable version, the
- * versions it replaces and those of removed nodes are listed dead, and the
- * snapshot record and the build cursor are written in the same transaction.
+ * The builder starts from the newest snapshot's root, changes the tree node
+ * by node (every change marks the node and its ancestors dirty: path
+ * copying), and commits: each dirty node becomes a new immutable version,
+ * the versions it replaces and those of removed nodes are listed dead, and
+ * the snapshot record and the build cursor are written in the same
+ * transaction.
+ *
+ * Only part of the tree is in memory: a node's children are read from the
+ * store when first needed (tree_kids) and a clean subtree is let go again
+ * (tree_shed), so the heap holds what the builder works on (the open
+ * frontier, the right edge it regroups, what changed since the last commit),
+ * not the history. Invariant: a node is in memory iff its parent's children
+ * are; a dirty node's ancestors are dirty, so a clean node's subtree is
+ * clean and the store holds it as it is.
  */
 #ifndef H2EMV_TREE_H
 #define H2EMV_TREE_H
@@ -29,6 +38,12 @@ struct tnode {
 	size_t payload_len;
 	tnode **kids;
 	uint32_t n_kids, cap_kids;
+	eng_ref *refs;        /* `out`: the children, in the store only (malloc'd) */
+	int64_t *refs_sub;    /* their sub_min when they were let go (or NULL) */
+	uint32_t n_refs;
+	uint8_t out;          /* the children are not in memory (kids empty): tree_kids
+	                         reads them; a node without children never is */
+	uint8_t nested;       /* a goal inside a goal (not counted in the tree size) */
 	tnode *parent;
 	struct facts *fx;     /* typed facts, decoded from the payload on first use
 	                         (api/facts.h); NULL until then */
@@ -37,6 +52,7 @@ struct tnode {
 };
 
 typedef struct tree {
+	eng_env *env;           /* the store children are read from */
 	tnode *root;
 	uint64_t next_id;       /* the next unused node id */
 	uint64_t cursor;        /* last observation folded in */
@@ -45,7 +61,11 @@ typedef struct tree {
 	uint64_t loaded_seq;    /* snapshot the tree was loaded from (0: none) */
 	eng_ref *dead;          /* versions superseded since the last commit */
 	size_t n_dead, cap_dead;
-	uint64_t n_nodes;       /* live nodes, all levels (maintained) */
+	uint64_t n_nodes;       /* nodes in memory, all levels (maintained) */
+	uint64_t n_read;        /* node versions read from the store so far */
+	uint64_t n_l3;          /* the paper's tree size N: live nodes at level >= 3
+	                           but the root and nested goals (maintained; loaded
+	                           with the snapshot) */
 } tree;
 
 /* Root level: one above the highest summary level (TOP_LEVEL, api/build.h),
@@ -55,8 +75,21 @@ typedef struct tree {
 #define TREE_ROOT_LEVEL 9
 #define TREE_ROOT_LEVEL_OLD 15
 
-/* Load the newest snapshot's tree (or start an empty one with a root). */
+/* Start from the newest snapshot's root (its children in memory, theirs
+ * not), or an empty tree with a root. */
 int tree_load(tree *t, eng_env *env, h2emv_error *err);
+/* Bring `n`'s children into memory (no-op when they are). */
+int tree_kids(tree *t, tnode *n, h2emv_error *err);
+/* The same for the whole subtree of `n` (a preview counting what goes). */
+int tree_kids_all(tree *t, tnode *n, h2emv_error *err);
+/* Let go of `n`'s subtree below it (its children become refs again) if it
+ * is clean; 1 if it did. */
+int tree_shed(tree *t, tnode *n);
+/* Drop all of `n`'s children (in memory or only in the store): every stored
+ * version below `n` is listed dead. */
+int tree_drop_kids(tree *t, tnode *n, h2emv_error *err);
+/* `g`, just made and inserted under a goal, is a nested goal. */
+void tree_nest(tree *t, tnode *g);
 /* Commit every change as a new snapshot, with `kv` extra records in the
  * same transaction; *seq may be NULL. */
 int tree_commit(tree *t, eng_env *env, const eng_kv_ent *kv, size_t n_kv, uint64_t *seq,
@@ -64,7 +97,7 @@ int tree_commit(tree *t, eng_env *env, const eng_kv_ent *kv, size_t n_kv, uint64
 void tree_free(tree *t);
 /* Free `n` and its subtree if it hangs nowhere (no parent); for the error
  * paths of work that detached it (the tree is dropped after an error). */
-void tree_free_detached(tnode *n);
+void tree_free_detached(tree *t, tnode *n);
 
 /* A new node (not yet in the tree) with a fresh id, empty summary. */
 tnode *tree_node_new(tree *t, int level, int kind);
@@ -79,8 +112,9 @@ void tree_mark_unknown(tnode *n);
 int tree_insert(tnode *parent, tnode *child, uint32_t at);
 /* Detach child `i` of `parent` and return it (the parent is touched). */
 tnode *tree_detach(tnode *parent, uint32_t i);
-/* Free a detached subtree; every stored version in it is listed dead. */
-void tree_drop(tree *t, tnode *n);
+/* Free a detached subtree; every stored version in it (in memory or only
+ * in the store) is listed dead. */
+int tree_drop(tree *t, tnode *n, h2emv_error *err);
 /* List `n`'s stored version dead (before it changes or goes). */
 int tree_retire(tree *t, tnode *n);
 int tree_set_summary(tnode *n, const char *s, size_t len);
@@ -89,7 +123,7 @@ int tree_set_payload(tnode *n, const void *p, size_t len);
 void tree_fit_range(tnode *n);
 /* Index of `n` among its parent's children. */
 uint32_t tree_index(const tnode *n);
-/* Count of live nodes at level >= 3, the paper's tree size N. */
-uint64_t tree_size_l3(const tnode *n);
+/* The paper's tree size N (tree.n_l3). */
+uint64_t tree_size_l3(const tree *t);
 
 #endif

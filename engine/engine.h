@@ -186,6 +186,12 @@ const char *eng_dir(const eng_env *env);
 int eng_readonly(const eng_env *env);
 rec_codec *eng_codec(eng_env *env);
 
+/* Let go of the data file's pages mapped into this process (they stay in
+ * the page cache; the next read maps them again), so that the resident set
+ * is what the process works on, not every page it or the kernel's
+ * fault-around ever touched. Any thread, at any time; views stay valid. */
+void eng_map_release(eng_env *env);
+
 /* Begin / end a read view. Any number may be open, in any threads. */
 int eng_read_begin(eng_read **out, eng_env *env, h2emv_error *err);
 void eng_read_end(eng_read *r);

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -236,6 +237,19 @@ static void find_map(eng_env *env)
 	if (f)
 		fclose(f);
 	pthread_mutex_unlock(&mu);
+}
+
+void eng_map_release(eng_env *env)
+{
+	gate_read_enter(&env->gate); /* no remap or reopen moves the map meanwhile */
+	find_map(env);
+	uintptr_t base = __atomic_load_n(&env->map_base, __ATOMIC_ACQUIRE);
+	uint64_t len = __atomic_load_n(&env->map_len, __ATOMIC_ACQUIRE);
+	/* a shared file mapping: the pages stay in the page cache and the next
+	 * access maps them again; views open in other threads stay valid */
+	if (base && len)
+		(void)madvise((void *)base, (size_t)len, MADV_DONTNEED);
+	gate_read_exit(&env->gate);
 }
 
 static int in_map(eng_env *env, uintptr_t p)

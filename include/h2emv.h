@@ -447,10 +447,17 @@ typedef struct h2emv_build_options {
 	h2emv_progress_fn progress; /* may be NULL; returning non-zero stops after a commit */
 	void *progress_ctx;
 	/* version 2: the result's obs_skipped and obs_missing are filled */
+	/* version 3: */
+	int estimate_tokens;        /* the builtin policy sends no prompt, so by default it
+	                               reports no tokens for grouping and summaries (only
+	                               tokens_build.calls); 1: it estimates what the llm
+	                               policy's prompts would cost, as the evaluation's
+	                               figures need (slower). A model policy always reports
+	                               what it spent. */
 } h2emv_build_options;
 
-#define H2EMV_BUILD_OPTIONS_VERSION 2
-#define H2EMV_BUILD_OPTIONS_INIT { H2EMV_BUILD_OPTIONS_VERSION, 0, 0, 0, NULL, NULL }
+#define H2EMV_BUILD_OPTIONS_VERSION 3
+#define H2EMV_BUILD_OPTIONS_INIT { H2EMV_BUILD_OPTIONS_VERSION, 0, 0, 0, NULL, NULL, 0 }
 
 typedef struct h2emv_build_result {
 	uint64_t obs_folded;        /* observations folded into the tree */

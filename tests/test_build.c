@@ -267,6 +267,41 @@ static void test_policy_calls_per_goal_are_bounded_by_depth(void **state)
 	free(dir);
 }
 
+/* The builtin sends no prompt: a build counts its decisions but estimates
+ * no tokens unless asked (the evaluation asks), and asking changes nothing
+ * in the tree. */
+static void test_builtin_estimates_build_tokens_only_when_asked(void **state)
+{
+	(void)state;
+	char *a = tu_tmpdir("build"), *b = tu_tmpdir("build");
+	h2emv_mem *ma = open_mem(a), *mb = open_mem(b);
+	week(ma, 2);
+	week(mb, 2);
+	h2emv_build_result ra = build(ma, 0, 0);
+	assert_true(ra.tokens_build.calls > 0);
+	assert_int_equal(ra.tokens_build.prompt, 0);
+	assert_int_equal(ra.tokens_build.completion, 0);
+	h2emv_build_options o = H2EMV_BUILD_OPTIONS_INIT;
+	o.estimate_tokens = 1;
+	h2emv_build_result rb = { 0 };
+	h2emv_error err = { 0 };
+	if (h2emv_build(&rb, mb, &o, &err))
+		fail_msg("build: %s", err.message);
+	assert_int_equal(rb.tokens_build.calls, ra.tokens_build.calls);
+	assert_true(rb.tokens_build.prompt > 0);
+	assert_true(rb.tokens_build.completion > 0);
+	char *da = dump(ma, 0), *db = dump(mb, 0);
+	assert_string_equal(da, db);
+	free(da);
+	free(db);
+	h2emv_mem_close(ma);
+	h2emv_mem_close(mb);
+	tu_rmrf(a);
+	tu_rmrf(b);
+	free(a);
+	free(b);
+}
+
 /* Nodes born in the newest snapshot, at level >= 4, are all on the edge:
  * every older summary keeps its version. */
 static void test_only_groups_from_the_first_change_are_resummarized(void **state)
@@ -453,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_goals_close_at_each_interaction_teach),
 		cmocka_unit_test(test_a_night_is_never_shared_below_the_day_level),
 		cmocka_unit_test(test_policy_calls_per_goal_are_bounded_by_depth),
+		cmocka_unit_test(test_builtin_estimates_build_tokens_only_when_asked),
 		cmocka_unit_test(test_only_groups_from_the_first_change_are_resummarized),
 		cmocka_unit_test(test_the_same_input_gives_the_same_tree),
 		cmocka_unit_test(test_building_in_pieces_gives_the_same_tree),

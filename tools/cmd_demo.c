@@ -127,7 +127,9 @@ static int live_day(demo *d, int day)
 	if (step(d, rc, &err, "ingest"))
 		return rc;
 	h2emv_build_result r = { 0 };
-	rc = h2emv_build(&r, d->mem, NULL, &err);
+	h2emv_build_options bo = H2EMV_BUILD_OPTIONS_INIT;
+	bo.estimate_tokens = 1; /* the tour prints the builtin's estimate */
+	rc = h2emv_build(&r, d->mem, &bo, &err);
 	if (step(d, rc, &err, "build"))
 		return rc;
 	d->tokens += r.tokens_build.prompt + r.tokens_build.completion + r.tokens_forget.prompt +

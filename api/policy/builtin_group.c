@@ -211,12 +211,16 @@ static int prompt_tokens(uint64_t *out, const pol_group_req *req, bi_cache *c, h
 static int group(bi_cache *c, const pol_group_req *req, pol_group_reply *out, pol_usage *u,
                  h2emv_error *err)
 {
-	uint64_t prompt;
-	int rc = prompt_tokens(&prompt, req, c, err);
+	uint64_t prompt = 0;
+	int estimate = u && !u->no_estimate;
+	int rc = estimate ? prompt_tokens(&prompt, req, c, err) : pr_check_group_req(req, err);
 	if (rc)
 		return rc;
 	rc = regroup(out, req, c, err);
-	if (!rc) {
+	if (!rc && !estimate) {
+		if (u)
+			u->calls++;
+	} else if (!rc) {
 		char *reply = reply_json(out, req);
 		if (!reply)
 			rc = eng_fail(err, H2EMV_ENOMEM, "out of memory");

@@ -23,11 +23,15 @@
 
 #include "h2emv.h"
 
-/* Tokens spent, accumulated by every call. */
+/* Tokens spent, accumulated by every call. `no_estimate` is the caller's
+ * (in): it reports no figure, so a policy that only estimates what a prompt
+ * would cost (builtin) counts the call and skips the estimate; a policy
+ * that is told what it spent (llm) reports it anyway. */
 typedef struct pol_usage {
 	uint64_t prompt_tokens;
 	uint64_t completion_tokens;
 	uint64_t calls;
+	int no_estimate;
 } pol_usage;
 
 /* The natural-language relevance rules in force (ordered). `n` may be 0. */
