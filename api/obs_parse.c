@@ -353,7 +353,18 @@ static int fail_column(octx *c, int status, uint64_t column, const obs_path *pat
 static int write_body(void *data, const char *buf, size_t len)
 {
 	octx *c = data;
-	if (c->nomem || eng_buf_append(c->out, buf, len)) {
+	eng_buf *b = c->out;
+	if (!c->nomem && b->cap - b->len >= len) { /* reserved up front: the usual case */
+		if (len <= 8) {
+			for (size_t i = 0; i < len; i++)
+				b->data[b->len + i] = (uint8_t)buf[i];
+		} else {
+			memcpy(b->data + b->len, buf, len);
+		}
+		b->len += len;
+		return 0;
+	}
+	if (c->nomem || eng_buf_append(b, buf, len)) {
 		c->nomem = 1;
 		return -1;
 	}

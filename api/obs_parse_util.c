@@ -65,6 +65,15 @@ static int unknown_field(octx *c, const os_tok *key, const char *const *names, s
 	return op_fail_at(c, H2EMV_EPARSE, 1, "unknown field (%s has: %s)", what, known);
 }
 
+/* Is the key s[0..n) the NUL-terminated `name`? */
+static int name_is(const char *name, const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && name[i] == s[i])
+		i++;
+	return i == n && name[n] == '\0';
+}
+
 int op_slots(octx *c, uint32_t o, const char *const *names, size_t n, const char *what,
              uint32_t *slot)
 {
@@ -72,8 +81,7 @@ int op_slots(octx *c, uint32_t o, const char *const *names, size_t n, const char
 	memset(slot, 0, n * sizeof *slot);
 	for (uint32_t k = o + 1; k < tok[o].next; k = tok[k + 1].next) {
 		size_t i = 0;
-		while (i < n && !(strlen(names[i]) == tok[k].n &&
-		                  memcmp(names[i], tok[k].s, tok[k].n) == 0))
+		while (i < n && !name_is(names[i], tok[k].s, tok[k].n))
 			i++;
 		if (i == n)
 			return unknown_field(c, &tok[k], names, n, what);

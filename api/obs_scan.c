@@ -130,10 +130,25 @@ static size_t unescape(const char *s, size_t n, size_t *i, char *o)
 	return put_utf8(o, cp);
 }
 
+/* Does any of the 8 bytes in x need a closer look: a control
+ * character, '"', '\\' or a byte >= 0x80? (SWAR: the high bit of each
+ * byte of the result flags that byte.) */
+static int special8(uint64_t x)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), highs = ones * 0x80;
+	uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+	uint64_t ctl = (x - ones * 0x20) & ~x;
+	uint64_t zq = (q - ones) & ~q, zb = (b - ones) & ~b;
+	return ((ctl | zq | zb | x) & highs) != 0;
+}
+
 /* Where the valid characters of a string from s[i] stop: at '"', '\\',
  * a control character, a broken UTF-8 sequence or the end. */
 static size_t plain_run(const char *s, size_t n, size_t i)
 {
+	uint64_t x;
+	while (i + 8 <= n && (memcpy(&x, s + i, 8), !special8(x)))
+		i += 8;
 	while (i < n) {
 		unsigned char c = (unsigned char)s[i];
 		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
