@@ -16,10 +16,19 @@
 #include "engine/env.h"
 
 /* The default observation dictionary (generated from
- * engine/dict_obs_default.zdict by CMakeLists.txt). Its zstd dictionary
- * id, 0x48324531 ("H2E1"), tells it from the ones a memory trains. */
+ * engine/dict_obs_default.zdict by CMakeLists.txt). It is stored in
+ * `dicts` under its own id, ENG_DICT_OBS_DEFAULT (also its zstd id), so
+ * that any reader finds it there; dictionaries a memory trains later get
+ * the ids after it. Every codec also holds the compiled-in bytes under
+ * that id (eng_dict_builtin), so a damaged stored copy costs no record. */
 extern const unsigned char eng_dict_obs_default[];
 extern const size_t eng_dict_obs_default_len;
+
+int eng_dict_builtin(rec_codec *c, h2emv_error *err)
+{
+	return rec_codec_add_dict(c, ENG_DICT_OBS_DEFAULT, eng_dict_obs_default,
+	                          eng_dict_obs_default_len, err);
+}
 
 #define MAX_SAMPLES 4000
 #define MAX_SAMPLE_BYTES (8u << 20)
@@ -75,7 +84,7 @@ typedef struct store_ctx {
 	int kind;
 	const void *dict;
 	size_t n;
-	uint32_t id;
+	uint32_t id; /* in: the id to store it under, 0 = after the last one */
 	int replace; /* store a newer one even if one exists (retraining) */
 	int existed; /* another process stored one first: use that */
 } store_ctx;
@@ -85,7 +94,7 @@ static int store_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	store_ctx *s = ctx;
 	MDB_cursor *cur;
 	MDB_val k, v;
-	uint32_t last = 0;
+	uint32_t last = 0, want = s->id;
 	int mrc = mdb_cursor_open(txn, env->dbi[DB_DICTS], &cur);
 	if (mrc)
 		return env_err(err, mrc, "dicts");
@@ -106,7 +115,7 @@ static int store_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	if (s->existed && !s->replace)
 		return H2EMV_OK;
 	s->existed = 0;
-	s->id = last + 1;
+	s->id = want ? want : last + 1;
 	eng_buf body = { 0 };
 	uint8_t kind = (uint8_t)s->kind;
 	int rc = H2EMV_OK;
@@ -123,10 +132,10 @@ static int store_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 
 /* Store dictionary bytes as the newest of `kind` (or adopt the one
  * another process stored first) and make new records use it. */
-static int install(eng_env *env, int kind, const void *dict, size_t n, int replace,
-                   h2emv_error *err)
+static int install(eng_env *env, int kind, const void *dict, size_t n, uint32_t id,
+                   int replace, h2emv_error *err)
 {
-	store_ctx sc = { kind, dict, n, 0, replace, 0 };
+	store_ctx sc = { kind, dict, n, id, replace, 0 };
 	int rc = env_write(env, store_fn, &sc, err);
 	if (rc == H2EMV_OK && sc.existed)
 		rc = env_load_dicts(env, err);
@@ -147,31 +156,17 @@ int eng_dict_default(eng_env *env, int kind, h2emv_error *err)
 	pthread_mutex_lock(&env->trainlock);
 	int rc = env->cur_dict[kind] ? H2EMV_OK
 	                             : install(env, kind, eng_dict_obs_default,
-	                                       eng_dict_obs_default_len, 0, err);
+	                                       eng_dict_obs_default_len, ENG_DICT_OBS_DEFAULT, 0,
+	                                       err);
 	pthread_mutex_unlock(&env->trainlock);
 	return rc;
 }
 
-/* Is the current dictionary of `kind` still the default one (or none)?
- * Read from `dicts`: its zstd id is the default's. */
+/* Is the current dictionary of `kind` still the default one (or none)? */
 static int uses_default(eng_env *env, int kind)
 {
 	uint32_t id = __atomic_load_n(&env->cur_dict[kind], __ATOMIC_ACQUIRE);
-	if (!id)
-		return 1;
-	eng_read *r;
-	if (eng_read_begin(&r, env, NULL))
-		return 0;
-	uint8_t key[4];
-	be32(key, id);
-	const uint8_t *body;
-	size_t blen;
-	int dflt = env_get_record(&body, &blen, r->txn, env, DB_DICTS, key, 4, &r->scratch,
-	                          NULL) == H2EMV_OK && blen > 1 &&
-	           ZDICT_getDictID(body + 1, blen - 1) ==
-	                   ZDICT_getDictID(eng_dict_obs_default, eng_dict_obs_default_len);
-	eng_read_end(r);
-	return dflt;
+	return !id || id == ENG_DICT_OBS_DEFAULT;
 }
 
 static int train(eng_env *env, int kind, h2emv_error *err);
@@ -215,7 +210,7 @@ static int train(eng_env *env, int kind, h2emv_error *err)
 			/* too little or too uniform data: try again when there is twice as much */
 			env->train_retry_at[kind] = st.ms_entries * 2;
 		else
-			rc = install(env, kind, dict, got, 1, err);
+			rc = install(env, kind, dict, got, 0, 1, err);
 	} else if (rc == H2EMV_OK) {
 		env->train_retry_at[kind] = st.ms_entries * 2;
 	}

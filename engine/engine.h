@@ -404,7 +404,10 @@ int eng_salvage(h2emv_salvage_result *out, const char *src, const char *dst,
  * holds dict_train_after observations, train its own from them and use it
  * for new records (maintenance, eng_gc, calls it; exposed for tests). */
 enum eng_dict_kind { ENG_DICT_OBS = 1, ENG_DICT_NODES = 2 };
+#define ENG_DICT_OBS_DEFAULT 0x48324531u /* "H2E1": the default's id, in dicts and zstd */
 int eng_dict_default(eng_env *env, int kind, h2emv_error *err);
+/* Register the compiled-in default dictionary in codec `c` (eng_open). */
+int eng_dict_builtin(rec_codec *c, h2emv_error *err);
 int eng_maybe_train(eng_env *env, int kind, h2emv_error *err);
 
 /* ------------------------------------------------------------ helpers -- */
