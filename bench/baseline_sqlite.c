@@ -63,17 +63,25 @@ static sqlite3 *open_fresh(const char *path)
 
 struct sqlb_writer {
 	sqlite3 *db;
+	sqlb_mode mode;
 	sqlite3_stmt *begin, *commit, *ins;
 	eng_buf body;
 };
 
-sqlb_writer *sqlb_writer_open(const char *path)
+sqlb_writer *sqlb_writer_open(const char *path, sqlb_mode mode)
 {
+	static const char *const schema[SQLB_MODES] = {
+		[SQLB_PARSED] = "CREATE TABLE obs(seq INTEGER PRIMARY KEY, body BLOB)",
+		[SQLB_JSON_VALID] = "CREATE TABLE obs(seq INTEGER PRIMARY KEY,"
+		                    " body TEXT CHECK(json_valid(body)))",
+		[SQLB_RAW] = "CREATE TABLE obs(seq INTEGER PRIMARY KEY, body TEXT)",
+	};
 	sqlb_writer *w = calloc(1, sizeof *w);
 	if (!w)
 		bench_die("out of memory");
+	w->mode = mode;
 	w->db = open_fresh(path);
-	exec(w->db, "CREATE TABLE obs(seq INTEGER PRIMARY KEY, body BLOB)");
+	exec(w->db, schema[mode]);
 	w->begin = prepare(w->db, "BEGIN");
 	w->commit = prepare(w->db, "COMMIT");
 	w->ins = prepare(w->db, "INSERT INTO obs(seq, body) VALUES (?, ?)");
@@ -89,6 +97,12 @@ void sqlb_writer_put(sqlb_writer *w, const obs_set *obs, const eng_buf *bodies, 
 		run(w->db, w->begin, "BEGIN");
 		for (; i < end; i++) {
 			const eng_buf *b = &w->body;
+			sqlite3_bind_int64(w->ins, 1, (sqlite3_int64)(i + 1));
+			if (!bodies && w->mode != SQLB_PARSED) {
+				sqlite3_bind_text(w->ins, 2, obs->line[i], (int)obs->len[i], SQLITE_STATIC);
+				run(w->db, w->ins, "INSERT");
+				continue;
+			}
 			if (bodies) {
 				b = &bodies[i];
 			} else {
@@ -96,7 +110,6 @@ void sqlb_writer_put(sqlb_writer *w, const obs_set *obs, const eng_buf *bodies, 
 				if (obs_from_json(&w->body, obs->line[i], obs->len[i], i + 1, &err))
 					bench_die("observation %zu: %s", i + 1, err.message);
 			}
-			sqlite3_bind_int64(w->ins, 1, (sqlite3_int64)(i + 1));
 			sqlite3_bind_blob(w->ins, 2, b->data, (int)b->len, SQLITE_STATIC);
 			run(w->db, w->ins, "INSERT");
 		}

@@ -2,10 +2,14 @@
  * baseline_sqlite.h — the SQLite side of bench_storage: the same work as
  * h2emv does, stored the way a careful SQLite user would store it.
  *
- * Observations: each line parsed and validated by obs_from_json into the
- * same msgpack body h2emv stores, one row per observation in
- * obs(seq INTEGER PRIMARY KEY, body BLOB); WAL, synchronous=FULL (every
- * commit durable), one transaction per batch, statements prepared once.
+ * Observations, three ways (sqlb_mode), one row per observation; WAL,
+ * synchronous=FULL (every commit durable), one transaction per batch,
+ * statements prepared once:
+ *  - SQLB_PARSED: each line parsed and validated by obs_from_json into the
+ *    same msgpack body h2emv stores, in obs(seq INTEGER PRIMARY KEY, body BLOB);
+ *  - SQLB_JSON_VALID: the raw line as TEXT with CHECK(json_valid(line)),
+ *    what a user would write instead of h2emv;
+ *  - SQLB_RAW: the raw line as TEXT, no check at all.
  *
  * Tree: the node bodies of node_encode (the msgpack body, not the h2emv
  * record with its header and compression) in
@@ -28,12 +32,14 @@ const char *sqlb_version(void);
 
 /* Storing observations: a fresh database at `path`, with the schema,
  * pragmas and statements above. Dies on any error. */
+typedef enum sqlb_mode { SQLB_PARSED, SQLB_JSON_VALID, SQLB_RAW, SQLB_MODES } sqlb_mode;
 typedef struct sqlb_writer sqlb_writer;
-sqlb_writer *sqlb_writer_open(const char *path);
+sqlb_writer *sqlb_writer_open(const char *path, sqlb_mode mode);
 
-/* Store lines [from, to) of `obs`, each parsed by obs_from_json, in
- * transactions of `batch`; or, when `bodies` is not NULL, the already
- * parsed bodies[from, to) (storage alone). Row i holds seq i + 1. */
+/* Store lines [from, to) of `obs` (each parsed by obs_from_json in
+ * SQLB_PARSED mode, as they are otherwise) in transactions of `batch`;
+ * or, when `bodies` is not NULL, the already parsed bodies[from, to)
+ * (storage alone). Row i holds seq i + 1. */
 void sqlb_writer_put(sqlb_writer *w, const obs_set *obs, const eng_buf *bodies, size_t from,
                      size_t to, size_t batch);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "api/observation.h"
 #include "bench/baseline_sqlite.h"
@@ -84,46 +85,64 @@ static void hside_close(hside *h)
 }
 
 typedef struct run_times {
-	double h, s;  /* seconds each side spent */
-	double train; /* of h: the one-time dictionary training */
+	double h;               /* seconds h2emv spent */
+	double s[SQLB_MODES];   /* seconds each SQLite baseline spent */
+	double train;           /* of h: the one-time dictionary training */
 } run_times;
 
-/* One run of both sides on fresh stores, interleaved: a chunk of lines
- * (one batch; 50 lines at batch 1) goes to one side, then the same chunk
- * to the other, the order swapping every chunk, so whatever else the
- * machine does slows both alike. The training estimate is how much longer
- * than the median chunk the chunk that trained the dictionary took. */
+/* The SQLite baselines of a run: all three on JSON lines, the parsed one
+ * alone on bodies (storage alone). */
+static int sqlite_sides(const eng_buf *bodies)
+{
+	return bodies ? 1 : SQLB_MODES;
+}
+
+/* One run of every side on fresh stores, interleaved: a chunk of lines
+ * (one batch; 50 lines at batch 1) goes to each side in turn, the order
+ * rotating every chunk, so whatever else the machine does slows all alike.
+ * The training estimate is how much longer than the median chunk the
+ * chunk that trained the dictionary took (none is trained on the write
+ * path any more: it should be 0). */
 static run_times run_interleaved(const obs_set *obs, const eng_buf *bodies, size_t n, size_t batch,
                                  const char *db)
 {
 	size_t chunk = batch > 1 ? batch : INGEST_CHUNK_AT_BATCH1;
 	size_t nchunks = (n + chunk - 1) / chunk;
+	int ns = sqlite_sides(bodies), sides = 1 + ns;
 	double *t = malloc(nchunks * sizeof *t);
 	if (!t)
 		bench_die("out of memory");
 	hside h = { 0 };
 	hside_open(&h, bodies != NULL);
-	sqlb_writer *w = sqlb_writer_open(db);
+	sqlb_writer *w[SQLB_MODES];
+	for (int m = 0; m < ns; m++) {
+		char path[3300];
+		snprintf(path, sizeof path, "%s%s", db, m == 0 ? "" : m == SQLB_JSON_VALID ? "-valid"
+		                                                                         : "-raw");
+		w[m] = sqlb_writer_open(path, (sqlb_mode)m);
+	}
 	run_times rt = { 0 };
 	for (size_t c = 0; c < nchunks; c++) {
 		size_t from = c * chunk, to = from + chunk < n ? from + chunk : n;
-		for (int turn = 0; turn < 2; turn++) {
-			int h_turn = (turn == 0) == (c % 2 == 0);
+		for (int turn = 0; turn < sides; turn++) {
+			int side = (int)((c + (size_t)turn) % (size_t)sides); /* 0: h2emv */
 			double t0 = bench_now();
-			if (h_turn)
+			if (side == 0)
 				hside_put(&h, obs, bodies, from, to, batch);
 			else
-				sqlb_writer_put(w, obs, bodies, from, to, batch);
+				sqlb_writer_put(w[side - 1], obs, bodies, from, to, batch);
 			double dt = bench_now() - t0;
-			if (h_turn)
+			if (side == 0)
 				rt.h += t[c] = dt;
 			else
-				rt.s += dt;
+				rt.s[side - 1] += dt;
 		}
 	}
-	double t0 = bench_now();
-	sqlb_writer_finish(w);
-	rt.s += bench_now() - t0;
+	for (int m = 0; m < ns; m++) {
+		double t0 = bench_now();
+		sqlb_writer_finish(w[m]);
+		rt.s[m] += bench_now() - t0;
+	}
 	hside_close(&h);
 	if (n >= DICT_TRAIN_AFTER) {
 		double trained = t[(DICT_TRAIN_AFTER - 1) / chunk];
@@ -139,22 +158,31 @@ static void compare(ingest_result *res, const opts *o, const obs_set *obs, const
                     const char *db, const char *what)
 {
 	size_t R = (size_t)o->repeat, n = res->n;
-	double *h = calloc(R, sizeof *h), *s = calloc(R, sizeof *s);
+	int ns = sqlite_sides(bodies);
+	double *h = calloc(R, sizeof *h), *s = calloc(R * SQLB_MODES, sizeof *s);
 	double *steady = calloc(R, sizeof *h), *train = calloc(R, sizeof *h);
 	if (!h || !s || !steady || !train)
 		bench_die("out of memory");
 	for (size_t r = 0; r < R; r++) {
 		run_times rt = run_interleaved(obs, bodies, n, res->batch, db);
 		h[r] = (double)n / rt.h;
-		s[r] = (double)n / rt.s;
+		for (int m = 0; m < ns; m++)
+			s[m * R + r] = (double)n / rt.s[m];
 		steady[r] = (double)n / (rt.h - rt.train);
 		train[r] = rt.train * 1e3;
-		fprintf(stderr, "  %s, batch %zu, run %zu: h2emv %.0f obs/s, SQLite %.0f obs/s\n", what,
+		fprintf(stderr, "  %s, batch %zu, run %zu: h2emv %.0f obs/s, SQLite %.0f obs/s", what,
 		        res->batch, r + 1, h[r], s[r]);
+		if (ns == SQLB_MODES)
+			fprintf(stderr, " (json_valid %.0f, raw %.0f)", s[R + r], s[2 * R + r]);
+		fprintf(stderr, "\n");
 	}
 	rates *out = bodies ? &res->store : &res->full;
 	out->h2emv = bench_median(h, R);
 	out->sqlite = bench_median(s, R);
+	if (ns == SQLB_MODES) {
+		out->sqlite_valid = bench_median(s + R, R);
+		out->sqlite_raw = bench_median(s + 2 * R, R);
+	}
 	out->h2emv_steady = bench_median(steady, R);
 	out->train_ms = bench_median(train, R);
 	free(h);
@@ -217,6 +245,53 @@ double parse_only_secs(const opts *o, const obs_set *obs, size_t n)
 	return m;
 }
 
+/* The CPU time of the calling thread: a parse is pure CPU work, and on a
+ * machine shared with other jobs wall time would count theirs. */
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* obs_from_json alone on the lines within 10 % of `target` bytes, each
+ * parsed `rounds` times (enough calls to time): CPU µs per observation
+ * (median of R runs), their average length in *avg_len. 0 when no line
+ * is that long. */
+double parse_us_near(const opts *o, const obs_set *obs, size_t target, double *avg_len)
+{
+	size_t lo = target - target / 10, hi = target + target / 10, k = 0, bytes = 0;
+	for (size_t i = 0; i < obs->n; i++)
+		if (obs->len[i] >= lo && obs->len[i] <= hi)
+			k++, bytes += obs->len[i];
+	*avg_len = k ? (double)bytes / (double)k : 0;
+	if (!k)
+		return 0;
+	size_t rounds = 200000 / k + 1;
+	double *t = calloc((size_t)o->repeat, sizeof *t);
+	if (!t)
+		bench_die("out of memory");
+	eng_buf b = { 0 };
+	h2emv_error err;
+	for (int r = 0; r < o->repeat; r++) {
+		double t0 = cpu_now();
+		for (size_t round = 0; round < rounds; round++) {
+			for (size_t i = 0; i < obs->n; i++) {
+				if (obs->len[i] < lo || obs->len[i] > hi)
+					continue;
+				b.len = 0;
+				if (obs_from_json(&b, obs->line[i], obs->len[i], i + 1, &err))
+					bench_die("observation %zu: %s", i + 1, err.message);
+			}
+		}
+		t[r] = (cpu_now() - t0) * 1e6 / (double)(rounds * k);
+	}
+	eng_buf_free(&b);
+	double m = bench_median(t, (size_t)o->repeat);
+	free(t);
+	return m;
+}
+
 /* -------------------------------------------------------------- sizes -- */
 
 static void avg_lines(const obs_set *obs, size_t from, size_t to, double *json, double *body)
@@ -245,8 +320,9 @@ h2emv_stats stats_of(h2emv_mem *mem)
 	return st;
 }
 
-/* Stored record bytes (the LMDB values: header + payload) before and
- * after the dictionary, from obs_bytes at three points of one ingest.
+/* Stored record bytes (the LMDB values: header + payload) with the
+ * default dictionary and after gc trained the memory's own, from
+ * obs_bytes at three points of one ingest.
  * Record bytes do not depend on fsync, so this run skips it. */
 size_result measure_sizes(const obs_set *obs, size_t n)
 {
@@ -257,6 +333,12 @@ size_result measure_sizes(const obs_set *obs, size_t n)
 	h2emv_mem *mem = open_store(scratch_dir("h2emv-sizes"), H2EMV_OPEN_NOSYNC);
 	ingest_range(mem, obs, 0, z.pre_to, 1000);
 	h2emv_stats a = stats_of(mem);
+	/* maintenance trains the memory's own dictionary (none is trained on
+	 * the write path): "before" is the default dictionary, "after" its own */
+	h2emv_gc_result gr;
+	h2emv_error err;
+	if (h2emv_gc(&gr, mem, NULL, &err))
+		bench_die("h2emv_gc: %s", err.message);
 	ingest_range(mem, obs, z.pre_to, z.post_from, 1000);
 	h2emv_stats b = stats_of(mem);
 	ingest_range(mem, obs, z.post_from, n, 1000);

@@ -35,7 +35,9 @@ h2emv_stats stats_of(h2emv_mem *mem);
 /* ------------------------------------------------------------- ingest -- */
 
 typedef struct rates {
-	double h2emv, sqlite;  /* observations per second, medians */
+	double h2emv, sqlite;  /* observations per second, medians; SQLite: SQLB_PARSED */
+	double sqlite_valid;   /* SQLite storing the raw line with CHECK(json_valid) */
+	double sqlite_raw;     /* SQLite storing the raw line alone */
 	double h2emv_steady;   /* h2emv without the one-time dictionary training */
 	double train_ms;       /* that training, median */
 } rates;
@@ -45,6 +47,8 @@ typedef struct ingest_result {
 	rates full;        /* JSON lines in: obs_from_json + storage, both sides */
 	rates store;       /* storage alone: parsed bodies in (storage_compare) */
 	double parse_rate; /* obs_from_json alone (set by the caller) */
+	double parse_mbs;  /* the same in MB of JSON per second */
+	double parse_us_550, parse_len_550; /* a ~550-byte line alone: µs, its length */
 } ingest_result;
 
 /* Lines [0, n) of `obs` stored durably in batches of `batch` by both
@@ -60,6 +64,10 @@ void storage_compare(ingest_result *res, const opts *o, const obs_set *obs);
 
 /* Seconds obs_from_json alone takes over lines [0, n), median of R runs. */
 double parse_only_secs(const opts *o, const obs_set *obs, size_t n);
+
+/* µs obs_from_json takes for a line of about `target` bytes (the lines
+ * within 10 % of it, their average length in *avg_len); 0 if none. */
+double parse_us_near(const opts *o, const obs_set *obs, size_t target, double *avg_len);
 
 typedef struct size_result {
 	size_t pre_to, post_from, post_to;     /* seq ranges 1..pre_to, post_from+1..post_to */

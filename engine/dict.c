@@ -1,15 +1,34 @@
 /*
- * dict.c — zstd dictionaries trained from the store's own records. Small
- * records that look alike (observations of one robot, nodes of one tree)
- * compress poorly alone and very well with a shared dictionary. A
- * dictionary is trained once enough records of its kind exist, stored in
- * `dicts` under a new id, and never removed: records written before it stay
- * readable raw or with the dictionary named in their header.
+ * dict.c — zstd dictionaries for observation records. Small records that
+ * look alike compress poorly alone and very well with a shared dictionary.
+ * A new memory starts with the default dictionary h2emv ships (trained
+ * offline on our robots' observations by bench/dictgen, compiled in from
+ * engine/dict_obs_default.zdict): storing it costs one small write, where
+ * training on the write path cost tens of milliseconds. Maintenance (gc)
+ * trains the memory's own dictionary once it holds enough records. Every
+ * dictionary is stored in `dicts` under its id and never removed: records
+ * written before a newer one stay readable with the one their header names.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <zdict.h>
 
 #include "engine/env.h"
+
+/* The default observation dictionary (generated from
+ * engine/dict_obs_default.zdict by CMakeLists.txt). It is stored in
+ * `dicts` under its own id, ENG_DICT_OBS_DEFAULT (also its zstd id), so
+ * that any reader finds it there; dictionaries a memory trains later get
+ * the ids after it. Every codec also holds the compiled-in bytes under
+ * that id (eng_dict_builtin), so a damaged stored copy costs no record. */
+extern const unsigned char eng_dict_obs_default[];
+extern const size_t eng_dict_obs_default_len;
+
+int eng_dict_builtin(rec_codec *c, h2emv_error *err)
+{
+	return rec_codec_add_dict(c, ENG_DICT_OBS_DEFAULT, eng_dict_obs_default,
+	                          eng_dict_obs_default_len, err);
+}
 
 #define MAX_SAMPLES 4000
 #define MAX_SAMPLE_BYTES (8u << 20)
@@ -65,7 +84,8 @@ typedef struct store_ctx {
 	int kind;
 	const void *dict;
 	size_t n;
-	uint32_t id;
+	uint32_t id; /* in: the id to store it under, 0 = after the last one */
+	int replace; /* store a newer one even if one exists (retraining) */
 	int existed; /* another process stored one first: use that */
 } store_ctx;
 
@@ -74,7 +94,7 @@ static int store_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	store_ctx *s = ctx;
 	MDB_cursor *cur;
 	MDB_val k, v;
-	uint32_t last = 0;
+	uint32_t last = 0, want = s->id;
 	int mrc = mdb_cursor_open(txn, env->dbi[DB_DICTS], &cur);
 	if (mrc)
 		return env_err(err, mrc, "dicts");
@@ -92,9 +112,10 @@ static int store_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	mdb_cursor_close(cur);
 	if (mrc != MDB_NOTFOUND)
 		return env_err(err, mrc, "dicts");
-	if (s->existed)
+	if (s->existed && !s->replace)
 		return H2EMV_OK;
-	s->id = last + 1;
+	s->existed = 0;
+	s->id = want ? want : last + 1;
 	eng_buf body = { 0 };
 	uint8_t kind = (uint8_t)s->kind;
 	int rc = H2EMV_OK;
@@ -109,18 +130,56 @@ static int store_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	return rc;
 }
 
+/* Store dictionary bytes as the newest of `kind` (or adopt the one
+ * another process stored first) and make new records use it. */
+static int install(eng_env *env, int kind, const void *dict, size_t n, uint32_t id,
+                   int replace, h2emv_error *err)
+{
+	store_ctx sc = { kind, dict, n, id, replace, 0 };
+	int rc = env_write(env, store_fn, &sc, err);
+	if (rc == H2EMV_OK && sc.existed)
+		rc = env_load_dicts(env, err);
+	else if (rc == H2EMV_OK)
+		rc = rec_codec_add_dict(env->codec, sc.id, dict, n, err);
+	if (rc == H2EMV_OK && !sc.existed)
+		__atomic_store_n(&env->cur_dict[kind], sc.id, __ATOMIC_RELEASE);
+	return rc;
+}
+
+int eng_dict_default(eng_env *env, int kind, h2emv_error *err)
+{
+	if (kind != ENG_DICT_OBS)
+		return eng_fail(err, H2EMV_EINVAL, "dictionaries are kept for observations only");
+	if (__atomic_load_n(&env->cur_dict[kind], __ATOMIC_ACQUIRE) ||
+	    (env->flags & H2EMV_OPEN_READONLY))
+		return H2EMV_OK;
+	pthread_mutex_lock(&env->trainlock);
+	int rc = env->cur_dict[kind] ? H2EMV_OK
+	                             : install(env, kind, eng_dict_obs_default,
+	                                       eng_dict_obs_default_len, ENG_DICT_OBS_DEFAULT, 0,
+	                                       err);
+	pthread_mutex_unlock(&env->trainlock);
+	return rc;
+}
+
+/* Is the current dictionary of `kind` still the default one (or none)? */
+static int uses_default(eng_env *env, int kind)
+{
+	uint32_t id = __atomic_load_n(&env->cur_dict[kind], __ATOMIC_ACQUIRE);
+	return !id || id == ENG_DICT_OBS_DEFAULT;
+}
+
 static int train(eng_env *env, int kind, h2emv_error *err);
 
 int eng_maybe_train(eng_env *env, int kind, h2emv_error *err)
 {
 	if (kind != ENG_DICT_OBS)
 		return eng_fail(err, H2EMV_EINVAL, "dictionaries are trained for observations only");
-	if (__atomic_load_n(&env->cur_dict[kind], __ATOMIC_ACQUIRE) ||
-	    (env->flags & H2EMV_OPEN_READONLY))
+	if (!uses_default(env, kind) || (env->flags & H2EMV_OPEN_READONLY))
 		return H2EMV_OK;
 	/* one trainer at a time; whoever waited finds the work done */
 	pthread_mutex_lock(&env->trainlock);
-	int rc = env->cur_dict[kind] ? H2EMV_OK : train(env, kind, err);
+	int rc = uses_default(env, kind) ? train(env, kind, err) : H2EMV_OK;
 	pthread_mutex_unlock(&env->trainlock);
 	return rc;
 }
@@ -147,19 +206,11 @@ static int train(eng_env *env, int kind, h2emv_error *err)
 	cap = cap > DICT_CAP ? DICT_CAP : cap;
 	if (rc == H2EMV_OK && cap >= DICT_MIN && (dict = malloc(cap))) {
 		size_t got = ZDICT_trainFromBuffer(dict, cap, s.data.data, s.sizes, s.n);
-		if (ZDICT_isError(got)) {
+		if (ZDICT_isError(got))
 			/* too little or too uniform data: try again when there is twice as much */
 			env->train_retry_at[kind] = st.ms_entries * 2;
-		} else {
-			store_ctx sc = { kind, dict, got, 0, 0 };
-			rc = env_write(env, store_fn, &sc, err);
-			if (rc == H2EMV_OK && sc.existed)
-				rc = env_load_dicts(env, err);
-			else if (rc == H2EMV_OK)
-				rc = rec_codec_add_dict(env->codec, sc.id, dict, got, err);
-			if (rc == H2EMV_OK)
-				__atomic_store_n(&env->cur_dict[kind], sc.id, __ATOMIC_RELEASE);
-		}
+		else
+			rc = install(env, kind, dict, got, 0, 1, err);
 	} else if (rc == H2EMV_OK) {
 		env->train_retry_at[kind] = st.ms_entries * 2;
 	}

@@ -401,10 +401,19 @@ int eng_salvage(h2emv_salvage_result *out, const char *src, const char *dst,
                 eng_body_check_fn obs_check, h2emv_violation_fn fn, void *ctx,
                 h2emv_error *err);
 
-/* Train the observation dictionary now if enough observations exist and
- * none is trained yet (called by the engine after appends; exposed for
- * tests). Node records get no dictionary: see dict.c. Kind 2 is reserved. */
+/* Observation dictionaries (dict.c). Node records get no dictionary;
+ * kind 2 is reserved.
+ * eng_dict_default: if the memory has no dictionary yet, store the default
+ * one h2emv ships and compress new records with it (the write path calls
+ * it: one small write, no training).
+ * eng_maybe_train: if the memory still uses the default dictionary and
+ * holds dict_train_after observations, train its own from them and use it
+ * for new records (maintenance, eng_gc, calls it; exposed for tests). */
 enum eng_dict_kind { ENG_DICT_OBS = 1, ENG_DICT_NODES = 2 };
+#define ENG_DICT_OBS_DEFAULT 0x48324531u /* "H2E1": the default's id, in dicts and zstd */
+int eng_dict_default(eng_env *env, int kind, h2emv_error *err);
+/* Register the compiled-in default dictionary in codec `c` (eng_open). */
+int eng_dict_builtin(rec_codec *c, h2emv_error *err);
 int eng_maybe_train(eng_env *env, int kind, h2emv_error *err);
 
 /* ------------------------------------------------------------ helpers -- */

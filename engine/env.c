@@ -1056,6 +1056,8 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 		eng_fail(err, rc, "out of memory");
 		goto fail;
 	}
+	if ((rc = eng_dict_builtin(env->codec, err)) != H2EMV_OK)
+		goto fail;
 	int creating = 0;
 	if ((rc = take_dir_lock(env, create, &creating, err)) != H2EMV_OK ||
 	    (rc = register_store(env, err)) != H2EMV_OK)

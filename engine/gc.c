@@ -255,5 +255,9 @@ int eng_gc(h2emv_gc_result *out, eng_env *env, const h2emv_gc_options *opts, h2e
 		out->versions_deleted = g.deleted;
 		out->batches = g.batches;
 	}
+	/* Maintenance is where a memory trains its own observation dictionary
+	 * (dict.c); an optimisation, so failing to train fails no gc. */
+	if (rc == H2EMV_OK)
+		(void)eng_maybe_train(env, ENG_DICT_OBS, NULL);
 	return rc;
 }

@@ -173,6 +173,10 @@ int eng_obs_append_ids(eng_env *env, const eng_buf *bodies, const eng_buf *ids, 
 	for (size_t i = 0; ids && i < n; i++)
 		if (ids[i].len > ENG_OBS_ID_MAX)
 			return eng_fail(err, H2EMV_EINVAL, "an id over %d bytes", ENG_OBS_ID_MAX);
+	/* A new memory's first records already use the default dictionary;
+	 * it is an optimisation, so failing to store it fails no ingest. */
+	if (!env->cur_dict[ENG_DICT_OBS])
+		(void)eng_dict_default(env, ENG_DICT_OBS, NULL);
 	append_ctx a = { bodies, ids, n, seqs, dup, 0, 0, n, { 0 } };
 	int rc = env_write(env, append_fn, &a, err);
 	eng_buf_free(&a.scratch);
@@ -184,11 +188,6 @@ int eng_obs_append_ids(eng_env *env, const eng_buf *bodies, const eng_buf *ids, 
 		*first_seq = a.first;
 	if (stored)
 		*stored = a.stored;
-	/* Training is an optimisation: an error here must not fail an ingest
-	 * that is already durable. */
-	if (a.stored && !env->cur_dict[ENG_DICT_OBS] &&
-	    a.first + a.stored - 1 >= env->dict_train_after)
-		eng_maybe_train(env, ENG_DICT_OBS, NULL);
 	return H2EMV_OK;
 }
 

@@ -1,7 +1,8 @@
 /*
  * fuzz_obs.c — libFuzzer target for observations, the two untrusted
- * inputs of api/observation.h: JSON lines from robots and users, and
- * stored bodies read back from disk.
+ * inputs of api/observation.h: JSON lines from robots and users (read by
+ * the one-pass reader, api/obs_parse.c), and stored bodies read back from
+ * disk. fuzz_obs_diff holds that reader to the former jansson one.
  *  - As JSON: a line that parses must render and parse again to the
  *    identical body (decode(encode(x)) == x).
  *  - As a body: obs_body_check and obs_to_json must agree, never crash,

@@ -168,8 +168,9 @@ typedef struct h2emv_open_options {
 	uint64_t initial_map_size; /* bytes of address space to map at first; 0 = 256 MiB.
 	                              The map grows by itself when full. */
 	uint64_t max_map_size;     /* growth stops here (H2EMV_ENOSPC); 0 = 1 TiB */
-	uint32_t dict_train_after; /* train a zstd dictionary once this many
-	                              records of a kind exist; 0 = 2000 */
+	uint32_t dict_train_after; /* gc trains the memory's own zstd dictionary
+	                              once this many observations exist (before,
+	                              the default one is used); 0 = 2000 */
 } h2emv_open_options;
 
 #define H2EMV_OPEN_OPTIONS_VERSION 1
@@ -366,9 +367,9 @@ int h2emv_obs_canonical(char **out, size_t *len_out, const char *json, size_t le
  * EEXIST (its id names a different stored observation),
  * ELIMIT, ENOMEM, EIO, ENOSPC, EREADONLY, ECORRUPT (the log cannot be read
  * for the clock), and EBUSY when the map must grow while snapshots stay
- * open in this process for more than 10 s. The call that crosses the
- * dictionary threshold (dict_train_after) also trains the dictionary:
- * ~50 ms, once. */
+ * open in this process for more than 10 s. A new memory's first ingest
+ * also stores the default zstd dictionary (one small write, once); no
+ * dictionary is trained here (h2emv_gc trains the memory's own). */
 int h2emv_ingest(uint64_t *out, h2emv_mem *mem, const char *json, size_t len, h2emv_error *err);
 
 /* Store `n` observations in one durable transaction (one fsync for all).

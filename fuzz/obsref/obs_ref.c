@@ -1,15 +1,17 @@
 /*
- * observation.c — one observation from JSON text to its canonical msgpack
- * body (the bytes stored in the obs log). Strict: every field, type, time
- * and limit of docs/formats.md is checked, and an error names the input
- * line, the column and the field path. Helpers are in obs_json.c, the
- * scene fields in obs_scene.c, the way back in obs_body.c.
+ * obs_ref.c — the reference reader of observations: the jansson tree
+ * walked into the canonical msgpack body, as h2emv read observations
+ * until the one-pass reader (api/obs_parse.c) replaced it. Kept only so
+ * that fuzz_obs_diff can check the two agree on every input: verdict,
+ * status, message and body bytes. Helpers are in obs_json.c, the scene
+ * fields in obs_scene.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/obs_json.h"
+#include "obs_json.h"
 #include "api/observation.h"
+#include "obs_ref.h"
 
 static int put_any(jctx *c, const json_t *v, int depth);
 
@@ -382,13 +384,7 @@ static int json_fail(jctx *c, const json_error_t *je)
 	return fail_path(c, status, column, "%s (%s)", what, je->text);
 }
 
-int obs_from_json(eng_buf *body, const char *json, size_t len, uint64_t line,
-                  h2emv_error *err)
-{
-	return obs_from_json_id(body, NULL, NULL, json, len, line, err);
-}
-
-int obs_from_json_id(eng_buf *body, char *id, size_t *id_len, const char *json, size_t len,
+int obs_ref_from_json_id(eng_buf *body, char *id, size_t *id_len, const char *json, size_t len,
                      uint64_t line, h2emv_error *err)
 {
 	jctx c = { .err = err, .line = line, .text = json, .len = len, .out = body };

@@ -1,6 +1,6 @@
 /*
  * obs_json.h — the JSON reader's shared state and helpers, private to
- * observation.c (the entry point, times, action, goal), obs_json.c (the
+ * obs_ref.c (the entry point, times, action, goal), obs_json.c (the
  * helpers) and obs_scene.c (objects, relations, persons, speech).
  */
 #ifndef H2EMV_OBS_JSON_H

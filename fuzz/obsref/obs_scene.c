@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "api/obs_json.h"
+#include "obs_json.h"
 
 /* -------------------------------------------------------------- objects -- */
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/obs_json.h"
+#include "obs_json.h"
 #include "api/utf8.h"
 
 int oj_write(void *data, const char *buf, size_t len)
