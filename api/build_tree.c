@@ -59,6 +59,8 @@ pol_item item_of(const tnode *n)
 	it.text = n->summary;
 	it.content = n->summary;
 	it.forgotten = n->kind == H2EMV_KIND_FORGOTTEN;
+	/* a goal's facts, when at hand: a summary says their outcomes (gist.h) */
+	it.facts = n->kind == H2EMV_KIND_GOAL && !n->fx_stale ? n->fx : NULL;
 	return it;
 }
 

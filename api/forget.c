@@ -27,7 +27,7 @@
 
 #include "api/build.h"
 #include "api/facts.h"
-#include "api/profile.h"
+#include "api/gist.h"
 
 #define MERGED_SUMMARY_MAX 400
 
@@ -167,111 +167,17 @@ static int relevance(builder *b, tnode *n, double *alpha, h2emv_error *err)
 
 /* ------------------------------------------------------------ gists -- */
 
-/* A forgotten goal or summary keeps its most salient facts, within a byte
- * budget that grows with the level (a goal 1 KiB, a summary 2 KiB, 4 KiB
- * from two levels up): where each carried object ended, who was met or
- * heard, what failed, what a person asked for, the tasks done. recall.c
- * reads them as a coarse gist ("From my summaries"). */
+/* A forgotten goal or summary keeps its most salient facts (gist.h),
+ * within a byte budget that grows with the level (a goal 1 KiB, a summary
+ * 2 KiB, 4 KiB from two levels up): where each carried object ended, who
+ * was met or heard, what failed, what a person asked for, the tasks done.
+ * recall.c reads them as a coarse gist ("From my summaries"). */
 #define GIST_GOAL_BYTES 1024
 
 static size_t gist_budget(const tnode *n)
 {
 	int up = n->level > 5 ? 2 : n->level - 3;
 	return (size_t)GIST_GOAL_BYTES << (up > 0 ? up : 0);
-}
-
-/* An upper bound of the bytes facts_payload_encode writes for one fact:
- * the array head, three small ints, the count, three int64 times, and
- * each slot as nil or a str with its head. */
-static size_t gist_bytes(const fact *f)
-{
-	size_t k = 1 + 3 * 2 + 5 + 3 * 9;
-	for (int i = 0; i < FS_N; i++)
-		k += f->s[i] ? 5 + strlen(f->s[i]) : 1;
-	return k;
-}
-
-/* Is f->v[i] the last move of its object (nothing later names it with a
- * destination or a recipient)? Where the object ended. */
-static int last_move(const facts *f, size_t i)
-{
-	const fact *x = &f->v[i];
-	for (size_t j = 0; j < f->n; j++) {
-		const fact *y = &f->v[j];
-		if (j != i && y->type == FT_ACT && y->s[FS_OBJ] && (y->s[FS_DST] || y->s[FS_WHO]) &&
-		    !strcmp(y->s[FS_OBJ], x->s[FS_OBJ]) && y->t1 > x->t1)
-			return 0;
-	}
-	return 1;
-}
-
-/* How telling a fact is, 0..6: failures, then people and what they said,
- * then where carried things ended, tasks and notes, other handling, places,
- * the rest (motion, objects merely seen). */
-static int salience(const facts *f, size_t i)
-{
-	const fact *x = &f->v[i];
-	int act = x->type == FT_ACT || x->type == FT_TASK;
-	if (act && (x->status == FST_FAILED || x->status == FST_ABORTED))
-		return 6;
-	if (x->type == FT_PERSON)
-		return 5;
-	if (x->type == FT_SPEECH)
-		return x->s[FS_NAME] && profile_is_self(NULL, x->s[FS_NAME]) ? 2 : 5;
-	if (x->type == FT_ACT && x->s[FS_OBJ] && (x->s[FS_DST] || x->s[FS_WHO]))
-		return last_move(f, i) ? 5 : 4;
-	if (x->type == FT_TASK || x->type == FT_NOTE)
-		return 4;
-	if (x->type == FT_ACT && (x->s[FS_OBJ] || x->s[FS_WHO]))
-		return 3;
-	return x->type == FT_PLACE ? 2 : 1;
-}
-
-typedef struct gist_rank {
-	int sal;
-	size_t i;
-	int64_t t0;
-} gist_rank;
-
-static int by_salience(const void *pa, const void *pb)
-{
-	const gist_rank *a = pa, *b = pb;
-	if (a->sal != b->sal)
-		return b->sal - a->sal;
-	if (a->t0 != b->t0)
-		return a->t0 < b->t0 ? -1 : 1; /* the earlier first */
-	return a->i < b->i ? -1 : a->i > b->i;
-}
-
-/* The facts of `pool` that fit `budget` bytes, best first, into `out`
- * (appended in pool order). ENOMEM. */
-static int gist_select(facts *out, const facts *pool, size_t budget)
-{
-	if (!pool->n)
-		return H2EMV_OK;
-	gist_rank *r = malloc(pool->n * sizeof *r);
-	char *take = calloc(pool->n, 1);
-	int rc = r && take ? H2EMV_OK : H2EMV_ENOMEM;
-	for (size_t i = 0; !rc && i < pool->n; i++)
-		r[i] = (gist_rank){ salience(pool, i), i, pool->v[i].t0 };
-	if (!rc)
-		qsort(r, pool->n, sizeof *r, by_salience);
-	size_t used = 0;
-	for (size_t k = 0; !rc && k < pool->n; k++) {
-		size_t sz = gist_bytes(&pool->v[r[k].i]);
-		if (used + sz <= budget) {
-			used += sz;
-			take[r[k].i] = 1;
-		}
-	}
-	for (size_t i = 0; !rc && i < pool->n; i++)
-		if (take[i]) {
-			facts one = { &pool->v[i], 1, 1, 0 };
-			rc = facts_merge(out, &one, SIZE_MAX);
-		}
-	free(r);
-	free(take);
-	return rc;
 }
 
 /* The gist of `n` before it becomes a placeholder: its own facts (a

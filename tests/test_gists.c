@@ -215,6 +215,33 @@ static void test_a_count_from_gists_says_at_least(void **state)
 	h2emv_answer_free(a);
 }
 
+/* The summary above the goals says what came of them in a sentence, not
+ * a list of skill names. */
+static void test_a_summary_says_outcomes_in_a_sentence(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("gists-sentence", &dir);
+	assert_non_null(m);
+	morning(m, 1);
+	h2emv_error err = { 0 };
+	if (h2emv_build(NULL, m, NULL, &err))
+		fail_msg("build: %s", err.message);
+	h2emv_snap *s;
+	const h2emv_node *root, *top;
+	assert_int_equal(h2emv_snap_open(&s, m, 0, NULL), H2EMV_OK);
+	assert_int_equal(h2emv_snap_root(&root, s, NULL), H2EMV_OK);
+	assert_int_equal(h2emv_node_child(&top, s, root, 0, NULL), H2EMV_OK);
+	const char *sum = h2emv_node_summary(top, NULL);
+	if (!strstr(sum, "the milk from the fridge") || !strstr(sum, "the milk to Ana") || !strstr(sum, "could not grasp the cup twice") ||
+	    strstr(sum, "I did "))
+		fail_msg("summary: '%s'", sum);
+	h2emv_snap_close(s);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +251,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_what_was_seen_stays_forgotten, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_the_gist_stays_within_its_budget, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_count_from_gists_says_at_least, setup, teardown),
+		cmocka_unit_test(test_a_summary_says_outcomes_in_a_sentence),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
