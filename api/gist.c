@@ -211,7 +211,6 @@ typedef struct outcome {
 	const fact *f;
 	uint32_t count;
 	int sal, take;
-	size_t len;
 } outcome;
 
 /* Worth saying: handling an object or a person (finished, failed or of
@@ -251,30 +250,38 @@ static int by_time(const void *pa, const void *pb)
 	return a->f->t0 < b->f->t0 ? -1 : a->f->t0 > b->f->t0;
 }
 
-/* The outcomes among v, one per fact identity (their counts added). */
+static int by_key(const void *pa, const void *pb)
+{
+	const outcome *a = pa, *b = pb;
+	if (a->f->key != b->f->key)
+		return a->f->key < b->f->key ? -1 : 1;
+	return a->f->t0 < b->f->t0 ? -1 : a->f->t0 > b->f->t0;
+}
+
+/* The outcomes among v, one per fact identity (their counts added, the
+ * earliest occurrence kept). */
 static size_t gather(outcome *o, const fact *const *v, size_t n)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		int sal = outcome_of(v[i]);
-		if (!sal)
-			continue;
-		size_t j = 0;
-		while (j < k && o[j].f->key != v[i]->key)
-			j++;
-		if (j < k) {
-			o[j].count += v[i]->count;
-			if (v[i]->t0 < o[j].f->t0)
-				o[j].f = v[i];
-			continue;
-		}
-		o[k++] = (outcome){ v[i], v[i]->count, sal, 0, 0 };
+		if (sal)
+			o[k++] = (outcome){ v[i], v[i]->count, sal, 0 };
 	}
+	qsort(o, k, sizeof *o, by_key);
+	size_t j = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (j && o[j - 1].f->key == o[i].f->key)
+			o[j - 1].count += o[i].count;
+		else
+			o[j++] = o[i];
+	}
+	k = j;
 	/* a failed task is said only when no failed action says why */
 	int why = 0;
 	for (size_t i = 0; i < k; i++)
 		why |= o[i].f->type == FT_ACT && failed(o[i].f);
-	size_t j = 0;
+	j = 0;
 	for (size_t i = 0; i < k; i++)
 		if (!(why && o[i].f->type == FT_TASK))
 			o[j++] = o[i];
@@ -287,24 +294,23 @@ int gist_sentence(eng_buf *b, const fact *const *v, size_t n, size_t cap)
 	if (!o)
 		return -1;
 	size_t k = gather(o, v, n);
-	int oom = 0;
-	for (size_t i = 0; i < k; i++) {
-		eng_buf t = { 0 };
+	qsort(o, k, sizeof *o, by_rank);
+	/* the best that fit, measured one by one until the room is gone */
+	size_t used = 0;
+	int said = 0, oom = 0;
+	eng_buf t = { 0 };
+	for (size_t i = 0; i < k && used + 12 < cap; i++) {
+		t.len = 0;
 		sink ts = { &t, 0 };
 		clause(&ts, o[i].f, o[i].count);
-		o[i].len = t.len;
 		oom |= ts.oom;
-		eng_buf_free(&t);
-	}
-	qsort(o, k, sizeof *o, by_rank);
-	size_t used = 0;
-	int said = 0;
-	for (size_t i = 0; i < k; i++)
-		if (used + o[i].len + (said ? 2 : 0) <= cap) {
-			used += o[i].len + (said ? 2 : 0);
+		if (used + t.len + (said ? 2 : 0) <= cap) {
+			used += t.len + (said ? 2 : 0);
 			o[i].take = 1;
 			said++;
 		}
+	}
+	eng_buf_free(&t);
 	qsort(o, k, sizeof *o, by_time);
 	sink sk = { b, oom };
 	int first = 1;
