@@ -215,6 +215,48 @@ static void test_a_count_from_gists_says_at_least(void **state)
 	h2emv_answer_free(a);
 }
 
+/* Does any placeholder below n keep both strings in its gist? */
+static int gist_holds(h2emv_snap *s, const h2emv_node *n, const char *a, const char *b)
+{
+	size_t len = 0;
+	const uint8_t *p = h2emv_node_payload(n, &len);
+	if (h2emv_node_kind(n) == H2EMV_KIND_FORGOTTEN && p &&
+	    memmem(p, len, a, strlen(a)) && memmem(p, len, b, strlen(b)))
+		return 1;
+	for (size_t i = 0; i < h2emv_node_child_count(n); i++) {
+		const h2emv_node *c;
+		if (h2emv_node_child(&c, s, n, i, NULL) == H2EMV_OK && gist_holds(s, c, a, b))
+			return 1;
+	}
+	return 0;
+}
+
+/* Goals forgotten under a summary that lives on: their placeholders merge,
+ * and the merged one keeps both gists. */
+static void test_merged_placeholders_keep_both_gists(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("gists-merge", &dir);
+	assert_non_null(m);
+	h2emv_config c = H2EMV_CONFIG_INIT;
+	c.forgetting = H2EMV_FORGET_TIME;
+	c.life_scene = c.life_event = c.life_goal = H;
+	c.life_summary = 30 * DAY;
+	assert_int_equal(h2emv_config_set(m, &c, NULL), H2EMV_OK);
+	morning(m, 3);
+	build_and_forget(m);
+	h2emv_snap *s;
+	const h2emv_node *root;
+	assert_int_equal(h2emv_snap_open(&s, m, 0, NULL), H2EMV_OK);
+	assert_int_equal(h2emv_snap_root(&root, s, NULL), H2EMV_OK);
+	assert_true(gist_holds(s, root, "milk", "shelf 102"));
+	h2emv_snap_close(s);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 /* The summary above the goals says what came of them in a sentence, not
  * a list of skill names. */
 static void test_a_summary_says_outcomes_in_a_sentence(void **state)
@@ -251,6 +293,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_what_was_seen_stays_forgotten, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_the_gist_stays_within_its_budget, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_count_from_gists_says_at_least, setup, teardown),
+		cmocka_unit_test(test_merged_placeholders_keep_both_gists),
 		cmocka_unit_test(test_a_summary_says_outcomes_in_a_sentence),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
