@@ -102,7 +102,8 @@ int forget_pass(builder *b, int64_t now, int (*stop)(void *), void *stop_ctx, h2
  * event's; a summary level doubles it per level above the goals). */
 int64_t life_of(const builder *b, const tnode *n);
 
-/* A node as a policy item (text borrowed from the node). */
-pol_item item_of(const tnode *n);
+/* A node as a policy item (text borrowed from the node; a goal's facts are
+ * read in, facts_of, and lent to it). */
+pol_item item_of(tnode *n);
 
 #endif

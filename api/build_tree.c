@@ -49,7 +49,7 @@ _Static_assert(TREE_ROOT_LEVEL == TOP_LEVEL + 1, "the root sits right above the 
 #define DAY_MERGE (48ll * 3600 * 1000000)
 #define MAX_EDGE 64
 
-pol_item item_of(const tnode *n)
+pol_item item_of(tnode *n)
 {
 	pol_item it = { 0 };
 	it.id = n->id;
@@ -59,6 +59,9 @@ pol_item item_of(const tnode *n)
 	it.text = n->summary;
 	it.content = n->summary;
 	it.forgotten = n->kind == H2EMV_KIND_FORGOTTEN;
+	/* a goal's facts (read from its payload when not at hand, so a build
+	 * in pieces says the same): a summary says their outcomes (gist.h) */
+	it.facts = n->kind == H2EMV_KIND_GOAL ? facts_of(n) : NULL;
 	return it;
 }
 

@@ -27,6 +27,7 @@
 
 #include "api/build.h"
 #include "api/facts.h"
+#include "api/gist.h"
 
 #define MERGED_SUMMARY_MAX 400
 
@@ -164,6 +165,80 @@ static int relevance(builder *b, tnode *n, double *alpha, h2emv_error *err)
 	return H2EMV_OK;
 }
 
+/* ------------------------------------------------------------ gists -- */
+
+/* A forgotten goal or summary keeps its most salient facts (gist.h),
+ * within a byte budget that grows with the level (a goal 1 KiB, a summary
+ * 2 KiB, 4 KiB from two levels up): where each carried object ended, who
+ * was met or heard, what failed, what a person asked for, the tasks done.
+ * recall.c reads them as a coarse gist ("From my summaries"). */
+#define GIST_GOAL_BYTES 1024
+
+static size_t gist_budget(const tnode *n)
+{
+	int up = n->level > 5 ? 2 : n->level - 3;
+	return (size_t)GIST_GOAL_BYTES << (up > 0 ? up : 0);
+}
+
+/* The gist of `n` before it becomes a placeholder: its own facts (a
+ * summary's aggregate of its live children) and the gists its forgotten
+ * children kept, chosen within the budget. Scenes and events keep none
+ * (their goal holds their facts). ENOMEM. */
+static int gist_pick(tnode *n, facts *out)
+{
+	if (n->kind != H2EMV_KIND_GOAL && n->kind != H2EMV_KIND_SUMMARY)
+		return H2EMV_OK;
+	facts pool = { 0 };
+	facts *own = facts_of(n);
+	int rc = own ? facts_merge(&pool, own, SIZE_MAX) : H2EMV_ENOMEM;
+	for (uint32_t i = 0; !rc && i < n->n_kids; i++) {
+		tnode *k = n->kids[i];
+		if (k->kind != H2EMV_KIND_FORGOTTEN || !k->payload_len)
+			continue;
+		facts *kf = facts_of(k);
+		rc = kf ? facts_merge(&pool, kf, SIZE_MAX) : H2EMV_ENOMEM;
+	}
+	if (!rc)
+		rc = gist_select(out, &pool, gist_budget(n));
+	facts_free(&pool);
+	return rc;
+}
+
+/* Store the gist as the placeholder's payload [0, 0, facts] (none: no
+ * payload), through the codec check, salvage and backup read. */
+static int gist_write(tnode *n, const facts *g)
+{
+	facts_drop(n);
+	if (!g->n)
+		return tree_set_payload(n, NULL, 0);
+	eng_buf b = { 0 };
+	int rc = facts_payload_encode(&b, 0, 0, g);
+	if (rc == H2EMV_OK)
+		rc = tree_set_payload(n, b.data, b.len);
+	eng_buf_free(&b);
+	return rc;
+}
+
+/* Two adjacent placeholders merge: the first keeps the gist of both,
+ * within its budget. ENOMEM. */
+static int gist_join(tnode *a, tnode *c)
+{
+	if (!c->payload_len)
+		return H2EMV_OK;
+	facts pool = { 0 }, g = { 0 };
+	facts *fa = facts_of(a), *fc = facts_of(c);
+	int rc = fa && fc ? facts_merge(&pool, fa, SIZE_MAX) : H2EMV_ENOMEM;
+	if (!rc)
+		rc = facts_merge(&pool, fc, SIZE_MAX);
+	if (!rc)
+		rc = gist_select(&g, &pool, gist_budget(a));
+	if (!rc)
+		rc = gist_write(a, &g);
+	facts_free(&pool);
+	facts_free(&g);
+	return rc;
+}
+
 /* ------------------------------------------------------------- placeholders -- */
 
 static uint64_t subtree_size(const tnode *n)
@@ -182,29 +257,41 @@ static int make_placeholder(builder *b, tnode *n, h2emv_error *err)
 	tnode *up = n->level >= 3 ? n->parent : NULL;
 	if (up && up->fx_stale && !facts_of(up))
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory forgetting");
-	int rc;
-	if (b->on_forget && (rc = tree_kids_all(&b->t, n, err))) /* to count what goes */
+	/* its children in memory (their gists join its own), or, to count
+	 * what goes, its whole subtree */
+	int rc = b->on_forget ? tree_kids_all(&b->t, n, err) : tree_kids(&b->t, n, err);
+	if (rc)
 		return rc;
+	facts gist = { 0 };
+	if (gist_pick(n, &gist)) {
+		facts_free(&gist);
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory forgetting");
+	}
 	if (b->on_forget) {
 		h2emv_forgotten f = { { n->id, n->stored }, n->level, (h2emv_kind)n->kind,
 			              n->t_start, n->t_end, n->expiry, subtree_size(n) - 1,
 			              n->summary };
 		b->on_forget(b->on_forget_ctx, &f);
 	}
-	if ((rc = tree_drop_kids(&b->t, n, err)))
+	if ((rc = tree_drop_kids(&b->t, n, err))) {
+		facts_free(&gist);
 		return rc;
+	}
 	const char *nl = strchr(n->summary, '\n');
 	size_t first = nl ? (size_t)(nl - n->summary) : strlen(n->summary);
 	char *line = malloc(first + 1);
-	if (!line)
-		return eng_fail(err, H2EMV_ENOMEM, "out of memory forgetting");
-	memcpy(line, n->summary, first);
-	line[first] = 0;
-	rc = tree_set_summary(n, line, first);
-	free(line);
-	facts_drop(n);
+	rc = line ? H2EMV_OK : H2EMV_ENOMEM;
+	if (line) {
+		memcpy(line, n->summary, first);
+		line[first] = 0;
+		rc = tree_set_summary(n, line, first);
+		free(line);
+	}
 	if (rc == H2EMV_OK)
-		rc = tree_set_payload(n, NULL, 0);
+		rc = gist_write(n, &gist); /* in place of the facts */
+	else
+		facts_drop(n);
+	facts_free(&gist);
 	n->kind = H2EMV_KIND_FORGOTTEN;
 	tree_touch(n);
 	b->forgotten++;
@@ -235,11 +322,14 @@ static int merge_placeholders(builder *b, tnode *p, h2emv_error *err)
 			if (rc)
 				return eng_fail(err, rc, "out of memory merging placeholders");
 		}
+		int rc = gist_join(a, c);
+		if (rc)
+			return eng_fail(err, rc, "out of memory merging placeholders");
 		a->t_end = c->t_end;
 		if (c->expiry > a->expiry)
 			a->expiry = c->expiry;
 		tree_touch(a);
-		int rc = tree_drop(&b->t, tree_detach(p, i + 1), err);
+		rc = tree_drop(&b->t, tree_detach(p, i + 1), err);
 		if (rc)
 			return rc;
 	}

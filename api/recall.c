@@ -1018,6 +1018,25 @@ static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 	return H2EMV_OK;
 }
 
+/* A placeholder's gist (forget.c), less what a summary's aggregate
+ * already offered (the same fact, merged there). */
+static int take_gist(rctx *x, const h2emv_node *n)
+{
+	size_t before = x->n;
+	if (take_facts(x, n, 2))
+		return H2EMV_ENOMEM;
+	size_t j = before;
+	for (size_t i = before; i < x->n; i++) {
+		int dup = 0;
+		for (size_t k = 0; k < before && !dup; k++)
+			dup = x->c[k].coarse && x->c[k].f->key == x->c[i].f->key;
+		if (!dup)
+			x->c[j++] = x->c[i];
+	}
+	x->n = j;
+	return H2EMV_OK;
+}
+
 static int walk_kids(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 {
 	size_t k = h2emv_node_child_count(n);
@@ -1052,7 +1071,11 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 	}
 	x->tokens += NODE_TOKENS;
 	if (kind == H2EMV_KIND_FORGOTTEN) {
-		if (!x->forgot && gist_matches(x, n)) {
+		/* the salient gist a placeholder keeps (forget.c): coarse facts */
+		size_t before = x->n;
+		if (pay && plen && pay[0] == 0x93 && take_gist(x, n))
+			return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+		if (!x->forgot && (x->n > before || gist_matches(x, n))) {
 			x->forgot = 1;
 			x->forgot_ref = h2emv_node_ref(n);
 		}
@@ -1735,12 +1758,13 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		            (int)r.len, r.data ? (const char *)r.data : "", x->c[i].score, x->c[i].hits);
 		eng_buf_free(&r);
 	}
-	/* answered from a summary's gist of forgotten children? It keeps what
-	 * happened, with whom and when; never where things went, the words
-	 * said or what was seen */
+	/* answered from a gist of forgotten children (a summary's facts, a
+	 * placeholder's salient ones)? It keeps what happened, with whom,
+	 * when and where carried things went; never the words said or what
+	 * was seen */
 	int gist = k > 0;
 	for (size_t i = 0; i < k; i++)
-		gist &= x->c[i].coarse;
+		gist &= x->c[i].coarse != 0;
 	if (single && k) {
 		const cand *c = pick(x, k);
 		gist = c && c->coarse;
@@ -1749,9 +1773,11 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		const cand *c = pick(x, k);
 		if (!c)
 			c = &x->c[0];
-		a->forgotten = 1;
-		if (q->kind == RQ_WHERE || q->kind == RQ_FROM || q->kind == RQ_SAID ||
-		    q->kind == RQ_SEEN) {
+		/* an answer the gist gives is an answer: forgotten stays 0 */
+		if (q->kind == RQ_SAID || q->kind == RQ_SEEN ||
+		    (q->kind == RQ_WHERE && !c->f->s[FS_DST] && !c->f->s[FS_PLACE]) ||
+		    (q->kind == RQ_FROM && !c->f->s[FS_SRC])) {
+			a->forgotten = 1;
 			pr_str_addf(b, "I have forgotten that (it was on %s).",
 			            emv_fmt_date(dt, sizeof dt, when_of(x, c->f)));
 			add_evidence(a, c->ref);

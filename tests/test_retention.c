@@ -25,6 +25,11 @@
 #define T0 1767571200ll * US /* 2026-01-05 00:00:00 UTC, a Monday */
 
 #define MARKER "zqxw7f3a91marker"
+/* 250 bytes of a note before the marker */
+#define FILLER_250                                                                          \
+	"Wiped the table after breakfast; crumbs under the bread board, a ring of tea by the "   \
+	"window seat, jam on the left corner, a sticky patch near the fruit bowl that needed a " \
+	"second pass with the cloth, and the placemats shaken out over the sink, then stacked."
 
 typedef struct fx {
 	char *dir;
@@ -315,11 +320,13 @@ static void test_a_forgotten_observation_leaves_every_file(void **state)
 {
 	fx *f = *state;
 	no_window(f->m); /* certified erase: gone at the first gc */
-	/* the marker is stored raw (no dictionary trained on so few) */
+	/* the marker is stored raw (a literal to the dictionary), past the
+	 * 240 bytes of a note that its fact, and so a forgotten goal's gist,
+	 * keeps: only the observation and the detail nodes hold it */
 	tu_ingestf(f->m,
 	           "{\"t\":%lld,\"action\":{\"name\":\"Wipe\",\"args\":{\"object\":\"table_0\"},"
-	           "\"status\":\"succeeded\"},\"location\":\"kitchen\",\"note\":\"" MARKER "\"}",
-	           (long long)(T0 + 8 * H));
+	           "\"status\":\"succeeded\"},\"location\":\"kitchen\",\"note\":\"%s " MARKER "\"}",
+	           (long long)(T0 + 8 * H), FILLER_250);
 	build(f->m, 0);
 	assert_true(dir_holds(f->dir, MARKER)); /* the test can see it */
 	for (int day = 0; day < 30; day++)

@@ -43,10 +43,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/facts.h"
+#include "api/gist.h"
 #include "api/policy/builtin.h"
 #include "engine/engine.h"
 
 #define SUMMARY_CAP 300
+#define OUTCOME_CAP 200 /* bytes of the outcome clauses (gist.h) */
 #define SEEN_MAX 5
 #define PLACES_MAX 4
 #define PERSONS_MAX 6
@@ -197,6 +200,7 @@ typedef struct parts {
 	pick labels, notes, seen, places, persons;
 	size_t more, n_speech;
 	const char *timing;
+	const char *outcome; /* the goals' outcomes in a sentence, in place of labels */
 } parts;
 
 static void render(pr_str *b, const parts *x)
@@ -205,9 +209,15 @@ static void render(pr_str *b, const parts *x)
 	size_t dropped = x->more;
 	for (size_t i = 0; i < x->labels.l->n; i++)
 		dropped += !x->labels.keep[i];
-	add_list(b, &x->labels, "did ", &first);
-	if (dropped && !first)
-		pr_str_addf(b, " and %zu more", dropped);
+	if (x->outcome) {
+		pr_str_adds(b, "I ");
+		pr_str_adds(b, x->outcome);
+		first = 0;
+	} else {
+		add_list(b, &x->labels, "did ", &first);
+		if (dropped && !first)
+			pr_str_addf(b, " and %zu more", dropped);
+	}
 	for (size_t i = 0; i < x->notes.l->n; i++)
 		if (x->notes.keep[i]) {
 			pr_str_adds(b, first ? "I " : "; ");
@@ -257,9 +267,14 @@ static size_t render_len(const parts *x)
 	size_t dropped = x->more, len = 0;
 	for (size_t i = 0; i < x->labels.l->n; i++)
 		dropped += !x->labels.keep[i];
-	len += list_len(&x->labels, strlen("did "), &first);
-	if (dropped && !first)
-		len += strlen(" and ") + digits(dropped) + strlen(" more");
+	if (x->outcome) {
+		len += 2 + strlen(x->outcome);
+		first = 0;
+	} else {
+		len += list_len(&x->labels, strlen("did "), &first);
+		if (dropped && !first)
+			len += strlen(" and ") + digits(dropped) + strlen(" more");
+	}
 	for (size_t i = 0; i < x->notes.l->n; i++)
 		if (x->notes.keep[i]) {
 			len += 2 + x->notes.l->k[i].len;
@@ -299,6 +314,41 @@ int bi_rule_words(bi_words *out, const pol_rules *rules)
 	return 0;
 }
 
+/* What the goals among the items achieved, in one sentence of clauses
+ * (gist.h), when every goal's facts are at hand; *out NULL otherwise (the
+ * labels say what was done). -1 when out of memory. */
+static int outcomes(char **out, const pol_item *items, size_t n)
+{
+	*out = NULL;
+	size_t k = 0, goals = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (items[i].forgotten || items[i].level != 3)
+			continue;
+		if (!items[i].facts)
+			return 0;
+		goals++;
+		k += items[i].facts->n;
+	}
+	if (!goals || !k)
+		return 0;
+	const fact **v = malloc(k * sizeof *v);
+	if (!v)
+		return -1;
+	k = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; !items[i].forgotten && items[i].facts && j < items[i].facts->n; j++)
+			v[k++] = &items[i].facts->v[j];
+	eng_buf b = { 0 };
+	int said = gist_sentence(&b, v, k, OUTCOME_CAP);
+	free(v);
+	if (said > 0 && !eng_buf_append(&b, "", 1)) {
+		*out = (char *)b.data;
+		return 0;
+	}
+	eng_buf_free(&b);
+	return said < 0 ? -1 : 0;
+}
+
 /* The sentence from the digest `d` of the items and the rules' object
  * words `rw`. `fast`: choose and measure the fast way (same bytes). */
 static int compose(char **out, const bi_digest *d, const bi_words *rw, const pol_item *items,
@@ -306,6 +356,10 @@ static int compose(char **out, const bi_digest *d, const bi_words *rw, const pol
 {
 	parts x;
 	memset(&x, 0, sizeof x);
+	char *outcome = NULL;
+	if (outcomes(&outcome, items, n))
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	x.outcome = outcome;
 	char range[PR_TIME_MAX];
 	pr_str b = { 0 };
 	int rc = H2EMV_OK;
@@ -359,6 +413,7 @@ done:
 	pick_free(&x.seen);
 	pick_free(&x.places);
 	pick_free(&x.persons);
+	free(outcome);
 	return rc;
 }
 
