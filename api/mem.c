@@ -12,6 +12,7 @@
 #include "api/observation.h"
 #include "api/policy/custom.h"
 #include "api/policy/llm.h"
+#include "api/recall_index.h"
 
 int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *opts,
                    h2emv_error *err)
@@ -40,6 +41,8 @@ int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *o
 	m->build_fd = -1;
 	m->clock = -1;
 	int rc = eng_open(&m->env, dir, &eo, err);
+	if (rc == H2EMV_OK)
+		eng_index_set_fn(m->env, ridx_postings, NULL);
 	if (rc == H2EMV_OK)
 		rc = config_load(m, err);
 	if (rc == H2EMV_OK)

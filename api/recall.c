@@ -23,6 +23,7 @@
 #include "api/mem.h"
 #include "api/profile.h"
 #include "api/recall.h"
+#include "api/recall_index.h"
 #include "api/wordnet.h"
 #include "api/scene.h"
 #include "api/utf8.h"
@@ -66,6 +67,7 @@ typedef struct rctx {
 	int early;              /* one answer by order: walk newest (or oldest) first... */
 	int settled;            /* ...and stop once a finished fact matches every word */
 	int tasks;              /* scenes read here yield task facts (not skill-stack) */
+	ridx *ix;               /* the term index (recall_index.h); NULL: none */
 } rctx;
 
 /* ------------------------------------------------------------- matching -- */
@@ -900,6 +902,9 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 {
 	if (depth > MAX_DEPTH)
 		return H2EMV_OK;
+	/* the index names the goals the question can be about: read only those */
+	if (depth == 0 && ridx_prepare(x->ix, x->q, x->now))
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	int kind = h2emv_node_kind(n);
 	int64_t t0 = h2emv_node_start(n), t1 = h2emv_node_end(n);
 	size_t plen = 0;
@@ -908,7 +913,9 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 		x->fact_nodes++; /* the tree has typed facts (even out of scope) */
 	if (kind != H2EMV_KIND_ROOT && !in_scope(x, t0, t1))
 		return H2EMV_OK;
-	if (x->tokens >= x->budget) {
+	if (kind != H2EMV_KIND_ROOT && ridx_skips(x->ix, n))
+		return H2EMV_OK;
+	if (x->tokens >= x->budget && !ridx_active(x->ix)) {
 		x->cut = 1;
 		return H2EMV_OK;
 	}
@@ -933,12 +940,14 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 		/* a tree built before typed facts: read the scenes below */
 		return walk_kids(x, n, depth, err);
 	}
-	/* a summary: open it when its aggregated facts name what is asked */
-	facts *f = node_facts(x, n);
-	if (!f)
+	/* a summary: open it when its aggregated facts name what is asked (the
+	 * index has said so already) */
+	int ixd = ridx_active(x->ix);
+	facts *f = ixd ? NULL : node_facts(x, n);
+	if (!ixd && !f)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	/* (summaries keep no notes: evidence reads every goal in scope) */
-	int open = !f->n || f->trimmed || x->q->evidence || any_match(x, f);
+	int open = ixd || !f->n || f->trimmed || x->q->evidence || any_match(x, f);
 	size_t k = h2emv_node_child_count(n);
 	int forgotten_kid = 0;
 	for (size_t i = 0; i < k; i++) {
@@ -958,7 +967,7 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 		return H2EMV_OK;
 	/* what a summary says of children now forgotten: coarse evidence */
 	size_t before = x->n;
-	if (forgotten_kid && f->n && take_facts(x, n, 1))
+	if (forgotten_kid && (ixd || f->n) && take_facts(x, n, 1))
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	if (x->n > before && !x->forgot) {
 		x->forgot = 1;
@@ -2463,6 +2472,10 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 		x.tasks = cfg.profile != H2EMV_PROFILE_SKILL_STACK;
 	h2emv_snap_info info;
 	h2emv_snap_get_info(&info, snap);
+	if (ridx_open(&x.ix, snap)) {
+		profile_free(prof);
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	}
 	if (trace)
 		trace_question(&x);
 	const h2emv_node *root = NULL;
@@ -2566,6 +2579,7 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 	}
 	free(x.sets);
 	free(x.c);
+	ridx_close(x.ix);
 	profile_free(prof);
 	*out = a;
 	return rc;
