@@ -27,6 +27,7 @@
 #define WORDS_MAX 64
 #define TYPE_GIST 0x80u
 #define ROLE_GIST 0x8000u
+#define GROUP_FORGOTTEN (-2)
 
 uint64_t ridx_term(const char *stem)
 {
@@ -121,6 +122,9 @@ int ridx_postings(eng_posting **out, size_t *n, const eng_node *node, void *ctx)
 		memcpy(line, node->summary, len);
 		line[len] = 0;
 		add_words(&l, line, node->t_start, node->t_end, TYPE_GIST, ROLE_GIST);
+		/* every placeholder under one term: the summaries above it are
+		 * read (what they say of forgotten children is coarse evidence) */
+		padd(&l, group_term(GROUP_FORGOTTEN), node->t_start, node->t_end, TYPE_GIST, ROLE_GIST);
 	} else if (node->kind == H2EMV_KIND_GOAL && node->payload && node->payload_len &&
 	           node->payload[0] == 0x93) {
 		facts f = { 0 };
@@ -173,6 +177,8 @@ struct ridx {
 	size_t set_cap, set_n;
 	span *sp;            /* candidates' spans, by start; t1 = the prefix maximum */
 	size_t n_sp, cap_sp;
+	span *fsp;           /* the same of every placeholder in scope */
+	size_t n_fsp;
 	int oom;
 };
 
@@ -201,6 +207,7 @@ void ridx_close(ridx *ix)
 		return;
 	free(ix->set);
 	free(ix->sp);
+	free(ix->fsp);
 	free(ix);
 }
 
@@ -267,6 +274,7 @@ int ridx_names(const ridx *ix, h2emv_ref ref)
 typedef struct scan_ctx {
 	ridx *ix;
 	const rquestion *q;
+	int placeholders; /* collecting every placeholder's span only */
 } scan_ctx;
 
 static int visit_cand(void *ctx, const eng_posting *p, eng_ref ref)
@@ -275,7 +283,8 @@ static int visit_cand(void *ctx, const eng_posting *p, eng_ref ref)
 	ridx *ix = s->ix;
 	if (s->q->t1 && p->t_last < s->q->t0)
 		return 0;
-	set_add(ix, (h2emv_ref){ ref.id, ref.version });
+	if (!s->placeholders)
+		set_add(ix, (h2emv_ref){ ref.id, ref.version });
 	if (ix->n_sp == ix->cap_sp) {
 		size_t cap = ix->cap_sp ? ix->cap_sp * 2 : 256;
 		span *v = realloc(ix->sp, cap * sizeof *v);
@@ -293,6 +302,17 @@ static int cmp_span(const void *a, const void *b)
 {
 	const span *x = a, *y = b;
 	return (x->t0 > y->t0) - (x->t0 < y->t0);
+}
+
+/* By start, each end raised to the largest so far (see has_span). */
+static void sort_spans(span *v, size_t n)
+{
+	if (!n)
+		return;
+	qsort(v, n, sizeof *v, cmp_span);
+	for (size_t i = 1; i < n; i++)
+		if (v[i].t1 < v[i - 1].t1)
+			v[i].t1 = v[i - 1].t1;
 }
 
 /* Could a fact match q without a posting of one of its words (see the
@@ -348,7 +368,7 @@ int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
 	if (!ix)
 		return H2EMV_OK;
 	ix->active = 0;
-	ix->set_n = ix->n_sp = 0;
+	ix->set_n = ix->n_sp = ix->n_fsp = 0;
 	if (ix->set)
 		memset(ix->set, 0, ix->set_cap * sizeof *ix->set);
 	if (!usable(q))
@@ -356,7 +376,7 @@ int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
 	int64_t hi = now;
 	if (q->t1 && q->t1 - 1 < hi)
 		hi = q->t1 - 1;
-	scan_ctx s = { ix, q };
+	scan_ctx s = { ix, q, 0 };
 	for (size_t i = 0; i < q->n_term; i++) {
 		/* (the main verb counts only in words said and in evidence) */
 		if ((int)i == q->verb && !q->evidence && q->kind != RQ_SAID)
@@ -375,26 +395,46 @@ int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
 				return H2EMV_OK; /* a damaged index: the walk reads the tree */
 		}
 	}
-	qsort(ix->sp, ix->n_sp, sizeof *ix->sp, cmp_span);
-	for (size_t i = 1; i < ix->n_sp; i++)
-		if (ix->sp[i].t1 < ix->sp[i - 1].t1)
-			ix->sp[i].t1 = ix->sp[i - 1].t1;
+	/* the placeholders' spans, apart (moved out of sp) */
+	size_t n_cand = ix->n_sp;
+	s.placeholders = 1;
+	int rc = eng_index_scan(ix->r, group_term(GROUP_FORGOTTEN), INT64_MIN, hi, 0, visit_cand, &s,
+	                        NULL);
+	if (rc == H2EMV_ENOMEM || ix->oom)
+		return H2EMV_ENOMEM;
+	if (rc)
+		return H2EMV_OK;
+	free(ix->fsp);
+	ix->fsp = NULL;
+	ix->n_fsp = ix->n_sp - n_cand;
+	if (ix->n_fsp && !(ix->fsp = malloc(ix->n_fsp * sizeof *ix->fsp)))
+		return H2EMV_ENOMEM;
+	if (ix->n_fsp)
+		memcpy(ix->fsp, ix->sp + n_cand, ix->n_fsp * sizeof *ix->fsp);
+	ix->n_sp = n_cand;
+	sort_spans(ix->sp, ix->n_sp);
+	sort_spans(ix->fsp, ix->n_fsp);
 	ix->active = !ix->oom;
 	return ix->oom ? H2EMV_ENOMEM : H2EMV_OK;
 }
 
-int ridx_spans(const ridx *ix, int64_t t0, int64_t t1)
+static int has_span(const span *sp, size_t n, int64_t t0, int64_t t1)
 {
-	/* the last candidate starting by t1; the prefix maximum of the ends */
-	size_t lo = 0, hi = ix->n_sp;
+	/* the last span starting by t1; the prefix maximum of the ends */
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (ix->sp[mid].t0 <= t1)
+		if (sp[mid].t0 <= t1)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo > 0 && ix->sp[lo - 1].t1 >= t0;
+	return lo > 0 && sp[lo - 1].t1 >= t0;
+}
+
+int ridx_spans(const ridx *ix, int64_t t0, int64_t t1)
+{
+	return has_span(ix->sp, ix->n_sp, t0, t1) || has_span(ix->fsp, ix->n_fsp, t0, t1);
 }
 
 int ridx_rank(ridx_hit **out, size_t *n, ridx *ix, const rquestion *q, int64_t t0, int64_t t1,

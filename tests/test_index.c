@@ -264,6 +264,32 @@ static void test_a_missing_index_is_rebuilt_by_build(void **state)
 	free(after);
 }
 
+static void test_salvage_rebuilds_the_index(void **state)
+{
+	fx *f = *state;
+	set_config(f->m, H2EMV_FORGET_NONE, 0);
+	days(f->m, 0, 6);
+	build(f->m);
+	char *before = answer(f->m, "How many times did you pick up the plate?", 0);
+	h2emv_mem_close(f->m);
+	f->m = NULL;
+	char *dst = tu_fmt("%s/salvaged", f->dir);
+	h2emv_salvage_result sr;
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_salvage(&sr, f->dir, dst, NULL, NULL, &err), H2EMV_OK);
+	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
+	assert_int_equal(h2emv_mem_open(&f->m, dst, &o, &err), H2EMV_OK);
+	assert_true(ready(f->m));
+	char *after = answer(f->m, "How many times did you pick up the plate?", 0);
+	assert_string_equal(after, before);
+	uint64_t n = 1;
+	assert_int_equal(h2emv_check(&n, f->m, NULL, &err), H2EMV_OK);
+	assert_int_equal(n, 0);
+	free(before);
+	free(after);
+	free(dst);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +302,7 @@ int main(void)
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_a_missing_index_is_rebuilt_by_build, setup,
 		                                teardown),
+		cmocka_unit_test_setup_teardown(test_salvage_rebuilds_the_index, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
