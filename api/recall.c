@@ -889,6 +889,8 @@ static int walk_kids(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 	for (size_t j = 0; j < k && !(x->early && x->settled); j++) {
 		size_t i = back ? k - 1 - j : j;
 		const h2emv_node *c;
+		if (ridx_passes_child(x->ix, n, i))
+			continue; /* a goal the index does not name: not even fetched */
 		int rc = h2emv_node_child(&c, x->snap, n, i, err);
 		if (rc == H2EMV_ENOTFOUND)
 			continue;
@@ -950,7 +952,7 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 	int open = ixd || !f->n || f->trimmed || x->q->evidence || any_match(x, f);
 	size_t k = h2emv_node_child_count(n);
 	int forgotten_kid = 0;
-	for (size_t i = 0; i < k; i++) {
+	for (size_t i = 0; i < k && (!ixd || ridx_forgotten_within(x->ix, t0, t1)); i++) {
 		const h2emv_node *c;
 		int rc = h2emv_node_child(&c, x->snap, n, i, err);
 		if (rc == H2EMV_ENOTFOUND)

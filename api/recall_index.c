@@ -275,13 +275,16 @@ typedef struct scan_ctx {
 	ridx *ix;
 	const rquestion *q;
 	int placeholders; /* collecting every placeholder's span only */
+	uint8_t need;     /* the fact types that can answer (0: any) */
 } scan_ctx;
 
 static int visit_cand(void *ctx, const eng_posting *p, eng_ref ref)
 {
 	scan_ctx *s = ctx;
 	ridx *ix = s->ix;
-	if (s->q->t1 && p->t_last < s->q->t0)
+	if (!s->placeholders && s->q->t1 && p->t_last < s->q->t0)
+		return 0;
+	if (!s->placeholders && s->need && !(p->types & (s->need | TYPE_GIST)))
 		return 0;
 	if (!s->placeholders)
 		set_add(ix, (h2emv_ref){ ref.id, ref.version });
@@ -346,6 +349,25 @@ static int usable(const rquestion *q)
 	return content > 0;
 }
 
+#define TB(t) ((uint8_t)(1u << ((t)-1)))
+
+/* The fact types the walk takes for q (recall.c, type_ok and
+ * score_evidence): a posting of a word found only in other facts names
+ * no candidate. 0: any. */
+static uint8_t types_needed(const rquestion *q)
+{
+	if (q->evidence)
+		return TB(FT_NOTE) | TB(FT_SPEECH);
+	int vc = q->verb >= 0 ? q->term[q->verb].cls : LC_NONE;
+	if (q->kind == RQ_WHO || q->kind == RQ_SAID || q->kind == RQ_SEEN || vc == LC_SEE ||
+	    vc == LC_SAY || vc == LC_MEET)
+		return 0;
+	uint8_t acts = TB(FT_ACT) | TB(FT_TASK);
+	if (q->kind == RQ_WHERE || q->kind == RQ_FROM || vc == LC_NONE)
+		return acts | TB(FT_SEEN);
+	return acts;
+}
+
 /* The terms a word of the question stands for. */
 static size_t expand(uint64_t *out, const rq_term *t, int lemma)
 {
@@ -376,7 +398,7 @@ int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
 	int64_t hi = now;
 	if (q->t1 && q->t1 - 1 < hi)
 		hi = q->t1 - 1;
-	scan_ctx s = { ix, q, 0 };
+	scan_ctx s = { ix, q, 0, types_needed(q) };
 	for (size_t i = 0; i < q->n_term; i++) {
 		/* (the main verb counts only in words said and in evidence) */
 		if ((int)i == q->verb && !q->evidence && q->kind != RQ_SAID)
@@ -398,8 +420,10 @@ int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
 	/* the placeholders' spans, apart (moved out of sp) */
 	size_t n_cand = ix->n_sp;
 	s.placeholders = 1;
-	int rc = eng_index_scan(ix->r, group_term(GROUP_FORGOTTEN), INT64_MIN, hi, 0, visit_cand, &s,
-	                        NULL);
+	/* (in scope or not: the walk asks whether a summary has forgotten
+	 * children at all) */
+	int rc = eng_index_scan(ix->r, group_term(GROUP_FORGOTTEN), INT64_MIN, INT64_MAX, 0,
+	                        visit_cand, &s, NULL);
 	if (rc == H2EMV_ENOMEM || ix->oom)
 		return H2EMV_ENOMEM;
 	if (rc)
@@ -460,4 +484,16 @@ int ridx_skips(const ridx *ix, const h2emv_node *n)
 	const uint8_t *p = h2emv_node_payload(n, &len);
 	/* (a goal without typed facts has no postings: its scenes are read) */
 	return p && len && p[0] == 0x93 && !ridx_names(ix, h2emv_node_ref(n));
+}
+
+int ridx_forgotten_within(const ridx *ix, int64_t t0, int64_t t1)
+{
+	return has_span(ix->fsp, ix->n_fsp, t0, t1);
+}
+
+int ridx_passes_child(const ridx *ix, const h2emv_node *parent, size_t i)
+{
+	/* a summary of level 4 holds goals (and their placeholders) only */
+	return ridx_active(ix) && h2emv_node_kind(parent) == H2EMV_KIND_SUMMARY &&
+	       h2emv_node_level(parent) == 4 && !ridx_names(ix, h2emv_node_child_ref(parent, i));
 }

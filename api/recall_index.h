@@ -50,6 +50,11 @@ int ridx_spans(const ridx *ix, int64_t t0, int64_t t1);
 /* The walk's test: 1 when node `n` (a summary, goal or placeholder) can
  * be passed by (no candidate in it); 0 when not active. */
 int ridx_skips(const ridx *ix, const h2emv_node *n);
+/* Active only: 1 when child i of `parent` need not even be fetched (a
+ * goal of a level-4 summary the index does not name). */
+int ridx_passes_child(const ridx *ix, const h2emv_node *parent, size_t i);
+/* Active only: may the span [t0, t1] hold a placeholder? */
+int ridx_forgotten_within(const ridx *ix, int64_t t0, int64_t t1);
 
 /* BM25 over the notes, speech and action arguments in scope: the nodes
  * (goals) of snapshot `snap` whose facts say the words of `q` most
