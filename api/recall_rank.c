@@ -40,11 +40,9 @@ static int visible(rank_ctx *x, eng_ref ref, uint32_t *dl)
 	return born <= x->seq && x->seq < died;
 }
 
+/* One entry per posting scored; entries of one node are merged at the end. */
 static ridx_hit *hit_of(rank_ctx *x, eng_ref ref)
 {
-	for (size_t i = 0; i < x->n; i++)
-		if (x->h[i].ref.id == ref.id && x->h[i].ref.version == ref.version)
-			return &x->h[i];
 	if (x->n == x->cap) {
 		size_t cap = x->cap ? x->cap * 2 : 64;
 		ridx_hit *h = realloc(x->h, cap * sizeof *h);
@@ -83,6 +81,33 @@ static int visit(void *ctx, const eng_posting *p, eng_ref ref)
 	if (p->t_last > h->t_last)
 		h->t_last = p->t_last;
 	return 0;
+}
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const ridx_hit *x = a, *y = b;
+	if (x->ref.id != y->ref.id)
+		return x->ref.id < y->ref.id ? -1 : 1;
+	return (x->ref.version > y->ref.version) - (x->ref.version < y->ref.version);
+}
+
+/* Sum the entries of each node (sorted by node first). */
+static size_t merge_hits(ridx_hit *h, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(h, n, sizeof *h, cmp_ref);
+	size_t k = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (cmp_ref(&h[k], &h[i])) {
+			h[++k] = h[i];
+			continue;
+		}
+		h[k].score += h[i].score;
+		h[k].t_first = h[i].t_first < h[k].t_first ? h[i].t_first : h[k].t_first;
+		h[k].t_last = h[i].t_last > h[k].t_last ? h[i].t_last : h[k].t_last;
+	}
+	return k + 1;
 }
 
 static int cmp_hit(const void *a, const void *b)
@@ -124,6 +149,7 @@ int ridx_rank_view(ridx_hit **out, size_t *n, eng_read *r, uint64_t seq, const r
 		free(x.h);
 		return H2EMV_ENOMEM;
 	}
+	x.n = merge_hits(x.h, x.n);
 	qsort(x.h, x.n, sizeof *x.h, cmp_hit);
 	*n = x.n < k ? x.n : k;
 	*out = x.h;

@@ -290,6 +290,45 @@ static void test_salvage_rebuilds_the_index(void **state)
 	free(dst);
 }
 
+/* BM25 over notes: the note that says both words first; a snapshot from
+ * before a note does not see it. */
+static void test_rank_puts_the_telling_note_first(void **state)
+{
+	fx *f = *state;
+	set_config(f->m, H2EMV_FORGET_NONE, 0);
+	days(f->m, 0, 2);
+	tu_ingestf(f->m,
+	           "{\"t\":%lld,\"action\":{\"name\":\"Inspect\",\"args\":{\"object\":\"belt_3\"},"
+	           "\"status\":\"succeeded\"},\"note\":\"the belt was cleaned\"}",
+	           (long long)(T0 + 3 * 24 * H));
+	build(f->m);
+	uint64_t first = newest(f->m);
+	tu_ingestf(f->m,
+	           "{\"t\":%lld,\"action\":{\"name\":\"Inspect\",\"args\":{\"object\":\"belt_3\"},"
+	           "\"status\":\"failed\"},\"note\":\"belt 3 jammed, a bolt was loose\"}",
+	           (long long)(T0 + 4 * 24 * H));
+	days(f->m, 5, 6);
+	build(f->m);
+	rquestion q;
+	rq_parse(&q, "Why did the belt jam?", T0 + 10 * 24 * H);
+	for (int pass = 0; pass < 2; pass++) {
+		h2emv_snap *s;
+		assert_int_equal(h2emv_snap_open(&s, f->m, pass ? first : 0, NULL), H2EMV_OK);
+		ridx *ix = NULL;
+		assert_int_equal(ridx_open(&ix, s), H2EMV_OK);
+		assert_non_null(ix);
+		ridx_hit *h = NULL;
+		size_t n = 0;
+		assert_int_equal(ridx_rank(&h, &n, ix, &q, 0, 0, T0 + 10 * 24 * H, 3), H2EMV_OK);
+		assert_true(n >= 1);
+		/* the jam (day 4) first; before it was written, the cleaning */
+		assert_int_equal(h[0].t_first, pass ? T0 + 3 * 24 * H : T0 + 4 * 24 * H);
+		free(h);
+		ridx_close(ix);
+		h2emv_snap_close(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +342,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_a_missing_index_is_rebuilt_by_build, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_salvage_rebuilds_the_index, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rank_puts_the_telling_note_first, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
