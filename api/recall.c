@@ -943,8 +943,9 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 		return walk_kids(x, n, depth, err);
 	}
 	/* a summary: open it when its aggregated facts name what is asked (the
-	 * index has said so already) */
-	int ixd = ridx_active(x->ix);
+	 * index has said so already, unless forgotten children are below: what
+	 * the summary says of them is read as before) */
+	int ixd = ridx_active(x->ix) && !ridx_forgotten_within(x->ix, t0, t1);
 	facts *f = ixd ? NULL : node_facts(x, n);
 	if (!ixd && !f)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
@@ -952,7 +953,7 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 	int open = ixd || !f->n || f->trimmed || x->q->evidence || any_match(x, f);
 	size_t k = h2emv_node_child_count(n);
 	int forgotten_kid = 0;
-	for (size_t i = 0; i < k && (!ixd || ridx_forgotten_within(x->ix, t0, t1)); i++) {
+	for (size_t i = 0; i < k && !ixd; i++) {
 		const h2emv_node *c;
 		int rc = h2emv_node_child(&c, x->snap, n, i, err);
 		if (rc == H2EMV_ENOTFOUND)
@@ -969,7 +970,7 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 		return H2EMV_OK;
 	/* what a summary says of children now forgotten: coarse evidence */
 	size_t before = x->n;
-	if (forgotten_kid && (ixd || f->n) && take_facts(x, n, 1))
+	if (forgotten_kid && f->n && take_facts(x, n, 1))
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	if (x->n > before && !x->forgot) {
 		x->forgot = 1;
