@@ -28,6 +28,8 @@
 #define TYPE_GIST 0x80u
 #define ROLE_GIST 0x8000u
 #define GROUP_FORGOTTEN (-2)
+#define GROUP_OPEN (-3) /* goals read whatever the question: still open, or too wordy */
+#define TERMS_MAX 512   /* a goal with more distinct words is read, not indexed */
 
 uint64_t ridx_term(const char *stem)
 {
@@ -46,6 +48,7 @@ typedef struct plist {
 	eng_posting *v;
 	size_t n, cap;
 	int oom;
+	int wordy; /* a text of more than WORDS_MAX words: the goal is read, not indexed */
 } plist;
 
 static void padd(plist *l, uint64_t term, int64_t t0, int64_t t1, uint8_t type, uint16_t role)
@@ -68,8 +71,10 @@ static void add_words(plist *l, const char *s, int64_t t0, int64_t t1, uint8_t t
 {
 	lex_word w[WORDS_MAX];
 	size_t k = lex_split(s, strlen(s), w, WORDS_MAX);
-	if (k > WORDS_MAX)
-		k = WORDS_MAX;
+	if (k > WORDS_MAX) {
+		l->wordy = 1;
+		return;
+	}
 	for (size_t i = 0; i < k; i++) {
 		padd(l, ridx_term(w[i].stem), t0, t1, type, role);
 		int g = lex_same_group(w[i].stem);
@@ -107,6 +112,13 @@ static size_t merge(eng_posting *v, size_t n)
 	return k + 1;
 }
 
+static int goal_open(const eng_node *node)
+{
+	int open = 0;
+	uint64_t aux;
+	return facts_payload_head(node->payload, node->payload_len, &open, &aux) && (open & 1);
+}
+
 int ridx_postings(eng_posting **out, size_t *n, const eng_node *node, void *ctx)
 {
 	(void)ctx;
@@ -125,6 +137,12 @@ int ridx_postings(eng_posting **out, size_t *n, const eng_node *node, void *ctx)
 		/* every placeholder under one term: the summaries above it are
 		 * read (what they say of forgotten children is coarse evidence) */
 		padd(&l, group_term(GROUP_FORGOTTEN), node->t_start, node->t_end, TYPE_GIST, ROLE_GIST);
+	} else if (node->kind == H2EMV_KIND_GOAL && node->payload && node->payload_len &&
+	           node->payload[0] == 0x93 && goal_open(node)) {
+		/* a goal still growing gets a new version at every commit: its
+		 * words are indexed once it is closed; until then questions read it
+		 * (one posting says where it is) */
+		l.wordy = 1;
 	} else if (node->kind == H2EMV_KIND_GOAL && node->payload && node->payload_len &&
 	           node->payload[0] == 0x93) {
 		facts f = { 0 };
@@ -146,6 +164,26 @@ int ridx_postings(eng_posting **out, size_t *n, const eng_node *node, void *ctx)
 		return H2EMV_ENOMEM;
 	}
 	*n = merge(l.v, l.n);
+	if (*n > TERMS_MAX || l.wordy) {
+		/* (long free text, a log pasted into notes: its postings would
+		 * outweigh the goal's record many times over) */
+		eng_posting *v = realloc(l.v, 2 * sizeof *v);
+		if (!v) {
+			free(l.v);
+			return H2EMV_ENOMEM;
+		}
+		l.v = v;
+		v[0] = (eng_posting){ group_term(GROUP_OPEN), node->t_start, node->t_end, 0x7f, 1, 0 };
+		/* (a placeholder stays one for the summaries above it) */
+		v[1] = (eng_posting){ group_term(GROUP_FORGOTTEN), node->t_start, node->t_end, TYPE_GIST,
+			                  1, ROLE_GIST };
+		*n = node->kind == H2EMV_KIND_FORGOTTEN ? 2 : 1;
+		if (*n == 2 && v[1].term < v[0].term) { /* (terms in order, as merge leaves them) */
+			eng_posting t = v[0];
+			v[0] = v[1];
+			v[1] = t;
+		}
+	}
 	*out = l.v;
 	return H2EMV_OK;
 }
@@ -417,6 +455,13 @@ int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
 				return H2EMV_OK; /* a damaged index: the walk reads the tree */
 		}
 	}
+	/* the goals read whatever the question (open, wordy) */
+	int orc = eng_index_scan(ix->r, group_term(GROUP_OPEN), INT64_MIN, hi, 0, visit_cand, &s,
+	                         NULL);
+	if (orc == H2EMV_ENOMEM || ix->oom)
+		return H2EMV_ENOMEM;
+	if (orc)
+		return H2EMV_OK;
 	/* the placeholders' spans, apart (moved out of sp) */
 	size_t n_cand = ix->n_sp;
 	s.placeholders = 1;
