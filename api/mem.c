@@ -12,6 +12,7 @@
 #include "api/observation.h"
 #include "api/policy/custom.h"
 #include "api/policy/llm.h"
+#include "api/recall_index.h"
 
 int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *opts,
                    h2emv_error *err)
@@ -40,6 +41,8 @@ int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *o
 	m->build_fd = -1;
 	m->clock = -1;
 	int rc = eng_open(&m->env, dir, &eo, err);
+	if (rc == H2EMV_OK)
+		eng_index_set_fn(m->env, ridx_postings, NULL);
 	if (rc == H2EMV_OK)
 		rc = config_load(m, err);
 	if (rc == H2EMV_OK)
@@ -342,7 +345,14 @@ int h2emv_salvage(h2emv_salvage_result *out, const char *src, const char *dst,
 		memset(err, 0, sizeof *err);
 	if (!out || !src || !*src || !dst || !*dst)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_salvage: bad arguments");
-	return eng_salvage(out, src, dst, obs_body_check, fn, ctx, err);
+	int rc = eng_salvage(out, src, dst, obs_body_check, fn, ctx, err);
+	/* the copy has no term index (derived data, not copied): build it now;
+	 * if that fails, answers read the tree until the next build makes it */
+	h2emv_mem *m = NULL;
+	if (rc == H2EMV_OK && h2emv_mem_open(&m, dst, NULL, NULL) == H2EMV_OK)
+		ridx_ensure(m, NULL, NULL, NULL);
+	h2emv_mem_close(m);
+	return rc;
 }
 
 int h2emv_snap_pin(h2emv_mem *mem, const char *name, uint64_t seq, h2emv_error *err)

@@ -36,6 +36,8 @@ void snap_spare_free(struct snap_spare *sp);
 
 /* The memory a snapshot was opened from. */
 h2emv_mem *snap_mem(const h2emv_snap *snap);
+/* The snapshot's read view (the term index reads through it). */
+struct eng_read *snap_read(const h2emv_snap *snap);
 /* Drop every node the snapshot has decoded so far, keeping the memory for
  * the next ones: every node pointer it handed out becomes invalid. For a
  * walk over a big tree that holds refs, not nodes (api/export.c). */

@@ -23,6 +23,7 @@
 #include "api/mem.h"
 #include "api/profile.h"
 #include "api/recall.h"
+#include "api/recall_index.h"
 #include "api/wordnet.h"
 #include "api/scene.h"
 #include "api/utf8.h"
@@ -66,6 +67,7 @@ typedef struct rctx {
 	int early;              /* one answer by order: walk newest (or oldest) first... */
 	int settled;            /* ...and stop once a finished fact matches every word */
 	int tasks;              /* scenes read here yield task facts (not skill-stack) */
+	ridx *ix;               /* the term index (recall_index.h); NULL: none */
 } rctx;
 
 /* ------------------------------------------------------------- matching -- */
@@ -1044,6 +1046,8 @@ static int walk_kids(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 	for (size_t j = 0; j < k && !(x->early && x->settled); j++) {
 		size_t i = back ? k - 1 - j : j;
 		const h2emv_node *c;
+		if (ridx_passes_child(x->ix, n, i))
+			continue; /* a goal the index does not name: not even fetched */
 		int rc = h2emv_node_child(&c, x->snap, n, i, err);
 		if (rc == H2EMV_ENOTFOUND)
 			continue;
@@ -1057,6 +1061,9 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 {
 	if (depth > MAX_DEPTH)
 		return H2EMV_OK;
+	/* the index names the goals the question can be about: read only those */
+	if (depth == 0 && ridx_prepare(x->ix, x->q, x->now))
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	int kind = h2emv_node_kind(n);
 	int64_t t0 = h2emv_node_start(n), t1 = h2emv_node_end(n);
 	size_t plen = 0;
@@ -1065,7 +1072,9 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 		x->fact_nodes++; /* the tree has typed facts (even out of scope) */
 	if (kind != H2EMV_KIND_ROOT && !in_scope(x, t0, t1))
 		return H2EMV_OK;
-	if (x->tokens >= x->budget) {
+	if (kind != H2EMV_KIND_ROOT && ridx_skips(x->ix, n))
+		return H2EMV_OK;
+	if (x->tokens >= x->budget && !ridx_active(x->ix)) {
 		x->cut = 1;
 		return H2EMV_OK;
 	}
@@ -1094,15 +1103,18 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 		/* a tree built before typed facts: read the scenes below */
 		return walk_kids(x, n, depth, err);
 	}
-	/* a summary: open it when its aggregated facts name what is asked */
-	facts *f = node_facts(x, n);
-	if (!f)
+	/* a summary: open it when its aggregated facts name what is asked (the
+	 * index has said so already, unless forgotten children are below: what
+	 * the summary says of them is read as before) */
+	int ixd = ridx_active(x->ix) && !ridx_forgotten_within(x->ix, t0, t1);
+	facts *f = ixd ? NULL : node_facts(x, n);
+	if (!ixd && !f)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	/* (summaries keep no notes: evidence reads every goal in scope) */
-	int open = !f->n || f->trimmed || x->q->evidence || any_match(x, f);
+	int open = ixd || !f->n || f->trimmed || x->q->evidence || any_match(x, f);
 	size_t k = h2emv_node_child_count(n);
 	int forgotten_kid = 0;
-	for (size_t i = 0; i < k; i++) {
+	for (size_t i = 0; i < k && !ixd; i++) {
 		const h2emv_node *c;
 		int rc = h2emv_node_child(&c, x->snap, n, i, err);
 		if (rc == H2EMV_ENOTFOUND)
@@ -2765,6 +2777,10 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 		x.tasks = cfg.profile != H2EMV_PROFILE_SKILL_STACK;
 	h2emv_snap_info info;
 	h2emv_snap_get_info(&info, snap);
+	if (ridx_open(&x.ix, snap)) {
+		profile_free(prof);
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	}
 	if (trace)
 		trace_question(&x);
 	const h2emv_node *root = NULL;
@@ -2868,6 +2884,7 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 	}
 	free(x.sets);
 	free(x.c);
+	ridx_close(x.ix);
 	profile_free(prof);
 	*out = a;
 	return rc;

@@ -374,6 +374,11 @@ h2emv_mem *snap_mem(const h2emv_snap *snap)
 	return snap->mem;
 }
 
+eng_read *snap_read(const h2emv_snap *snap)
+{
+	return snap->r;
+}
+
 int h2emv_snap_node(const h2emv_node **out, h2emv_snap *snap, h2emv_ref ref, h2emv_error *err)
 {
 	if (!out || !snap)

@@ -513,6 +513,11 @@ static int check_obsids(checker *c)
 	return mrc == MDB_NOTFOUND ? H2EMV_OK : env_err(NULL, mrc, "check");
 }
 
+static void index_bad(void *ctx, const char *rule, eng_ref ref, const char *msg)
+{
+	report(ctx, rule, "ixnode", 0, ref, NOREF, 0, "%s", msg);
+}
+
 int eng_check(uint64_t *n_violations, eng_env *env, eng_body_check_fn obs_check,
               eng_obs_id_fn obs_id, h2emv_violation_fn fn, void *ctx,
               h2emv_progress_fn progress, void *progress_ctx, h2emv_error *err)
@@ -532,6 +537,8 @@ int eng_check(uint64_t *n_violations, eng_env *env, eng_body_check_fn obs_check,
 		rc = check_trees(&c, progress, progress_ctx);
 	if (rc == H2EMV_OK)
 		rc = check_obsids(&c);
+	if (rc == H2EMV_OK)
+		rc = ix_check_txn(r->txn, env, index_bad, &c);
 	eng_read_end(r);
 	memo_free(&c.memo);
 	eng_buf_free(&c.scratch);

@@ -416,6 +416,47 @@ int eng_dict_default(eng_env *env, int kind, h2emv_error *err);
 int eng_dict_builtin(rec_codec *c, h2emv_error *err);
 int eng_maybe_train(eng_env *env, int kind, h2emv_error *err);
 
+/* ----------------------------------------------------------- term index -- */
+
+/* The term index (index.c, docs/index.md): one posting per term and node
+ * version. A term is a 64-bit hash api/ computes; the engine only stores,
+ * versions and erases. */
+typedef struct eng_posting {
+	uint64_t term;
+	int64_t t_first;  /* the earliest time the term occurs at in the node */
+	int64_t t_last;   /* the latest (end of the last occurrence) */
+	uint8_t types;    /* bit per fact type (api/ defines) */
+	uint8_t tf;       /* occurrences in the node, capped at 255 */
+	uint16_t roles;   /* bit per role (fact slot) the term was found in */
+} eng_posting;
+
+/* The postings of a node version, one per term (terms distinct), into a
+ * malloc'd array *out (NULL when none). OK or a status. */
+typedef int (*eng_index_fn)(eng_posting **out, size_t *n, const eng_node *node, void *ctx);
+/* Register the extractor: every commit through this handle then writes
+ * the postings of its new versions. Without one, a commit marks the index
+ * incomplete. Call once after eng_open, before any write. */
+void eng_index_set_fn(eng_env *env, eng_index_fn fn, void *ctx);
+/* 1 when the index is complete (every stored version's postings). */
+int eng_index_ready(eng_read *r);
+/* Clear and rebuild the index from every stored node version, in batches
+ * (`progress`, may be NULL, sees "index", done, total). */
+int eng_index_rebuild(eng_env *env, h2emv_progress_fn progress, void *pctx, h2emv_error *err);
+/* Visit the postings of `term` whose t_first lies in [from, to], in time
+ * order (newest first with `backwards`), of every stored version: the
+ * caller checks visibility (eng_index_node) where it matters. The visitor
+ * returns 0 to go on, > 0 to stop, < 0 an error (returned). */
+typedef int (*eng_index_visit)(void *ctx, const eng_posting *p, eng_ref ref);
+int eng_index_scan(eng_read *r, uint64_t term, int64_t from, int64_t to, int backwards,
+                   eng_index_visit fn, void *ctx, h2emv_error *err);
+/* The index entry of a version: the snapshot it was born in, the one it
+ * died at (UINT64_MAX: alive) and how many terms it has. ENOTFOUND. */
+int eng_index_node(uint64_t *born, uint64_t *died, uint32_t *n_terms, eng_read *r, eng_ref ref);
+/* Postings and node versions in the index (all versions). */
+int eng_index_counts(uint64_t *postings, uint64_t *nodes, eng_read *r);
+/* Bytes of the index's pages and of the node records' pages. */
+int eng_index_bytes(uint64_t *index, uint64_t *node_records, eng_read *r);
+
 /* ------------------------------------------------------------ helpers -- */
 
 int64_t eng_now_us(void); /* wall clock, µs since the epoch */

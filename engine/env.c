@@ -644,6 +644,15 @@ int env_open_dbis(MDB_env *mdb, MDB_dbi *dbi, int create, int readonly, const ch
 			mdb_txn_abort(txn);
 			continue;
 		}
+		/* the term index's databases, when present: opened here, in a
+		 * transaction that commits, their handles stay in the environment
+		 * (a handle first opened in a reader's view closes when it ends) */
+		MDB_dbi ixp, ixn;
+		rc = ix_dbis(&ixp, &ixn, txn, 0, err);
+		if (rc && rc != H2EMV_ENOTFOUND) {
+			mdb_txn_abort(txn);
+			return rc;
+		}
 		rc = mdb_txn_commit(txn);
 		return rc ? env_err(err, rc, "opening the databases") : H2EMV_OK;
 	}

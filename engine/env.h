@@ -97,6 +97,8 @@ struct eng_env {
 	uintptr_t map_base;        /* where the data file is mapped (gate.c) */
 	uint64_t map_len;
 	uintptr_t map_mdb;         /* the MDB_env map_base was found for */
+	eng_index_fn ix_fn;        /* the term index's extractor (index.c); NULL: none */
+	void *ix_ctx;
 };
 
 struct eng_read {
@@ -221,5 +223,23 @@ void reserve_refresh(eng_env *env, eng_gen *g);
 uint64_t reserve_live_bytes(eng_env *env, eng_gen *g);
 /* Unlink the reserve; returns the bytes released. */
 uint64_t reserve_release(const char *dir);
+
+/* ------------------------------------------------ term index (index.c) -- */
+
+/* The index's databases in txn's environment (created with `create`);
+ * ENOTFOUND when absent. */
+int ix_dbis(MDB_dbi *post, MDB_dbi *node, MDB_txn *txn, int create, h2emv_error *err);
+/* In a commit: the postings of the new versions, and died-at `seq` for the
+ * versions they replace. */
+int ix_commit_txn(MDB_txn *txn, eng_env *env, eng_node *const *nodes, size_t n,
+                  const eng_ref *dead, size_t n_dead, uint64_t seq, h2emv_error *err);
+/* Write version n's postings and its entry (died-at `died`). */
+int ix_put_node(MDB_txn *txn, MDB_dbi post, MDB_dbi node, eng_env *env, const eng_node *n,
+                uint64_t died, eng_buf *b, h2emv_error *err);
+/* GC: delete the postings of version `nk` (id | version, 12 bytes). */
+int ix_drop_txn(MDB_txn *txn, eng_env *env, const uint8_t nk[12], h2emv_error *err);
+/* check: the index against the node records; `bad` gets each violation. */
+typedef void (*ix_bad_fn)(void *ctx, const char *rule, eng_ref ref, const char *msg);
+int ix_check_txn(MDB_txn *txn, eng_env *env, ix_bad_fn bad, void *ctx);
 
 #endif

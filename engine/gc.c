@@ -181,12 +181,16 @@ static int sweep_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 		}
 		if (vis)
 			continue;
-		MDB_val nk = { 12, (uint8_t *)k.mv_data + 8 };
+		uint8_t nkey[12];
+		memcpy(nkey, (uint8_t *)k.mv_data + 8, 12);
+		MDB_val nk = { 12, nkey };
 		mrc = mdb_del(txn, env->dbi[DB_NODES], &nk, NULL);
 		if (mrc && mrc != MDB_NOTFOUND) {
 			rc = env_err(err, mrc, "gc: deleting a node version");
 			break;
 		}
+		if ((rc = ix_drop_txn(txn, env, nkey, err)))
+			break;
 		if ((mrc = mdb_cursor_del(dead, 0))) {
 			rc = env_err(err, mrc, "gc: deleting a dead entry");
 			break;

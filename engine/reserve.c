@@ -1,6 +1,6 @@
 /*
  * reserve.c — space kept back so that a full disk can be recovered from
- * inside: DIR/reserve is a preallocated file, as large as the live pages
+ * inside: DIR/reserve is a preallocated file, as large as the live pages (and a quarter)
  * of the data file (its pages less the free ones; at least 8 MiB), which is
  * what a compaction's copy needs. When gc finds the disk full it unlinks it
  * and goes on in the space it held; compaction unlinks it only when the
@@ -81,15 +81,19 @@ uint64_t reserve_live_bytes(eng_env *env, eng_gen *g)
 }
 
 /* The live pages of generation `g` (the file's pages less those on its
- * free list, which a compaction's copy leaves out) rounded up to a MiB, at
- * least 8 MiB: the copy never needs more. Sized from the live data, not
+ * free list, which a compaction's copy leaves out) and a quarter more,
+ * rounded up to a MiB, at least 8 MiB: the copy never needs more. Sized from the live data, not
  * from the file: after gc the reserve shrinks with the data. */
 static uint64_t reserve_target(eng_env *env, eng_gen *g)
 {
 	uint64_t used = reserve_live_bytes(env, g);
 	if (used == 0)
 		return RESERVE_MIN;
-	used = (used + MIB - 1) / MIB * MIB + MIB; /* + the copy's lock file, CURRENT */
+	/* + a quarter for the growth until the next refresh (the data grows
+	 * between refreshes, and on a full disk the reserve cannot follow it),
+	 * + the copy's lock file and CURRENT */
+	used += used / 4;
+	used = (used + MIB - 1) / MIB * MIB + MIB;
 	return used > RESERVE_MIN ? used : RESERVE_MIN;
 }
 
@@ -113,17 +117,17 @@ void reserve_refresh(eng_env *env, eng_gen *g)
 	if (have >= want)
 		return;
 	/* The reserve comes before the data's growth: it takes what is free
-	 * up to its target, less a MiB for the writes under way. A reserve
+	 * up to its target, less two MiB for the writes under way. A reserve
 	 * smaller than its target still lets gc run. */
 	struct statvfs vfs;
 	if (statvfs(env->dir, &vfs) != 0)
 		return;
 	uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	if (free_bytes <= MIB)
+	if (free_bytes <= 2 * MIB)
 		return;
 	uint64_t size = want;
-	if (size - have > free_bytes - MIB)
-		size = have + (free_bytes - MIB) / MIB * MIB;
+	if (size - have > free_bytes - 2 * MIB)
+		size = have + (free_bytes - 2 * MIB) / MIB * MIB;
 	if (size < RESERVE_MIN || size < have + MIB)
 		return;
 	struct rlimit rl; /* past the file size limit SIGXFSZ would kill us */

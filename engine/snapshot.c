@@ -396,7 +396,8 @@ static int commit_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 		return eng_fail(err, H2EMV_EINVAL, "build cursor would go back from %llu to %llu",
 		                (unsigned long long)cursor, (unsigned long long)c->build_cursor);
 	x->seq = last + 1;
-	if ((rc = put_nodes(txn, env, x, err)) || (rc = put_dead(txn, env, x, err)))
+	if ((rc = put_nodes(txn, env, x, err)) || (rc = put_dead(txn, env, x, err)) ||
+	    (rc = ix_commit_txn(txn, env, c->nodes, c->n_nodes, c->dead, c->n_dead, x->seq, err)))
 		return rc;
 	eng_snap s = {
 		.seq = x->seq, .root = c->root, .t_now = c->t_now, .created = eng_now_us(),

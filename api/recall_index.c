@@ -1,0 +1,544 @@
+/*
+ * recall_index.c — the term index seen from question answering
+ * (recall_index.h): the postings of a node version, the candidate goals of
+ * a question, and BM25 over notes, speech and arguments.
+ *
+ * The candidates are a superset of the goals whose facts the walk could
+ * take: a fact scores only when a word of the question other than the main
+ * verb is among its words (recall.c, score_hits: `content && !hits` gives
+ * 0), and every word of every slot of every fact is a posting, by its
+ * stem and its synonym group. Questions where a fact may match otherwise
+ * (a WordNet category, another verb of the question, no word but the
+ * verb, an open "which") are not answered through the index: the walk
+ * reads their whole scope, as before. One gap is known and documented: a
+ * word found only inside a longer one written together ("coffee" in
+ * "coffeemachine").
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "api/facts.h"
+#include "api/mem.h"
+#include "api/recall_index.h"
+
+#define SEED_STEM 0x73u
+#define SEED_GROUP 0x67u
+#define WORDS_MAX 64
+#define TYPE_GIST 0x80u
+#define ROLE_GIST 0x8000u
+#define GROUP_FORGOTTEN (-2)
+#define GROUP_OPEN (-3) /* goals read whatever the question: still open, or too wordy */
+#define TERMS_MAX 512   /* a goal with more distinct words is read, not indexed */
+
+uint64_t ridx_term(const char *stem)
+{
+	return XXH3_64bits_withSeed(stem, strlen(stem), SEED_STEM);
+}
+
+static uint64_t group_term(int g)
+{
+	uint32_t v = (uint32_t)g;
+	return XXH3_64bits_withSeed(&v, sizeof v, SEED_GROUP);
+}
+
+/* ---------------------------------------------------------- extraction -- */
+
+typedef struct plist {
+	eng_posting *v;
+	size_t n, cap;
+	int oom;
+	int wordy; /* a text of more than WORDS_MAX words: the goal is read, not indexed */
+} plist;
+
+static void padd(plist *l, uint64_t term, int64_t t0, int64_t t1, uint8_t type, uint16_t role)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		eng_posting *v = realloc(l->v, cap * sizeof *v);
+		if (!v) {
+			l->oom = 1;
+			return;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = (eng_posting){ term, t0, t1, type, 1, role };
+}
+
+static void add_words(plist *l, const char *s, int64_t t0, int64_t t1, uint8_t type,
+                      uint16_t role)
+{
+	lex_word w[WORDS_MAX];
+	size_t k = lex_split(s, strlen(s), w, WORDS_MAX);
+	if (k > WORDS_MAX) {
+		l->wordy = 1;
+		return;
+	}
+	for (size_t i = 0; i < k; i++) {
+		padd(l, ridx_term(w[i].stem), t0, t1, type, role);
+		int g = lex_same_group(w[i].stem);
+		if (g >= 0)
+			padd(l, group_term(g), t0, t1, type, role);
+	}
+}
+
+static int cmp_term(const void *a, const void *b)
+{
+	const eng_posting *x = a, *y = b;
+	return (x->term > y->term) - (x->term < y->term);
+}
+
+/* One posting per term: the earliest start, the latest end, the types and
+ * roles OR'd, the occurrences counted. */
+static size_t merge(eng_posting *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof *v, cmp_term);
+	size_t k = 0;
+	for (size_t i = 1; i < n; i++) {
+		eng_posting *a = &v[k], *b = &v[i];
+		if (b->term != a->term) {
+			v[++k] = *b;
+			continue;
+		}
+		a->t_first = b->t_first < a->t_first ? b->t_first : a->t_first;
+		a->t_last = b->t_last > a->t_last ? b->t_last : a->t_last;
+		a->types |= b->types;
+		a->roles |= b->roles;
+		a->tf = a->tf < 255 ? a->tf + 1 : 255;
+	}
+	return k + 1;
+}
+
+static int goal_open(const eng_node *node)
+{
+	int open = 0;
+	uint64_t aux;
+	return facts_payload_head(node->payload, node->payload_len, &open, &aux) && (open & 1);
+}
+
+int ridx_postings(eng_posting **out, size_t *n, const eng_node *node, void *ctx)
+{
+	(void)ctx;
+	*out = NULL;
+	*n = 0;
+	plist l = { 0 };
+	if (node->kind == H2EMV_KIND_FORGOTTEN && node->summary) {
+		const char *nl = strchr(node->summary, '\n');
+		size_t len = nl ? (size_t)(nl - node->summary) : strlen(node->summary);
+		char line[1024];
+		if (len >= sizeof line)
+			len = sizeof line - 1;
+		memcpy(line, node->summary, len);
+		line[len] = 0;
+		add_words(&l, line, node->t_start, node->t_end, TYPE_GIST, ROLE_GIST);
+		/* every placeholder under one term: the summaries above it are
+		 * read (what they say of forgotten children is coarse evidence) */
+		padd(&l, group_term(GROUP_FORGOTTEN), node->t_start, node->t_end, TYPE_GIST, ROLE_GIST);
+	} else if (node->kind == H2EMV_KIND_GOAL && node->payload && node->payload_len &&
+	           node->payload[0] == 0x93 && goal_open(node)) {
+		/* a goal still growing gets a new version at every commit: its
+		 * words are indexed once it is closed; until then questions read it
+		 * (one posting says where it is) */
+		l.wordy = 1;
+	} else if (node->kind == H2EMV_KIND_GOAL && node->payload && node->payload_len &&
+	           node->payload[0] == 0x93) {
+		facts f = { 0 };
+		int rc = facts_payload_decode(&f, node->payload, node->payload_len);
+		if (rc == H2EMV_ENOMEM)
+			return rc;
+		for (size_t i = 0; rc == H2EMV_OK && i < f.n; i++) {
+			const fact *x = &f.v[i];
+			int64_t last = x->t2 > x->t1 ? x->t2 : x->t1;
+			uint8_t type = x->type >= 1 && x->type <= 7 ? (uint8_t)(1u << (x->type - 1)) : 0;
+			for (int s = 0; s < FS_N; s++)
+				if (x->s[s] && *x->s[s])
+					add_words(&l, x->s[s], x->t0, last, type, (uint16_t)(1u << s));
+		}
+		facts_free(&f); /* (damaged facts read as none, as the walk reads them) */
+	}
+	if (l.oom) {
+		free(l.v);
+		return H2EMV_ENOMEM;
+	}
+	*n = merge(l.v, l.n);
+	if (*n > TERMS_MAX || l.wordy) {
+		/* (long free text, a log pasted into notes: its postings would
+		 * outweigh the goal's record many times over) */
+		eng_posting *v = realloc(l.v, 2 * sizeof *v);
+		if (!v) {
+			free(l.v);
+			return H2EMV_ENOMEM;
+		}
+		l.v = v;
+		v[0] = (eng_posting){ group_term(GROUP_OPEN), node->t_start, node->t_end, 0x7f, 1, 0 };
+		/* (a placeholder stays one for the summaries above it) */
+		v[1] = (eng_posting){ group_term(GROUP_FORGOTTEN), node->t_start, node->t_end, TYPE_GIST,
+			                  1, ROLE_GIST };
+		*n = node->kind == H2EMV_KIND_FORGOTTEN ? 2 : 1;
+		if (*n == 2 && v[1].term < v[0].term) { /* (terms in order, as merge leaves them) */
+			eng_posting t = v[0];
+			v[0] = v[1];
+			v[1] = t;
+		}
+	}
+	*out = l.v;
+	return H2EMV_OK;
+}
+
+int ridx_ensure(h2emv_mem *mem, h2emv_progress_fn progress, void *pctx, h2emv_error *err)
+{
+	eng_read *r;
+	int rc = eng_read_begin(&r, mem->env, err);
+	if (rc)
+		return rc;
+	int ready = eng_index_ready(r);
+	eng_read_end(r);
+	if (ready || eng_readonly(mem->env))
+		return H2EMV_OK;
+	return eng_index_rebuild(mem->env, progress, pctx, err);
+}
+
+/* ------------------------------------------------------------ reading -- */
+
+typedef struct span {
+	int64_t t0, t1;
+} span;
+
+struct ridx {
+	eng_read *r;
+	uint64_t seq;
+	int active, has_facts;
+	uint64_t *set;       /* open addressing: id * 2^32 + version mixed; 0 = empty */
+	size_t set_cap, set_n;
+	span *sp;            /* candidates' spans, by start; t1 = the prefix maximum */
+	size_t n_sp, cap_sp;
+	span *fsp;           /* the same of every placeholder in scope */
+	size_t n_fsp;
+	int oom;
+};
+
+int ridx_open(ridx **out, h2emv_snap *snap)
+{
+	*out = NULL;
+	eng_read *r = snap_read(snap);
+	if (!r || !eng_index_ready(r))
+		return H2EMV_OK;
+	ridx *ix = calloc(1, sizeof *ix);
+	if (!ix)
+		return H2EMV_ENOMEM;
+	h2emv_snap_info info;
+	h2emv_snap_get_info(&info, snap);
+	ix->r = r;
+	ix->seq = info.seq;
+	uint64_t np, nn;
+	ix->has_facts = eng_index_counts(&np, &nn, r) == H2EMV_OK && np > 0;
+	*out = ix;
+	return H2EMV_OK;
+}
+
+void ridx_close(ridx *ix)
+{
+	if (!ix)
+		return;
+	free(ix->set);
+	free(ix->sp);
+	free(ix->fsp);
+	free(ix);
+}
+
+int ridx_active(const ridx *ix)
+{
+	return ix && ix->active;
+}
+
+int ridx_has_facts(const ridx *ix)
+{
+	return ix && ix->has_facts;
+}
+
+static uint64_t ref_key(h2emv_ref ref)
+{
+	uint64_t k = XXH3_64bits(&ref, sizeof ref.id) ^ ((uint64_t)ref.version * 0x9e3779b97f4a7c15ull);
+	return k ? k : 1;
+}
+
+static void set_add(ridx *ix, h2emv_ref ref)
+{
+	if ((ix->set_n + 1) * 2 > ix->set_cap) {
+		size_t cap = ix->set_cap ? ix->set_cap * 2 : 256;
+		uint64_t *s = calloc(cap, sizeof *s);
+		if (!s) {
+			ix->oom = 1;
+			return;
+		}
+		for (size_t i = 0; i < ix->set_cap; i++)
+			for (size_t j = ix->set[i] & (cap - 1); ix->set[i]; j = (j + 1) & (cap - 1))
+				if (!s[j]) {
+					s[j] = ix->set[i];
+					break;
+				}
+		free(ix->set);
+		ix->set = s;
+		ix->set_cap = cap;
+	}
+	uint64_t k = ref_key(ref);
+	for (size_t j = k & (ix->set_cap - 1);; j = (j + 1) & (ix->set_cap - 1)) {
+		if (ix->set[j] == k)
+			return;
+		if (!ix->set[j]) {
+			ix->set[j] = k;
+			ix->set_n++;
+			return;
+		}
+	}
+}
+
+int ridx_names(const ridx *ix, h2emv_ref ref)
+{
+	if (!ix->set_cap)
+		return 0;
+	uint64_t k = ref_key(ref);
+	for (size_t j = k & (ix->set_cap - 1);; j = (j + 1) & (ix->set_cap - 1)) {
+		if (ix->set[j] == k)
+			return 1; /* (a hash: a rare false yes only reads one goal more) */
+		if (!ix->set[j])
+			return 0;
+	}
+}
+
+typedef struct scan_ctx {
+	ridx *ix;
+	const rquestion *q;
+	int placeholders; /* collecting every placeholder's span only */
+	uint8_t need;     /* the fact types that can answer (0: any) */
+} scan_ctx;
+
+static int visit_cand(void *ctx, const eng_posting *p, eng_ref ref)
+{
+	scan_ctx *s = ctx;
+	ridx *ix = s->ix;
+	if (!s->placeholders && s->q->t1 && p->t_last < s->q->t0)
+		return 0;
+	if (!s->placeholders && s->need && !(p->types & (s->need | TYPE_GIST)))
+		return 0;
+	if (!s->placeholders)
+		set_add(ix, (h2emv_ref){ ref.id, ref.version });
+	if (ix->n_sp == ix->cap_sp) {
+		size_t cap = ix->cap_sp ? ix->cap_sp * 2 : 256;
+		span *v = realloc(ix->sp, cap * sizeof *v);
+		if (!v)
+			ix->oom = 1;
+		else
+			ix->sp = v, ix->cap_sp = cap;
+	}
+	if (ix->n_sp < ix->cap_sp)
+		ix->sp[ix->n_sp++] = (span){ p->t_first, p->t_last };
+	return ix->oom ? H2EMV_ENOMEM : 0;
+}
+
+static int cmp_span(const void *a, const void *b)
+{
+	const span *x = a, *y = b;
+	return (x->t0 > y->t0) - (x->t0 < y->t0);
+}
+
+/* By start, each end raised to the largest so far (see has_span). */
+static void sort_spans(span *v, size_t n)
+{
+	if (!n)
+		return;
+	qsort(v, n, sizeof *v, cmp_span);
+	for (size_t i = 1; i < n; i++)
+		if (v[i].t1 < v[i - 1].t1)
+			v[i].t1 = v[i - 1].t1;
+}
+
+/* Could a fact match q without a posting of one of its words (see the
+ * top of the file)? Then the index is not used for q. */
+static int usable(const rquestion *q)
+{
+	if (q->kind == RQ_WHEREABOUTS || q->kind == RQ_STEPS || !q->n_term)
+		return 0;
+	if (q->kind == RQ_WHICH && q->category < 0 && !q->evidence)
+		return 0;
+	size_t content = 0;
+	for (size_t i = 0; i < q->n_term; i++) {
+		const rq_term *t = &q->term[i];
+		if (t->kind && t->cls == LC_NONE)
+			return 0; /* a category: WordNet's kinds match it */
+		if (q->evidence) {
+			content++;
+			continue;
+		}
+		if ((int)i == q->verb)
+			continue;
+		if (t->lemma && !t->cap)
+			return 0; /* another verb: matched by WordNet's senses */
+		if (q->kind == RQ_SAID && (int)i == q->person)
+			continue;
+		int optional = (q->kind == RQ_SAID && q->self_speaker && t->cap) ||
+		               (q->kind == RQ_WHICH && (int)i == q->category) || t->owner ||
+		               (q->people && (int)i == q->category);
+		content += !optional;
+	}
+	return content > 0;
+}
+
+#define TB(t) ((uint8_t)(1u << ((t)-1)))
+
+/* The fact types the walk takes for q (recall.c, type_ok and
+ * score_evidence): a posting of a word found only in other facts names
+ * no candidate. 0: any. */
+static uint8_t types_needed(const rquestion *q)
+{
+	if (q->evidence)
+		return TB(FT_NOTE) | TB(FT_SPEECH);
+	int vc = q->verb >= 0 ? q->term[q->verb].cls : LC_NONE;
+	if (q->kind == RQ_WHO || q->kind == RQ_SAID || q->kind == RQ_SEEN || vc == LC_SEE ||
+	    vc == LC_SAY || vc == LC_MEET)
+		return 0;
+	uint8_t acts = TB(FT_ACT) | TB(FT_TASK);
+	if (q->kind == RQ_WHERE || q->kind == RQ_FROM || vc == LC_NONE)
+		return acts | TB(FT_SEEN);
+	return acts;
+}
+
+/* The terms a word of the question stands for. */
+static size_t expand(uint64_t *out, const rq_term *t, int lemma)
+{
+	size_t n = 0;
+	out[n++] = ridx_term(t->stem);
+	char st[LEX_WORD_MAX];
+	lex_stem(t->word, strlen(t->word), st);
+	out[n++] = ridx_term(st);
+	if (t->same >= 0)
+		out[n++] = group_term(t->same);
+	if (lemma && t->lemma) {
+		lex_stem(t->lemma, strlen(t->lemma), st);
+		out[n++] = ridx_term(st);
+	}
+	return n;
+}
+
+int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
+{
+	if (!ix)
+		return H2EMV_OK;
+	ix->active = 0;
+	ix->set_n = ix->n_sp = ix->n_fsp = 0;
+	if (ix->set)
+		memset(ix->set, 0, ix->set_cap * sizeof *ix->set);
+	if (!usable(q))
+		return H2EMV_OK;
+	int64_t hi = now;
+	if (q->t1 && q->t1 - 1 < hi)
+		hi = q->t1 - 1;
+	scan_ctx s = { ix, q, 0, types_needed(q) };
+	for (size_t i = 0; i < q->n_term; i++) {
+		/* (the main verb counts only in words said and in evidence) */
+		if ((int)i == q->verb && !q->evidence && q->kind != RQ_SAID)
+			continue;
+		uint64_t terms[4];
+		size_t k = expand(terms, &q->term[i], q->evidence || q->kind == RQ_SAID);
+		for (size_t j = 0; j < k; j++) {
+			int dup = 0;
+			for (size_t m = 0; m < j; m++)
+				dup |= terms[m] == terms[j];
+			int rc = dup ? 0 : eng_index_scan(ix->r, terms[j], INT64_MIN, hi, 0, visit_cand, &s,
+			                                  NULL);
+			if (rc == H2EMV_ENOMEM)
+				return rc;
+			if (rc)
+				return H2EMV_OK; /* a damaged index: the walk reads the tree */
+		}
+	}
+	/* the goals read whatever the question (open, wordy) */
+	int orc = eng_index_scan(ix->r, group_term(GROUP_OPEN), INT64_MIN, hi, 0, visit_cand, &s,
+	                         NULL);
+	if (orc == H2EMV_ENOMEM || ix->oom)
+		return H2EMV_ENOMEM;
+	if (orc)
+		return H2EMV_OK;
+	/* the placeholders' spans, apart (moved out of sp) */
+	size_t n_cand = ix->n_sp;
+	s.placeholders = 1;
+	/* (in scope or not: the walk asks whether a summary has forgotten
+	 * children at all) */
+	int rc = eng_index_scan(ix->r, group_term(GROUP_FORGOTTEN), INT64_MIN, INT64_MAX, 0,
+	                        visit_cand, &s, NULL);
+	if (rc == H2EMV_ENOMEM || ix->oom)
+		return H2EMV_ENOMEM;
+	if (rc)
+		return H2EMV_OK;
+	free(ix->fsp);
+	ix->fsp = NULL;
+	ix->n_fsp = ix->n_sp - n_cand;
+	if (ix->n_fsp && !(ix->fsp = malloc(ix->n_fsp * sizeof *ix->fsp)))
+		return H2EMV_ENOMEM;
+	if (ix->n_fsp)
+		memcpy(ix->fsp, ix->sp + n_cand, ix->n_fsp * sizeof *ix->fsp);
+	ix->n_sp = n_cand;
+	sort_spans(ix->sp, ix->n_sp);
+	sort_spans(ix->fsp, ix->n_fsp);
+	ix->active = !ix->oom;
+	return ix->oom ? H2EMV_ENOMEM : H2EMV_OK;
+}
+
+static int has_span(const span *sp, size_t n, int64_t t0, int64_t t1)
+{
+	/* the last span starting by t1; the prefix maximum of the ends */
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (sp[mid].t0 <= t1)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && sp[lo - 1].t1 >= t0;
+}
+
+int ridx_spans(const ridx *ix, int64_t t0, int64_t t1)
+{
+	return has_span(ix->sp, ix->n_sp, t0, t1) || has_span(ix->fsp, ix->n_fsp, t0, t1);
+}
+
+int ridx_rank(ridx_hit **out, size_t *n, ridx *ix, const rquestion *q, int64_t t0, int64_t t1,
+              int64_t now, size_t k)
+{
+	*out = NULL;
+	*n = 0;
+	return ix ? ridx_rank_view(out, n, ix->r, ix->seq, q, t0, t1, now, k) : H2EMV_OK;
+}
+
+int ridx_skips(const ridx *ix, const h2emv_node *n)
+{
+	if (!ridx_active(ix))
+		return 0;
+	h2emv_kind kind = h2emv_node_kind(n);
+	if (kind == H2EMV_KIND_SUMMARY)
+		return !ridx_spans(ix, h2emv_node_start(n), h2emv_node_end(n));
+	if (kind == H2EMV_KIND_FORGOTTEN)
+		return !ridx_names(ix, h2emv_node_ref(n));
+	if (kind != H2EMV_KIND_GOAL)
+		return 0;
+	size_t len = 0;
+	const uint8_t *p = h2emv_node_payload(n, &len);
+	/* (a goal without typed facts has no postings: its scenes are read) */
+	return p && len && p[0] == 0x93 && !ridx_names(ix, h2emv_node_ref(n));
+}
+
+int ridx_forgotten_within(const ridx *ix, int64_t t0, int64_t t1)
+{
+	return has_span(ix->fsp, ix->n_fsp, t0, t1);
+}
+
+int ridx_passes_child(const ridx *ix, const h2emv_node *parent, size_t i)
+{
+	/* a summary of level 4 holds goals (and their placeholders) only */
+	return ridx_active(ix) && h2emv_node_kind(parent) == H2EMV_KIND_SUMMARY &&
+	       h2emv_node_level(parent) == 4 && !ridx_names(ix, h2emv_node_child_ref(parent, i));
+}
