@@ -116,9 +116,11 @@ int h2emv_maintain(h2emv_maintain_result *out, h2emv_mem *mem,
 	          (s.seq > st[0] && s.t_now >= (int64_t)st[1] + every);
 	if (due && s.seq) {
 		h2emv_gc_options go = opts->gc;
-		if (go.version == 0) {
+		if (go.version == 0) { /* the defaults, but the caller's progress (a stop) */
 			go = (h2emv_gc_options)H2EMV_GC_OPTIONS_INIT;
 			go.keep_snapshots = KEEP_SNAPSHOTS;
+			go.progress = opts->gc.progress;
+			go.progress_ctx = opts->gc.progress_ctx;
 		}
 		if (over) { /* the disk budget bounds the raw-log window too */
 			go.version = H2EMV_GC_OPTIONS_VERSION;

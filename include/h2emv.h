@@ -889,7 +889,9 @@ typedef struct h2emv_maintain_options {
 	uint64_t compact_min_bytes;   /* ... and the file is at least this big; 0 = 8 MiB */
 	int force;                    /* 1: gc and compact now, due or not */
 	h2emv_gc_options gc;          /* how gc runs (version 0 = the defaults, but
-	                                 keeping the 4 newest snapshots and the pinned) */
+	                                 keeping the 4 newest snapshots and the pinned,
+	                                 with gc.progress if set: returning non-zero
+	                                 stops gc after its current batch) */
 } h2emv_maintain_options;
 
 #define H2EMV_MAINTAIN_OPTIONS_VERSION 1

@@ -348,6 +348,38 @@ static void test_a_forgotten_observation_leaves_every_file(void **state)
 	assert_int_equal(n, 0);
 }
 
+static int stop_at_once(void *ctx, const char *what, uint64_t done, uint64_t total)
+{
+	(void)what, (void)done, (void)total;
+	(*(int *)ctx)++;
+	return 1;
+}
+
+/* `build --follow` stops on SIGTERM between gc's batches: maintenance
+ * passes the caller's progress (a stop) to gc with the default options */
+static void test_maintenance_hears_a_stop_between_gc_batches(void **state)
+{
+	fx *f = *state;
+	no_window(f->m);
+	for (int day = 0; day < 6; day++) {
+		tu_chores(f->m, T0, day);
+		build(f->m, 0);
+	}
+	h2emv_maintain_options o = H2EMV_MAINTAIN_OPTIONS_INIT;
+	int asked = 0;
+	o.force = 1;
+	o.gc.progress = stop_at_once;
+	o.gc.progress_ctx = &asked;
+	h2emv_maintain_result r;
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_maintain(&r, f->m, &o, &err), H2EMV_OK);
+	assert_int_equal(r.gc_ran, 1);
+	assert_true(asked > 0);
+	uint64_t n = 0;
+	assert_int_equal(h2emv_check(&n, f->m, NULL, &err), H2EMV_OK);
+	assert_int_equal(n, 0);
+}
+
 static void test_maintenance_runs_when_due_and_not_before(void **state)
 {
 	fx *f = *state;
@@ -409,6 +441,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unused_cache_entries_are_collected, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_a_forgotten_observation_leaves_every_file, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_maintenance_hears_a_stop_between_gc_batches, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_maintenance_runs_when_due_and_not_before, setup,
 		                                teardown),

@@ -57,6 +57,12 @@ static int stop_cb(void *ctx, const char *what, uint64_t done, uint64_t total)
 	return interrupted;
 }
 
+static int stop_only(void *ctx, const char *what, uint64_t done, uint64_t total)
+{
+	(void)ctx, (void)what, (void)done, (void)total;
+	return interrupted;
+}
+
 static int print(const h2emv_build_result *r, int json)
 {
 	if (json)
@@ -88,7 +94,10 @@ static int print(const h2emv_build_result *r, int json)
 static int idle_maintenance(h2emv_mem *m, int quiet, h2emv_error *err)
 {
 	h2emv_maintain_result r;
-	int rc = h2emv_maintain(&r, m, NULL, err);
+	/* a stop (SIGTERM) is heard between gc's batches, not after all of them */
+	h2emv_maintain_options mo = H2EMV_MAINTAIN_OPTIONS_INIT;
+	mo.gc.progress = stop_only;
+	int rc = h2emv_maintain(&r, m, &mo, err);
 	if (rc == H2EMV_ENOSPC && strstr(err->message, "not compacted"))
 		return H2EMV_OK; /* no room for a copy: gc's pages are reused in place */
 	if (rc || quiet)
