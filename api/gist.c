@@ -10,6 +10,7 @@
 #include "api/gist.h"
 #include "api/lex.h"
 #include "api/profile.h"
+#include "api/utf8.h"
 
 /* ---------------------------------------------------------- salience -- */
 
@@ -163,8 +164,14 @@ static void add_s(sink *b, const char *s)
 static void add_thing(sink *b, const char *lead, const char *id, int article)
 {
 	char d[160];
-	if (!article || !lex_display(d, sizeof d, id, strlen(id)))
-		snprintf(d, sizeof d, "%s", id);
+	if (!article || !lex_display(d, sizeof d, id, strlen(id)) || !d[0]) {
+		/* as written ("éé…" has no display form), cut between characters */
+		size_t n = strlen(id);
+		if (n >= sizeof d)
+			n = utf8_cut(id, sizeof d - 1);
+		memcpy(d, id, n);
+		d[n] = 0;
+	}
 	add_s(b, lead);
 	if (article && !(d[0] >= '0' && d[0] <= '9'))
 		add_s(b, "the ");

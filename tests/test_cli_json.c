@@ -391,8 +391,9 @@ static void test_forget_cuts_a_long_summary_between_characters(void **state)
 	assert_int_equal(fclose(f), 0);
 	free(cli(0, "ingest --create -q -m %s %s", m2, in));
 	free(cli(0, "build -q -m %s", m2));
-	/* when the days' summaries (level 6) have expired, not yet the week's */
-	json_t *j = one(cli(0, "forget -m %s --dry-run --json --now 2024-10-21T00:00:00Z", m2));
+	/* when the goals (level 3, "Goal: WaterPlant(plant=...)") have expired
+	 * (a summary above them tells its outcome in a sentence instead) */
+	json_t *j = one(cli(0, "forget -m %s --dry-run --json --now 2024-09-30T00:00:00Z", m2));
 	json_t *nodes = json_object_get(j, "nodes");
 	int cut_before = 0;
 	for (size_t i = 0; i < json_array_size(nodes); i++) {
