@@ -366,5 +366,17 @@ done <"$WORK/acked.ids"
 grep -q '"stored":[1-9]' "$L.acks" && fail "the resend stored observations again"
 checked "$M" "the resend"
 
+# --- the first profile and day a new user starts from (docs/examples) -----
+EXM=$WORK/examples-mem
+EX=$SRC/docs/examples
+for s in init "profile set $EX/profile.json" "ingest $EX/day1.jsonl" build; do
+	read -r -a words <<<"$s"
+	run "examples-${words[0]}" 0 "$H" "${words[0]}" -m "$EXM" "${words[@]:1}"
+	checked "$EXM" "examples-${words[0]}"
+done
+a=$("$H" ask -m "$EXM" -q "Where did you put the knife?" 2>&1)
+[[ $a == *drawer* ]] && ok "examples: the knife is in the drawer" ||
+	fail "examples: 'Where did you put the knife?' answered '$a'"
+
 echo "$N steps, $FAILS failures"
 [ "$FAILS" = 0 ]

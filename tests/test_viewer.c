@@ -299,6 +299,34 @@ static void day_scenes(json_t *doc, const char *day, char *a, char *b)
 	assert_int_equal(k, 2);
 }
 
+/* The lanes' level labels are the tree's levels, each once, and the top
+ * one is the root's, right above the highest summary (no "L15" above L8). */
+static void lane_labels_match(const char *dom, json_t *doc)
+{
+	json_int_t top = 0, have[32] = { 0 };
+	size_t i;
+	json_t *n;
+	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
+		json_int_t l = json_integer_value(json_object_get(n, "level"));
+		assert_true(l >= 1 && l < 32);
+		have[l] = 1;
+		top = l > top ? l : top;
+	}
+	const char *tag = "class=\"lane-label\">L";
+	json_int_t seen = 0, labels = 0;
+	for (const char *p = dom; (p = strstr(p, tag)); p++) {
+		json_int_t l = strtol(p + strlen(tag), NULL, 10);
+		assert_true(l >= 1 && l < 32 && have[l]);
+		seen = l > seen ? l : seen;
+		labels++;
+	}
+	assert_int_equal(seen, top);
+	for (json_int_t l = 1; l <= top; l++)
+		labels -= have[l];
+	assert_int_equal(labels, 0);
+	assert_true(have[top - 1]); /* the root sits on the level above the next */
+}
+
 static void test_time_axis_collapses_quiet_days_and_zooms(void **state)
 {
 	(void)state;
@@ -333,6 +361,7 @@ static void test_time_axis_collapses_quiet_days_and_zooms(void **state)
 
 	char *dom = render(chrome, work, html, "", NULL);
 	assert_non_null(strstr(dom, "data-zoom=\"1\""));
+	lane_labels_match(dom, doc);
 	size_t n_gaps;
 	double gaps = gap_widths(dom, &n_gaps);
 	assert_int_equal(n_gaps, 3);  /* one break between active days */
