@@ -139,23 +139,6 @@ static int open_with(builder *b, h2emv_mem *mem, int locked, h2emv_error *err)
 	return H2EMV_OK;
 }
 
-/* The open frontier's deepest node: the open event, else the innermost
- * open goal (NULL: nothing open). */
-static const tnode *frontier(const builder *b)
-{
-	return b->event ? b->event : b->n_goals ? b->goals[b->n_goals - 1] : NULL;
-}
-
-int builder_holds(const builder *b, const tnode *n)
-{
-	if (n == b->t.root)
-		return 1;
-	for (const tnode *f = frontier(b); f; f = f->parent)
-		if (f == n)
-			return 1;
-	return 0;
-}
-
 /* Let go of every committed subtree off the frontier's path: the heap keeps
  * the root, its children, the frontier and their ancestors' children. */
 static void shed(builder *b, tnode *n)

@@ -691,8 +691,10 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 	/* "which floor is Raj on": a person the question names must be the
 	 * action's (or, for what was seen, be present) — a half match of the
 	 * other words is not about Raj */
-	if (q->person >= 0 && q->kind != RQ_SAID && q->kind != RQ_WHO && is_act(f) &&
-	    !person_hit)
+	/* (and "how many times did Alice ask you to tidy up": Alice's words,
+	 * or words that name her, not Bob's) */
+	if (q->person >= 0 && q->kind != RQ_SAID && q->kind != RQ_WHO &&
+	    (is_act(f) || f->type == FT_SPEECH) && !person_hit)
 		return 0;
 	if (q->agent && is_act(f) && !own_deed(q, f))
 		return 0;

@@ -506,12 +506,10 @@ int ridx_spans(const ridx *ix, int64_t t0, int64_t t1)
 	return has_span(ix->sp, ix->n_sp, t0, t1) || has_span(ix->fsp, ix->n_fsp, t0, t1);
 }
 
-int ridx_rank(ridx_hit **out, size_t *n, ridx *ix, const rquestion *q, int64_t t0, int64_t t1,
-              int64_t now, size_t k)
+eng_read *ridx_view(const ridx *ix, uint64_t *seq)
 {
-	*out = NULL;
-	*n = 0;
-	return ix ? ridx_rank_view(out, n, ix->r, ix->seq, q, t0, t1, now, k) : H2EMV_OK;
+	*seq = ix ? ix->seq : 0;
+	return ix ? ix->r : NULL;
 }
 
 int ridx_skips(const ridx *ix, const h2emv_node *n)

@@ -67,6 +67,8 @@ typedef struct ridx_hit {
 } ridx_hit;
 int ridx_rank(ridx_hit **out, size_t *n, ridx *ix, const rquestion *q, int64_t t0, int64_t t1,
               int64_t now, size_t k);
+/* The read view and snapshot an opened index reads (NULL without one). */
+eng_read *ridx_view(const ridx *ix, uint64_t *seq);
 /* The same over read view `r` as of snapshot `seq` (recall_rank.c). */
 int ridx_rank_view(ridx_hit **out, size_t *n, eng_read *r, uint64_t seq, const rquestion *q,
                    int64_t t0, int64_t t1, int64_t now, size_t k);

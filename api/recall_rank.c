@@ -155,3 +155,13 @@ int ridx_rank_view(ridx_hit **out, size_t *n, eng_read *r, uint64_t seq, const r
 	*out = x.h;
 	return H2EMV_OK;
 }
+
+int ridx_rank(ridx_hit **out, size_t *n, ridx *ix, const rquestion *q, int64_t t0, int64_t t1,
+              int64_t now, size_t k)
+{
+	*out = NULL;
+	*n = 0;
+	uint64_t seq;
+	eng_read *r = ridx_view(ix, &seq);
+	return r ? ridx_rank_view(out, n, r, seq, q, t0, t1, now, k) : H2EMV_OK;
+}

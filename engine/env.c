@@ -86,47 +86,6 @@ static void unregister_store(eng_env *env)
 #define DEFAULT_MAX_MAP (1ull << 40)
 #define GROW_WAIT_SECONDS 10
 
-static __thread int damage_seen;
-
-void env_note_damage(void)
-{
-	damage_seen = 1;
-}
-
-int env_err(h2emv_error *err, int rc, const char *what)
-{
-	if (rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND)
-		damage_seen = 1;
-	switch (rc) {
-	case MDB_SUCCESS: return H2EMV_OK;
-	case MDB_MAP_FULL: return ENG_EMAPFULL;
-	case MDB_NOTFOUND: return eng_fail(err, H2EMV_ENOTFOUND, "%s: not found", what);
-	case MDB_KEYEXIST: return eng_fail(err, H2EMV_EEXIST, "%s: already exists", what);
-	case MDB_CORRUPTED:
-	case MDB_PAGE_NOTFOUND:
-		return eng_fail(err, H2EMV_ECORRUPT, "%s: the database file is damaged (%s)", what,
-		                mdb_strerror(rc));
-	case MDB_INVALID:
-	case MDB_VERSION_MISMATCH:
-		return eng_fail(err, H2EMV_EFORMAT, "%s: not a readable LMDB file (%s)", what,
-		                mdb_strerror(rc));
-	case ENOSPC:
-	case EFBIG:
-	case EDQUOT:
-		return eng_fail(err, H2EMV_ENOSPC, "%s: no space left on the device (%s)", what,
-		                strerror(rc));
-	case ENOMEM: return eng_fail(err, H2EMV_ENOMEM, "%s: out of memory", what);
-	case EACCES:
-	case EROFS:
-		return eng_fail(err, H2EMV_EREADONLY, "%s: %s", what, strerror(rc));
-	case EAGAIN:
-	case EBUSY:
-		return eng_fail(err, H2EMV_EBUSY, "%s: %s", what, strerror(rc));
-	default:
-		return eng_fail(err, H2EMV_EIO, "%s: %s", what, mdb_strerror(rc));
-	}
-}
-
 static int buf_write(void *data, const char *p, size_t len)
 {
 	return eng_buf_append(data, p, len) ? -1 : 0;
@@ -229,7 +188,7 @@ int env_decode(const uint8_t **body, size_t *blen, eng_env *env, const MDB_val *
 	const uint8_t *rec = v->mv_data;
 	int vrc = env_value_sane(env, v->mv_data, v->mv_size, err);
 	if (vrc) {
-		damage_seen = vrc == H2EMV_ECORRUPT;
+		env_damage_seen = vrc == H2EMV_ECORRUPT;
 		return vrc;
 	}
 	/* A dictionary another process trained after we opened: load it. */
@@ -241,7 +200,7 @@ int env_decode(const uint8_t **body, size_t *blen, eng_env *env, const MDB_val *
 	}
 	int rc = rec_decode(body, blen, scratch, env->codec, v->mv_data, v->mv_size, err);
 	if (rc == H2EMV_ECORRUPT)
-		damage_seen = 1;
+		env_damage_seen = 1;
 	return rc;
 }
 
@@ -481,7 +440,7 @@ int env_verify_meta(eng_env *env, eng_gen *g, h2emv_error *err)
 			*err = e;
 		return rc;
 	}
-	damage_seen = 1;
+	env_damage_seen = 1;
 	return eng_fail(err, H2EMV_ECORRUPT, "damaged: %s: %s", env->dir, e.message);
 }
 
@@ -512,7 +471,7 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 	if (rc)
 		return rc;
 	int released = 0;
-	damage_seen = 0;
+	env_damage_seen = 0;
 	char reason[400];
 	/* another process found damage since this handle opened */
 	if (eng_damaged_reason(reason, sizeof reason, env->dir)) {
@@ -592,7 +551,7 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 			break;
 	}
 out:
-	if (rc == H2EMV_ECORRUPT && damage_seen)
+	if (rc == H2EMV_ECORRUPT && env_damage_seen)
 		mark_damaged_by_write(env, err);
 	writer_end(env, g);
 	return rc;

@@ -111,6 +111,8 @@ struct eng_read {
 /* Damage met by this thread since env_write began (a record that fails its
  * checksum, a page LMDB finds corrupt, a node the tree refers to that is
  * missing): a write that fails on it marks the store DAMAGED. */
+/* Set when a call of this thread met damage (lmdb_err.c). */
+extern __thread int env_damage_seen;
 void env_note_damage(void);
 
 /* Turn an LMDB or errno code into an h2emv status with a message. */
