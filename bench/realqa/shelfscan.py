@@ -24,7 +24,7 @@ import json
 import random
 
 from common import QuestionSet, Records, Span, grab, must_contain, one, \
-    parse_time
+    parse_time, variants
 
 SEED = 20261019
 MON, TUE, WED = "2026-10-19", "2026-10-20", "2026-10-21"
@@ -506,7 +506,8 @@ def questions(path):
     e = one([x for x in H.runs if x.status == "aborted" and
              local_day(x.t0) == WED])
     Q.words("failed", "What didn't you finish on Wednesday?", thu,
-            [["aisle %d" % e.args["aisle"], "scan"]], e.t1,
+            [["aisle %d" % e.args["aisle"], "scan"] + variants(e.name)],
+            e.t1,
             "%s aisle %d: %s" % (e.name, e.args["aisle"], e.reason))
     Q.words("failed", "Why did you stop scanning aisle 8?", thu,
             [["promotion", "stand"]], e.t1, e.reason)
