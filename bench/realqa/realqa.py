@@ -6,7 +6,7 @@ usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default
                  [--sources armar,teach,hospital,hospital-noprofile,
                             warehouse,office,lab,drone,armar-para,homecare,
                             hotel,dock,library,baggage,pharmacy,
-                            kiosk,logbook]
+                            kiosk,logbook,shelfscan]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
 
@@ -31,6 +31,10 @@ later the same day (their own group line): kiosk (a town hall reception
 robot's history, mostly dialog, one utterance a line, people known by name
 or by role) and logbook (a water pumping station robot's logbook, mostly
 free-text notes starting with their subject, jobs with numeric keys).
+Fresh and untuned, a third round (its own group line): shelfscan (a
+supermarket shelf-scanning robot: dotted goal stacks, running and final
+action lines in upper case, dialog as an array of utterances on one line,
+objects seen, store notes; millisecond times with an offset).
 Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
@@ -71,6 +75,7 @@ import baggage   # noqa: E402
 import pharmacy  # noqa: E402
 import kiosk     # noqa: E402
 import logbook   # noqa: E402
+import shelfscan  # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -86,12 +91,14 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "baggage": (baggage, None),
            "pharmacy": (pharmacy, None),
            "kiosk": (kiosk, None),
-           "logbook": (logbook, None)}
+           "logbook": (logbook, None),
+           "shelfscan": (shelfscan, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "office", "lab", "drone", "armar-para", "homecare", "hotel",
-           "dock", "library", "baggage", "pharmacy", "kiosk", "logbook"]
+           "dock", "library", "baggage", "pharmacy", "kiosk", "logbook",
+           "shelfscan"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -111,6 +118,10 @@ FRESH = ["pharmacy"]
 # as written (docs/realqa.md, "Two more fresh untuned sources (kiosk,
 # logbook), 2026-11-27"); their own group line, apart from pharmacy's.
 FRESH2 = ["kiosk", "logbook"]
+# A third, written after kiosk and logbook were measured, measured once as
+# written (docs/realqa.md, "A third fresh untuned source (shelfscan),
+# 2026-11-27"); its own group line.
+FRESH3 = ["shelfscan"]
 
 RULES = {
     "armar": [
@@ -195,6 +206,14 @@ RULES["logbook"] = [
     "said.",
     "Please always remember every fault, trip and failed job, and why.",
 ]
+RULES["shelfscan"] = [
+    "Always remember every gap, wrong price and label you found or "
+    "printed, and in which aisle.",
+    "You should always remember what customers and staff asked you and "
+    "what you told them.",
+    "Please always remember when a scan or a job failed or was not "
+    "finished, and why.",
+]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
     "You should always remember who visited and what they said.",
@@ -251,7 +270,8 @@ class Run:
             imp = ["teach"] + teach.import_args(data)
             self.cli("import", *imp, "-q", "-o", f)
             out["teach"] = (f, teach.questions(data)[0], imp)
-        for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2:
+        for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
+                FRESH3:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)
@@ -427,6 +447,8 @@ def table(results, modes, sources):
     fresh = {m: acc([r for r in fr if r["mode"] == m]) for m in modes}
     f2 = [r for r in results if r["source"] in FRESH2]
     fresh2 = {m: acc([r for r in f2 if r["mode"] == m]) for m in modes}
+    f3 = [r for r in results if r["source"] in FRESH3]
+    fresh3 = {m: acc([r for r in f3 if r["mode"] == m]) for m in modes}
     lag = {m: sum(1 for r in results if r["mode"] == m and r.get("lag"))
            for m in modes}
     errors = {m: sum(1 for r in results if r["mode"] == m and r.get("error"))
@@ -436,6 +458,7 @@ def table(results, modes, sources):
             "held_out_untuned": untuned,
             "fresh_untuned": fresh,
             "fresh_untuned_2": fresh2,
+            "fresh_untuned_3": fresh3,
             "lagging_snapshot": lag, "errors": errors}
 
 
@@ -492,6 +515,12 @@ def print_table(t, modes, sources, counts, notes, secs):
                             "+".join(s for s in FRESH2 if s in sources) + ")",
                             f2[modes[0]]["n"])
               + "".join(" %9s" % cell(f2[m]) for m in modes))
+    f3 = t["fresh_untuned_3"]
+    if f3[modes[0]]["n"]:
+        print("%-*s %4d" % (w, "fresh (untuned, third) (" +
+                            "+".join(s for s in FRESH3 if s in sources) + ")",
+                            f3[modes[0]]["n"])
+              + "".join(" %9s" % cell(f3[m]) for m in modes))
     if any(t["lagging_snapshot"].values()):
         print("%-*s %4s" % (w, "asked before a snapshot knew", "") +
               "".join(" %9d" % t["lagging_snapshot"][m] for m in modes))
@@ -564,7 +593,8 @@ def main(argv=None):
                 f = os.path.join(work, "hospital.jsonl")
                 hospital.write(f)
                 qs += hospital.questions(f)[0]
-            for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2:
+            for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
+                FRESH3:
                 if name in sources:
                     f = os.path.join(work, name + ".jsonl")
                     WRITTEN[name][0].write(f)
