@@ -1603,7 +1603,8 @@ int facts_render_one(eng_buf *b, const fact *f)
 		add(b, "\"");
 		break;
 	}
-	if (f->count > 1) {
+	/* (a task's count is the scenes it ran over, not how often it ran) */
+	if (f->count > 1 && f->type != FT_TASK) {
 		char c[32];
 		snprintf(c, sizeof c, " (%ux)", f->count);
 		add(b, c);

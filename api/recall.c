@@ -1438,6 +1438,17 @@ static int longer_name(const char *full, const char *part)
 	return strlen(full) > n && !strncasecmp(full, part, n) && full[n] == ' ';
 }
 
+/* A speaker or person name that names nobody in particular. */
+static int generic_name(const char *who)
+{
+	static const char *const g[] = { "user", "human", "unknown", "someone", "person",
+		                         "speaker", "somebody", NULL };
+	for (const char *const *p = g; *p; p++)
+		if (!strcasecmp(who, *p))
+			return 1;
+	return 0;
+}
+
 /* The best evidence: the highest score, by the order asked among equals. */
 static const cand *best_evidence(const rctx *x)
 {
@@ -1967,6 +1978,9 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 				me = 1;
 			for (size_t j = 0; who && !me && j < nn; j++)
 				me = longer_name(names[j], who);
+			/* "user", "human": nobody in particular, beside the named */
+			for (size_t j = 0; who && !me && q->plural && generic_name(who) && j < nn; j++)
+				me = !generic_name(names[j]); /* someone named is there too */
 			if (!who || me || listed(&seen, who))
 				continue;
 			remember(&seen, who);
@@ -2296,12 +2310,29 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	default: {
 		pr_str seen = { 0 }, skills = { 0 };
 		size_t n = 0;
-		int acts = 0; /* tasks are listed only when no action is */
-		for (size_t i = 0; i < k; i++)
-			acts |= x->c[i].f->type == FT_ACT;
+		/* tasks are listed only when no action is, or when the span holds
+		 * more kinds of action than a list shows: a day of a skill-stack
+		 * robot is its tasks (bring the milk, load the dishwasher), not its
+		 * first ten motions */
+		int acts = 0, tasks = 0;
+		pr_str kinds = { 0 };
+		size_t n_kinds = 0;
+		for (size_t i = 0; i < k; i++) {
+			const fact *f = x->c[i].f;
+			acts |= f->type == FT_ACT;
+			tasks |= f->type == FT_TASK;
+			if (f->type == FT_ACT && f->s[FS_NAME] && !listed(&kinds, f->s[FS_NAME])) {
+				remember(&kinds, f->s[FS_NAME]);
+				n_kinds++;
+			}
+		}
+		pr_str_free(&kinds);
+		int by_task = q->kind == RQ_DO && tasks && n_kinds > LIST_MAX;
 		for (size_t i = 0; i < k && n < LIST_MAX; i++) {
 			const fact *f = x->c[i].f;
-			if (q->kind == RQ_DO && f->type != FT_ACT && !(f->type == FT_TASK && !acts))
+			if (q->kind == RQ_DO &&
+			    (by_task ? f->type != FT_TASK
+			             : f->type != FT_ACT && !(f->type == FT_TASK && !acts)))
 				continue;
 			/* one line per skill: its first occurrence in the span */
 			if (q->kind == RQ_DO && f->s[FS_NAME]) {

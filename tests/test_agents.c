@@ -63,6 +63,7 @@ static const char *const ferry[] = {
 };
 
 #define AT 1772452800000000LL /* 2026-03-02T12:00:00Z */
+static int64_t ask_at = AT; /* when questions are asked */
 
 static h2emv_mem *ferry_memory(char **dir)
 {
@@ -85,7 +86,7 @@ static void expect(h2emv_mem *m, const char *q, const char *want, const char *no
 {
 	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
 	h2emv_error err = { 0 };
-	o.at = AT;
+	o.at = ask_at;
 	h2emv_answer *a = NULL;
 	if (h2emv_ask(&a, m, q, &o, &err))
 		fail_msg("ask '%s': %s", q, err.message);
@@ -99,7 +100,7 @@ static void expect_in(h2emv_mem *m, const char *q, const char *want)
 {
 	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
 	h2emv_error err = { 0 };
-	o.at = AT;
+	o.at = ask_at;
 	h2emv_answer *a = NULL;
 	if (h2emv_ask(&a, m, q, &o, &err))
 		fail_msg("ask '%s': %s", q, err.message);
@@ -172,6 +173,50 @@ static void test_why_an_attempt_with_someone_failed(void **state)
 	expect_in(m, "Why couldn't you get hold of Nils Dahl?", "no answer, mailbox full");
 }
 
+/* A skill-stack robot's day: more kinds of motion than a list shows, so
+ * "what did you do" lists the tasks they served; "user" is nobody in
+ * particular beside a person with a name. */
+static void test_a_busy_day_is_its_tasks_and_user_is_nobody(void **state)
+{
+	(void)state;
+	static const char *const motions[] = { "HomePose", "OpenHand", "CloseHand", "LookAt",
+		                               "MoveArm", "MoveBase", "Grasp", "Lift",
+		                               "Release", "TurnHead", "PlaceDown", "Retract" };
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("agents-day", &dir);
+	assert_non_null(m);
+	h2emv_error err = { 0 };
+	char line[512];
+	for (int i = 0; i < 12; i++) {
+		snprintf(line, sizeof line,
+		         "{\"t\":\"2026-03-03T09:%02d:00Z\",\"t_end\":\"2026-03-03T09:%02d:30Z\","
+		         "\"action\":{\"name\":\"%s\",\"status\":\"succeeded\"},\"goal\":[\"%s\"],"
+		         "\"location\":\"kitchen\"}",
+		         i * 2, i * 2, motions[i], i < 6 ? "BringMilk" : "LoadDishwasher");
+		if (h2emv_ingest(NULL, m, line, strlen(line), &err))
+			fail_msg("ingest: %s", err.message);
+	}
+	static const char *const talk[] = {
+		"{\"t\":\"2026-03-03T10:00:00Z\",\"location\":\"kitchen\",\"speech\":{\"speaker\":\"user\","
+		"\"text\":\"Thanks.\"}}",
+		"{\"t\":\"2026-03-03T10:01:00Z\",\"location\":\"kitchen\",\"persons\":[\"Nina Berg\"]}",
+	};
+	for (size_t i = 0; i < 2; i++)
+		if (h2emv_ingest(NULL, m, talk[i], strlen(talk[i]), &err))
+			fail_msg("ingest: %s", err.message);
+	if (h2emv_build(NULL, m, NULL, &err))
+		fail_msg("build: %s", err.message);
+	ask_at = AT + 2 * 86400000000LL;
+	expect_in(m, "What did you do on March 3?", "the task BringMilk");
+	expect_in(m, "What did you do on March 3?", "the task LoadDishwasher");
+	expect(m, "What did you do on March 3?", "the task", "OpenHand");
+	expect(m, "Who did you meet on March 3?", "Nina Berg", "user");
+	ask_at = AT;
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 static void test_roles_and_kinds_by_first_sense(void **state)
 {
 	(void)state;
@@ -210,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_what_you_told_someone_is_your_reply_to_them),
 		cmocka_unit_test(test_amounts_in_notes_and_short_keys_are_summed),
 		cmocka_unit_test(test_why_an_attempt_with_someone_failed),
+		cmocka_unit_test(test_a_busy_day_is_its_tasks_and_user_is_nobody),
 		cmocka_unit_test(test_roles_and_kinds_by_first_sense),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
