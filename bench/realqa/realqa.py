@@ -6,7 +6,7 @@ usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default
                  [--sources armar,teach,hospital,hospital-noprofile,
                             warehouse,office,lab,drone,armar-para,homecare,
                             hotel,dock,library,baggage,pharmacy,
-                            kiosk,logbook,shelfscan]
+                            kiosk,logbook,shelfscan,vineyard,sitewalk]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
 
@@ -35,6 +35,14 @@ Fresh and untuned, a third round (its own group line): shelfscan (a
 supermarket shelf-scanning robot: dotted goal stacks, running and final
 action lines in upper case, dialog as an array of utterances on one line,
 objects seen, store notes; millisecond times with an offset).
+Fresh and untuned, a fourth round (its own group line): vineyard (a grape
+harvester: integer microsecond times, one line per finished action from t
+to t_end, snake_case skills and keys, a failure's reason in the action's
+args, speakers by first name, weights in kg, sugar readings) and sitewalk (a
+building-site inspection robot: times with a space and no zone, short-form
+camelCase actions with positional arguments and units in the text, the
+outcome in goal_status, findings and reasons in the note, badge ids, one
+crane radio call as raw speech).
 Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
@@ -76,6 +84,8 @@ import pharmacy  # noqa: E402
 import kiosk     # noqa: E402
 import logbook   # noqa: E402
 import shelfscan  # noqa: E402
+import vineyard  # noqa: E402
+import sitewalk  # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -92,13 +102,15 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "pharmacy": (pharmacy, None),
            "kiosk": (kiosk, None),
            "logbook": (logbook, None),
-           "shelfscan": (shelfscan, None)}
+           "shelfscan": (shelfscan, None),
+           "vineyard": (vineyard, None),
+           "sitewalk": (sitewalk, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "office", "lab", "drone", "armar-para", "homecare", "hotel",
            "dock", "library", "baggage", "pharmacy", "kiosk", "logbook",
-           "shelfscan"]
+           "shelfscan", "vineyard", "sitewalk"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -122,6 +134,10 @@ FRESH2 = ["kiosk", "logbook"]
 # written (docs/realqa.md, "A third fresh untuned source (shelfscan),
 # 2026-11-27"); its own group line.
 FRESH3 = ["shelfscan"]
+# A fourth pair, written by an outsider after shelfscan was measured and
+# tuned on, measured once as written (docs/realqa.md, "A fourth fresh
+# untuned source pair (vineyard, sitewalk), 2026-11-27"); its own group line.
+FRESH4 = ["vineyard", "sitewalk"]
 
 RULES = {
     "armar": [
@@ -214,6 +230,18 @@ RULES["shelfscan"] = [
     "Please always remember when a scan or a job failed or was not "
     "finished, and why.",
 ]
+RULES["vineyard"] = [
+    "Always remember which rows you harvested, how many kilos and bins, "
+    "and every sugar reading.",
+    "You should always remember what Claire and the crew told you.",
+    "Please always remember when the harvester failed or stopped, and why.",
+]
+RULES["sitewalk"] = [
+    "Always remember every hazard, crack and finding, and on which level.",
+    "You should always remember what the site manager, the engineer and "
+    "the workers said.",
+    "Please always remember when an inspection failed, and why.",
+]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
     "You should always remember who visited and what they said.",
@@ -271,7 +299,7 @@ class Run:
             self.cli("import", *imp, "-q", "-o", f)
             out["teach"] = (f, teach.questions(data)[0], imp)
         for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
-                FRESH3:
+                FRESH3 + FRESH4:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)
@@ -449,6 +477,8 @@ def table(results, modes, sources):
     fresh2 = {m: acc([r for r in f2 if r["mode"] == m]) for m in modes}
     f3 = [r for r in results if r["source"] in FRESH3]
     fresh3 = {m: acc([r for r in f3 if r["mode"] == m]) for m in modes}
+    f4 = [r for r in results if r["source"] in FRESH4]
+    fresh4 = {m: acc([r for r in f4 if r["mode"] == m]) for m in modes}
     lag = {m: sum(1 for r in results if r["mode"] == m and r.get("lag"))
            for m in modes}
     errors = {m: sum(1 for r in results if r["mode"] == m and r.get("error"))
@@ -459,6 +489,7 @@ def table(results, modes, sources):
             "fresh_untuned": fresh,
             "fresh_untuned_2": fresh2,
             "fresh_untuned_3": fresh3,
+            "fresh_untuned_4": fresh4,
             "lagging_snapshot": lag, "errors": errors}
 
 
@@ -521,6 +552,12 @@ def print_table(t, modes, sources, counts, notes, secs):
                             "+".join(s for s in FRESH3 if s in sources) + ")",
                             f3[modes[0]]["n"])
               + "".join(" %9s" % cell(f3[m]) for m in modes))
+    f4 = t["fresh_untuned_4"]
+    if f4[modes[0]]["n"]:
+        print("%-*s %4d" % (w, "fresh (untuned, fourth) (" +
+                            "+".join(s for s in FRESH4 if s in sources) + ")",
+                            f4[modes[0]]["n"])
+              + "".join(" %9s" % cell(f4[m]) for m in modes))
     if any(t["lagging_snapshot"].values()):
         print("%-*s %4s" % (w, "asked before a snapshot knew", "") +
               "".join(" %9d" % t["lagging_snapshot"][m] for m in modes))
@@ -594,7 +631,7 @@ def main(argv=None):
                 hospital.write(f)
                 qs += hospital.questions(f)[0]
             for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
-                FRESH3:
+                FRESH3 + FRESH4:
                 if name in sources:
                     f = os.path.join(work, name + ".jsonl")
                     WRITTEN[name][0].write(f)
