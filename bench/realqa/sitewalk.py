@@ -28,7 +28,7 @@ import random
 import re
 
 from common import QuestionSet, Span, day_of, grab, must_contain, one, \
-    parse_time
+    parse_time, variants
 
 SEED = 20261102
 MON, TUE, WED = "2026-11-02", "2026-11-03", "2026-11-04"
@@ -307,6 +307,15 @@ def level(lv):
     return [lv.lower(), "level " + lv[1:]]
 
 
+def written(step):
+    """The step's own written names (its action, its goal's steps): the
+    spellings that name the job that failed ("DailyWalk", "daily walk")."""
+    out = []
+    for n in [step.name] + list(step.goal):
+        out += variants(n)
+    return out
+
+
 def number(text):
     return int(grab(r"(\d+)", text))
 
@@ -423,7 +432,7 @@ def questions(path):
     es = [s for s in H.steps(day=TUE) if s.status == "failed"]
     e = es[0]
     Q.words("which", "What was the first thing that failed on Tuesday?",
-            thu, [level(e.args[0]) + ["walk*", "route"]], e.t1,
+            thu, [level(e.args[0]) + ["walk*", "route"] + written(e)], e.t1,
             "%s %s: %s" % (e.name, " ".join(e.args), e.reason))
 
     # ---- count ----------------------------------------------------------
@@ -487,7 +496,8 @@ def questions(path):
           s.t0 < parse_time(WED + "T12:00:00Z")]
     Q.words("failed", "What went wrong this morning?", stamp(end),
             [["roof", "l6", "level 6", "fog", "lidar", "fire door",
-              "wedge*", "propped"]], es[-1].t1,
+              "wedge*", "propped"] + sum((written(x) for x in es), [])],
+            es[-1].t1,
             "; ".join("%s %s: %s" % (x.name, " ".join(x.args), x.reason)
                       for x in es))
     e = one(H.steps("checkGuardrail"))
