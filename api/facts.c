@@ -232,13 +232,13 @@ static int one_word(const char *key, size_t klen)
 	return lex_split(key, klen, w, 2) == 1;
 }
 
-/* Append v to an action's other parameters, FS_STATE, at most 120 bytes
+/* Append v to an action's other parameters, FS_STATE, at most 200 bytes
  * in all. */
 static void append_state(fact *f, const char *v)
 {
 	const char *old = f->s[FS_STATE];
 	size_t ol = old ? strlen(old) : 0, vl = strlen(v);
-	if (ol + vl + 3 <= 120) {
+	if (ol + vl + 3 <= 200) {
 		char *both = malloc(ol + vl + 3);
 		if (both) {
 			if (old)
@@ -261,6 +261,44 @@ static int has_word(const char *s, const char *w)
 	return 0;
 }
 
+/* Does the key name why a run went as it did ("error", "fail_reason",
+ * "cause", "finding")? Its sentence is what "what went wrong" asks for,
+ * and it is kept longer than other parameters. */
+static int reason_key(const char *key, size_t klen)
+{
+	static const char *const why[] = { "error", "err", "reason", "cause", "fault", "problem",
+		                               "failure", "why", "finding", "issue", "remark",
+		                               "comment", "message", "msg", "explanation", NULL };
+	lex_word w[6];
+	size_t k = lex_split(key, klen, w, 6);
+	for (size_t i = 0; i < k && i < 6; i++)
+		for (const char *const *p = why; *p; p++)
+			if (!strcmp(w[i].w, *p))
+				return 1;
+	return 0;
+}
+
+/* The unit a key ends in ("weight_kg", "depth_mm", "volume_m3"), as
+ * written; NULL none. */
+static const char *key_unit(const char *key, size_t klen)
+{
+	static const char *const units[] = { "kg", "g", "mm", "cm", "km", "m", "ml", "l", "m3",
+		                                 "m2", "kw", "kwh", "psi", "bar", "lb", "lbs", "mph",
+		                                 "kmh", "pct", "percent", "sec", "min", "hz", "mah",
+		                                 NULL };
+	const char *last = key;
+	for (size_t i = 0; i + 1 < klen; i++)
+		if (key[i] == '_' || key[i] == '-' || key[i] == ' ' || key[i] == '.')
+			last = key + i + 1;
+	size_t n = klen - (size_t)(last - key);
+	if (last == key)
+		return NULL;
+	for (const char *const *u = units; *u; u++)
+		if (strlen(*u) == n && !strncasecmp(last, *u, n))
+			return *u;
+	return NULL;
+}
+
 /* Append "key value" (or the value when it names itself) to an action's
  * other parameters. The key's noun goes before a value that does not say
  * it ("plant": "fern" is "plant fern", "meal": "lunch" is "meal lunch"):
@@ -272,9 +310,13 @@ static void add_other(fact *f, const char *key, size_t klen, const char *p, size
 	const char *v = tmp.s[FS_STATE];
 	if (!v)
 		return;
-	char noun[LEX_WORD_MAX], buf[LEX_WORD_MAX + 48];
+	char noun[LEX_WORD_MAX], buf[LEX_WORD_MAX + 64];
+	const char *unit = p[0] >= '0' && p[0] <= '9' ? key_unit(key, klen) : NULL;
 	if (n <= 40 && key_noun(key, klen, noun) && strlen(noun) >= 2 && !has_word(v, noun) &&
-	    snprintf(buf, sizeof buf, "%s %s", noun, v) < (int)sizeof buf)
+	    snprintf(buf, sizeof buf, "%s %s%s%s", noun, v, unit ? " " : "", unit ? unit : "") <
+	        (int)sizeof buf)
+		append_state(f, buf); /* "weight_kg": 1450 is "weight 1450 kg" */
+	else if (unit && snprintf(buf, sizeof buf, "%s %s", v, unit) < (int)sizeof buf)
 		append_state(f, buf);
 	else
 		append_state(f, v);
@@ -334,6 +376,11 @@ static int key_in_name(const char *name, const char *key, size_t klen)
 {
 	lex_word w[12], kw[4];
 	size_t k = lex_split(name, strlen(name), w, 12), kk = lex_split(key, klen, kw, 4);
+	/* "row_id", "bin_no": the row, the bin */
+	static const char *const tag[] = { "id", "no", "nr", "num", "number", "code", "ref", NULL };
+	for (const char *const *t = tag; kk == 2 && *t; t++)
+		if (!strcmp(kw[1].w, *t))
+			kk = 1;
 	if (kk != 1 || strlen(kw[0].w) < 3)
 		return 0;
 	for (size_t i = 1; i < k && i < 12; i++)
@@ -434,6 +481,16 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 			if (x->pass == 1)
 				return;
 			role = positional_role(x->act->cls, x->pos++);
+			/* "measureCrack(L1, column C7, 0.6 mm)", "photograph(..., 8
+			 * photos)": an amount, and any argument past the roles, is
+			 * still a word of the action */
+			if (depth <= 1 && n <= 40 && p[0] != '<' &&
+			    (role == R_NONE || (p[0] >= '0' && p[0] <= '9' && memchr(p, ' ', n)))) {
+				char v[48];
+				snprintf(v, sizeof v, "%.*s", (int)n, p);
+				append_state(x->act, v);
+				return;
+			}
 		}
 		if ((role == R_DEST || role == R_PLACE || role == R_SOURCE) && key &&
 		    names_person(x->sc, p, n))
@@ -441,7 +498,8 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		int slot = role_slot(role);
 		/* a top-level parameter with no role of its own ("order": "order
 		 * 5541") or whose slot is taken is still a word of the action */
-		if (key && x->pass == 1 && depth == 1 && p[0] != '<' && n <= 40 &&
+		if (key && x->pass == 1 && depth == 1 && p[0] != '<' &&
+		    (n <= 40 || (n <= 120 && reason_key(key, klen))) &&
 		    (slot < 0 || x->act->s[slot])) {
 			/* "water {plant: fern}": a bare verb's first parameter with
 			 * no role of its own is what it was done to */
@@ -506,6 +564,11 @@ static int extract_action(facts *out, const scene *s, const robot_profile *prof)
 	 * goal stack's innermost goal of the same name carries it */
 	int st = s->action_status;
 	if (!st && s->n_goal && s->goal[s->n_goal - 1] && !strcmp(s->goal[s->n_goal - 1], s->action))
+		st = s->goal_status;
+	/* "walkRoute(L5, full loop)" with no status of its own, in a line
+	 * whose goal ("DailyWalk.L5") failed: the step the goal ended on
+	 * ended the same way */
+	if (!st && s->n_goal && (s->goal_status == 4 || s->goal_status == 5 || s->goal_status == 3))
 		st = s->goal_status;
 	switch (st) {
 	case 1: case 2: f->status = FST_ONGOING; break;

@@ -380,6 +380,13 @@ static int guess(const char *key, size_t n)
 			if (!strcmp(w[0].w, *p))
 				return R_DEST;
 	}
+	/* "row_id", "order_no", "binNumber": the thing it numbers says the
+	 * role (nothing known: a parameter of its own, "row R12"); only a
+	 * bare "id" says nothing */
+	if (k > 1 && (!strcmp(w[k - 1].w, "id") || !strcmp(w[k - 1].w, "no") ||
+	              !strcmp(w[k - 1].w, "nr") || !strcmp(w[k - 1].w, "num") ||
+	              !strcmp(w[k - 1].w, "number") || !strcmp(w[k - 1].w, "ids")))
+		k--;
 	/* the last word weighs most ("objectLocation" is a place, "locationObject" an object) */
 	for (size_t i = k; i-- > 0;)
 		for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)

@@ -124,10 +124,33 @@ static int named_part(const char *state, const rq_term *t, char *out, size_t cap
 	for (const char *p = state; next_part(&p, out, cap);) {
 		lex_word w[6];
 		size_t k = lex_split(out, strlen(out), w, 6);
+		/* "books 31", "weight 2.5 kg", "books returned 31": the key's
+		 * words, then the number (and a unit); not a sentence ("Shelved
+		 * 12 atlases on shelf 4") */
+		size_t d = 0, words_after = 0;
+		while (d < k && d < 6 && !w[d].digit)
+			d++;
+		for (size_t j = d; j < k && j < 6; j++)
+			words_after += !w[j].digit;
+		if (d < k && words_after > 1)
+			continue;
 		if (k >= 2 && k <= 6 && !w[0].digit && key_names(&w[0], t)) {
 			const char *sp = strrchr(out, ' ');
 			char *end = NULL;
 			double v = sp ? strtod(sp + 1, &end) : 0;
+			/* "weight 2.5 kg": the number before its unit */
+			if ((!end || *end) && sp && sp > out) {
+				const char *s2 = sp - 1;
+				while (s2 > out && *s2 != ' ')
+					s2--;
+				if (*s2 == ' ' && !strchr(sp + 1, ' ')) {
+					v = strtod(s2 + 1, &end);
+					if (end != sp)
+						end = NULL;
+					else
+						end = (char *)sp + strlen(sp);
+				}
+			}
 			if (num)
 				*num = end && *end == 0 ? v : -1;
 			return 1;
@@ -169,7 +192,7 @@ static int amount_of(const rquestion *q, const fact *f, double *v, char *key, si
 		if (t->cap || t->word[0] == 0 || (t->word[0] >= '0' && t->word[0] <= '9'))
 			continue;
 		if (named_part(f->s[FS_STATE], t, key, cap, v) && *v >= 0) {
-			char *sp = strrchr(key, ' ');
+			char *sp = strchr(key, ' '); /* "weight 2.5 kg": weight */
 			if (sp)
 				*sp = 0;
 			lex_word w[1];
@@ -185,6 +208,39 @@ static int is_act(const fact *f)
 	return f->type == FT_ACT || f->type == FT_TASK;
 }
 
+/* Is the number `num` in `s` as a number of its own: not the whole part
+ * or the decimals of another ("23" is not in "brix 23.4")? */
+static int number_in(const char *s, const char *num)
+{
+	size_t n = strlen(num);
+	for (const char *p = strstr(s, num); p; p = strstr(p + 1, num)) {
+		char b = p > s ? p[-1] : ' ', a = p[n];
+		int digit_before = p > s + 1 && p[-2] >= '0' && p[-2] <= '9';
+		if ((b >= '0' && b <= '9') || ((b == '.' || b == ',') && digit_before))
+			continue;
+		if ((a >= '0' && a <= '9') || ((a == '.' || a == ',') && p[n + 1] >= '0' && p[n + 1] <= '9'))
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
+/* Is the short form `ab` ("r22") in `s` as a word of its own ("R22",
+ * "bin R22-B" but not "AR221")? */
+static int abbr_in(const char *s, const char *ab)
+{
+	size_t n = strlen(ab);
+	for (const char *p = s; *p; p++) {
+		if (strncasecmp(p, ab, n))
+			continue;
+		char b = p > s ? p[-1] : ' ', a = p[n];
+		int alnum_b = (b >= '0' && b <= '9') || ((b | 32) >= 'a' && (b | 32) <= 'z');
+		if (!alnum_b && !(a >= '0' && a <= '9') && !(a == '.' && p[n + 1] >= '0' && p[n + 1] <= '9'))
+			return 1;
+	}
+	return 0;
+}
+
 static int word_in(const char *s, const rq_term *t)
 {
 	if (!s)
@@ -193,6 +249,12 @@ static int word_in(const char *s, const rq_term *t)
 	size_t k = lex_split(s, strlen(s), w, 24);
 	if (k > 24)
 		k = 24;
+	if (t->abbr[0] && abbr_in(s, t->abbr))
+		return 1; /* "R22" for "row 22" */
+	if (t->unit[0] && abbr_in(s, t->unit))
+		return 1; /* "kg" for "kilos" */
+	if (t->word[0] >= '0' && t->word[0] <= '9' && !t->word[strspn(t->word, "0123456789")])
+		return number_in(s, t->word);
 	for (size_t i = 0; i < k; i++)
 		if (!strcmp(w[i].stem, t->stem) || !strcmp(w[i].w, t->word))
 			return 1;
@@ -298,6 +360,44 @@ static int addressee(const char *text, char *out, size_t cap)
 	return 1;
 }
 
+/* The robot's own words that tell what it sees ("I can see an apple tea,
+ * and a  milk"): the words after the verb up to the sentence's end, into
+ * out (when out is not NULL). 0 for any other sentence ("I don't see any
+ * object known to me"). Whose words they are is the caller's question. */
+static int seen_said(const char *text, char *out, size_t cap)
+{
+	static const char *const lead[] = { "i can see ", "i could see ", "i see ", "i saw ",
+		                                "i can spot ", "i spotted ", "i spot ", "i noticed ",
+		                                "i notice ", "i detected ", "i detect ", NULL };
+	const char *rest = NULL;
+	for (const char *p = text; p && *p && !rest; p++) {
+		if (p > text && ((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z')))
+			continue;
+		for (const char *const *l = lead; *l && !rest; l++)
+			if (!strncasecmp(p, *l, strlen(*l)))
+				rest = p + strlen(*l);
+	}
+	if (!rest)
+		return 0;
+	while (*rest == ' ')
+		rest++;
+	static const char *const none[] = { "no ", "nothing", "any ", "none", "anything", NULL };
+	for (const char *const *n = none; *n; n++)
+		if (!strncasecmp(rest, *n, strlen(*n)))
+			return 0;
+	size_t j = 0;
+	for (const char *p = rest; *p && *p != '.' && *p != '!' && *p != '?' && *p != ';'; p++) {
+		if (*p == ' ' && (!j || (out && out[j - 1] == ' ')))
+			continue; /* "a  milk": one space */
+		if (out && j + 1 < cap)
+			out[j] = *p;
+		j++;
+	}
+	if (out && cap)
+		out[j < cap ? j : cap - 1] = 0;
+	return j > 1;
+}
+
 /* Which facts a question's kind and verb look at. */
 static int type_ok(const rquestion *q, const fact *f)
 {
@@ -323,7 +423,9 @@ static int type_ok(const rquestion *q, const fact *f)
 	case RQ_SAID:
 		return f->type == FT_SPEECH || (is_act(f) && f->s[FS_TEXT]);
 	case RQ_SEEN:
-		return f->type == FT_SEEN;
+		/* what the robot said it saw counts (its speaker: score_hits) */
+		return f->type == FT_SEEN ||
+		       (f->type == FT_SPEECH && seen_said(f->s[FS_TEXT], NULL, 0));
 	default:
 		if (vc == LC_SEE)
 			return f->type == FT_SEEN || is_act(f);
@@ -592,6 +694,8 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		return score_evidence(q, f, hits_out);
 	if (!type_ok(q, f))
 		return 0;
+	if (q->kind == RQ_SEEN && f->type == FT_SPEECH && !is_me(q, set, f->s[FS_NAME]))
+		return 0; /* "I saw your keys" said by someone else */
 	int failed = is_act(f) && (f->status == FST_FAILED || f->status == FST_ABORTED);
 	int tally = q->kind == RQ_COUNT || q->kind == RQ_YESNO;
 	if (q->status == RS_FAILED && !tally && is_act(f) && !failed)
@@ -1430,6 +1534,45 @@ static void remember(pr_str *seen, const char *s)
 	pr_str_add(seen, s, strlen(s) + 1);
 }
 
+/* The things the robot said it saw ("I can see an apple tea, a nesquik,
+ * and a  milk"), each once, without their articles: "apple tea, nesquik,
+ * milk". */
+static void seen_items(pr_str *b, pr_str *seen, size_t *n, const fact *f)
+{
+	char said[400];
+	if (!seen_said(f->s[FS_TEXT], said, sizeof said))
+		return;
+	for (char *p = said; p && *p && *n < LIST_MAX;) {
+		char *e = strchr(p, ',');
+		if (e)
+			*e = 0;
+		while (*p == ' ')
+			p++;
+		static const char *const skip[] = { "and ", "a ", "an ", "the ", "some ", NULL };
+		for (int again = 1; again;) {
+			again = 0;
+			for (const char *const *w = skip; *w; w++)
+				if (!strncasecmp(p, *w, strlen(*w))) {
+					p += strlen(*w);
+					again = 1;
+				}
+		}
+		char *and = strstr(p, " and "); /* "a cup and a plate" */
+		if (and && !e) {
+			*and = 0;
+			e = and + 4;
+		}
+		size_t len = strlen(p);
+		while (len && p[len - 1] == ' ')
+			p[--len] = 0;
+		if (len && !listed(seen, p)) {
+			remember(seen, p);
+			list_add(b, n, p);
+		}
+		p = e ? e + 1 : NULL;
+	}
+}
+
 /* Is `full` a longer name that begins with the words of `part` ("Tom
  * Becker" for "Tom")? */
 static int longer_name(const char *full, const char *part)
@@ -1696,12 +1839,45 @@ static int people_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 /* A note's amount of what "how many litres / kg" names: the number right
  * before the word ("Delivery of 800 litres of hypochlorite": 800), in the
  * note or the action read from it. */
+/* The number right before the unit symbol `sym` in `text` ("38 m3",
+ * "4mm"), into *v. */
+static int amount_before(const char *text, const char *sym, double *v)
+{
+	size_t n = strlen(sym);
+	for (const char *p = text; (p = strstr(p, sym)) != NULL; p++) {
+		char a = p[n];
+		if ((a >= 'a' && a <= 'z') || (a >= 'A' && a <= 'Z') || (a >= '0' && a <= '9'))
+			continue;
+		const char *e = p;
+		if (e > text && e[-1] == ' ')
+			e--;
+		const char *b = e;
+		while (b > text && ((b[-1] >= '0' && b[-1] <= '9') || b[-1] == '.'))
+			b--;
+		if (b == e || (b > text && ((b[-1] | 32) >= 'a' && (b[-1] | 32) <= 'z')))
+			continue;
+		char num[32];
+		snprintf(num, sizeof num, "%.*s", (int)(e - b), b);
+		char *end;
+		*v = strtod(num, &end);
+		if (*end == 0 && *v >= 0)
+			return 1;
+	}
+	return 0;
+}
+
 static int note_amount(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
 {
 	if (q->category < 0 || f->type == FT_SPEECH)
 		return 0;
 	const rq_term *u = &q->term[q->category];
-	static const int slots[] = { FS_TEXT, FS_OBJ, FS_NAME };
+	const char *sym = u->unit[0] ? u->unit : NULL;
+	static const int slots[] = { FS_TEXT, FS_OBJ, FS_NAME, FS_STATE };
+	for (size_t s = 0; sym && s < sizeof slots / sizeof *slots; s++)
+		if (f->s[slots[s]] && amount_before(f->s[slots[s]], sym, v)) {
+			snprintf(key, cap, "%s", sym);
+			return 1;
+		}
 	for (size_t s = 0; s < sizeof slots / sizeof *slots; s++) {
 		const char *text = f->s[slots[s]];
 		if (!text)
@@ -1730,7 +1906,7 @@ static int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 	char key[160], first[160] = "";
 	double total = 0, v;
 	size_t n = 0;
-	int any_done = 0;
+	int any_done = 0, said_before = 0;
 	for (size_t i = 0; i < k; i++)
 		any_done |= is_act(x->c[i].f) && x->c[i].f->status == FST_DONE &&
 		            amount_of(q, x->c[i].f, &v, key, sizeof key);
@@ -1741,6 +1917,7 @@ static int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 		            amount_of(q, f, &v, key, sizeof key);
 		if (!param && !note_amount(q, f, &v, key, sizeof key))
 			continue;
+		said_before |= !param; /* "12 atlases": the number before its word */
 		if (!n)
 			snprintf(first, sizeof first, "%s", key);
 		else if (strcmp(first, key))
@@ -1754,10 +1931,14 @@ static int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 		pr_str_free(&parts);
 		return 0;
 	}
-	pr_str_addf(b, "%s%.10g in all (%s: %s).%s", x->forgot || x->cut ? "At least " : "", total,
-	            first, parts.s ? parts.s : "",
-	            x->forgot ? " Older ones are forgotten."
-	            : x->cut  ? " I stopped reading at my token budget." : "");
+	const char *tail = x->forgot ? " Older ones are forgotten."
+	                   : x->cut  ? " I stopped reading at my token budget." : "";
+	if (n == 1 && said_before) /* "12 atlases" */
+		pr_str_addf(b, "%s%.10g %s.%s", x->forgot || x->cut ? "At least " : "", total, first,
+		            tail);
+	else
+		pr_str_addf(b, "%s%.10g in all (%s: %s).%s", x->forgot || x->cut ? "At least " : "",
+		            total, first, parts.s ? parts.s : "", tail);
 	pr_str_free(&parts);
 	return 1;
 }
@@ -1838,7 +2019,9 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	const cand *c = pick(x, k);
 	if (c && key_answer(x, b, a, c, k))
 		return;
-	if (q->kind == RQ_COUNT && (people_answer(x, b, a, k) || sum_answer(x, b, a, k)))
+	/* "how many workers were on site": a note that says "17 workers"
+	 * answers before the people the robot met */
+	if (q->kind == RQ_COUNT && (sum_answer(x, b, a, k) || people_answer(x, b, a, k)))
 		return;
 	switch (q->kind) {
 	case RQ_WHEN:
@@ -2037,6 +2220,11 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		pr_str_adds(b, "I saw ");
 		for (size_t i = k; i-- > 0 && n < LIST_MAX;) {
 			const fact *f = x->c[i].f;
+			if (f->type == FT_SPEECH) {
+				seen_items(b, &seen, &n, f);
+				add_evidence(a, x->c[i].ref);
+				continue;
+			}
 			char d[200];
 			lex_display(d, sizeof d, f->s[FS_NAME], strlen(f->s[FS_NAME]));
 			if (!*d || listed(&seen, d))
@@ -2782,8 +2970,10 @@ static void trace_question(rctx *x)
 	}
 	pr_str_adds(&x->trace, ", words:");
 	for (size_t i = 0; i < q->n_term; i++)
-		pr_str_addf(&x->trace, " %s%s%s", q->term[i].stem,
-		            (int)i == q->verb ? "(verb)" : "", (int)i == q->person ? "(name)" : "");
+		pr_str_addf(&x->trace, " %s%s%s%s%s", q->term[i].stem,
+		            (int)i == q->verb ? "(verb)" : "", (int)i == q->person ? "(name)" : "",
+		            (int)i == q->category ? "(kind asked)" : "",
+		            (int)i == q->key ? "(key)" : "");
 	pr_str_adds(&x->trace, "\n");
 }
 

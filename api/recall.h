@@ -43,6 +43,9 @@ typedef struct rq_term {
 	                    * category asked about (any sense), 2 another plural (what
 	                    * the word first means);
 	                    * "which vegetables", "how many containers", "drinks" */
+	char abbr[LEX_WORD_MAX]; /* "row 22", "level 5": the short form a robot's log
+	                    * writes ("r22", "l5"), on both terms; "" none */
+	char unit[8];      /* "kilos", "metres": the unit's symbol ("kg", "m"); "" none */
 } rq_term;
 
 typedef struct rquestion {

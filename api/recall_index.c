@@ -420,6 +420,10 @@ static size_t expand(uint64_t *out, const rq_term *t, int lemma)
 		lex_stem(t->lemma, strlen(t->lemma), st);
 		out[n++] = ridx_term(st);
 	}
+	/* "kilos": what a log writes ("kg"); its first word, as indexed */
+	lex_word u[2];
+	if (t->unit[0] && n < 5 && lex_split(t->unit, strlen(t->unit), u, 2) >= 1)
+		out[n++] = ridx_term(u[0].stem);
 	return n;
 }
 
@@ -441,7 +445,7 @@ int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
 		/* (the main verb counts only in words said and in evidence) */
 		if ((int)i == q->verb && !q->evidence && q->kind != RQ_SAID)
 			continue;
-		uint64_t terms[4];
+		uint64_t terms[5];
 		size_t k = expand(terms, &q->term[i], q->evidence || q->kind == RQ_SAID);
 		for (size_t j = 0; j < k; j++) {
 			int dup = 0;

@@ -488,6 +488,19 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 			q->step = !strcmp(w[i - 1].w, "first") ? 1 : -1;
 			used[i - 1] = 1;
 		}
+	/* "what did you do last on July 12", "what did you do first today":
+	 * the last (first) step of the span, not all of it */
+	for (size_t i = 1; q->kind != RQ_STEPS && first_is(w, k, "what") && i < k; i++)
+		if ((!strcmp(w[i].w, "last") || !strcmp(w[i].w, "first") || !strcmp(w[i].w, "lastly")) &&
+		    (!strcmp(w[i - 1].w, "do") || !strcmp(w[i - 1].w, "did")) &&
+		    (i + 1 == k || !strcmp(w[i + 1].w, "on") || !strcmp(w[i + 1].w, "in") ||
+		     !strcmp(w[i + 1].w, "today") || !strcmp(w[i + 1].w, "yesterday") ||
+		     !strcmp(w[i + 1].w, "at") || !strcmp(w[i + 1].w, "this") ||
+		     !strcmp(w[i + 1].w, "that") || !strcmp(w[i + 1].w, "before"))) {
+			q->kind = RQ_STEPS;
+			q->step = !strcmp(w[i].w, "first") ? 1 : -1;
+			used[i] = 1;
+		}
 	if (q->kind == RQ_STEPS)
 		; /* the steps of a task */
 	else if (starts(w, k, "how", "many") || starts(w, k, "how", "often") ||
@@ -807,6 +820,35 @@ static int modifier_ing(const lex_word *w, size_t k, size_t i)
 	return 1;
 }
 
+/* The symbol a log writes for a unit a person says in words ("kilos":
+ * kg, "cubic metres": m3); NULL when the word is no unit. */
+static const char *unit_symbol(const rquestion *q, const rq_term *u)
+{
+	static const char *const names[][2] = {
+		{ "kilo", "kg" }, { "kilogram", "kg" }, { "gram", "g" }, { "tonn", "t" },
+		{ "ton", "t" }, { "litr", "l" }, { "liter", "l" }, { "millilitr", "ml" },
+		{ "milliliter", "ml" }, { "metr", "m" }, { "meter", "m" }, { "millimetr", "mm" },
+		{ "millimet", "mm" }, { "centimetr", "cm" }, { "centimet", "cm" },
+		{ "kilometr", "km" }, { "kilomet", "km" }, { "minut", "min" }, { "hour", "h" },
+		{ "second", "s" }, { "percent", "%" }, { "degre", "deg" }, { "kilowatt", "kw" },
+		{ "volt", "v" }, { "pound", "lb" }, { "gallon", "gal" }, { "mile", "mi" },
+		{ "foot", "ft" }, { "feet", "ft" }, { "inch", "in" }, { "bar", "bar" } };
+	/* "cubic metres", "square metres": the next word, cubed or squared */
+	int cubic = u > q->term && !strcmp(u[0].word, "cubic");
+	int square = u > q->term && !strcmp(u[0].word, "square");
+	const rq_term *w = (cubic || square) && u + 1 < q->term + q->n_term ? u + 1 : u;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!strncmp(w->stem, names[i][0], strlen(names[i][0])) &&
+		    strlen(w->stem) <= strlen(names[i][0]) + 2) {
+			if (cubic && !strcmp(names[i][1], "m"))
+				return "m3";
+			if (square && !strcmp(names[i][1], "m"))
+				return "m2";
+			return names[i][1];
+		}
+	return NULL;
+}
+
 void rq_parse(rquestion *q, const char *text, int64_t now)
 {
 	memset(q, 0, sizeof *q);
@@ -1021,18 +1063,41 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 				}
 		break;
 	}
+	/* "row 22", "level 5", "column C7": a log may write the noun's first
+	 * letter with the number ("R22", "L5") */
+	for (size_t t = 0; t + 1 < q->n_term; t++) {
+		rq_term *a = &q->term[t], *d = &q->term[t + 1];
+		size_t nd = strlen(d->word);
+		int digits = nd > 0 && nd + 2 < LEX_WORD_MAX;
+		for (size_t j = 0; j < nd && digits; j++)
+			digits = d->word[j] >= '0' && d->word[j] <= '9';
+		if (!digits || a->lemma || a->cap || strlen(a->word) < 3 || a->word[0] < 'a' ||
+		    a->word[0] > 'z')
+			continue;
+		a->abbr[0] = a->word[0];
+		memcpy(a->abbr + 1, d->word, nd + 1);
+		memcpy(d->abbr, a->abbr, nd + 2);
+	}
+	/* "kilos", "cubic metres": the symbol a log writes ("kg", "m3") */
+	for (size_t t = 0; t < q->n_term; t++) {
+		const char *sym = q->term[t].lemma || q->term[t].cap ? NULL : unit_symbol(q, &q->term[t]);
+		if (sym)
+			snprintf(q->term[t].unit, sizeof q->term[t].unit, "%s", sym);
+	}
 	/* "which tote", "what package": the noun names the kind of thing asked
 	 * for, which a fact need not repeat */
 	q->category = -1;
 	if ((q->kind == RQ_WHICH || q->kind == RQ_COUNT) && q->n_term) {
 		size_t qi2 = 0;
 		while (qi2 + 1 < k && strcmp(w[qi2].w, "which") && strcmp(w[qi2].w, "what") &&
-		       strcmp(w[qi2].w, "many"))
+		       strcmp(w[qi2].w, "many") && strcmp(w[qi2].w, "much"))
 			qi2++;
 		if (qi2 + 1 < k)
 			for (size_t t = 0; t < q->n_term; t++)
-				if (!strcmp(q->term[t].word, w[qi2 + 1].w) && !q->term[t].lemma &&
-				    !q->term[t].cap) {
+				/* "how many photos did you take": a noun there, though
+				 * the lexicon knows the word as a verb too */
+				if (!strcmp(q->term[t].word, w[qi2 + 1].w) && !q->term[t].cap &&
+				    (!q->term[t].lemma || ((int)t != q->verb && q->verb >= 0))) {
 					q->category = (int)t;
 					break;
 				}
