@@ -1943,6 +1943,94 @@ static int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 	return 1;
 }
 
+/* Where the run a finished fact `f` ends began: a run whose end was
+ * recorded apart from its start (a "running" fact, then a "succeeded" one
+ * at the end) began at the running fact among the first n candidates —
+ * its first report when that was the same run, its last when the facts
+ * merged several runs (two introductions in an afternoon). */
+static int64_t run_start(const rctx *x, const fact *f, size_t n)
+{
+	const int64_t MIN = 60 * 1000000LL;
+	int64_t start = f->t1;
+	for (size_t i = 0; f->t2 - start < 1000000 && i < n; i++) {
+		const fact *g = x->c[i].f;
+		if (g != f && g->status == FST_ONGOING && g->s[FS_NAME] && f->s[FS_NAME] &&
+		    !strcmp(g->s[FS_NAME], f->s[FS_NAME]) && g->t2 <= f->t1 && f->t1 - g->t2 < 30 * MIN)
+			start = f->t1 - g->t0 < 4 * 60 * MIN && f->count <= 1 && g->count <= 1 ? g->t0
+			                                                                      : g->t1;
+	}
+	if (f->t2 - start < 1000000 && f->count <= 1 && f->t0 < f->t1)
+		start = f->t0;
+	return start;
+}
+
+/* "What did you do last week", "describe what you did each day": a span
+ * of several days told day by day, a few things each (its tasks when the
+ * span holds more kinds of action than a list shows). 0 when the
+ * candidates fall on one day and no day by day was asked. */
+static int do_by_day(rctx *x, pr_str *b, h2emv_answer *a, size_t k, int by_task, int acts)
+{
+	enum { DAYS = 8, PER_DAY = 5 };
+	char day[40], last[40] = "";
+	size_t nd = 0;
+	for (size_t i = 0; i < k; i++) {
+		emv_fmt_date(day, sizeof day, x->c[i].f->t0);
+		if (strcmp(day, last))
+			nd++, snprintf(last, sizeof last, "%s", day);
+	}
+	if (nd < 2 && !x->q->by_day)
+		return 0;
+	/* the newest days when there are more than a list shows */
+	size_t skip = nd > DAYS ? nd - DAYS : 0, di = 0, n = 0, more = 0;
+	pr_str seen = { 0 };
+	last[0] = 0;
+	if (skip)
+		pr_str_addf(b, "(%zu earlier days not listed) ", skip);
+	for (size_t i = 0; i < k; i++) {
+		const fact *f = x->c[i].f;
+		emv_fmt_date(day, sizeof day, f->t0);
+		if (strcmp(day, last)) {
+			if (di++ >= skip && last[0] && n)
+				pr_str_addf(b, "%s; ", more ? " and more" : "");
+			snprintf(last, sizeof last, "%s", day);
+			n = more = 0;
+			pr_str_free(&seen);
+			memset(&seen, 0, sizeof seen);
+		}
+		if (di <= skip)
+			continue;
+		if (by_task ? f->type != FT_TASK : f->type != FT_ACT && !(f->type == FT_TASK && !acts))
+			continue;
+		eng_buf r = { 0 };
+		facts_render_one(&r, f);
+		if (!r.data) {
+			eng_buf_free(&r);
+			continue;
+		}
+		eng_buf_append(&r, "", 1);
+		const char *t = (const char *)r.data;
+		if (!strncmp(t, "the task ", 9))
+			t += 9;
+		if (!listed(&seen, t)) {
+			remember(&seen, t);
+			if (n < PER_DAY) {
+				if (!n)
+					pr_str_addf(b, "On %s (%s): ", day, weekday_name(f->t0));
+				pr_str_addf(b, "%s%s", n ? ", " : "", t);
+				add_evidence(a, x->c[i].ref);
+				n++;
+			} else {
+				more = 1;
+			}
+		}
+		eng_buf_free(&r);
+	}
+	if (n)
+		pr_str_addf(b, "%s.", more ? " and more" : "");
+	pr_str_free(&seen);
+	return 1;
+}
+
 static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 {
 	const rquestion *q = x->q;
@@ -2032,17 +2120,7 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 			/* a run whose end was recorded apart from its start (a
 			 * "running" fact, then a "succeeded" one at the end): the
 			 * run is the running fact's start to the end */
-			int64_t start = c->f->t1;
-			const int64_t MIN = 60 * 1000000LL;
-			for (size_t i = 0; c->f->t2 - start < 1000000 && i < x->n; i++) {
-				const fact *g = x->c[i].f;
-				if (g != c->f && g->status == FST_ONGOING && g->s[FS_NAME] &&
-				    c->f->s[FS_NAME] && !strcmp(g->s[FS_NAME], c->f->s[FS_NAME]) &&
-				    g->t2 <= c->f->t1 && c->f->t1 - g->t2 < 30 * MIN)
-					/* its first running report, when that was the same
-					 * run (within hours), else its last */
-					start = c->f->t1 - g->t0 < 4 * 60 * MIN ? g->t0 : g->t1;
-			}
+			int64_t start = run_start(x, c->f, x->n);
 			int64_t d = (c->f->t2 - start) / 1000000;
 			pr_str_addf(b, "About %lld minutes and %lld seconds (%s).", (long long)(d / 60),
 			            (long long)(d % 60), fmt_dt(dt, sizeof dt, c->f->t1));
@@ -2516,6 +2594,11 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		}
 		pr_str_free(&kinds);
 		int by_task = q->kind == RQ_DO && tasks && n_kinds > LIST_MAX;
+		if (q->kind == RQ_DO && !q->t_point && do_by_day(x, b, a, k, by_task, acts)) {
+			pr_str_free(&seen);
+			pr_str_free(&skills);
+			break;
+		}
 		for (size_t i = 0; i < k && n < LIST_MAX; i++) {
 			const fact *f = x->c[i].f;
 			if (q->kind == RQ_DO &&
@@ -2776,10 +2859,36 @@ static int around_moment(rctx *x, rquestion *q)
 	int rc = pick_for(&c, x, &a, q);
 	if (rc)
 		return rc;
+	size_t had = x->n;
 	x->n = 0;
 	if (!c)
 		return H2EMV_OK; /* no such moment: the question as it was */
 	int64_t t = q->anchor_after ? (c->f->t2 > c->f->t1 ? c->f->t2 : c->f->t1) : c->f->t1;
+	if (q->anchor_during) {
+		/* the run's span (a fact that merged runs: its last run) */
+		int64_t end = c->f->t2 > c->f->t1 ? c->f->t2 : c->f->t1;
+		int64_t start = run_start(x, c->f, had);
+		if (x->want_trace) {
+			char d[40];
+			pr_str_addf(&x->trace, "during the moment at %s\n",
+			            emv_fmt_datetime(d, sizeof d, start));
+		}
+		q->n_term = (size_t)q->anchor;
+		if (q->verb >= q->anchor)
+			q->verb = -1;
+		if (q->person >= q->anchor)
+			q->person = -1;
+		if (q->category >= q->anchor)
+			q->category = -1;
+		q->anchor = -1;
+		q->anchor_during = 0;
+		q->t0 = start;
+		q->t1 = end + 1000000;
+		q->order = RO_FIRST;
+		if (q->kind == RQ_DO && !q->n_term)
+			q->kind = RQ_STEPS; /* its steps, in order */
+		return H2EMV_OK;
+	}
 	if (x->want_trace) {
 		char d[40];
 		pr_str_addf(&x->trace, "%s the moment at %s\n", q->anchor_after ? "after" : "before",

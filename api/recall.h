@@ -72,6 +72,7 @@ typedef struct rquestion {
 	int anchor;           /* "what did you do after the photo": term[anchor..] name the
 	                       * moment, the terms before it what is asked; -1 none */
 	int anchor_after;     /* after (1) or before (0) that moment */
+	int anchor_during;    /* within that moment's span ("when you introduced yourself") */
 	int anchor_reply;     /* a question about words: "when she asked ...", said in
 	                       * reply to the words the clause names */
 	int anchor_request;   /* internal: the moment is a request in others' words */
@@ -81,6 +82,7 @@ typedef struct rquestion {
 	                       * action, or a person a note names), not whom it met */
 	int agent_term;       /* the term of that question's verb ("opened"), -1 none */
 	char agent_particle[8]; /* its particle ("handed in"), "" none */
+	int by_day;           /* "what did you do each day": told day by day */
 	int evidence;         /* internal: no typed fact answered; read notes and
 	                       * words for the question's own words (an evidence
 	                       * answer quotes them) */

@@ -849,6 +849,40 @@ static const char *unit_symbol(const rquestion *q, const rq_term *u)
 	return NULL;
 }
 
+/* "Summarize your highlights from June", "explain briefly what you did
+ * each day that you can remember", "give me an overview": a question
+ * about doing, told day by day when it says so; these words are no
+ * content to match. */
+static void read_summary(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
+{
+	static const char *const words[] = { "summarize", "summarise", "summary", "summaries",
+		                                 "overview", "highlights", "highlight", "recap",
+		                                 "describe", "explain", "briefly", "brief", "detail",
+		                                 "details", "detailed", "outline", "remember",
+		                                 "recall", NULL };
+	int summary = 0;
+	for (size_t i = 0; i < k; i++)
+		for (const char *const *p = words; *p; p++)
+			if (!strcmp(w[i].w, *p)) {
+				used[i] = 1;
+				summary |= strcmp(*p, "remember") && strcmp(*p, "recall");
+			}
+	for (size_t i = 0; i + 1 < k; i++)
+		if ((!strcmp(w[i].w, "each") || !strcmp(w[i].w, "every") || !strcmp(w[i].w, "per")) &&
+		    !strcmp(w[i + 1].w, "day")) {
+			q->by_day = 1;
+			used[i] = used[i + 1] = 1;
+		}
+	for (size_t i = 0; i < k; i++)
+		if (!strcmp(w[i].w, "daily") || (i + 2 < k && !strcmp(w[i].w, "day") &&
+		                                   !strcmp(w[i + 1].w, "by") &&
+		                                   !strcmp(w[i + 2].w, "day")))
+			q->by_day = 1, used[i] = 1;
+	if ((summary || q->by_day) && (q->kind == RQ_WHICH || q->kind == RQ_SEEN ||
+	                               q->kind == RQ_DO))
+		q->kind = RQ_DO, q->plural = 0;
+}
+
 void rq_parse(rquestion *q, const char *text, int64_t now)
 {
 	memset(q, 0, sizeof *q);
@@ -900,6 +934,7 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 			used[i] = used[i + 1] = 1;
 	/* "go": kept as a verb when it is the question's only verb ("where did
 	 * you go") */
+	read_summary(q, w, k, used);
 	/* "Name the people you met", "List ...", "Tell me ...": an imperative */
 	if (k && (!strcmp(w[0].w, "name") || !strcmp(w[0].w, "list") || !strcmp(w[0].w, "tell") ||
 	          !strcmp(w[0].w, "show") || !strcmp(w[0].w, "describe") ||
@@ -913,6 +948,15 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		    (!strcmp(w[i].w, "after") || !strcmp(w[i].w, "before"))) {
 			q->anchor = (int)q->n_term;
 			q->anchor_after = !strcmp(w[i].w, "after");
+			continue;
+		}
+		/* "what did you do when you introduced yourself / during the
+		 * demo": the steps within that moment's span */
+		if (q->kind == RQ_DO && q->anchor < 0 && !used[i] && i > qi && i + 1 < k &&
+		    !w[i + 1].digit &&
+		    (!strcmp(w[i].w, "when") || !strcmp(w[i].w, "while") || !strcmp(w[i].w, "during"))) {
+			q->anchor = (int)q->n_term;
+			q->anchor_during = 1;
 			continue;
 		}
 		/* "what did you tell Lena when she asked where her mother was":
