@@ -1956,8 +1956,7 @@ static int64_t run_start(const rctx *x, const fact *f, size_t n)
 		const fact *g = x->c[i].f;
 		if (g != f && g->status == FST_ONGOING && g->s[FS_NAME] && f->s[FS_NAME] &&
 		    !strcmp(g->s[FS_NAME], f->s[FS_NAME]) && g->t2 <= f->t1 && f->t1 - g->t2 < 30 * MIN)
-			start = f->t1 - g->t0 < 4 * 60 * MIN && f->count <= 1 && g->count <= 1 ? g->t0
-			                                                                      : g->t1;
+			start = f->t1 - g->t0 < 4 * 60 * MIN && f->count <= 1 ? g->t0 : g->t1;
 	}
 	if (f->t2 - start < 1000000 && f->count <= 1 && f->t0 < f->t1)
 		start = f->t0;

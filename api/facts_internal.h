@@ -1,0 +1,52 @@
+/*
+ * facts_internal.h — what the facts_*.c files share and nothing else
+ * uses: a fact's strings and key, setting a slot from text
+ * (facts_base.c), and the facts a note tells (facts_note.c), which
+ * facts_from_scene (facts_extract.c) calls.
+ */
+#ifndef H2EMV_FACTS_INTERNAL_H
+#define H2EMV_FACTS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/facts.h"
+
+struct scene;
+struct robot_profile;
+
+/* Free a fact's strings and zero it. */
+void fact_free(fact *f);
+
+/* Give `f` one block holding the strings lens[i] bytes of src[i] (NULL:
+ * absent). */
+int fact_strings(fact *f, const char *const *src, const size_t *lens);
+
+/* What makes two facts the same (facts_merge): every slot, but for an
+ * action the place the robot happened to be at. */
+uint64_t fact_key(const fact *f);
+
+/* A new zeroed fact at the end of `f`, or NULL out of memory. */
+fact *fact_push(facts *f);
+
+/* Set an empty slot to a cleaned copy of s[0, n) (trimmed, markup
+ * removed, bounded); a slot already set is kept. Returns 0. */
+int fact_set(fact *f, int slot, const char *s, size_t n);
+int fact_sets(fact *f, int slot, const char *s);
+
+/* Append v to an action's other parameters, FS_STATE, at most 200 bytes
+ * in all. */
+void fact_append_state(fact *f, const char *v);
+
+/* The action a note without one tells, and the note as a fact of its own
+ * (the action it was written beside is out->v[first] when there is one). */
+int facts_note_action(facts *out, const struct scene *s, const struct robot_profile *prof);
+int facts_note(facts *out, size_t first, const struct scene *s);
+
+/* Does a parameter's key name why a run went as it did ("error",
+ * "fail_reason", "finding")? */
+int fact_reason_key(const char *key, size_t klen);
+/* The unit a key ends in ("weight_kg": "kg"); NULL none. */
+const char *fact_key_unit(const char *key, size_t klen);
+
+#endif
