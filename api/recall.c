@@ -132,7 +132,7 @@ static int named_part(const char *state, const rq_term *t, char *out, size_t cap
 			d++;
 		for (size_t j = d; j < k && j < 6; j++)
 			words_after += !w[j].digit;
-		if (d < k && words_after > 1)
+		if (num && d < k && words_after > 1)
 			continue;
 		if (k >= 2 && k <= 6 && !w[0].digit && key_names(&w[0], t)) {
 			const char *sp = strrchr(out, ' ');
@@ -1866,6 +1866,22 @@ static int amount_before(const char *text, const char *sym, double *v)
 	return 0;
 }
 
+/* Is "NUM WORD" written in `text` as such ("12 atlases"), the number on
+ * its own (not the end of "bin_C7_2" or "H3")? */
+static int num_then_word(const char *text, const char *num, const char *word)
+{
+	size_t n = strlen(num), m = strlen(word);
+	for (const char *p = strstr(text, num); p; p = strstr(p + 1, num)) {
+		char b = p > text ? p[-1] : ' ';
+		if ((b >= '0' && b <= '9') || ((b | 32) >= 'a' && (b | 32) <= 'z') || b == '_' ||
+		    b == '.' || b == '-')
+			continue;
+		if (p[n] == ' ' && !strncasecmp(p + n + 1, word, m))
+			return 1;
+	}
+	return 0;
+}
+
 static int note_amount(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
 {
 	if (q->category < 0 || f->type == FT_SPEECH)
@@ -1888,7 +1904,8 @@ static int note_amount(const rquestion *q, const fact *f, double *v, char *key, 
 			n = 32;
 		for (size_t i = 0; i + 1 < n; i++) {
 			char *end;
-			if (!w[i].digit || strcmp(w[i + 1].stem, u->stem))
+			if (!w[i].digit || strcmp(w[i + 1].stem, u->stem) ||
+			    !num_then_word(text, w[i].w, w[i + 1].w))
 				continue;
 			*v = strtod(w[i].w, &end);
 			if (*end || *v < 0)
