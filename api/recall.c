@@ -2141,10 +2141,18 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 			pr_str_addf(b, "About %lld minutes and %lld seconds (%s).", (long long)(d / 60),
 			            (long long)(d % 60), fmt_dt(dt, sizeof dt, c->f->t1));
 		} else {
-			pr_str_addf(b, "At %s", fmt_dt(dt, sizeof dt, when_of(x, c->f)));
-			if (q->order != RO_FIRST && c->f->t2 > c->f->t1 + 60000000)
-				pr_str_addf(b, " (until %s)", fmt_dt(dd, sizeof dd, c->f->t2) + 12);
-			pr_str_addf(b, ", a %s.", weekday_name(when_of(x, c->f)));
+			/* a run recorded as running, then finished: its start, and its
+			 * end when it lasted over a minute */
+			int64_t t = when_of(x, c->f), end = c->f->t2 > c->f->t1 ? c->f->t2 : 0;
+			if (q->order == RO_LAST && c->f->status == FST_DONE && c->f->t2 <= c->f->t1) {
+				int64_t s0 = run_start(x, c->f, x->n);
+				if (s0 < t && t - s0 > 60000000 && t - s0 < 4 * 3600LL * 1000000)
+					end = t, t = s0;
+			}
+			pr_str_addf(b, "At %s", fmt_dt(dt, sizeof dt, t));
+			if (q->order != RO_FIRST && end > t + 60000000)
+				pr_str_addf(b, " (until %s)", fmt_dt(dd, sizeof dd, end) + 12);
+			pr_str_addf(b, ", a %s.", weekday_name(t));
 		}
 		add_evidence(a, c->ref);
 		break;

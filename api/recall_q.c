@@ -97,6 +97,7 @@ typedef struct scope {
 	int around;            /* the clock time is approximate */
 	int before, after;     /* "before"/"after" the clock time */
 	int weekday;           /* the day is a bare weekday ("on Thursday") */
+	int min0, min1;        /* a window of the day in minutes ("between 3 and 4 pm"), or -1 */
 } scope;
 
 /* Read times of day: "at 11:24", "around 3 pm", "at 3pm", "before noon". */
@@ -146,6 +147,42 @@ static int read_clock(const lex_word *w, size_t k, size_t i, int *minutes, size_
 	return 1;
 }
 
+/* "between 3 and 4 pm", "from 14:00 to 15:30": a window of the day, in
+ * minutes; *n the words it took. */
+static int read_window(const lex_word *w, size_t k, size_t i, int *m0, int *m1, size_t *n)
+{
+	if (!is(w, k, i, "between") && !is(w, k, i, "from"))
+		return 0;
+	size_t j = i + 1, ua = 0, ub = 0;
+	int a = 0, b = 0;
+	int a_ok = read_clock(w, k, j, &a, &ua);
+	if (!a_ok) {
+		if (j >= k || !w[j].digit || atoi(w[j].w) > 24)
+			return 0;
+		a = atoi(w[j].w) * 60, ua = 1;
+	}
+	j += ua;
+	if (!is(w, k, j, "and") && !is(w, k, j, "to") && !is(w, k, j, "till") &&
+	    !is(w, k, j, "until"))
+		return 0;
+	j++;
+	int b_ok = read_clock(w, k, j, &b, &ub);
+	if (!b_ok) {
+		if (!a_ok || j >= k || !w[j].digit || atoi(w[j].w) > 24)
+			return 0;
+		b = atoi(w[j].w) * 60, ub = 1;
+	}
+	/* "3 and 4 pm": the first is in the second's half of the day */
+	if (!a_ok && b >= 12 * 60 && a < 12 * 60 && a + 12 * 60 <= b)
+		a += 12 * 60;
+	if (!b_ok && a >= 12 * 60 && b < 12 * 60)
+		b += 12 * 60;
+	if (b <= a)
+		return 0;
+	*m0 = a, *m1 = b, *n = j + ub - i;
+	return 1;
+}
+
 static void read_scope(const lex_word *w, size_t k, int64_t now, scope *sc, uint8_t *used)
 {
 	int ny, nm, nd, nwd;
@@ -155,7 +192,11 @@ static void read_scope(const lex_word *w, size_t k, int64_t now, scope *sc, uint
 		const char *s = w[i].w;
 		int mon, wd, n;
 		size_t u = 0;
-		if (!strcmp(s, "today") || (!strcmp(s, "tonight"))) {
+		if (read_window(w, k, i, &sc->min0, &sc->min1, &u)) {
+			for (size_t j = i; j < i + u; j++)
+				used[j] = 1;
+			i += u - 1;
+		} else if (!strcmp(s, "today") || (!strcmp(s, "tonight"))) {
 			sc->day = today, sc->span = DAY_US, used[i] = 1;
 		} else if (!strcmp(s, "yesterday")) {
 			sc->day = today - DAY_US, sc->span = DAY_US, used[i] = 1;
@@ -287,12 +328,13 @@ static void scope_range(const scope *sc, int64_t now, int64_t *t0, int64_t *t1, 
 	*point = 0;
 	int64_t day = sc->day;
 	int64_t span = sc->span;
-	if (day == INT64_MIN && (sc->hour0 >= 0 || sc->clock >= 0)) {
+	if (day == INT64_MIN && (sc->hour0 >= 0 || sc->clock >= 0 || sc->min0 >= 0)) {
 		/* a time of day without a day: the latest such time before now */
 		day = day_of(now);
 		span = DAY_US;
 		int64_t start = sc->clock >= 0 ? (int64_t)sc->clock * 60000000 - HOUR_US
-		                               : (int64_t)sc->hour0 * HOUR_US;
+		                : sc->min0 >= 0 ? (int64_t)sc->min0 * 60000000
+		                                : (int64_t)sc->hour0 * HOUR_US;
 		if (day + start > now)
 			day -= DAY_US;
 	}
@@ -303,6 +345,10 @@ static void scope_range(const scope *sc, int64_t now, int64_t *t0, int64_t *t1, 
 	if (sc->hour0 >= 0 && span == DAY_US) {
 		*t0 = day + (int64_t)sc->hour0 * HOUR_US;
 		*t1 = day + (int64_t)sc->hour1 * HOUR_US;
+	}
+	if (sc->min0 >= 0 && span == DAY_US) {
+		*t0 = day + (int64_t)sc->min0 * 60000000;
+		*t1 = day + (int64_t)sc->min1 * 60000000;
 	}
 	if (sc->clock >= 0 && span == DAY_US) {
 		int64_t c = day + (int64_t)sc->clock * 60000000;
@@ -902,7 +948,7 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 			w[i].cap = 0;
 		}
 	}
-	scope sc = { INT64_MIN, 0, -1, -1, -1, 0, 0, 0, 0 };
+	scope sc = { INT64_MIN, 0, -1, -1, -1, 0, 0, 0, 0, -1, -1 };
 	read_scope(w, k, now, &sc, used);
 	scope_range(&sc, now, &q->t0, &q->t1, &q->t_point);
 	q->weekday = sc.weekday && sc.span == DAY_US && q->t1;
