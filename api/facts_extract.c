@@ -486,9 +486,11 @@ int facts_from_scene(facts *out, const scene *s, const robot_profile *prof, int 
 		if (!(f = fact_push(out)))
 			return H2EMV_ENOMEM;
 		f->type = FT_TASK;
-		f->status = s->goal_status == 3 ? FST_DONE : s->goal_status == 4 ? FST_FAILED
-		            : s->goal_status == 5 ? FST_ABORTED : s->goal_status ? FST_ONGOING
-		                                                                : FST_NONE;
+		/* the line's goal status is its innermost goal's: a task whose
+		 * step failed ("Bring.LookAtObject" failed) goes on */
+		int gs = s->n_goal > 1 && s->goal_status >= 3 ? 1 : s->goal_status;
+		f->status = gs == 3 ? FST_DONE : gs == 4 ? FST_FAILED : gs == 5 ? FST_ABORTED
+		            : gs ? FST_ONGOING : FST_NONE;
 		fact_sets(f, FS_NAME, s->goal[0]);
 		lex_word w[12];
 		size_t k = lex_split(s->goal[0], strlen(s->goal[0]), w, 12);

@@ -1980,6 +1980,63 @@ static int64_t run_start(const rctx *x, const fact *f, size_t n)
 	return start;
 }
 
+/* "What went wrong yesterday", "did you have any problems on Friday":
+ * the failed runs in order, a cluster of failures within a minute
+ * told by its last (the step that failed and the task it aborted are one
+ * trouble: the task says it), with the reason when one was written.
+ * Returns how many were listed; 0 when none failed. */
+static size_t failures_list(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
+{
+	const int64_t GAP = 60 * 1000000LL;
+	size_t idx[LIST_MAX * 8], n = 0;
+	for (size_t i = 0; i < k && n < sizeof idx / sizeof *idx; i++) {
+		const fact *f = x->c[i].f;
+		if (is_act(f) && (f->status == FST_FAILED || f->status == FST_ABORTED))
+			idx[n++] = i;
+	}
+	/* by time (insertion: a few dozen at most) */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && x->c[idx[j]].f->t1 < x->c[idx[j - 1]].f->t1; j--) {
+			size_t t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	size_t shown = 0, more = 0;
+	char dt[40];
+	pr_str seen = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		const fact *f = x->c[idx[i]].f;
+		/* a later failure of the same trouble follows within minutes */
+		if (i + 1 < n && x->c[idx[i + 1]].f->t1 - f->t1 <= GAP &&
+		    x->c[idx[i + 1]].f->t1 >= f->t1)
+			continue;
+		eng_buf r = { 0 };
+		facts_render_one(&r, f);
+		if (!r.data) {
+			eng_buf_free(&r);
+			continue;
+		}
+		eng_buf_append(&r, "", 1);
+		char key[600];
+		snprintf(key, sizeof key, "%s %s", (const char *)r.data, fmt_dt(dt, sizeof dt, f->t1));
+		if (!listed(&seen, key)) {
+			remember(&seen, key);
+			if (shown < LIST_MAX) {
+				pr_str_addf(b, "%s%s at %s", shown ? "; " : "", (const char *)r.data, dt);
+				add_evidence(a, x->c[idx[i]].ref);
+				shown++;
+			} else {
+				more++;
+			}
+		}
+		eng_buf_free(&r);
+	}
+	if (shown)
+		pr_str_addf(b, more ? "; and %zu more." : ".", more);
+	pr_str_free(&seen);
+	return shown;
+}
+
 /* "What did you do last week", "describe what you did each day": a span
  * of several days told day by day, a few things each (its tasks when the
  * span holds more kinds of action than a list shows). 0 when the
@@ -2499,6 +2556,16 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		break;
 	}
 	case RQ_YESNO: {
+		/* "did anything go wrong on Friday": yes, and what */
+		if (q->status == RS_FAILED && q->t1 && !q->order_said) {
+			pr_str_adds(b, "Yes: ");
+			size_t at = b->len;
+			if (failures_list(x, b, a, k))
+				break;
+			b->len = at - 5;
+			if (b->s)
+				b->s[b->len] = 0;
+		}
 		/* yes needs an occurrence that did not fail, unless the question
 		 * asks about a failure */
 		const cand *hit = NULL, *tried = NULL;
@@ -2598,6 +2665,8 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	case RQ_FAILED:
 	case RQ_DO:
 	default: {
+		if (q->kind == RQ_FAILED && failures_list(x, b, a, k))
+			break;
 		pr_str seen = { 0 }, skills = { 0 };
 		size_t n = 0;
 		/* tasks are listed only when no action is, or when the span holds
@@ -2975,15 +3044,19 @@ static int earlier_weekday(rctx *x, rquestion *q, const h2emv_node *root, h2emv_
  * turn them into a wrong yes. */
 static int relax(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err)
 {
-	if (q->kind == RQ_YESNO || q->kind == RQ_COUNT || content_terms(q) < 1 || !root)
+	/* (a yes or no may not drop words, but "did you have any problems
+	 * during the demo on Friday" asks about Friday's failures) */
+	int trouble = q->kind == RQ_YESNO && q->status == RS_FAILED && q->t1;
+	if ((q->kind == RQ_YESNO && !trouble) || q->kind == RQ_COUNT || content_terms(q) < 1 ||
+	    !root)
 		return H2EMV_OK;
 	rquestion orig = *q;
 	for (size_t i = orig.n_term; i-- > 0;) {
-		if (!droppable(&orig, i))
+		if (trouble ? !orig.term[i].occasion : !droppable(&orig, i))
 			continue;
 		*q = orig;
 		drop_term(q, i);
-		if (!q->n_term || (q->verb < 0 && !content_terms(q)))
+		if ((!q->n_term || (q->verb < 0 && !content_terms(q))) && !trouble)
 			continue;
 		x->q = q;
 		x->n = 0;

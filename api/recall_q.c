@@ -1096,6 +1096,11 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		t->cls = cls;
 		t->same = lemma ? -1 : lex_same_group(w[i].stem);
 		t->owner = (uint8_t)owner;
+		t->occasion = (uint8_t)((i > 0 && !strcmp(w[i - 1].w, "during")) ||
+		                        (i > 1 && !strcmp(w[i - 2].w, "during") &&
+		                         (!strcmp(w[i - 1].w, "the") || !strcmp(w[i - 1].w, "a") ||
+		                          !strcmp(w[i - 1].w, "our") || !strcmp(w[i - 1].w, "your") ||
+		                          !strcmp(w[i - 1].w, "this") || !strcmp(w[i - 1].w, "that"))));
 		/* "last" / "first" already read; words like "put" are verbs */
 		if (lemma && q->verb < 0 && !w[i].cap)
 			q->verb = (int)q->n_term;
