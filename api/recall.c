@@ -1703,142 +1703,6 @@ static void quote(pr_str *b, const fact *f, int64_t t)
 		            f->s[FS_NAME] ? f->s[FS_NAME] : "someone", f->s[FS_TEXT]);
 }
 
-/* No typed fact answered the question as read: answer it from the note or
- * the words that hold its words, quoted, in the form the kind asks for. */
-static void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a)
-{
-	const rquestion *q = x->q;
-	const cand *c = best_evidence(x);
-	if (!c) {
-		pr_str_adds(b, NOT_FOUND);
-		return;
-	}
-	const fact *f = c->f;
-	int64_t t = q->order == RO_FIRST ? f->t0 : f->t1;
-	char dt[40], amount[2 * LEX_WORD_MAX + 2];
-	a->quoted = 1;
-	add_evidence(a, c->ref);
-	/* "where did you send Luis for his passport": Luis's words found it;
-	 * what the robot answered him is the answer */
-	const fact *reply = q->you && f->type == FT_SPEECH && !c->me ? reply_of(x, f) : NULL;
-	if (reply) {
-		quote(b, f, t);
-		pr_str_addf(b, " I answered: \"%s\"", reply->s[FS_TEXT]);
-		return;
-	}
-	if (x->want_trace)
-		pr_str_addf(&x->trace, "no typed fact answers it: the best-matching record (score %.1f)\n",
-		            c->score);
-	switch (q->kind) {
-	case RQ_WHEN:
-		pr_str_addf(b, "At %s, a %s. ", fmt_dt(dt, sizeof dt, t), weekday_name(t));
-		break;
-	case RQ_DAY:
-		pr_str_addf(b, "On %s (%s). ", emv_fmt_date(dt, sizeof dt, t), weekday_name(t));
-		break;
-	case RQ_WHO: {
-		/* (the robot's own words tell of someone, never of itself) */
-		const char *who = f->type == FT_NOTE ? f->s[FS_WHO] : c->me ? NULL : f->s[FS_NAME];
-		char subject[96];
-		if (f->type == FT_NOTE && q->agent_term >= 0 &&
-		    clause_subject(f->s[FS_TEXT], &q->term[q->agent_term], subject, sizeof subject))
-			who = strcmp(subject, "I") && strcasecmp(subject, "we") ? subject : "I did";
-		if (who)
-			pr_str_addf(b, "%s. ", who);
-		break;
-	}
-	case RQ_COUNT:
-		if (counted_amount(f->s[FS_TEXT], q, amount, sizeof amount))
-			pr_str_addf(b, "%s. ", amount);
-		break;
-	default:
-		break;
-	}
-	quote(b, f, t);
-}
-
-/* What a which-question's category names in an action: its object, or
- * the parameter the category word matched ("which vegetables did you
- * load": LoadVan {produce: carrots} is the produce carrots, not the van). */
-static const char *matched_thing(const rquestion *q, const fact *f, char *part, size_t cap)
-{
-	if (q->category < 0 || word_in(f->s[FS_OBJ], &q->term[q->category]))
-		return f->s[FS_OBJ];
-	for (const char *p = f->s[FS_STATE]; next_part(&p, part, cap);)
-		if (word_in(part, &q->term[q->category]))
-			return part;
-	return f->s[FS_OBJ];
-}
-
-/* "Which floor is Sapiens on", "which flight did the bag come in on": the
- * parameter the question's noun names, of the chosen action. */
-static int key_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
-{
-	const rquestion *q = x->q;
-	if (q->key < 0 || q->plural || (q->kind != RQ_WHICH && q->kind != RQ_WHERE) ||
-	    !is_act(c->f))
-		return 0;
-	char part[160], dt[40];
-	const rq_term *t = &q->term[q->key];
-	/* an object or a place that is named by the noun answers as it is */
-	static const int slots[] = { FS_OBJ, FS_DST, FS_SRC, FS_PLACE };
-	for (size_t i = 0; i < sizeof slots / sizeof *slots; i++) {
-		const char *v = c->f->s[slots[i]];
-		lex_word w[2];
-		if (v && lex_split(v, strlen(v), w, 2) >= 1 && key_names(&w[0], t))
-			return 0; /* today's answer says it */
-	}
-	if (!named_part(c->f->s[FS_STATE], t, part, sizeof part, NULL))
-		return 0;
-	(void)k;
-	pr_str_addf(b, "The %s (%s).", part, fmt_dt(dt, sizeof dt, when_of(x, c->f)));
-	add_evidence(a, c->ref);
-	return 1;
-}
-
-/* "How many people did you meet on Friday": the people, each once (a
- * person met ten times is one person), named. */
-static int people_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
-{
-	if (!x->q->people)
-		return 0;
-	pr_str seen = { 0 }, names = { 0 };
-	size_t n = 0;
-	/* the people seen present (a person fact with its place); a speaker
-	 * never seen present may be the robot itself, counted only when no
-	 * one was seen */
-	int present = 0;
-	for (size_t i = 0; i < k && !present; i++)
-		present = x->c[i].f->type == FT_PERSON && x->c[i].f->s[FS_PLACE];
-	for (size_t i = 0; i < k; i++) {
-		const fact *f = x->c[i].f;
-		const char *who = f->type == FT_PERSON ? f->s[FS_NAME]
-		                  : is_act(f)          ? f->s[FS_WHO] : NULL;
-		if (!who || x->c[i].me || listed(&seen, who) ||
-		    (present && f->type == FT_PERSON && !f->s[FS_PLACE]))
-			continue;
-		remember(&seen, who);
-		if (n < LIST_MAX)
-			pr_str_addf(&names, "%s%s", n ? ", " : "", who);
-		n++;
-		add_evidence(a, x->c[i].ref);
-	}
-	if (n)
-		pr_str_addf(b, "%s%zu %s: %s%s.%s", x->forgot || x->cut ? "At least " : "", n,
-		            n == 1 ? "person" : "people", names.s ? names.s : "",
-		            n > LIST_MAX ? ", ..." : "", x->forgot ? " Older ones are forgotten." : "");
-	pr_str_free(&seen);
-	pr_str_free(&names);
-	return n > 0;
-}
-
-/* "How many books did you collect", "how much did the bags weigh": the
- * sum of the number the question's noun names among the matching actions'
- * parameters ("books 31", "books 9": 40), over the runs that finished (the
- * others when none did). */
-/* A note's amount of what "how many litres / kg" names: the number right
- * before the word ("Delivery of 800 litres of hypochlorite": 800), in the
- * note or the action read from it. */
 /* The number right before the unit symbol `sym` in `text` ("38 m3",
  * "4mm"), into *v. */
 static int amount_before(const char *text, const char *sym, double *v)
@@ -1916,6 +1780,163 @@ static int note_amount(const rquestion *q, const fact *f, double *v, char *key, 
 	}
 	return 0;
 }
+
+/* No typed fact answered the question as read: answer it from the note or
+ * the words that hold its words, quoted, in the form the kind asks for. */
+static void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a)
+{
+	const rquestion *q = x->q;
+	const cand *c = best_evidence(x);
+	if (!c) {
+		pr_str_adds(b, NOT_FOUND);
+		return;
+	}
+	const fact *f = c->f;
+	int64_t t = q->order == RO_FIRST ? f->t0 : f->t1;
+	char dt[40], amount[2 * LEX_WORD_MAX + 2];
+	a->quoted = 1;
+	add_evidence(a, c->ref);
+	/* "where did you send Luis for his passport": Luis's words found it;
+	 * what the robot answered him is the answer */
+	const fact *reply = q->you && f->type == FT_SPEECH && !c->me ? reply_of(x, f) : NULL;
+	if (reply) {
+		quote(b, f, t);
+		pr_str_addf(b, " I answered: \"%s\"", reply->s[FS_TEXT]);
+		return;
+	}
+	if (x->want_trace)
+		pr_str_addf(&x->trace, "no typed fact answers it: the best-matching record (score %.1f)\n",
+		            c->score);
+	switch (q->kind) {
+	case RQ_WHEN:
+		pr_str_addf(b, "At %s, a %s. ", fmt_dt(dt, sizeof dt, t), weekday_name(t));
+		break;
+	case RQ_DAY:
+		pr_str_addf(b, "On %s (%s). ", emv_fmt_date(dt, sizeof dt, t), weekday_name(t));
+		break;
+	case RQ_WHO: {
+		/* (the robot's own words tell of someone, never of itself) */
+		const char *who = f->type == FT_NOTE ? f->s[FS_WHO] : c->me ? NULL : f->s[FS_NAME];
+		char subject[96];
+		if (f->type == FT_NOTE && q->agent_term >= 0 &&
+		    clause_subject(f->s[FS_TEXT], &q->term[q->agent_term], subject, sizeof subject))
+			who = strcmp(subject, "I") && strcasecmp(subject, "we") ? subject : "I did";
+		if (who)
+			pr_str_addf(b, "%s. ", who);
+		break;
+	}
+	case RQ_COUNT: {
+		double v;
+		char key[32];
+		/* "how many cubic metres": "38 m3" in a note */
+		if (note_amount(q, f, &v, key, sizeof key))
+			pr_str_addf(b, "%.10g %s. ", v, key);
+		else if (counted_amount(f->s[FS_TEXT], q, amount, sizeof amount))
+			pr_str_addf(b, "%s. ", amount);
+		break;
+	}
+	default:
+		break;
+	}
+	quote(b, f, t);
+}
+
+/* What a which-question's category names in an action: its object, or
+ * the parameter the category word matched ("which vegetables did you
+ * load": LoadVan {produce: carrots} is the produce carrots, not the van). */
+static const char *matched_thing(const rquestion *q, const fact *f, char *part, size_t cap)
+{
+	if (q->category < 0 || word_in(f->s[FS_OBJ], &q->term[q->category]))
+		return f->s[FS_OBJ];
+	for (const char *p = f->s[FS_STATE]; next_part(&p, part, cap);)
+		if (word_in(part, &q->term[q->category]))
+			return part;
+	/* "which columns did you measure": measureCrack(L1, column C7) went
+	 * to the column; "which levels did you walk": walkRoute(L3), the
+	 * level's short form (its first letter and a number) */
+	static const int slots[] = { FS_DST, FS_SRC, FS_PLACE, FS_OBJ };
+	for (size_t i = 0; i < sizeof slots / sizeof *slots; i++)
+		if (slots[i] != FS_OBJ && word_in(f->s[slots[i]], &q->term[q->category]))
+			return f->s[slots[i]];
+	const rq_term *c = &q->term[q->category];
+	for (size_t i = 0; i < sizeof slots / sizeof *slots; i++) {
+		const char *v = f->s[slots[i]];
+		if (v && (v[0] | 32) == c->word[0] && v[1] >= '0' && v[1] <= '9' &&
+		    strspn(v + 1, "0123456789") == strlen(v + 1))
+			return v;
+	}
+	return f->s[FS_OBJ];
+}
+
+/* "Which floor is Sapiens on", "which flight did the bag come in on": the
+ * parameter the question's noun names, of the chosen action. */
+static int key_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
+{
+	const rquestion *q = x->q;
+	if (q->key < 0 || q->plural || (q->kind != RQ_WHICH && q->kind != RQ_WHERE) ||
+	    !is_act(c->f))
+		return 0;
+	char part[160], dt[40];
+	const rq_term *t = &q->term[q->key];
+	/* an object or a place that is named by the noun answers as it is */
+	static const int slots[] = { FS_OBJ, FS_DST, FS_SRC, FS_PLACE };
+	for (size_t i = 0; i < sizeof slots / sizeof *slots; i++) {
+		const char *v = c->f->s[slots[i]];
+		lex_word w[2];
+		if (v && lex_split(v, strlen(v), w, 2) >= 1 && key_names(&w[0], t))
+			return 0; /* today's answer says it */
+	}
+	if (!named_part(c->f->s[FS_STATE], t, part, sizeof part, NULL))
+		return 0;
+	(void)k;
+	pr_str_addf(b, "The %s (%s).", part, fmt_dt(dt, sizeof dt, when_of(x, c->f)));
+	add_evidence(a, c->ref);
+	return 1;
+}
+
+/* "How many people did you meet on Friday": the people, each once (a
+ * person met ten times is one person), named. */
+static int people_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
+{
+	if (!x->q->people)
+		return 0;
+	pr_str seen = { 0 }, names = { 0 };
+	size_t n = 0;
+	/* the people seen present (a person fact with its place); a speaker
+	 * never seen present may be the robot itself, counted only when no
+	 * one was seen */
+	int present = 0;
+	for (size_t i = 0; i < k && !present; i++)
+		present = x->c[i].f->type == FT_PERSON && x->c[i].f->s[FS_PLACE];
+	for (size_t i = 0; i < k; i++) {
+		const fact *f = x->c[i].f;
+		const char *who = f->type == FT_PERSON ? f->s[FS_NAME]
+		                  : is_act(f)          ? f->s[FS_WHO] : NULL;
+		if (!who || x->c[i].me || listed(&seen, who) ||
+		    (present && f->type == FT_PERSON && !f->s[FS_PLACE]))
+			continue;
+		remember(&seen, who);
+		if (n < LIST_MAX)
+			pr_str_addf(&names, "%s%s", n ? ", " : "", who);
+		n++;
+		add_evidence(a, x->c[i].ref);
+	}
+	if (n)
+		pr_str_addf(b, "%s%zu %s: %s%s.%s", x->forgot || x->cut ? "At least " : "", n,
+		            n == 1 ? "person" : "people", names.s ? names.s : "",
+		            n > LIST_MAX ? ", ..." : "", x->forgot ? " Older ones are forgotten." : "");
+	pr_str_free(&seen);
+	pr_str_free(&names);
+	return n > 0;
+}
+
+/* "How many books did you collect", "how much did the bags weigh": the
+ * sum of the number the question's noun names among the matching actions'
+ * parameters ("books 31", "books 9": 40), over the runs that finished (the
+ * others when none did). */
+/* A note's amount of what "how many litres / kg" names: the number right
+ * before the word ("Delivery of 800 litres of hypochlorite": 800), in the
+ * note or the action read from it. */
 
 static int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 {
@@ -2601,6 +2622,8 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		for (size_t i = 0; i < k; i++) {
 			const fact *f = x->c[i].f;
 			int bad = is_act(f) && (f->status == FST_FAILED || f->status == FST_ABORTED);
+			if (q->status == RS_DONE && !is_act(f))
+				continue; /* "did you finish row 22": not what was seen there */
 			if (q->status == RS_FAILED ? !bad && is_act(f) : bad) {
 				if (!tried || f->t1 >= tried->f->t1)
 					tried = &x->c[i];

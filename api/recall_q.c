@@ -689,7 +689,10 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	static const char *const bad[] = { "trouble", "troubles", "issue", "issues", "error",
 		                               "errors", "mishap", "mishaps", "incident",
 		                               "incidents", "interrupted", "aborted", "abort",
-		                               "cancelled", "canceled", "broke", "broken", NULL };
+		                               "cancelled", "canceled", "broke", "broken",
+		                               "breakdown", "breakdowns", "malfunction",
+		                               "malfunctioned", "malfunctions", "failure",
+		                               "failures", "fault", "faults", NULL };
 	for (size_t i = 0; i < k; i++) {
 		for (const char *const *p = bad; *p; p++)
 			if (!strcmp(w[i].w, *p))
@@ -701,8 +704,17 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		                   (!strcmp(w[i + 1].w, "early") || !strcmp(w[i + 1].w, "halfway") ||
 		                    !strcmp(w[i + 1].w, "prematurely"))) ||
 		                  ((!strcmp(w[i].w, "give") || !strcmp(w[i].w, "gave")) &&
-		                   !strcmp(w[i + 1].w, "up"))))
+		                   !strcmp(w[i + 1].w, "up")) ||
+		                  /* "break down", "gave out", "stopped working" */
+		                  ((!strcmp(w[i].w, "break") || !strcmp(w[i].w, "breaks")) &&
+		                   !strcmp(w[i + 1].w, "down")) ||
+		                  ((!strcmp(w[i].w, "give") || !strcmp(w[i].w, "gave") ||
+		                    !strcmp(w[i].w, "gives")) && !strcmp(w[i + 1].w, "out")) ||
+		                  ((!strcmp(w[i].w, "stop") || !strcmp(w[i].w, "stopped")) &&
+		                   !strcmp(w[i + 1].w, "working"))))
 			trouble = 1, used[i] = used[i + 1] = 1;
+		if (i + 1 < k && !strcmp(w[i].w, "broke") && !strcmp(w[i + 1].w, "down"))
+			used[i + 1] = 1;
 	}
 	q->why = first_is(w, k, "why");
 	q->agent = q->kind == RQ_WHO && asks_agent(w, k);
@@ -747,6 +759,21 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	         has(w, k, "complete") || has(w, k, "completed") || has(w, k, "finish") ||
 	         has(w, k, "finished") || has(w, k, "successful"))
 		q->status = RS_DONE;
+	/* "did you finish row 22": finishing is how it went, not a skill; the
+	 * words after it are what was done */
+	for (size_t i = 0; q->status == RS_DONE && i + 1 < k; i++)
+		if ((!strcmp(w[i].w, "finish") || !strcmp(w[i].w, "finished") ||
+		     !strcmp(w[i].w, "complete") || !strcmp(w[i].w, "completed")) &&
+		    !w[i + 1].digit && !lex_stop(w[i + 1].stem))
+			used[i] = 1;
+	/* "which row did you start with": the first */
+	for (size_t i = 0; i + 1 < k; i++)
+		if ((!strcmp(w[i].w, "start") || !strcmp(w[i].w, "begin") || !strcmp(w[i].w, "started") ||
+		     !strcmp(w[i].w, "began")) && !strcmp(w[i + 1].w, "with")) {
+			used[i] = used[i + 1] = 1;
+			q->order = RO_FIRST;
+			q->order_said = 1;
+		}
 	/* "did you send", "where did you ...": the robot is the subject */
 	for (size_t i = 0; i + 1 < k && !q->you; i++)
 		q->you = (!strcmp(w[i].w, "did") || !strcmp(w[i].w, "do") || !strcmp(w[i].w, "have")) &&
@@ -880,8 +907,7 @@ static const char *unit_symbol(const rquestion *q, const rq_term *u)
 		{ "volt", "v" }, { "pound", "lb" }, { "gallon", "gal" }, { "mile", "mi" },
 		{ "foot", "ft" }, { "feet", "ft" }, { "inch", "in" }, { "bar", "bar" } };
 	/* "cubic metres", "square metres": the next word, cubed or squared */
-	int cubic = u > q->term && !strcmp(u[0].word, "cubic");
-	int square = u > q->term && !strcmp(u[0].word, "square");
+	int cubic = !strcmp(u->word, "cubic"), square = !strcmp(u->word, "square");
 	const rq_term *w = (cubic || square) && u + 1 < q->term + q->n_term ? u + 1 : u;
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 		if (!strncmp(w->stem, names[i][0], strlen(names[i][0])) &&
