@@ -183,10 +183,62 @@ static int amount_key(const char *k, double v)
 	return 0;
 }
 
+static int is_act(const fact *f);
+static int word_in(const char *s, const rq_term *t);
+
+/* A measure key whose number counts something ("qty 40", "copies 12"),
+ * not a name ("order 5531") nor a reading. */
+static int count_key(const char *k)
+{
+	static const char *const keys[] = { "qty", "quantity", "count", "copies", "pieces", "pcs",
+		                                "units", "number", "amount", "items", "n", NULL };
+	for (const char *const *m = keys; *m; m++)
+		if (!strcmp(k, *m))
+			return 1;
+	return 0;
+}
+
+/* "How many insulin pens": {qty: 40, unit: "pens"}; "how many labels did
+ * you print": PrintLabel {copies: 12}, the one count the action has, of
+ * the thing its name says (but not FillOrder {qty: 28, unit: tablets}:
+ * the tablets, not the orders). The count into *v, the thing into key. */
+static int unit_count(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
+{
+	if (q->category < 0 || !is_act(f) || !f->s[FS_STATE])
+		return 0;
+	const rq_term *c = &q->term[q->category];
+	char part[160], unit[160] = "";
+	double num = -1;
+	int counts = 0;
+	for (const char *p = f->s[FS_STATE]; next_part(&p, part, sizeof part);) {
+		lex_word w[4];
+		size_t k = lex_split(part, strlen(part), w, 4);
+		if (k == 2 && (!strcmp(w[0].w, "unit") || !strcmp(w[0].w, "uom")))
+			snprintf(unit, sizeof unit, "%s", part + strlen(w[0].w) + 1);
+		char *end;
+		const char *sp = strchr(part, ' ');
+		if (k >= 2 && count_key(w[0].w) && sp) {
+			double x = strtod(sp + 1, &end);
+			if (end != sp + 1 && !*end && x >= 0)
+				num = x, counts++;
+		}
+	}
+	if (num < 0 || counts != 1)
+		return 0;
+	if (unit[0] ? !word_in(unit, c)
+	            : !(word_in(f->s[FS_NAME], c) || word_in(f->s[FS_OBJ], c)))
+		return 0;
+	*v = num;
+	snprintf(key, cap, "%s", unit[0] ? unit : c->word);
+	return 1;
+}
+
 /* The first term of the question that names an amount among f's other
  * parameters ("how many books": "books 31"); its value into *v. */
 static int amount_of(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
 {
+	if (unit_count(q, f, v, key, cap))
+		return 1;
 	for (size_t i = 0; i < q->n_term; i++) {
 		const rq_term *t = &q->term[i];
 		if (t->cap || t->word[0] == 0 || (t->word[0] >= '0' && t->word[0] <= '9'))
@@ -835,8 +887,15 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		/* "why couldn't you get hold of Farah": the attempt that failed
 		 * with her, whatever verb the question uses for it */
 		int why_failed = q->why && failed && q->status == RS_FAILED && person_hit;
-		if (vs == 0 && is_act(f) && !why_failed && q->kind != RQ_WHO && q->kind != RQ_SAID &&
-		    !(content && hits == content && weak))
+		/* "how many gaps did you find": ScanShelf {gaps: 2} counts them,
+		 * whatever the question calls the doing */
+		char part[160];
+		double num = -1;
+		int counted = q->kind == RQ_COUNT && q->category >= 0 && is_act(f) &&
+		              named_part(f->s[FS_STATE], &q->term[q->category], part, sizeof part,
+		                         &num) && num >= 0;
+		if (vs == 0 && is_act(f) && !why_failed && !counted && q->kind != RQ_WHO &&
+		    q->kind != RQ_SAID && !(content && hits == content && weak))
 			return 0;
 		s += vs;
 	} else if (verbs && is_act(f)) {

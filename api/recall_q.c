@@ -1213,6 +1213,20 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		while (qi2 + 1 < k && strcmp(w[qi2].w, "which") && strcmp(w[qi2].w, "what") &&
 		       strcmp(w[qi2].w, "many") && strcmp(w[qi2].w, "much"))
 			qi2++;
+		/* "how many insulin pens did": the last noun before the verb */
+		while (qi2 + 2 < k && !w[qi2 + 2].digit && !lex_stop(w[qi2 + 2].stem) &&
+		       !lex_lemma(w[qi2 + 2].stem, NULL) && strcmp(w[qi2 + 2].w, "did") &&
+		       strcmp(w[qi2 + 2].w, "do") && strcmp(w[qi2 + 2].w, "were") &&
+		       strcmp(w[qi2 + 2].w, "was") && strcmp(w[qi2 + 2].w, "have") &&
+		       strcmp(w[qi2 + 2].w, "had") && strcmp(w[qi2 + 2].w, "of") &&
+		       strcmp(w[qi2 + 2].w, "does") && strcmp(w[qi2 + 2].w, "are") && !w[qi2 + 2].cap)
+			qi2++;
+		/* "how much heparin ..., in ampoules": the unit said last */
+		if (q->kind == RQ_COUNT && k > 2 && !strcmp(w[k - 2].w, "in") && !w[k - 1].digit &&
+		    !lex_stop(w[k - 1].stem) && strcmp(w[k - 1].w, "total") &&
+		    strcmp(w[k - 1].w, "sum") && strcmp(w[k - 1].w, "general") &&
+		    strcmp(w[k - 1].w, "fact") && strcmp(w[k - 1].w, "time") && !w[k - 1].cap)
+			qi2 = k - 2;
 		if (qi2 + 1 < k)
 			for (size_t t = 0; t < q->n_term; t++)
 				/* "how many photos did you take": a noun there, though
