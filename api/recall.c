@@ -305,8 +305,19 @@ static int word_in(const char *s, const rq_term *t)
 		return 1; /* "R22" for "row 22" */
 	if (t->unit[0] && abbr_in(s, t->unit))
 		return 1; /* "kg" for "kilos" */
-	if (t->word[0] >= '0' && t->word[0] <= '9' && !t->word[strspn(t->word, "0123456789")])
-		return number_in(s, t->word);
+	if (t->word[0] >= '0' && t->word[0] <= '9' && !t->word[strspn(t->word, "0123456789")]) {
+		if (!t->pair[0])
+			return number_in(s, t->word);
+		/* "aisle 7": the 7 beside the aisle ("aisle 7", "Aisle07", "aisle:
+		 * 07"), not the 7 of "gaps 7" */
+		for (size_t i = 1; i < k; i++)
+			if (w[i].digit && atol(w[i].w) == atol(t->word) &&
+			    (!strcmp(w[i - 1].stem, t->pair) ||
+			     (i > 1 && !strcmp(w[i - 2].stem, t->pair) && !w[i - 1].digit)) &&
+			    number_in(s, w[i].w))
+				return 1;
+		return 0;
+	}
 	for (size_t i = 0; i < k; i++)
 		if (!strcmp(w[i].stem, t->stem) || !strcmp(w[i].w, t->word))
 			return 1;

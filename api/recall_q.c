@@ -1198,6 +1198,7 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		a->abbr[0] = a->word[0];
 		memcpy(a->abbr + 1, d->word, nd + 1);
 		memcpy(d->abbr, a->abbr, nd + 2);
+		memcpy(d->pair, a->stem, LEX_WORD_MAX);
 	}
 	/* "kilos", "cubic metres": the symbol a log writes ("kg", "m3") */
 	for (size_t t = 0; t < q->n_term; t++) {
