@@ -321,6 +321,13 @@ static int word_in(const char *s, const rq_term *t)
 	for (size_t i = 0; i < k; i++)
 		if (!strcmp(w[i].stem, t->stem) || !strcmp(w[i].w, t->word))
 			return 1;
+	/* "the charger" at the "charging dock", a "printer" for "printing":
+	 * the doer's noun and its verb share a stem */
+	size_t ns = strlen(t->stem);
+	for (size_t i = 0; ns > 5 && !t->lemma && (!strcmp(t->stem + ns - 2, "er") ||
+	                                            !strcmp(t->stem + ns - 2, "or")) && i < k; i++)
+		if (strlen(w[i].stem) == ns - 2 && !strncmp(w[i].stem, t->stem, ns - 2))
+			return 1;
 	/* "medicine" for the pills, "tv" for the television */
 	for (size_t i = 0; t->same >= 0 && i < k; i++)
 		if (lex_same_group(w[i].stem) == t->same)
@@ -891,7 +898,10 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		 * DockCharger) when every other word matches */
 		/* ("make" and "prepare" are as weak: "what did you make for
 		 * lunch" is a meal served, "make the bed" a bed tidied) */
+		/* ("find" and "see": what was found is often reported by a skill
+		 * of its own, ReportSpill {what: broken jar}) */
 		int weak = v->cls == LC_GO || v->cls == LC_NONE || f->cls == LC_NONE ||
+		           v->cls == LC_SEARCH || v->cls == LC_SEE ||
 		           (v->lemma && (!strcmp(v->lemma, "make") || !strcmp(v->lemma, "prepare")));
 		/* "who refilled the printer": the robot did it only when its
 		 * action is that deed, not one that merely names the printer */

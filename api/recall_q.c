@@ -694,7 +694,10 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		                               "malfunctioned", "malfunctions", "failure",
 		                               "failures", "fault", "faults", NULL };
 	for (size_t i = 0; i < k; i++) {
-		for (const char *const *p = bad; *p; p++)
+		/* "the broken jar": a thing's state, not a failure */
+		int adjective = !strcmp(w[i].w, "broken") && i + 1 < k && !lex_stop(w[i + 1].stem) &&
+		                !lex_lemma(w[i + 1].stem, NULL) && !w[i + 1].digit;
+		for (const char *const *p = bad; *p && !adjective; p++)
 			if (!strcmp(w[i].w, *p))
 				trouble = 1, used[i] = 1;
 		if (i + 1 < k && ((!strcmp(w[i].w, "cut") && !strcmp(w[i + 1].w, "short")) ||
