@@ -2081,6 +2081,52 @@ static int64_t run_start(const rctx *x, const fact *f, size_t n)
 	return start;
 }
 
+/* "How many aisles did you scan on Wednesday", "how many rows did you
+ * finish": the things the question counts, each once (aisle 7 scanned
+ * twice is one aisle), when every run counted names one. 0 otherwise. */
+static int distinct_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
+{
+	const rquestion *q = x->q;
+	if (q->category < 0 || q->people)
+		return 0;
+	const rq_term *c = &q->term[q->category];
+	int any_done = 0;
+	for (size_t i = 0; i < k; i++)
+		any_done |= is_act(x->c[i].f) && x->c[i].f->status == FST_DONE;
+	pr_str seen = { 0 }, names = { 0 };
+	size_t n = 0, runs = 0, named = 0;
+	for (size_t i = 0; i < k; i++) {
+		const fact *f = x->c[i].f;
+		if (!is_act(f) || x->c[i].coarse || (any_done && f->status != FST_DONE) ||
+		    (q->status == RS_FAILED) != (f->status == FST_FAILED || f->status == FST_ABORTED))
+			continue;
+		runs++;
+		char part[160];
+		const char *v = matched_thing(q, f, part, sizeof part);
+		int abbr = v && (v[0] | 32) == c->word[0] && v[1] >= '0' && v[1] <= '9';
+		lex_word vw[3];
+		size_t vk = v ? lex_split(v, strlen(v), vw, 3) : 0;
+		if (!v || (!word_in(v, c) && !abbr) || vk < (abbr ? 1u : 2u))
+			continue; /* "order" alone tells no order from another */
+		named++;
+		if (listed(&seen, v))
+			continue;
+		remember(&seen, v);
+		if (n < LIST_MAX)
+			pr_str_addf(&names, "%s%s", n ? ", " : "", v);
+		n++;
+		add_evidence(a, x->c[i].ref);
+	}
+	int ok = n && named == runs;
+	if (ok)
+		pr_str_addf(b, "%s%zu %s: %s%s.%s", x->forgot || x->cut ? "At least " : "", n,
+		            n == 1 ? c->stem : c->word, names.s ? names.s : "",
+		            n > LIST_MAX ? ", ..." : "", x->forgot ? " Older ones are forgotten." : "");
+	pr_str_free(&seen);
+	pr_str_free(&names);
+	return ok;
+}
+
 /* "What went wrong yesterday", "did you have any problems on Friday":
  * the failed runs in order, a cluster of failures within a minute
  * told by its last (the step that failed and the task it aborted are one
@@ -2578,6 +2624,8 @@ static void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 				break;
 			}
 		}
+		if (distinct_answer(x, b, a, k))
+			break;
 		/* occurrences: final outcomes when there are any, else starts */
 		uint64_t done = 0, failed = 0, other = 0;
 		int64_t last_at[6] = { 0 };

@@ -281,7 +281,7 @@ static void test_another_robots_words_without_a_profile(void **state)
 	/* "come from" asks the source */
 	expect(m, "Where did crate 3 come from?", "orchard");
 	/* a verb the lexicon does not know, right after "did you", is the verb */
-	expect(m, "How many trays did you autoclave?", "1 time");
+	expect(m, "How many trays did you autoclave?", "1 tray: tray T-9");
 	/* change = swap, and a verb that means only itself must match */
 	expect(m, "Did you change the battery on Monday?", "Yes");
 	expect(m, "Did you change the battery on Tuesday?", "No");
