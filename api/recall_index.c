@@ -217,6 +217,8 @@ struct ridx {
 	size_t n_sp, cap_sp;
 	span *fsp;           /* the same of every placeholder in scope */
 	size_t n_fsp;
+	h2emv_ref *refs;     /* the candidates, each once (the set's members) */
+	size_t n_refs, cap_refs;
 	int oom;
 };
 
@@ -246,6 +248,7 @@ void ridx_close(ridx *ix)
 	free(ix->set);
 	free(ix->sp);
 	free(ix->fsp);
+	free(ix->refs);
 	free(ix);
 }
 
@@ -265,14 +268,15 @@ static uint64_t ref_key(h2emv_ref ref)
 	return k ? k : 1;
 }
 
-static void set_add(ridx *ix, h2emv_ref ref)
+/* 1 when `ref` was not in the set yet. */
+static int set_add(ridx *ix, h2emv_ref ref)
 {
 	if ((ix->set_n + 1) * 2 > ix->set_cap) {
 		size_t cap = ix->set_cap ? ix->set_cap * 2 : 256;
 		uint64_t *s = calloc(cap, sizeof *s);
 		if (!s) {
 			ix->oom = 1;
-			return;
+			return 0;
 		}
 		for (size_t i = 0; i < ix->set_cap; i++)
 			for (size_t j = ix->set[i] & (cap - 1); ix->set[i]; j = (j + 1) & (cap - 1))
@@ -287,11 +291,11 @@ static void set_add(ridx *ix, h2emv_ref ref)
 	uint64_t k = ref_key(ref);
 	for (size_t j = k & (ix->set_cap - 1);; j = (j + 1) & (ix->set_cap - 1)) {
 		if (ix->set[j] == k)
-			return;
+			return 0;
 		if (!ix->set[j]) {
 			ix->set[j] = k;
 			ix->set_n++;
-			return;
+			return 1;
 		}
 	}
 }
@@ -316,6 +320,20 @@ typedef struct scan_ctx {
 	uint8_t need;     /* the fact types that can answer (0: any) */
 } scan_ctx;
 
+static int ref_push(ridx *ix, h2emv_ref ref)
+{
+	if (ix->n_refs == ix->cap_refs) {
+		size_t cap = ix->cap_refs ? ix->cap_refs * 2 : 256;
+		h2emv_ref *v = realloc(ix->refs, cap * sizeof *v);
+		if (!v)
+			return ix->oom = 1;
+		ix->refs = v;
+		ix->cap_refs = cap;
+	}
+	ix->refs[ix->n_refs++] = ref;
+	return 0;
+}
+
 static int visit_cand(void *ctx, const eng_posting *p, eng_ref ref)
 {
 	scan_ctx *s = ctx;
@@ -324,8 +342,9 @@ static int visit_cand(void *ctx, const eng_posting *p, eng_ref ref)
 		return 0;
 	if (!s->placeholders && s->need && !(p->types & (s->need | TYPE_GIST)))
 		return 0;
-	if (!s->placeholders)
-		set_add(ix, (h2emv_ref){ ref.id, ref.version });
+	h2emv_ref hr = { ref.id, ref.version };
+	if (!s->placeholders && set_add(ix, hr) && ref_push(ix, hr))
+		return H2EMV_ENOMEM;
 	if (ix->n_sp == ix->cap_sp) {
 		size_t cap = ix->cap_sp ? ix->cap_sp * 2 : 256;
 		span *v = realloc(ix->sp, cap * sizeof *v);
@@ -428,7 +447,7 @@ int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
 	if (!ix)
 		return H2EMV_OK;
 	ix->active = 0;
-	ix->set_n = ix->n_sp = ix->n_fsp = 0;
+	ix->set_n = ix->n_sp = ix->n_fsp = ix->n_refs = 0;
 	if (ix->set)
 		memset(ix->set, 0, ix->set_cap * sizeof *ix->set);
 	if (!usable(q))
@@ -539,4 +558,79 @@ int ridx_passes_child(const ridx *ix, const h2emv_node *parent, size_t i)
 	/* a summary of level 4 holds goals (and their placeholders) only */
 	return ridx_active(ix) && h2emv_node_kind(parent) == H2EMV_KIND_SUMMARY &&
 	       h2emv_node_level(parent) == 4 && !ridx_names(ix, h2emv_node_child_ref(parent, i));
+}
+
+int ridx_child(const h2emv_node **out, const ridx *ix, h2emv_snap *snap,
+               const h2emv_node *parent, size_t i, h2emv_error *err)
+{
+	/* (h2emv_node_child reads up to 64 siblings with the one asked: at a
+	 * level-4 summary the index has named the few goals to read) */
+	if (ridx_active(ix) && h2emv_node_kind(parent) == H2EMV_KIND_SUMMARY &&
+	    h2emv_node_level(parent) == 4)
+		return h2emv_snap_node(out, snap, h2emv_node_child_ref(parent, i), err);
+	return h2emv_node_child(out, snap, parent, i, err);
+}
+
+/* ------------------------------------------------- the candidates alone -- */
+
+typedef struct goal_at {
+	const h2emv_node *n;
+	int64_t t;
+	uint64_t id;
+} goal_at;
+
+static int cmp_goal(const void *a, const void *b)
+{
+	const goal_at *x = a, *y = b;
+	if (x->t != y->t)
+		return (x->t > y->t) - (x->t < y->t);
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The candidates the snapshot sees, as its nodes, by start: 1 when one is
+ * not a goal, holds another, or cannot be read as the index says (the walk
+ * then reads the tree). */
+static int visible_goals(goal_at *v, size_t *n, ridx *ix, h2emv_snap *snap, h2emv_error *err)
+{
+	*n = 0;
+	for (size_t i = 0; i < ix->n_refs; i++) {
+		h2emv_ref ref = ix->refs[i];
+		uint64_t born, died;
+		uint32_t nt;
+		if (eng_index_node(&born, &died, &nt, ix->r, (eng_ref){ ref.id, ref.version }))
+			return 1;
+		if (born > ix->seq || died <= ix->seq)
+			continue; /* another snapshot's version */
+		const h2emv_node *g;
+		int rc = h2emv_snap_node(&g, snap, ref, err);
+		if (rc == H2EMV_ENOTFOUND)
+			return 1;
+		if (rc)
+			return rc;
+		if (h2emv_node_kind(g) != H2EMV_KIND_GOAL)
+			return 1;
+		/* a goal within a goal (a skill stack's) is read in its parent's
+		 * facts, never alone: the tree decides */
+		for (size_t c = 0; c < h2emv_node_child_count(g); c++)
+			if (ridx_names(ix, h2emv_node_child_ref(g, c)))
+				return 1;
+		v[(*n)++] = (goal_at){ g, h2emv_node_start(g), ref.id };
+	}
+	qsort(v, *n, sizeof *v, cmp_goal);
+	return H2EMV_OK;
+}
+
+int ridx_each_goal(ridx *ix, h2emv_snap *snap, ridx_goal_fn fn, void *ctx, h2emv_error *err)
+{
+	if (!ridx_active(ix) || ix->n_fsp)
+		return 1; /* (placeholders: the summaries above them are read) */
+	goal_at *v = ix->n_refs ? malloc(ix->n_refs * sizeof *v) : NULL;
+	if (ix->n_refs && !v)
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	size_t n = 0;
+	int rc = visible_goals(v, &n, ix, snap, err);
+	for (size_t j = 0; rc == H2EMV_OK && j < n; j++)
+		rc = fn(ctx, v[j].n, err);
+	free(v);
+	return rc;
 }

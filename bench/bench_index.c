@@ -345,25 +345,26 @@ static void run_size(const char *base, size_t nodes, size_t rounds, unsigned see
 int main(int argc, char **argv)
 {
 	size_t rounds = 40;
-	int big = 0;
+	int big = 0, keep = 0;
 	unsigned seed = 1;
 	const char *dir = NULL, *sizes_arg = NULL;
 	static const struct option opts[] = {
 		{ "rounds", required_argument, NULL, 'r' }, { "sizes", required_argument, NULL, 'z' },
 		{ "100k", no_argument, NULL, 'b' },         { "dir", required_argument, NULL, 'd' },
 		{ "seed", required_argument, NULL, 's' },   { "help", no_argument, NULL, 'h' },
-		{ 0 },
+		{ "keep", no_argument, NULL, 'k' },         { 0 },
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "r:z:bd:s:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:z:bd:s:hk", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': rounds = strtoull(optarg, NULL, 10); break;
 		case 'z': sizes_arg = optarg; break;
 		case 'b': big = 1; break;
 		case 'd': dir = optarg; break;
 		case 's': seed = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'k': keep = 1; break;
 		case 'h':
-			puts("usage: bench_index [--rounds R] [--sizes 1000,10000,50000] [--100k] [--dir DIR]\n"
+			puts("usage: bench_index [--rounds R] [--sizes 1000,10000,50000] [--100k] [--dir DIR] [--keep]\n"
 			     "Questions through the term index against SQLite FTS5 over the same\n"
 			     "observations: latency ratios, agreement of counts and times, index size.");
 			return 0;
@@ -386,6 +387,10 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n_sizes; i++)
 		run_size(dir, sizes[i], rounds, seed);
+	if (keep) {
+		printf("kept: %s\n", dir);
+		return 0;
+	}
 	char cmd[4300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
