@@ -375,6 +375,15 @@ static void sort_spans(span *v, size_t n)
 			v[i].t1 = v[i - 1].t1;
 }
 
+/* Must an action or words said name the person the question names
+ * ("how many times did Bob ask you to tidy up")? Then a second verb's
+ * WordNet senses match only in a goal that names the person (recall.c,
+ * score_hits: `!person_hit` gives 0; other facts match words as written). */
+static int person_named(const rquestion *q)
+{
+	return q->person >= 0 && q->kind != RQ_SAID && q->kind != RQ_WHO && !q->evidence;
+}
+
 /* Could a fact match q without a posting of one of its words (see the
  * top of the file)? Then the index is not used for q. */
 static int usable(const rquestion *q)
@@ -394,7 +403,7 @@ static int usable(const rquestion *q)
 		}
 		if ((int)i == q->verb)
 			continue;
-		if (t->lemma && !t->cap)
+		if (t->lemma && !t->cap && !person_named(q))
 			return 0; /* another verb: matched by WordNet's senses */
 		if (q->kind == RQ_SAID && (int)i == q->person)
 			continue;

@@ -55,12 +55,19 @@ static obs *history(size_t *np, unsigned seed)
 				const char *o = objs[rand() % 8], *d = dests[rand() % 5];
 				int say = rand() % 6 == 0;
 				const char *p = people[rand() % 3];
+				/* (the person present asks: FTS5's "person:Bob AND speech:tidy"
+				 * is then what "how many times did Bob ask" means) */
+				char said[160] = "";
+				if (say)
+					snprintf(said, sizeof said,
+					         ",\"persons\":[\"%s\"],\"speech\":{\"speaker\":\"%s\","
+					         "\"text\":\"please tidy up\"}",
+					         p, p);
 				snprintf(buf, sizeof buf,
 				         "{\"t\":%lld,\"action\":{\"name\":\"LookAround\",\"status\":\"succeeded\"},"
 				         "\"location\":\"kitchen\",\"objects\":[{\"id\":\"%s_0\",\"type\":\"%s\"},"
-				         "{\"id\":\"%s_0\",\"type\":\"%s\"}]%s%s%s}",
-				         t, o, o, d, d, say ? ",\"persons\":[\"" : "", say ? p : "",
-				         say ? "\"],\"speech\":{\"speaker\":\"user\",\"text\":\"please tidy up\"}" : "");
+				         "{\"id\":\"%s_0\",\"type\":\"%s\"}]%s}",
+				         t, o, o, d, d, said);
 				v[k] = (obs){ .t = t, .json = strdup(buf), .tidy = say };
 				snprintf(v[k].action, sizeof v[k].action, "lookaround");
 				snprintf(v[k].person, sizeof v[k].person, "%s", say ? p : "");

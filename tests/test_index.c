@@ -124,6 +124,34 @@ static void test_count_is_exact_under_any_budget(void **state)
 	free(cut);
 }
 
+/* "How many times did Bob ask you to tidy up": a second verb, but Bob's
+ * words are asked for, so the goals that name him hold every answer and
+ * the count is exact under a budget of a few goals. */
+static void test_a_named_persons_requests_are_counted_exactly(void **state)
+{
+	fx *f = *state;
+	set_config(f->m, H2EMV_FORGET_NONE, 0);
+	static const char *who[] = { "Bob", "Alice" };
+	for (int d = 0; d < 30; d++) {
+		tu_chores(f->m, T0, d);
+		for (int k = 0; k < 2; k++)
+			tu_ingestf(f->m,
+			           "{\"t\":%lld,\"action\":{\"name\":\"LookAround\",\"status\":"
+			           "\"succeeded\"},\"persons\":[\"%s\"],\"speech\":{\"speaker\":\"%s\","
+			           "\"text\":\"please tidy up\"}}",
+			           (long long)(T0 + d * 24 * H + (12 + k) * H), who[(d + k) % 2 ? 1 : 0],
+			           who[(d + k) % 2 ? 1 : 0]);
+	}
+	build(f->m);
+	char *full = answer(f->m, "How many times did Bob ask you to tidy up?", 0);
+	set_config(f->m, 0, 120);
+	char *cut = answer(f->m, "How many times did Bob ask you to tidy up?", 0);
+	assert_non_null(strstr(full, "30 times"));
+	assert_string_equal(cut, full);
+	free(full);
+	free(cut);
+}
+
 static void test_each_snapshot_reads_its_own_postings(void **state)
 {
 	fx *f = *state;
@@ -425,6 +453,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_count_is_exact_under_any_budget, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_each_snapshot_reads_its_own_postings, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_a_named_persons_requests_are_counted_exactly, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_gc_erases_a_forgotten_goals_postings, setup,
 		                                teardown),
