@@ -625,7 +625,8 @@ static int visible_goals(goal_at *v, size_t *n, ridx *ix, h2emv_snap *snap, h2em
 				return 1;
 		v[(*n)++] = (goal_at){ g, h2emv_node_start(g), ref.id };
 	}
-	qsort(v, *n, sizeof *v, cmp_goal);
+	if (*n > 1)
+		qsort(v, *n, sizeof *v, cmp_goal);
 	return H2EMV_OK;
 }
 
