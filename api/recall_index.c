@@ -14,6 +14,7 @@
  * word found only inside a longer one written together ("coffee" in
  * "coffeemachine").
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -21,6 +22,7 @@
 #include "api/facts.h"
 #include "api/mem.h"
 #include "api/recall_index.h"
+#include "api/wordnet.h"
 
 #define SEED_STEM 0x73u
 #define SEED_GROUP 0x67u
@@ -395,8 +397,8 @@ static int usable(const rquestion *q)
 	size_t content = 0;
 	for (size_t i = 0; i < q->n_term; i++) {
 		const rq_term *t = &q->term[i];
-		if (t->kind && t->cls == LC_NONE)
-			return 0; /* a category: WordNet's kinds match it */
+		if (t->kind && t->cls == LC_NONE && q->evidence)
+			return 0; /* a category: WordNet's kinds match it (kind_terms) */
 		if (q->evidence) {
 			content++;
 			continue;
@@ -451,6 +453,76 @@ static size_t expand(uint64_t *out, const rq_term *t, int lemma)
 	return n;
 }
 
+/* The terms of the words WordNet takes for kinds of a category asked
+ * about ("the keys": a latchkey, a passkey): wn_kind_of(word, category) is
+ * 1 for a kind or the kind with "s", "es" or "ies" for "y" after it
+ * (wordnet.c), and a fact's word is one run of letters and digits. */
+typedef struct kind_terms {
+	uint64_t *v;
+	size_t n, cap;
+} kind_terms;
+
+static int kt_add(kind_terms *k, const char *w, size_t n)
+{
+	char st[LEX_WORD_MAX];
+	lex_stem(w, n, st);
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 64;
+		uint64_t *v = realloc(k->v, cap * sizeof *v);
+		if (!v)
+			return -2;
+		k->v = v;
+		k->cap = cap;
+	}
+	k->v[k->n++] = ridx_term(st);
+	return 0;
+}
+
+static int kind_term(void *ctx, const char *word)
+{
+	size_t n = strlen(word);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)word[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c >= 0x80))
+			return 0; /* (a phrase, "skeleton_key": never one word of a fact) */
+	}
+	char f[LEX_WORD_MAX + 4];
+	int rc = kt_add(ctx, word, n);
+	static const char *const ends[] = { "s", "es" };
+	for (size_t e = 0; e < 2 && !rc && n + 2 < LEX_WORD_MAX; e++) {
+		snprintf(f, sizeof f, "%s%s", word, ends[e]);
+		rc = kt_add(ctx, f, strlen(f));
+	}
+	if (!rc && n > 1 && word[n - 1] == 'y' && n + 2 < LEX_WORD_MAX) {
+		snprintf(f, sizeof f, "%.*sies", (int)(n - 1), word);
+		rc = kt_add(ctx, f, strlen(f));
+	}
+	return rc;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+#define KINDS_MAX 256 /* a category with more kinds reads the tree */
+
+/* Scan the kinds' terms of category word t: 0, ENOMEM, or 1 when the
+ * category has too many kinds (or the index is damaged): walk the tree. */
+static int scan_kinds(ridx *ix, const rq_term *t, int64_t hi, scan_ctx *s)
+{
+	kind_terms k = { 0 };
+	int rc = wn_kinds_each(t->word, KINDS_MAX, kind_term, &k);
+	if (rc == 0 && k.n > 1)
+		qsort(k.v, k.n, sizeof *k.v, cmp_u64);
+	for (size_t i = 0; rc == 0 && i < k.n; i++)
+		if (i == 0 || k.v[i] != k.v[i - 1])
+			rc = eng_index_scan(ix->r, k.v[i], INT64_MIN, hi, 0, visit_cand, s, NULL);
+	free(k.v);
+	return rc == -2 || rc == H2EMV_ENOMEM ? H2EMV_ENOMEM : rc ? 1 : 0;
+}
+
 int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
 {
 	if (!ix)
@@ -469,8 +541,14 @@ int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
 		/* (the main verb counts only in words said and in evidence) */
 		if ((int)i == q->verb && !q->evidence && q->kind != RQ_SAID)
 			continue;
+		const rq_term *t = &q->term[i];
+		int krc = t->kind && t->cls == LC_NONE ? scan_kinds(ix, t, hi, &s) : 0;
+		if (krc == H2EMV_ENOMEM || ix->oom)
+			return H2EMV_ENOMEM;
+		if (krc)
+			return H2EMV_OK; /* (not active: the walk reads the tree) */
 		uint64_t terms[4];
-		size_t k = expand(terms, &q->term[i], q->evidence || q->kind == RQ_SAID);
+		size_t k = expand(terms, t, q->evidence || q->kind == RQ_SAID);
 		for (size_t j = 0; j < k; j++) {
 			int dup = 0;
 			for (size_t m = 0; m < j; m++)

@@ -17,6 +17,7 @@
 #include "api/lex.h"
 #include "api/mem.h"
 #include "api/recall_index.h"
+#include "api/wordnet.h"
 #include "h2emv.h"
 #include "testutil.h"
 
@@ -147,6 +148,32 @@ static void test_a_named_persons_requests_are_counted_exactly(void **state)
 	set_config(f->m, 0, 120);
 	char *cut = answer(f->m, "How many times did Bob ask you to tidy up?", 0);
 	assert_non_null(strstr(full, "30 times"));
+	assert_string_equal(cut, full);
+	free(full);
+	free(cut);
+}
+
+/* "the keys": a plural noun, whose kinds in WordNet (a latchkey) match it
+ * too; the index looks up every kind, so the count is exact under a small
+ * budget and takes the latchkeys with the keys. */
+static void test_a_category_is_counted_with_its_kinds(void **state)
+{
+	fx *f = *state;
+	set_config(f->m, H2EMV_FORGET_NONE, 0);
+	for (int d = 0; d < 30; d++) {
+		tu_chores(f->m, T0, d);
+		const char *o = d % 3 ? "keys" : "latchkey";
+		tu_ingestf(f->m,
+		           "{\"t\":%lld,\"action\":{\"name\":\"Pickup\",\"args\":{\"object\":"
+		           "\"%s_0\"},\"status\":\"succeeded\"},\"objects\":[{\"id\":\"%s_0\","
+		           "\"type\":\"%s\"}]}",
+		           (long long)(T0 + d * 24 * H + 12 * H), o, o, o);
+	}
+	build(f->m);
+	char *full = answer(f->m, "How many times did you pick up the keys?", 0);
+	set_config(f->m, 0, 120);
+	char *cut = answer(f->m, "How many times did you pick up the keys?", 0);
+	assert_non_null(strstr(full, wn_available() ? "30 times" : "20 times"));
 	assert_string_equal(cut, full);
 	free(full);
 	free(cut);
@@ -455,6 +482,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_each_snapshot_reads_its_own_postings, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_a_named_persons_requests_are_counted_exactly, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_a_category_is_counted_with_its_kinds, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_gc_erases_a_forgotten_goals_postings, setup,
 		                                teardown),
