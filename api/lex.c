@@ -14,15 +14,32 @@
 
 /* One stemmer per thread (a stemmer is not thread-safe); a thread-key
  * destructor frees it when its thread ends, so a server that answers on
- * short-lived threads (h2emv serve) does not leak one per connection. */
-static _Thread_local struct sb_stemmer *stemmer;
+ * short-lived threads (h2emv serve) does not leak one per connection.
+ * Beside it, a memo of the short words stemmed last: a question's walk
+ * splits the same few words of every fact it reads again and again, and
+ * Snowball was a fifth of a question's time (issue 20). */
+#define MEMO_SLOTS 1024u /* a power of two */
+#define MEMO_LEN 24      /* words and stems shorter than this are kept */
+
+typedef struct stem_memo {
+	char w[MEMO_LEN], stem[MEMO_LEN];
+} stem_memo;
+
+typedef struct stem_state {
+	struct sb_stemmer *sb;
+	stem_memo memo[MEMO_SLOTS];
+} stem_state;
+
+static _Thread_local stem_state *stemmer;
 static pthread_key_t stemmer_key;
 static pthread_once_t stemmer_once = PTHREAD_ONCE_INIT;
 static int stemmer_key_ok;
 
 static void stemmer_free(void *p)
 {
-	sb_stemmer_delete(p);
+	stem_state *st = p;
+	sb_stemmer_delete(st->sb);
+	free(st);
 }
 
 static void stemmer_key_init(void)
@@ -30,27 +47,57 @@ static void stemmer_key_init(void)
 	stemmer_key_ok = pthread_key_create(&stemmer_key, stemmer_free) == 0;
 }
 
+static stem_state *stem_state_get(void)
+{
+	if (stemmer)
+		return stemmer;
+	stem_state *st = calloc(1, sizeof *st);
+	if (!st)
+		return NULL;
+	if (!(st->sb = sb_stemmer_new("english", NULL))) {
+		free(st);
+		return NULL;
+	}
+	pthread_once(&stemmer_once, stemmer_key_init);
+	if (stemmer_key_ok)
+		pthread_setspecific(stemmer_key, st);
+	return stemmer = st;
+}
+
+static stem_memo *memo_slot(stem_state *st, const char *w, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)w[i]) * 16777619u;
+	return &st->memo[h & (MEMO_SLOTS - 1)];
+}
+
 void lex_stem(const char *w, size_t n, char *out)
 {
 	if (n >= LEX_WORD_MAX)
 		n = LEX_WORD_MAX - 1;
-	if (!stemmer) {
-		stemmer = sb_stemmer_new("english", NULL);
-		pthread_once(&stemmer_once, stemmer_key_init);
-		if (stemmer && stemmer_key_ok)
-			pthread_setspecific(stemmer_key, stemmer);
+	stem_state *st = stem_state_get();
+	stem_memo *m = st && n && n < MEMO_LEN ? memo_slot(st, w, n) : NULL;
+	if (m && !m->w[n] && !memcmp(m->w, w, n) && m->w[0]) {
+		memcpy(out, m->stem, strlen(m->stem) + 1);
+		return;
 	}
-	const sb_symbol *s = stemmer ? sb_stemmer_stem(stemmer, (const sb_symbol *)w, (int)n) : NULL;
+	const sb_symbol *s = st ? sb_stemmer_stem(st->sb, (const sb_symbol *)w, (int)n) : NULL;
 	if (!s) {
 		memcpy(out, w, n);
 		out[n] = 0;
 		return;
 	}
-	size_t len = (size_t)sb_stemmer_length(stemmer);
+	size_t len = (size_t)sb_stemmer_length(st->sb);
 	if (len >= LEX_WORD_MAX)
 		len = LEX_WORD_MAX - 1;
 	memcpy(out, s, len);
 	out[len] = 0;
+	if (m && len < MEMO_LEN && !memchr(w, 0, n)) {
+		memcpy(m->w, w, n);
+		m->w[n] = 0;
+		memcpy(m->stem, out, len + 1);
+	}
 }
 
 /* -------------------------------------------------------------- splitting -- */

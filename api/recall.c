@@ -1234,13 +1234,19 @@ static int walk_kids(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 		const h2emv_node *c;
 		if (ridx_passes_child(x->ix, n, i))
 			continue; /* a goal the index does not name: not even fetched */
-		int rc = h2emv_node_child(&c, x->snap, n, i, err);
+		int rc = ridx_child(&c, x->ix, x->snap, n, i, err);
 		if (rc == H2EMV_ENOTFOUND)
 			continue;
 		if (rc || (rc = walk(x, c, depth + 1, err)))
 			return rc;
 	}
 	return H2EMV_OK;
+}
+
+/* One goal the index names (ridx_each_goal). */
+static int walk_goal(void *ctx, const h2emv_node *g, h2emv_error *err)
+{
+	return walk(ctx, g, 1, err);
 }
 
 static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
@@ -1276,8 +1282,13 @@ static int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 		}
 		return H2EMV_OK;
 	}
-	if (kind == H2EMV_KIND_ROOT)
-		return walk_kids(x, n, depth, err);
+	if (kind == H2EMV_KIND_ROOT) {
+		/* the goals the index names, without the summaries above them
+		 * (an early stop reads few goals: the tree finds them first; a
+		 * skill stack nests goals, read in their parents' facts) */
+		int rc = x->early || !x->tasks ? 1 : ridx_each_goal(x->ix, x->snap, walk_goal, x, err);
+		return rc == 1 ? walk_kids(x, n, depth, err) : rc;
+	}
 	if (kind == H2EMV_KIND_GOAL || kind == H2EMV_KIND_EVENT || kind == H2EMV_KIND_SCENE) {
 		size_t len = 0;
 		h2emv_node_payload(n, &len);

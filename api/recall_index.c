@@ -14,6 +14,7 @@
  * word found only inside a longer one written together ("coffee" in
  * "coffeemachine").
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -21,6 +22,7 @@
 #include "api/facts.h"
 #include "api/mem.h"
 #include "api/recall_index.h"
+#include "api/wordnet.h"
 
 #define SEED_STEM 0x73u
 #define SEED_GROUP 0x67u
@@ -217,6 +219,8 @@ struct ridx {
 	size_t n_sp, cap_sp;
 	span *fsp;           /* the same of every placeholder in scope */
 	size_t n_fsp;
+	h2emv_ref *refs;     /* the candidates, each once (the set's members) */
+	size_t n_refs, cap_refs;
 	int oom;
 };
 
@@ -246,6 +250,7 @@ void ridx_close(ridx *ix)
 	free(ix->set);
 	free(ix->sp);
 	free(ix->fsp);
+	free(ix->refs);
 	free(ix);
 }
 
@@ -265,14 +270,15 @@ static uint64_t ref_key(h2emv_ref ref)
 	return k ? k : 1;
 }
 
-static void set_add(ridx *ix, h2emv_ref ref)
+/* 1 when `ref` was not in the set yet. */
+static int set_add(ridx *ix, h2emv_ref ref)
 {
 	if ((ix->set_n + 1) * 2 > ix->set_cap) {
 		size_t cap = ix->set_cap ? ix->set_cap * 2 : 256;
 		uint64_t *s = calloc(cap, sizeof *s);
 		if (!s) {
 			ix->oom = 1;
-			return;
+			return 0;
 		}
 		for (size_t i = 0; i < ix->set_cap; i++)
 			for (size_t j = ix->set[i] & (cap - 1); ix->set[i]; j = (j + 1) & (cap - 1))
@@ -287,11 +293,11 @@ static void set_add(ridx *ix, h2emv_ref ref)
 	uint64_t k = ref_key(ref);
 	for (size_t j = k & (ix->set_cap - 1);; j = (j + 1) & (ix->set_cap - 1)) {
 		if (ix->set[j] == k)
-			return;
+			return 0;
 		if (!ix->set[j]) {
 			ix->set[j] = k;
 			ix->set_n++;
-			return;
+			return 1;
 		}
 	}
 }
@@ -316,6 +322,20 @@ typedef struct scan_ctx {
 	uint8_t need;     /* the fact types that can answer (0: any) */
 } scan_ctx;
 
+static int ref_push(ridx *ix, h2emv_ref ref)
+{
+	if (ix->n_refs == ix->cap_refs) {
+		size_t cap = ix->cap_refs ? ix->cap_refs * 2 : 256;
+		h2emv_ref *v = realloc(ix->refs, cap * sizeof *v);
+		if (!v)
+			return ix->oom = 1;
+		ix->refs = v;
+		ix->cap_refs = cap;
+	}
+	ix->refs[ix->n_refs++] = ref;
+	return 0;
+}
+
 static int visit_cand(void *ctx, const eng_posting *p, eng_ref ref)
 {
 	scan_ctx *s = ctx;
@@ -324,8 +344,9 @@ static int visit_cand(void *ctx, const eng_posting *p, eng_ref ref)
 		return 0;
 	if (!s->placeholders && s->need && !(p->types & (s->need | TYPE_GIST)))
 		return 0;
-	if (!s->placeholders)
-		set_add(ix, (h2emv_ref){ ref.id, ref.version });
+	h2emv_ref hr = { ref.id, ref.version };
+	if (!s->placeholders && set_add(ix, hr) && ref_push(ix, hr))
+		return H2EMV_ENOMEM;
 	if (ix->n_sp == ix->cap_sp) {
 		size_t cap = ix->cap_sp ? ix->cap_sp * 2 : 256;
 		span *v = realloc(ix->sp, cap * sizeof *v);
@@ -356,6 +377,15 @@ static void sort_spans(span *v, size_t n)
 			v[i].t1 = v[i - 1].t1;
 }
 
+/* Must an action or words said name the person the question names
+ * ("how many times did Bob ask you to tidy up")? Then a second verb's
+ * WordNet senses match only in a goal that names the person (recall.c,
+ * score_hits: `!person_hit` gives 0; other facts match words as written). */
+static int person_named(const rquestion *q)
+{
+	return q->person >= 0 && q->kind != RQ_SAID && q->kind != RQ_WHO && !q->evidence;
+}
+
 /* Could a fact match q without a posting of one of its words (see the
  * top of the file)? Then the index is not used for q. */
 static int usable(const rquestion *q)
@@ -367,15 +397,15 @@ static int usable(const rquestion *q)
 	size_t content = 0;
 	for (size_t i = 0; i < q->n_term; i++) {
 		const rq_term *t = &q->term[i];
-		if (t->kind && t->cls == LC_NONE)
-			return 0; /* a category: WordNet's kinds match it */
+		if (t->kind && t->cls == LC_NONE && q->evidence)
+			return 0; /* a category: WordNet's kinds match it (kind_terms) */
 		if (q->evidence) {
 			content++;
 			continue;
 		}
 		if ((int)i == q->verb)
 			continue;
-		if (t->lemma && !t->cap)
+		if (t->lemma && !t->cap && !person_named(q))
 			return 0; /* another verb: matched by WordNet's senses */
 		if (q->kind == RQ_SAID && (int)i == q->person)
 			continue;
@@ -424,7 +454,86 @@ static size_t expand(uint64_t *out, const rq_term *t, int lemma)
 	lex_word u[2];
 	if (t->unit[0] && n < 5 && lex_split(t->unit, strlen(t->unit), u, 2) >= 1)
 		out[n++] = ridx_term(u[0].stem);
+	/* "charger": the verb's stem too ("charging dock"), as word_in reads it */
+	size_t ns = strlen(t->stem);
+	if (!t->lemma && ns > 5 && n < 6 &&
+	    (!strcmp(t->stem + ns - 2, "er") || !strcmp(t->stem + ns - 2, "or"))) {
+		char cut[LEX_WORD_MAX];
+		memcpy(cut, t->stem, ns - 2);
+		cut[ns - 2] = 0;
+		out[n++] = ridx_term(cut);
+	}
 	return n;
+}
+
+/* The terms of the words WordNet takes for kinds of a category asked
+ * about ("the keys": a latchkey, a passkey): wn_kind_of(word, category) is
+ * 1 for a kind or the kind with "s", "es" or "ies" for "y" after it
+ * (wordnet.c), and a fact's word is one run of letters and digits. */
+typedef struct kind_terms {
+	uint64_t *v;
+	size_t n, cap;
+} kind_terms;
+
+static int kt_add(kind_terms *k, const char *w, size_t n)
+{
+	char st[LEX_WORD_MAX];
+	lex_stem(w, n, st);
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 64;
+		uint64_t *v = realloc(k->v, cap * sizeof *v);
+		if (!v)
+			return -2;
+		k->v = v;
+		k->cap = cap;
+	}
+	k->v[k->n++] = ridx_term(st);
+	return 0;
+}
+
+static int kind_term(void *ctx, const char *word)
+{
+	size_t n = strlen(word);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)word[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c >= 0x80))
+			return 0; /* (a phrase, "skeleton_key": never one word of a fact) */
+	}
+	char f[LEX_WORD_MAX + 4];
+	int rc = kt_add(ctx, word, n);
+	static const char *const ends[] = { "s", "es" };
+	for (size_t e = 0; e < 2 && !rc && n + 2 < LEX_WORD_MAX; e++) {
+		snprintf(f, sizeof f, "%s%s", word, ends[e]);
+		rc = kt_add(ctx, f, strlen(f));
+	}
+	if (!rc && n > 1 && word[n - 1] == 'y' && n + 2 < LEX_WORD_MAX) {
+		snprintf(f, sizeof f, "%.*sies", (int)(n - 1), word);
+		rc = kt_add(ctx, f, strlen(f));
+	}
+	return rc;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+#define KINDS_MAX 256 /* a category with more kinds reads the tree */
+
+/* Scan the kinds' terms of category word t: 0, ENOMEM, or 1 when the
+ * category has too many kinds (or the index is damaged): walk the tree. */
+static int scan_kinds(ridx *ix, const rq_term *t, int64_t hi, scan_ctx *s)
+{
+	kind_terms k = { 0 };
+	int rc = wn_kinds_each(t->word, KINDS_MAX, kind_term, &k);
+	if (rc == 0 && k.n > 1)
+		qsort(k.v, k.n, sizeof *k.v, cmp_u64);
+	for (size_t i = 0; rc == 0 && i < k.n; i++)
+		if (i == 0 || k.v[i] != k.v[i - 1])
+			rc = eng_index_scan(ix->r, k.v[i], INT64_MIN, hi, 0, visit_cand, s, NULL);
+	free(k.v);
+	return rc == -2 || rc == H2EMV_ENOMEM ? H2EMV_ENOMEM : rc ? 1 : 0;
 }
 
 int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
@@ -432,7 +541,7 @@ int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
 	if (!ix)
 		return H2EMV_OK;
 	ix->active = 0;
-	ix->set_n = ix->n_sp = ix->n_fsp = 0;
+	ix->set_n = ix->n_sp = ix->n_fsp = ix->n_refs = 0;
 	if (ix->set)
 		memset(ix->set, 0, ix->set_cap * sizeof *ix->set);
 	if (!usable(q))
@@ -445,8 +554,14 @@ int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
 		/* (the main verb counts only in words said and in evidence) */
 		if ((int)i == q->verb && !q->evidence && q->kind != RQ_SAID)
 			continue;
-		uint64_t terms[5];
-		size_t k = expand(terms, &q->term[i], q->evidence || q->kind == RQ_SAID);
+		const rq_term *t = &q->term[i];
+		int krc = t->kind && t->cls == LC_NONE ? scan_kinds(ix, t, hi, &s) : 0;
+		if (krc == H2EMV_ENOMEM || ix->oom)
+			return H2EMV_ENOMEM;
+		if (krc)
+			return H2EMV_OK; /* (not active: the walk reads the tree) */
+		uint64_t terms[6];
+		size_t k = expand(terms, t, q->evidence || q->kind == RQ_SAID);
 		for (size_t j = 0; j < k; j++) {
 			int dup = 0;
 			for (size_t m = 0; m < j; m++)
@@ -543,4 +658,80 @@ int ridx_passes_child(const ridx *ix, const h2emv_node *parent, size_t i)
 	/* a summary of level 4 holds goals (and their placeholders) only */
 	return ridx_active(ix) && h2emv_node_kind(parent) == H2EMV_KIND_SUMMARY &&
 	       h2emv_node_level(parent) == 4 && !ridx_names(ix, h2emv_node_child_ref(parent, i));
+}
+
+int ridx_child(const h2emv_node **out, const ridx *ix, h2emv_snap *snap,
+               const h2emv_node *parent, size_t i, h2emv_error *err)
+{
+	/* (h2emv_node_child reads up to 64 siblings with the one asked: at a
+	 * level-4 summary the index has named the few goals to read) */
+	if (ridx_active(ix) && h2emv_node_kind(parent) == H2EMV_KIND_SUMMARY &&
+	    h2emv_node_level(parent) == 4)
+		return h2emv_snap_node(out, snap, h2emv_node_child_ref(parent, i), err);
+	return h2emv_node_child(out, snap, parent, i, err);
+}
+
+/* ------------------------------------------------- the candidates alone -- */
+
+typedef struct goal_at {
+	const h2emv_node *n;
+	int64_t t;
+	uint64_t id;
+} goal_at;
+
+static int cmp_goal(const void *a, const void *b)
+{
+	const goal_at *x = a, *y = b;
+	if (x->t != y->t)
+		return (x->t > y->t) - (x->t < y->t);
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The candidates the snapshot sees, as its nodes, by start: 1 when one is
+ * not a goal, holds another, or cannot be read as the index says (the walk
+ * then reads the tree). */
+static int visible_goals(goal_at *v, size_t *n, ridx *ix, h2emv_snap *snap, h2emv_error *err)
+{
+	*n = 0;
+	for (size_t i = 0; i < ix->n_refs; i++) {
+		h2emv_ref ref = ix->refs[i];
+		uint64_t born, died;
+		uint32_t nt;
+		if (eng_index_node(&born, &died, &nt, ix->r, (eng_ref){ ref.id, ref.version }))
+			return 1;
+		if (born > ix->seq || died <= ix->seq)
+			continue; /* another snapshot's version */
+		const h2emv_node *g;
+		int rc = h2emv_snap_node(&g, snap, ref, err);
+		if (rc == H2EMV_ENOTFOUND)
+			return 1;
+		if (rc)
+			return rc;
+		if (h2emv_node_kind(g) != H2EMV_KIND_GOAL)
+			return 1;
+		/* a goal within a goal (a skill stack's) is read in its parent's
+		 * facts, never alone: the tree decides */
+		for (size_t c = 0; c < h2emv_node_child_count(g); c++)
+			if (ridx_names(ix, h2emv_node_child_ref(g, c)))
+				return 1;
+		v[(*n)++] = (goal_at){ g, h2emv_node_start(g), ref.id };
+	}
+	if (*n > 1)
+		qsort(v, *n, sizeof *v, cmp_goal);
+	return H2EMV_OK;
+}
+
+int ridx_each_goal(ridx *ix, h2emv_snap *snap, ridx_goal_fn fn, void *ctx, h2emv_error *err)
+{
+	if (!ridx_active(ix) || ix->n_fsp)
+		return 1; /* (placeholders: the summaries above them are read) */
+	goal_at *v = ix->n_refs ? malloc(ix->n_refs * sizeof *v) : NULL;
+	if (ix->n_refs && !v)
+		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	size_t n = 0;
+	int rc = visible_goals(v, &n, ix, snap, err);
+	for (size_t j = 0; rc == H2EMV_OK && j < n; j++)
+		rc = fn(ctx, v[j].n, err);
+	free(v);
+	return rc;
 }

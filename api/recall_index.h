@@ -53,6 +53,18 @@ int ridx_skips(const ridx *ix, const h2emv_node *n);
 /* Active only: 1 when child i of `parent` need not even be fetched (a
  * goal of a level-4 summary the index does not name). */
 int ridx_passes_child(const ridx *ix, const h2emv_node *parent, size_t i);
+/* The walk's h2emv_node_child: child i of `parent`, read alone (not with
+ * its siblings) when the index is active and `parent` holds goals. */
+int ridx_child(const h2emv_node **out, const ridx *ix, h2emv_snap *snap,
+               const h2emv_node *parent, size_t i, h2emv_error *err);
+/* The walk over an active index without placeholders, in one pass over
+ * the goals the index names (and the snapshot sees), by start, calling fn
+ * on each; fn returns 0 to go on or an error (returned). The summaries
+ * above the goals are not read: with no placeholder, the walk would only
+ * pass through them. Returns 1 when the tree must be walked instead (not
+ * active, a placeholder, an index entry that does not match the snapshot). */
+typedef int (*ridx_goal_fn)(void *ctx, const h2emv_node *goal, h2emv_error *err);
+int ridx_each_goal(ridx *ix, h2emv_snap *snap, ridx_goal_fn fn, void *ctx, h2emv_error *err);
 /* Active only: may the span [t0, t1] hold a placeholder? */
 int ridx_forgotten_within(const ridx *ix, int64_t t0, int64_t t1);
 

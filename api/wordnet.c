@@ -456,6 +456,22 @@ int wn_same_verb(const char *a, const char *b)
 	return a && b ? lookup(K_VERB, a, b) : 0;
 }
 
+int wn_kinds_each(const char *category, size_t max, int (*fn)(void *ctx, const char *word),
+                  void *ctx)
+{
+	if (!category)
+		return 0;
+	pthread_mutex_lock(&lock);
+	const cat_kinds *c = ready() ? kinds_of(category) : NULL;
+	int rc = 0;
+	if (c && !c->too_general && c->n > max)
+		rc = -1;
+	for (size_t i = 0; rc == 0 && c && !c->too_general && i < c->n; i++)
+		rc = fn(ctx, c->words[i]);
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
 int wn_available(void)
 {
 	pthread_mutex_lock(&lock);

@@ -14,6 +14,8 @@
 #ifndef H2EMV_WORDNET_H
 #define H2EMV_WORDNET_H
 
+#include <stddef.h>
+
 /* Is `word` (a noun, singular or plural: "carrots") a kind of `category`
  * ("vegetable"): a word of a synset below one of its senses? 0 for the same
  * word (the caller matches that itself), for a category too general to
@@ -42,6 +44,15 @@ int wn_speech_verb(const char *word);
 /* Do the verbs `a` and `b` (any inflection) share one of their main senses
  * ("fix" and "repair", "buy" and "purchase")? 0 for unknown words. */
 int wn_same_verb(const char *a, const char *b);
+
+/* Call fn(ctx, kind) for every word wn_kind_of takes as a kind of
+ * `category` before its plural is taken off (lower case, spaces as
+ * underscores); none for a category too general or without WordNet. fn
+ * runs under WordNet's lock and must not look anything up; a non-zero
+ * return stops the calls and is returned. -1 without calling fn when the
+ * category has more than `max` kinds. */
+int wn_kinds_each(const char *category, size_t max, int (*fn)(void *ctx, const char *word),
+                  void *ctx);
 
 /* Whether WordNet's data could be opened (tests; `h2emv ask --trace`). */
 int wn_available(void);

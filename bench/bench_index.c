@@ -55,12 +55,19 @@ static obs *history(size_t *np, unsigned seed)
 				const char *o = objs[rand() % 8], *d = dests[rand() % 5];
 				int say = rand() % 6 == 0;
 				const char *p = people[rand() % 3];
+				/* (the person present asks: FTS5's "person:Bob AND speech:tidy"
+				 * is then what "how many times did Bob ask" means) */
+				char said[160] = "";
+				if (say)
+					snprintf(said, sizeof said,
+					         ",\"persons\":[\"%s\"],\"speech\":{\"speaker\":\"%s\","
+					         "\"text\":\"please tidy up\"}",
+					         p, p);
 				snprintf(buf, sizeof buf,
 				         "{\"t\":%lld,\"action\":{\"name\":\"LookAround\",\"status\":\"succeeded\"},"
 				         "\"location\":\"kitchen\",\"objects\":[{\"id\":\"%s_0\",\"type\":\"%s\"},"
-				         "{\"id\":\"%s_0\",\"type\":\"%s\"}]%s%s%s}",
-				         t, o, o, d, d, say ? ",\"persons\":[\"" : "", say ? p : "",
-				         say ? "\"],\"speech\":{\"speaker\":\"user\",\"text\":\"please tidy up\"}" : "");
+				         "{\"id\":\"%s_0\",\"type\":\"%s\"}]%s}",
+				         t, o, o, d, d, said);
 				v[k] = (obs){ .t = t, .json = strdup(buf), .tidy = say };
 				snprintf(v[k].action, sizeof v[k].action, "lookaround");
 				snprintf(v[k].person, sizeof v[k].person, "%s", say ? p : "");
@@ -345,25 +352,26 @@ static void run_size(const char *base, size_t nodes, size_t rounds, unsigned see
 int main(int argc, char **argv)
 {
 	size_t rounds = 40;
-	int big = 0;
+	int big = 0, keep = 0;
 	unsigned seed = 1;
 	const char *dir = NULL, *sizes_arg = NULL;
 	static const struct option opts[] = {
 		{ "rounds", required_argument, NULL, 'r' }, { "sizes", required_argument, NULL, 'z' },
 		{ "100k", no_argument, NULL, 'b' },         { "dir", required_argument, NULL, 'd' },
 		{ "seed", required_argument, NULL, 's' },   { "help", no_argument, NULL, 'h' },
-		{ 0 },
+		{ "keep", no_argument, NULL, 'k' },         { 0 },
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "r:z:bd:s:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:z:bd:s:hk", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': rounds = strtoull(optarg, NULL, 10); break;
 		case 'z': sizes_arg = optarg; break;
 		case 'b': big = 1; break;
 		case 'd': dir = optarg; break;
 		case 's': seed = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'k': keep = 1; break;
 		case 'h':
-			puts("usage: bench_index [--rounds R] [--sizes 1000,10000,50000] [--100k] [--dir DIR]\n"
+			puts("usage: bench_index [--rounds R] [--sizes 1000,10000,50000] [--100k] [--dir DIR] [--keep]\n"
 			     "Questions through the term index against SQLite FTS5 over the same\n"
 			     "observations: latency ratios, agreement of counts and times, index size.");
 			return 0;
@@ -386,6 +394,10 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n_sizes; i++)
 		run_size(dir, sizes[i], rounds, seed);
+	if (keep) {
+		printf("kept: %s\n", dir);
+		return 0;
+	}
 	char cmd[4300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd) != 0)

@@ -2,7 +2,8 @@
  * test_index.c — the term index (docs/index.md): counts are exact whatever
  * the token budget, every snapshot reads its own postings, gc erases a
  * forgotten goal's postings, check verifies the index against the facts,
- * and a memory without one gets it at the next build.
+ * a memory without one gets it at the next build, and a question through
+ * it reads the goals its postings name, each once, without the summaries.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include "api/lex.h"
 #include "api/mem.h"
 #include "api/recall_index.h"
+#include "api/wordnet.h"
 #include "h2emv.h"
 #include "testutil.h"
 
@@ -119,6 +121,60 @@ static void test_count_is_exact_under_any_budget(void **state)
 	assert_string_equal(cut, full);
 	assert_null(strstr(cut, "At least"));
 	assert_non_null(strstr(full, "60 times"));
+	free(full);
+	free(cut);
+}
+
+/* "How many times did Bob ask you to tidy up": a second verb, but Bob's
+ * words are asked for, so the goals that name him hold every answer and
+ * the count is exact under a budget of a few goals. */
+static void test_a_named_persons_requests_are_counted_exactly(void **state)
+{
+	fx *f = *state;
+	set_config(f->m, H2EMV_FORGET_NONE, 0);
+	static const char *who[] = { "Bob", "Alice" };
+	for (int d = 0; d < 30; d++) {
+		tu_chores(f->m, T0, d);
+		for (int k = 0; k < 2; k++)
+			tu_ingestf(f->m,
+			           "{\"t\":%lld,\"action\":{\"name\":\"LookAround\",\"status\":"
+			           "\"succeeded\"},\"persons\":[\"%s\"],\"speech\":{\"speaker\":\"%s\","
+			           "\"text\":\"please tidy up\"}}",
+			           (long long)(T0 + d * 24 * H + (12 + k) * H), who[(d + k) % 2 ? 1 : 0],
+			           who[(d + k) % 2 ? 1 : 0]);
+	}
+	build(f->m);
+	char *full = answer(f->m, "How many times did Bob ask you to tidy up?", 0);
+	set_config(f->m, 0, 120);
+	char *cut = answer(f->m, "How many times did Bob ask you to tidy up?", 0);
+	assert_non_null(strstr(full, "30 times"));
+	assert_string_equal(cut, full);
+	free(full);
+	free(cut);
+}
+
+/* "the keys": a plural noun, whose kinds in WordNet (a latchkey) match it
+ * too; the index looks up every kind, so the count is exact under a small
+ * budget and takes the latchkeys with the keys. */
+static void test_a_category_is_counted_with_its_kinds(void **state)
+{
+	fx *f = *state;
+	set_config(f->m, H2EMV_FORGET_NONE, 0);
+	for (int d = 0; d < 30; d++) {
+		tu_chores(f->m, T0, d);
+		const char *o = d % 3 ? "keys" : "latchkey";
+		tu_ingestf(f->m,
+		           "{\"t\":%lld,\"action\":{\"name\":\"Pickup\",\"args\":{\"object\":"
+		           "\"%s_0\"},\"status\":\"succeeded\"},\"objects\":[{\"id\":\"%s_0\","
+		           "\"type\":\"%s\"}]}",
+		           (long long)(T0 + d * 24 * H + 12 * H), o, o, o);
+	}
+	build(f->m);
+	char *full = answer(f->m, "How many times did you pick up the keys?", 0);
+	set_config(f->m, 0, 120);
+	char *cut = answer(f->m, "How many times did you pick up the keys?", 0);
+	assert_non_null(strstr(full, wn_available() ? "30 times" : "20 times"));
+	assert_string_equal(cut, full);
 	free(full);
 	free(cut);
 }
@@ -329,11 +385,105 @@ static void test_rank_puts_the_telling_note_first(void **state)
 	}
 }
 
+typedef struct seen_ctx {
+	size_t goals, other;
+} seen_ctx;
+
+static int seen_goal(void *ctx, const h2emv_node *g, h2emv_error *err)
+{
+	(void)err;
+	seen_ctx *c = ctx;
+	if (h2emv_node_kind(g) == H2EMV_KIND_GOAL)
+		c->goals++;
+	else
+		c->other++;
+	return 0;
+}
+
+/* Through the index, a count reads the goals the postings name that its
+ * snapshot sees, and nothing else: the older snapshot fewer. */
+static void test_index_walk_reads_the_named_goals_alone(void **state)
+{
+	fx *f = *state;
+	set_config(f->m, H2EMV_FORGET_NONE, 0);
+	days(f->m, 0, 30);
+	build(f->m);
+	uint64_t first = newest(f->m);
+	days(f->m, 30, 40);
+	build(f->m);
+	rquestion q;
+	rq_parse(&q, "How many times did you pick up the cup?", T0 + 50 * 24 * H);
+	size_t seen[2] = { 0 };
+	for (int pass = 0; pass < 2; pass++) {
+		h2emv_snap *s;
+		assert_int_equal(h2emv_snap_open(&s, f->m, pass ? first : 0, NULL), H2EMV_OK);
+		ridx *ix = NULL;
+		assert_int_equal(ridx_open(&ix, s), H2EMV_OK);
+		assert_int_equal(ridx_prepare(ix, &q, T0 + 50 * 24 * H), H2EMV_OK);
+		assert_true(ridx_active(ix));
+		seen_ctx c = { 0 };
+		assert_int_equal(ridx_each_goal(ix, s, seen_goal, &c, NULL), H2EMV_OK);
+		assert_int_equal(c.other, 0);
+		seen[pass] = c.goals;
+		ridx_close(ix);
+		h2emv_snap_close(s);
+	}
+	/* (the cup's goals of 40 days, then of 30) */
+	assert_true(seen[0] > 0);
+	assert_int_equal(seen[0] * 3, seen[1] * 4);
+}
+
+/* A skill stack's goals hold goals, whose facts their parents hold too:
+ * the walk reads the outermost only. Each transport counts once, and the
+ * goals the index names are not read alone (they name each other). */
+static void test_nested_goals_are_counted_once(void **state)
+{
+	fx *f = *state;
+	h2emv_config c;
+	assert_int_equal(h2emv_config_get(&c, f->m, NULL), H2EMV_OK);
+	c.forgetting = H2EMV_FORGET_NONE;
+	c.profile = H2EMV_PROFILE_SKILL_STACK;
+	assert_int_equal(h2emv_config_set(f->m, &c, NULL), H2EMV_OK);
+	for (int i = 0; i < 6; i++) {
+		int64_t t = T0 + i * H;
+		tu_ingestf(f->m,
+		           "{\"t\":%lld,\"action\":{\"name\":\"Pickup\",\"args\":{\"object\":"
+		           "\"cup_0\"},\"status\":\"succeeded\"},\"goal\":\"Tidy.Fetch.Pickup\"}",
+		           (long long)t);
+		tu_ingestf(f->m,
+		           "{\"t\":%lld,\"action\":{\"name\":\"Place\",\"args\":{\"object\":"
+		           "\"cup_0\",\"target\":\"sink_0\"},\"status\":\"succeeded\"},"
+		           "\"goal\":\"Tidy.Fetch.Place\"}",
+		           (long long)(t + 5 * US));
+	}
+	build(f->m);
+	char *a = answer(f->m, "How many times did you pick up the cup?", 0);
+	assert_non_null(strstr(a, "6 times"));
+	free(a);
+	rquestion q;
+	rq_parse(&q, "How many times did you pick up the cup?", T0 + 24 * H);
+	h2emv_snap *s;
+	assert_int_equal(h2emv_snap_open(&s, f->m, 0, NULL), H2EMV_OK);
+	ridx *ix = NULL;
+	assert_int_equal(ridx_open(&ix, s), H2EMV_OK);
+	assert_int_equal(ridx_prepare(ix, &q, T0 + 24 * H), H2EMV_OK);
+	assert_true(ridx_active(ix));
+	seen_ctx sc = { 0 };
+	assert_int_equal(ridx_each_goal(ix, s, seen_goal, &sc, NULL), 1);
+	assert_int_equal(sc.goals + sc.other, 0);
+	ridx_close(ix);
+	h2emv_snap_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_count_is_exact_under_any_budget, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_each_snapshot_reads_its_own_postings, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_a_named_persons_requests_are_counted_exactly, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_a_category_is_counted_with_its_kinds, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_gc_erases_a_forgotten_goals_postings, setup,
 		                                teardown),
@@ -343,6 +493,9 @@ int main(void)
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_salvage_rebuilds_the_index, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rank_puts_the_telling_note_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_index_walk_reads_the_named_goals_alone, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_nested_goals_are_counted_once, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
