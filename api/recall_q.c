@@ -1217,13 +1217,17 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		while (qi2 + 1 < k && strcmp(w[qi2].w, "which") && strcmp(w[qi2].w, "what") &&
 		       strcmp(w[qi2].w, "many") && strcmp(w[qi2].w, "much"))
 			qi2++;
-		/* "how many insulin pens did": the last noun before the verb */
-		while (qi2 + 2 < k && !w[qi2 + 2].digit && !lex_stop(w[qi2 + 2].stem) &&
-		       !lex_lemma(w[qi2 + 2].stem, NULL) && strcmp(w[qi2 + 2].w, "did") &&
-		       strcmp(w[qi2 + 2].w, "do") && strcmp(w[qi2 + 2].w, "were") &&
-		       strcmp(w[qi2 + 2].w, "was") && strcmp(w[qi2 + 2].w, "have") &&
-		       strcmp(w[qi2 + 2].w, "had") && strcmp(w[qi2 + 2].w, "of") &&
-		       strcmp(w[qi2 + 2].w, "does") && strcmp(w[qi2 + 2].w, "are") && !w[qi2 + 2].cap)
+		/* "how many insulin pens did": the second noun of two before the
+		 * verb's helper */
+		static const char *const aux[] = { "did", "do", "does", "were", "was", "have", "had",
+			                               "are", "is", "went", "came", NULL };
+		int two = q->kind == RQ_COUNT && qi2 + 3 < k && !w[qi2 + 2].digit && !w[qi2 + 2].cap &&
+		          !lex_stop(w[qi2 + 2].stem) && !lex_lemma(w[qi2 + 2].stem, NULL) &&
+		          (!strcmp(w[qi2].w, "many") || !strcmp(w[qi2].w, "much"));
+		int then_aux = 0;
+		for (const char *const *p = aux; two && *p; p++)
+			then_aux |= !strcmp(w[qi2 + 3].w, *p);
+		if (two && then_aux)
 			qi2++;
 		/* "how much heparin ..., in ampoules": the unit said last */
 		if (q->kind == RQ_COUNT && k > 2 && !strcmp(w[k - 2].w, "in") && !w[k - 1].digit &&
