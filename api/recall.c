@@ -777,7 +777,7 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 	double s = 0;
 	size_t content = 0, hits = 0, verb_nouns = 0;
 	double vs = 0;
-	int verbs = 0, prev_hit = 0, person_hit = 0;
+	int verbs = 0, prev_hit = 0, prev_any = 0, person_hit = 0;
 	for (size_t i = 0; i < q->n_term; i++) {
 		const rq_term *t = &q->term[i];
 		if (t->lemma && !t->cap && is_act(f)) {
@@ -857,9 +857,10 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		 * matched must match too (where the action's identity keeps it:
 		 * a merged action keeps only one of its places) */
 		if (h == 0 && i > 0 && q->term[i].word[0] >= '0' && q->term[i].word[0] <= '9' &&
-		    prev_hit && !optional)
-			return 0;
+		    (prev_hit || (t->pair[0] && prev_any)) && !optional)
+			return 0; /* ("rack 45" is not the rack R4 of moisture 4.5) */
 		prev_hit = h > 0 && in_key;
+		prev_any = h > 0;
 		s += h;
 	}
 	/* "which floor is Raj on": a person the question names must be the

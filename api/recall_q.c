@@ -720,6 +720,12 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 			used[i + 1] = 1;
 	}
 	q->why = first_is(w, k, "why");
+	/* "why did you stop on row 22": a run cut short */
+	for (size_t i = 1; q->why && !trouble && i < k; i++)
+		if (!strcmp(w[i].w, "stop") || !strcmp(w[i].w, "stopped") || !strcmp(w[i].w, "halt") ||
+		    !strcmp(w[i].w, "quit") || !strcmp(w[i].w, "abandon") ||
+		    !strcmp(w[i].w, "abandoned"))
+			trouble = 1, used[i] = 1;
 	q->agent = q->kind == RQ_WHO && asks_agent(w, k);
 	if (q->kind == RQ_COUNT && k > 2 && starts(w, k, "how", "many")) {
 		static const char *const who[] = { "people", "persons", "person", "humans", "folks",
@@ -1125,11 +1131,13 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		t->cls = cls;
 		t->same = lemma ? -1 : lex_same_group(w[i].stem);
 		t->owner = (uint8_t)owner;
-		t->occasion = (uint8_t)((i > 0 && !strcmp(w[i - 1].w, "during")) ||
-		                        (i > 1 && !strcmp(w[i - 2].w, "during") &&
-		                         (!strcmp(w[i - 1].w, "the") || !strcmp(w[i - 1].w, "a") ||
-		                          !strcmp(w[i - 1].w, "our") || !strcmp(w[i - 1].w, "your") ||
-		                          !strcmp(w[i - 1].w, "this") || !strcmp(w[i - 1].w, "that"))));
+		/* "during the (morning) demo" */
+		t->occasion = 0;
+		for (size_t j = i; j-- > 0 && j + 4 > i && !t->occasion;)
+			if (!strcmp(w[j].w, "during"))
+				t->occasion = 1;
+			else if (!used[j] && !lex_stop(w[j].stem) && j + 1 < i)
+				break;
 		/* "last" / "first" already read; words like "put" are verbs */
 		if (lemma && q->verb < 0 && !w[i].cap)
 			q->verb = (int)q->n_term;
