@@ -902,7 +902,8 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		/* ("find" and "see": what was found is often reported by a skill
 		 * of its own, ReportSpill {what: broken jar}) */
 		int weak = v->cls == LC_GO || v->cls == LC_NONE || f->cls == LC_NONE ||
-		           v->cls == LC_SEARCH || v->cls == LC_SEE ||
+		           ((v->cls == LC_SEARCH || v->cls == LC_SEE) &&
+		            (q->kind == RQ_WHEN || q->kind == RQ_DAY)) ||
 		           (v->lemma && (!strcmp(v->lemma, "make") || !strcmp(v->lemma, "prepare")));
 		/* "who refilled the printer": the robot did it only when its
 		 * action is that deed, not one that merely names the printer */
@@ -2118,8 +2119,9 @@ static int distinct_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 		int abbr = v && (v[0] | 32) == c->word[0] && v[1] >= '0' && v[1] <= '9';
 		lex_word vw[3];
 		size_t vk = v ? lex_split(v, strlen(v), vw, 3) : 0;
-		if (!v || (!word_in(v, c) && !abbr) || vk < (abbr ? 1u : 2u))
-			continue; /* "order" alone tells no order from another */
+		if (!v || (!word_in(v, c) && !abbr) || vk < (abbr ? 1u : 2u) ||
+		    !strpbrk(v, "0123456789"))
+			continue; /* "order" alone, or "room service", tells none from another */
 		named++;
 		if (listed(&seen, v))
 			continue;
