@@ -788,12 +788,19 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		q->you = (!strcmp(w[i].w, "did") || !strcmp(w[i].w, "do") || !strcmp(w[i].w, "have")) &&
 		         !strcmp(w[i + 1].w, "you");
 	/* "what did you say", "what did you tell" */
-	for (size_t i = 0; i + 2 < k; i++)
+	for (size_t i = 0; i + 2 < k; i++) {
+		/* ("what did you last say": an adverb between) */
+		size_t v = i + 2;
+		if (v + 1 < k && (!strcmp(w[v].w, "last") || !strcmp(w[v].w, "first") ||
+		                  !strcmp(w[v].w, "just") || !strcmp(w[v].w, "ever") ||
+		                  !strcmp(w[v].w, "actually") || !strcmp(w[v].w, "also")))
+			v++;
 		if (!strcmp(w[i].w, "did") && !strcmp(w[i + 1].w, "you") &&
-		    (!strcmp(w[i + 2].w, "say") || !strcmp(w[i + 2].w, "tell") ||
-		     !strcmp(w[i + 2].w, "answer") || !strcmp(w[i + 2].w, "reply") ||
-		     !strcmp(w[i + 2].w, "report") || !strcmp(w[i + 2].w, "announce")))
+		    (!strcmp(w[v].w, "say") || !strcmp(w[v].w, "tell") ||
+		     !strcmp(w[v].w, "answer") || !strcmp(w[v].w, "reply") ||
+		     !strcmp(w[v].w, "report") || !strcmp(w[v].w, "announce")))
 			q->self_speaker = 1;
+	}
 	/* order */
 	for (size_t i = 0; i < k; i++) {
 		const char *s = w[i].w;
