@@ -65,6 +65,7 @@ h2emv_mem *cli_open(const char *dir, unsigned flags)
 		        dir);
 		return NULL;
 	}
+	cli_guard_note_dir(dir);
 	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
 	o.flags = flags;
 	h2emv_mem *m = NULL;
