@@ -247,10 +247,11 @@ static int room_for_copy(eng_env *env, eng_gen *g, h2emv_error *err)
 	}
 	return eng_fail(err, H2EMV_ENOSPC,
 	                "compact: not compacted: the copy needs %llu bytes, and the disk has %llu "
-	                "free besides the %llu-byte reserve, which is kept; the pages gc freed "
-	                "inside the data file are reused in place by later writes",
+	                "free besides the %llu-byte reserve, which is kept; free %llu more bytes "
+	                "on this file system and run it again (the pages gc freed inside the "
+	                "data file are reused in place by later writes meanwhile)",
 	                (unsigned long long)need, (unsigned long long)avail,
-	                (unsigned long long)reserve);
+	                (unsigned long long)reserve, (unsigned long long)(need - avail - reserve));
 }
 
 /* The copy and the switch, under the write lock, on generation `g`.

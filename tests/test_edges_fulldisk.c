@@ -4,12 +4,13 @@
  * the CLI ingests and builds until the disk is full; then a one-shot build
  * either fits or stops with exit status 4 without growing the data file on
  * retries; `build --follow` waits ("disk full: waiting for space") instead
- * of exiting; `gc && compact` both exit 0 (compaction never deletes the
- * reserve for a copy that cannot fit, and says it did not compact); once
- * space comes back (here an 8 MiB ballast file beside the memory goes:
+ * of exiting; `gc` exits 0 and `compact` copies, or, when even the
+ * reserve would not hold the copy, keeps the reserve, touches nothing and
+ * exits 4 saying how many more bytes it needs (it exited 0 before, which
+ * `gc && compact && build` took for a recovery); once space comes back (here an 8 MiB ballast file beside the memory goes:
  * with these 3 KB notes in the tree's nodes gc frees too little to fold
  * every waiting observation) the follower resumes by itself, folds
- * everything and counts its waits; check passes.
+ * everything and counts its waits; check passes, and compact then copies.
  *
  * Mounting needs root (or CAP_SYS_ADMIN); CI runs as root. Where mounting
  * is impossible the test is skipped (exit 77).
@@ -158,7 +159,10 @@ static void test_the_memory_fills_the_disk_and_recovers_with_gc_and_compact(void
 	print_message("follower after 4 s: %s\n", flog ? flog : "");
 	free(flog);
 
-	/* gc and compact on the full disk: both succeed */
+	/* gc and compact on the full disk: gc succeeds; compaction copies,
+	 * or, when even the reserve would not hold the copy, touches nothing
+	 * and exits 4 (not 0: nothing was recovered) saying how much more
+	 * space it needs */
 	char *out = NULL;
 	assert_int_equal(tu_cli_log(errlog, &out, "stats -m '%s' --json", dir), 0);
 	uint64_t reserve_full = tu_json_u64(out, "reserve_bytes");
@@ -166,13 +170,29 @@ static void test_the_memory_fills_the_disk_and_recovers_with_gc_and_compact(void
 	int gc_rc = tu_cli_log(errlog, &out, "gc -m '%s' --keep 1", dir);
 	print_message("gc: exit %d: %s", gc_rc, out ? out : "");
 	free(out);
-	int compact_rc = tu_cli_log(errlog, &out, "compact -m '%s'", dir);
+	uint64_t size_before = tu_file_size(data);
+	char *compactlog = tu_fmt("%s/compact.stderr", scratch);
+	int compact_rc = tu_cli_log(compactlog, &out, "compact -m '%s'", dir);
 	print_message("compact: exit %d: %s", compact_rc, out ? out : "");
+	if (compact_rc == 0 && out && strstr(out, "not compacted"))
+		fail_msg("compact exits 0 without compacting: %s", out);
 	free(out);
-	if (gc_rc || compact_rc) {
+	char *cerr = tu_read_file(compactlog, &len);
+	if (gc_rc || (compact_rc != 0 && compact_rc != 4)) {
 		char *errors = tu_read_file(errlog, &len);
-		fail_msg("gc %d, compact %d: %s", gc_rc, compact_rc, errors ? errors : "");
+		fail_msg("gc %d, compact %d: %s%s", gc_rc, compact_rc, errors ? errors : "",
+		         cerr ? cerr : "");
 	}
+	if (compact_rc == 4) {
+		if (!cerr || !strstr(cerr, "not compacted") || !strstr(cerr, "more bytes"))
+			fail_msg("compact exits 4 without saying how much space it needs: %s",
+			         cerr ? cerr : "");
+		assert_int_equal(tu_file_size(data), size_before);
+	} else {
+		/* a copy that fit: the run above is the one the test is for */
+		print_message("compaction fit (%s)\n", cerr ? cerr : "");
+	}
+	free(cerr);
 	/* compaction kept the reserve it could not use */
 	out = NULL;
 	assert_int_equal(tu_cli_log(errlog, &out, "stats -m '%s' --json", dir), 0);
@@ -205,6 +225,11 @@ static void test_the_memory_fills_the_disk_and_recovers_with_gc_and_compact(void
 		assert_non_null(strstr(flog, "waited"));
 	free(flog);
 	assert_int_equal(tu_cli_log(errlog, NULL, "check -m '%s'", dir), 0);
+	/* the space the message asked for is there now: compaction copies */
+	if (compact_rc == 4)
+		assert_int_equal(tu_cli_log(compactlog, NULL, "compact -m '%s'", dir), 0);
+	assert_int_equal(tu_cli_log(errlog, NULL, "check -m '%s'", dir), 0);
+	free(compactlog);
 	tu_rmrf(dir);
 	tu_rmrf(scratch);
 	free(dir);
