@@ -426,6 +426,61 @@ static void test_a_missing_node_the_tree_refers_to_is_damage(void **state)
 	free(dir);
 }
 
+/* The tree's root node, whose record every build reads first: a bit
+ * flipped in its value (the page stays sound, the checksum does not) stops
+ * the build with exit 3 and leaves the DAMAGED mark for the next write. */
+static void test_a_damaged_record_a_build_reads_stops_it_and_marks_the_memory(void **state)
+{
+	(void)state;
+	char *dir = make_store("root-record", 1);
+	h2emv_mem *m;
+	h2emv_snap *s;
+	const h2emv_node *root;
+	h2emv_error e = { 0 };
+	assert_int_equal(h2emv_mem_open(&m, dir, NULL, &e), H2EMV_OK);
+	assert_int_equal(h2emv_snap_open(&s, m, 0, &e), H2EMV_OK);
+	assert_int_equal(h2emv_snap_root(&root, s, &e), H2EMV_OK);
+	h2emv_ref ref = h2emv_node_ref(root);
+	h2emv_snap_close(s);
+	h2emv_mem_close(m);
+	uint64_t psize = find_leaves(dir, "nodes");
+	char path[4200];
+	assert_int_equal(eng_data_file(path, sizeof path, dir, NULL), H2EMV_OK);
+	int fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	uint8_t *page = malloc(psize), key[12];
+	assert_non_null(page);
+	be64(key, ref.id);
+	be32(key + 8, ref.version);
+	off_t at = -1;
+	for (size_t i = 0; i < n_leaves && at < 0; i++) {
+		assert_int_equal(pread(fd, page, psize, (off_t)(leaves[i] * psize)), (ssize_t)psize);
+		uint8_t *hit = memmem(page + 16, psize - 16, key, sizeof key);
+		/* an inline value (node flags 0) follows its 12-byte key */
+		if (hit && hit - page >= 24 && hit[-4] == 0 && hit[-3] == 0) {
+			size_t vn = (size_t)(hit[-8] | hit[-7] << 8);
+			at = (off_t)(leaves[i] * psize) + (hit - page) + 12 + (off_t)vn / 2;
+		}
+	}
+	assert_true(at > 0);
+	uint8_t b;
+	assert_int_equal(pread(fd, &b, 1, at), 1);
+	b ^= 0x10;
+	assert_int_equal(pwrite(fd, &b, 1, at), 1);
+	assert_int_equal(close(fd), 0);
+	free(page);
+
+	assert_int_equal(cli("ingest -m '%s' '%s'", dir, input), 0); /* reads no node */
+	int rc = cli("build -m '%s' -q", dir);
+	char *out = last_output();
+	if (rc != 3 || !marked(dir))
+		fail_msg("build over a damaged root record exits %d (marked: %d), not 3: %s", rc,
+		         marked(dir), out);
+	free(out);
+	write_refused(dir, "a damaged root record");
+	free(dir);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -459,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_a_missing_node_the_tree_refers_to_is_damage),
 		cmocka_unit_test(test_a_big_store_refuses_writes_on_a_damaged_leaf),
 		cmocka_unit_test(test_a_damaged_index_page_is_found_by_check_and_refused_by_writes),
+		cmocka_unit_test(test_a_damaged_record_a_build_reads_stops_it_and_marks_the_memory),
 	};
 	return tu_exit(cmocka_run_group_tests(tests, setup, teardown));
 }
