@@ -448,8 +448,8 @@ int pg_walk(pg_file *f, const pg_db *db, int intkey, pg_walker *w)
 		/* an empty database counts nothing: a meta page that says it
 		 * holds entries or pages (a bit flip in the free list's count)
 		 * would be carried into every later commit */
-		if (!(w->mode & (PG_BRANCHES | PG_EDGES)) && (db->entries || db->leaf_pages || db->branch_pages ||
-		                                 db->overflow_pages)) {
+		if (!(w->mode & (PG_BRANCHES | PG_EDGES)) &&
+		    (db->entries || db->leaf_pages || db->branch_pages || db->overflow_pages)) {
 			w->bad++;
 			if (w->on_bad)
 				w->on_bad(w->ctx, 0,
