@@ -178,6 +178,7 @@ static void test_the_memory_fills_the_disk_and_recovers_with_gc_and_compact(void
 		fail_msg("compact exits 0 without compacting: %s", out);
 	free(out);
 	char *cerr = tu_read_file(compactlog, &len);
+	print_message("compact's errors: %s\n", cerr ? cerr : "");
 	if (gc_rc || (compact_rc != 0 && compact_rc != 4)) {
 		char *errors = tu_read_file(errlog, &len);
 		fail_msg("gc %d, compact %d: %s%s", gc_rc, compact_rc, errors ? errors : "",
