@@ -8,12 +8,13 @@
  * ones (obs, nodes, dead, relcache, obsids and the term index), or every
  * page of a store up to 64 MiB. The leaves of bigger stores are left to
  * `h2emv check`, which walks every page (docs/damaged.md), except the
- * first and last path of each database, which every write reads first
- * (eng_gate_edges).
+ * first and last path of each database, which every write reads first:
+ * read at a writer's open and before each write (eng_gate_edges).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -128,8 +129,11 @@ static void on_bad(void *ctx, uint64_t pgno, const char *why, const uint8_t *lo,
  * when the file is in the page cache (15 ms for 20 MiB). */
 #define GATE_FULL_WALK (64ull << 20)
 
-/* One pass over the file; H2EMV_OK, or ECORRUPT with the first damage. */
-static int gate_pass(pg_file *f, uint64_t *txnid, const char *path, h2emv_error *err)
+/* One pass over the file; H2EMV_OK, or ECORRUPT with the first damage.
+ * For a `writer` the first and last leaves of a big store's databases
+ * too: what its first reads (the last sequence number) go through. */
+static int gate_pass(pg_file *f, uint64_t *txnid, const char *path, int writer,
+                     h2emv_error *err)
 {
 	int rc = pg_open(f, path, err);
 	if (rc)
@@ -153,6 +157,21 @@ static int gate_pass(pg_file *f, uint64_t *txnid, const char *path, h2emv_error 
 		w.mode = all || (i < DB_COUNT && small_db(i)) ? 0 : PG_BRANCHES;
 		if ((rc = pg_walk(f, &d, 0, &w)) != H2EMV_OK)
 			return eng_fail(err, rc, "out of memory");
+		if (w.mode == PG_BRANCHES && writer && !w.bad) {
+			/* the branch pages were marked as seen: a bitmap of its own */
+			uint8_t *keep = f->seen;
+			f->seen = calloc((size_t)(f->seen_bits + 7) / 8, 1);
+			if (!f->seen) {
+				f->seen = keep;
+				return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+			}
+			w.mode = PG_EDGES;
+			rc = pg_walk(f, &d, 0, &w);
+			free(f->seen);
+			f->seen = keep;
+			if (rc)
+				return eng_fail(err, rc, "out of memory");
+		}
 	}
 	if (w.bad)
 		return eng_fail(err, H2EMV_ECORRUPT, "database '%s', page %llu: %s", b.db,
@@ -212,7 +231,7 @@ int eng_gate(const char *dir, unsigned flags, h2emv_error *err)
 		pg_file f;
 		uint64_t before = 0;
 		h2emv_error e = { 0 };
-		rc = gate_pass(&f, &before, path, &e);
+		rc = gate_pass(&f, &before, path, !(flags & H2EMV_OPEN_READONLY), &e);
 		pg_close(&f);
 		if (rc != H2EMV_ECORRUPT) {
 			if (rc && err)
