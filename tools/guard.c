@@ -27,6 +27,9 @@
 
 static volatile sig_atomic_t child_pid;
 
+/* The signals the supervisor passes to its child. */
+static const int passed[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+
 /* The memory the child opened, in a page shared with it (cli_open). */
 #define GUARD_DIR_MAX 4096
 static char *guard_dir;
@@ -53,11 +56,17 @@ static void confirm_damage(const char *name, const char *dir)
 	if (pid < 0)
 		return;
 	if (pid == 0) {
+		/* its own signals back, and it dies with the supervisor */
+		for (size_t i = 0; i < sizeof passed / sizeof passed[0]; i++)
+			signal(passed[i], SIG_DFL);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+			_exit(2);
 		uint64_t n = 0;
 		h2emv_error err = { 0 };
 		int rc = h2emv_check_store(&n, dir, NULL, &err);
 		_exit(rc ? 2 : n ? 1 : 0);
 	}
+	child_pid = pid; /* Ctrl-C and SIGTERM now go to the check */
 	int st2;
 	while (waitpid(pid, &st2, 0) < 0)
 		if (errno != EINTR)
@@ -103,7 +112,6 @@ int cli_guarded(const char *name, int (*run)(int, char **), int argc, char **arg
 		exit(run(argc, argv));
 	}
 	child_pid = pid;
-	static const int passed[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = forward;
