@@ -129,8 +129,7 @@ int cli_guarded(const char *name, int (*run)(int, char **), int argc, char **arg
 		        "%d, %s); run `h2emv check` on it (docs/damaged.md)\n",
 		        name, sig, strsignal(sig));
 	if ((!sig && WEXITSTATUS(st) == EXIT_DAMAGED) || (sig && crash_signal(sig))) {
-		/* --read-only: the caller wants nothing written, the mark neither */
-		if (guard_dir && guard_dir[0] && !cli_read_only)
+		if (guard_dir && guard_dir[0])
 			confirm_damage(name, guard_dir);
 		return EXIT_DAMAGED;
 	}
