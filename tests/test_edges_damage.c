@@ -325,6 +325,9 @@ static void test_a_big_store_refuses_writes_on_a_damaged_leaf(void **state)
 	/* one in the middle, which no write reads first: a reader that trips
 	 * on it leaves check's verdict, and the next write is refused */
 	damage_page(dir, mid, psize, 0, keep);
+	/* h2emv --read-only writes nothing, the mark neither */
+	assert_int_equal(cli("--read-only stats -m '%s'", dir), 3);
+	assert_false(marked(dir));
 	rc = cli("stats -m '%s'", dir);
 	char *out = last_output();
 	if (rc != 3 || !marked(dir))
