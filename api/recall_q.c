@@ -725,8 +725,11 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	 * round at bay 20: wind gusts") */
 	for (size_t i = 1; q->why && !trouble && i + 1 < k; i++)
 		if ((!strcmp(w[i].w, "stop") || !strcmp(w[i].w, "stopped") || !strcmp(w[i].w, "halt") ||
-		     !strcmp(w[i].w, "quit")) && !strcmp(w[i - 1].w, "you"))
+		     !strcmp(w[i].w, "quit")) && !strcmp(w[i - 1].w, "you")) {
 			used[i] = 1;
+			if (q->kind == RQ_DO)
+				q->kind = RQ_FAILED; /* what went wrong there, if anything did */
+		}
 	q->agent = q->kind == RQ_WHO && asks_agent(w, k);
 	if (q->kind == RQ_COUNT && k > 2 && starts(w, k, "how", "many")) {
 		static const char *const who[] = { "people", "persons", "person", "humans", "folks",
