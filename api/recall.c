@@ -903,7 +903,7 @@ static double score_hits(const rquestion *q, const fact *f, const facts *set, in
 		 * of its own, ReportSpill {what: broken jar}) */
 		int weak = v->cls == LC_GO || v->cls == LC_NONE || f->cls == LC_NONE ||
 		           ((v->cls == LC_SEARCH || v->cls == LC_SEE) &&
-		            (q->kind == RQ_WHEN || q->kind == RQ_DAY)) ||
+		            (q->kind == RQ_WHEN || q->kind == RQ_DAY || q->kind == RQ_YESNO)) ||
 		           (v->lemma && (!strcmp(v->lemma, "make") || !strcmp(v->lemma, "prepare")));
 		/* "who refilled the printer": the robot did it only when its
 		 * action is that deed, not one that merely names the printer */

@@ -48,6 +48,7 @@ typedef struct rq_term {
 	char unit[8];      /* "kilos", "metres": the unit's symbol ("kg", "m"); "" none */
 	char pair[LEX_WORD_MAX]; /* a number's noun ("aisle" of "aisle 7"): the number
 	                    * counts only beside it (not the 7 of "gaps 7"); "" none */
+	uint8_t pos;       /* the word's place in the question */
 	uint8_t occasion;  /* "during the demo": names an occasion, which a record
 	                    * seldom calls so */
 } rq_term;

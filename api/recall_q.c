@@ -720,12 +720,13 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 			used[i + 1] = 1;
 	}
 	q->why = first_is(w, k, "why");
-	/* "why did you stop on row 22": a run cut short */
-	for (size_t i = 1; q->why && !trouble && i < k; i++)
-		if (!strcmp(w[i].w, "stop") || !strcmp(w[i].w, "stopped") || !strcmp(w[i].w, "halt") ||
-		    !strcmp(w[i].w, "quit") || !strcmp(w[i].w, "abandon") ||
-		    !strcmp(w[i].w, "abandoned"))
-			trouble = 1, used[i] = 1;
+	/* "why did you stop on row 22": stopping is how a run went, no skill
+	 * (the reason is the failure's, or the note's: "Stopped the lashing
+	 * round at bay 20: wind gusts") */
+	for (size_t i = 1; q->why && !trouble && i + 1 < k; i++)
+		if ((!strcmp(w[i].w, "stop") || !strcmp(w[i].w, "stopped") || !strcmp(w[i].w, "halt") ||
+		     !strcmp(w[i].w, "quit")) && !strcmp(w[i - 1].w, "you"))
+			used[i] = 1;
 	q->agent = q->kind == RQ_WHO && asks_agent(w, k);
 	if (q->kind == RQ_COUNT && k > 2 && starts(w, k, "how", "many")) {
 		static const char *const who[] = { "people", "persons", "person", "humans", "folks",
@@ -788,12 +789,19 @@ static void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		q->you = (!strcmp(w[i].w, "did") || !strcmp(w[i].w, "do") || !strcmp(w[i].w, "have")) &&
 		         !strcmp(w[i + 1].w, "you");
 	/* "what did you say", "what did you tell" */
-	for (size_t i = 0; i + 2 < k; i++)
+	for (size_t i = 0; i + 2 < k; i++) {
+		/* ("what did you last say": an adverb between) */
+		size_t v = i + 2;
+		if (v + 1 < k && (!strcmp(w[v].w, "last") || !strcmp(w[v].w, "first") ||
+		                  !strcmp(w[v].w, "just") || !strcmp(w[v].w, "ever") ||
+		                  !strcmp(w[v].w, "actually") || !strcmp(w[v].w, "also")))
+			v++;
 		if (!strcmp(w[i].w, "did") && !strcmp(w[i + 1].w, "you") &&
-		    (!strcmp(w[i + 2].w, "say") || !strcmp(w[i + 2].w, "tell") ||
-		     !strcmp(w[i + 2].w, "answer") || !strcmp(w[i + 2].w, "reply") ||
-		     !strcmp(w[i + 2].w, "report") || !strcmp(w[i + 2].w, "announce")))
+		    (!strcmp(w[v].w, "say") || !strcmp(w[v].w, "tell") ||
+		     !strcmp(w[v].w, "answer") || !strcmp(w[v].w, "reply") ||
+		     !strcmp(w[v].w, "report") || !strcmp(w[v].w, "announce")))
 			q->self_speaker = 1;
+	}
 	/* order */
 	for (size_t i = 0; i < k; i++) {
 		const char *s = w[i].w;
@@ -1131,6 +1139,7 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 		t->cls = cls;
 		t->same = lemma ? -1 : lex_same_group(w[i].stem);
 		t->owner = (uint8_t)owner;
+		t->pos = (uint8_t)i;
 		/* "during the (morning) demo" */
 		t->occasion = 0;
 		for (size_t j = i; j-- > 0 && j + 4 > i && !t->occasion;)
@@ -1200,6 +1209,8 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	for (size_t t = 0; t + 1 < q->n_term; t++) {
 		rq_term *a = &q->term[t], *d = &q->term[t + 1];
 		size_t nd = strlen(d->word);
+		if (d->pos != a->pos + 1)
+			continue; /* "the minibar in 204": 204 is no minibar's */
 		int digits = nd > 0 && nd + 2 < LEX_WORD_MAX;
 		for (size_t j = 0; j < nd && digits; j++)
 			digits = d->word[j] >= '0' && d->word[j] <= '9';

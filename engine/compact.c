@@ -237,7 +237,8 @@ static int room_for_copy(eng_env *env, eng_gen *g, h2emv_error *err)
 	if (statvfs(env->dir, &vfs) != 0)
 		return H2EMV_OK; /* cannot tell: let the copy try */
 	uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	uint64_t need = reserve_live_bytes(env, g) + LOCK_FILE_BYTES + (1u << 20);
+	uint64_t live = reserve_live_bytes(env, g);
+	uint64_t need = live + LOCK_FILE_BYTES + (1u << 20);
 	uint64_t reserve = reserve_bytes(env->dir);
 	if (avail >= need)
 		return H2EMV_OK;
@@ -245,12 +246,19 @@ static int room_for_copy(eng_env *env, eng_gen *g, h2emv_error *err)
 		reserve_release(env->dir); /* the disk is full: the reserve is there for this */
 		return H2EMV_OK;
 	}
+	MDB_envinfo info;
+	MDB_stat st;
+	uint64_t file = 0;
+	if (mdb_env_info(g->mdb, &info) == 0 && mdb_env_stat(g->mdb, &st) == 0)
+		file = ((uint64_t)info.me_last_pgno + 1) * st.ms_psize;
 	return eng_fail(err, H2EMV_ENOSPC,
 	                "compact: not compacted: the copy needs %llu bytes, and the disk has %llu "
-	                "free besides the %llu-byte reserve, which is kept; the pages gc freed "
-	                "inside the data file are reused in place by later writes",
+	                "free besides the %llu-byte reserve, which is kept; free %llu more bytes "
+	                "on this file system and run it again (meanwhile later writes reuse the "
+	                "%llu bytes of free pages inside the data file)",
 	                (unsigned long long)need, (unsigned long long)avail,
-	                (unsigned long long)reserve);
+	                (unsigned long long)reserve, (unsigned long long)(need - avail - reserve),
+	                (unsigned long long)(file > live ? file - live : 0));
 }
 
 /* The copy and the switch, under the write lock, on generation `g`.

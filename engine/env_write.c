@@ -200,6 +200,23 @@ int env_verify_meta(eng_env *env, eng_gen *g, h2emv_error *err)
 	return eng_fail(err, H2EMV_ECORRUPT, "damaged: %s: %s", env->dir, e.message);
 }
 
+/* The pages a write reads first (gate.c): damage there is refused before
+ * LMDB copies it into a commit. */
+static int env_verify_edges(eng_env *env, eng_gen *g, h2emv_error *err)
+{
+	char path[4200];
+	gen_path(path, sizeof path, env->dir, g->num, 0);
+	h2emv_error e = { 0 };
+	int rc = eng_gate_edges(path, &e);
+	if (rc == H2EMV_ECORRUPT) {
+		env_damage_seen = 1;
+		return eng_fail(err, rc, "damaged: %s: %s", env->dir, e.message);
+	}
+	if (rc && err)
+		*err = e;
+	return rc;
+}
+
 /* A write that met damage: refused, and the store marked DAMAGED so that
  * no later write builds on it until `check` and `salvage` have run. */
 static void mark_damaged_by_write(eng_env *env, h2emv_error *err)
@@ -238,6 +255,8 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 		goto out;
 	}
 	if ((rc = env_verify_meta(env, g, err)) != H2EMV_OK)
+		goto out;
+	if ((rc = env_verify_edges(env, g, err)) != H2EMV_OK)
 		goto out;
 	for (;;) {
 		if (env->broken && (rc = repair(env, err)) != H2EMV_OK)

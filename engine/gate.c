@@ -5,13 +5,16 @@
  * assert, fault or read past the end of the map. The gate reads what LMDB
  * would trip on first, cheaply: both meta pages, the free list, the list
  * of databases, the small databases whole and the branch levels of the big
- * ones (obs, nodes, dead, relcache), or every page of a store up to 64 MiB.
- * The leaves of bigger stores are left to `h2emv check`,
- * which walks every page (docs/damaged.md).
+ * ones (obs, nodes, dead, relcache, obsids and the term index), or every
+ * page of a store up to 64 MiB. The leaves of bigger stores are left to
+ * `h2emv check`, which walks every page (docs/damaged.md), except the
+ * first and last path of each database, which every write reads first:
+ * read at a writer's open and before each write (eng_gate_edges).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -96,6 +99,15 @@ static int small_db(int db)
 	       db == DB_DICTS;
 }
 
+/* The databases the gate reads: the store's own, then the term index's
+ * (index.c; opened by name, absent until the first build writes them). */
+#define GATE_DBS (DB_COUNT + ENG_IX_DBS)
+
+const char *gate_db_name(int i)
+{
+	return i < DB_COUNT ? eng_db_names[i] : eng_ix_names[i - DB_COUNT];
+}
+
 typedef struct gate_bad {
 	const char *db;
 	uint64_t pgno;
@@ -117,8 +129,11 @@ static void on_bad(void *ctx, uint64_t pgno, const char *why, const uint8_t *lo,
  * when the file is in the page cache (15 ms for 20 MiB). */
 #define GATE_FULL_WALK (64ull << 20)
 
-/* One pass over the file; H2EMV_OK, or ECORRUPT with the first damage. */
-static int gate_pass(pg_file *f, uint64_t *txnid, const char *path, h2emv_error *err)
+/* One pass over the file; H2EMV_OK, or ECORRUPT with the first damage.
+ * For a `writer` the first and last leaves of a big store's databases
+ * too: what its first reads (the last sequence number) go through. */
+static int gate_pass(pg_file *f, uint64_t *txnid, const char *path, int writer,
+                     h2emv_error *err)
 {
 	int rc = pg_open(f, path, err);
 	if (rc)
@@ -128,23 +143,64 @@ static int gate_pass(pg_file *f, uint64_t *txnid, const char *path, h2emv_error 
 	pg_walker w = { .mode = 0, .ctx = &b, .on_bad = on_bad };
 	if ((rc = pg_walk(f, &f->free_db, 1, &w)) != H2EMV_OK)
 		return eng_fail(err, rc, "out of memory");
-	for (int db = 0; db < DB_COUNT && !w.bad; db++) {
+	int all = (uint64_t)(f->last_pg + 1) * f->psize <= GATE_FULL_WALK;
+	for (int i = 0; i < GATE_DBS && !w.bad; i++) {
 		pg_db d;
-		rc = pg_named(&d, f, eng_db_names[db], err);
+		const char *name = gate_db_name(i);
+		rc = pg_named(&d, f, name, err);
 		if (rc == H2EMV_ENOTFOUND)
-			continue; /* a store being created; open_dbis says what is missing */
+			continue; /* a store being created (open_dbis says what is
+			             missing), or one without a term index yet */
 		if (rc)
 			return rc;
-		b.db = eng_db_names[db];
-		int whole = small_db(db) || (uint64_t)(f->last_pg + 1) * f->psize <= GATE_FULL_WALK;
-		w.mode = whole ? 0 : PG_BRANCHES;
+		b.db = name;
+		w.mode = all || (i < DB_COUNT && small_db(i)) ? 0 : PG_BRANCHES;
 		if ((rc = pg_walk(f, &d, 0, &w)) != H2EMV_OK)
 			return eng_fail(err, rc, "out of memory");
+		if (w.mode == PG_BRANCHES && writer && !w.bad) {
+			/* the branch pages were marked as seen: a bitmap of its own */
+			uint8_t *keep = f->seen;
+			f->seen = calloc((size_t)(f->seen_bits + 7) / 8, 1);
+			if (!f->seen) {
+				f->seen = keep;
+				return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+			}
+			w.mode = PG_EDGES;
+			rc = pg_walk(f, &d, 0, &w);
+			free(f->seen);
+			f->seen = keep;
+			if (rc)
+				return eng_fail(err, rc, "out of memory");
+		}
 	}
 	if (w.bad)
 		return eng_fail(err, H2EMV_ECORRUPT, "database '%s', page %llu: %s", b.db,
 		                (unsigned long long)b.pgno, b.why);
 	return H2EMV_OK;
+}
+
+int eng_gate_edges(const char *path, h2emv_error *err)
+{
+	pg_file f;
+	int rc = pg_open(&f, path, err);
+	gate_bad b = { "", 0, { 0 } };
+	pg_walker w = { .mode = PG_EDGES, .ctx = &b, .on_bad = on_bad };
+	for (int i = 0; rc == H2EMV_OK && i < GATE_DBS && !w.bad; i++) {
+		pg_db d;
+		b.db = gate_db_name(i);
+		rc = pg_named(&d, &f, b.db, err);
+		if (rc == H2EMV_ENOTFOUND) {
+			rc = H2EMV_OK; /* not written yet: the write creates it */
+			continue;
+		}
+		if (rc == H2EMV_OK && (rc = pg_walk(&f, &d, 0, &w)) != H2EMV_OK)
+			rc = eng_fail(err, rc, "out of memory");
+	}
+	pg_close(&f);
+	if (rc == H2EMV_OK && w.bad)
+		rc = eng_fail(err, H2EMV_ECORRUPT, "database '%s', page %llu: %s", b.db,
+		              (unsigned long long)b.pgno, b.why);
+	return rc;
 }
 
 int eng_gate(const char *dir, unsigned flags, h2emv_error *err)
@@ -175,7 +231,7 @@ int eng_gate(const char *dir, unsigned flags, h2emv_error *err)
 		pg_file f;
 		uint64_t before = 0;
 		h2emv_error e = { 0 };
-		rc = gate_pass(&f, &before, path, &e);
+		rc = gate_pass(&f, &before, path, !(flags & H2EMV_OPEN_READONLY), &e);
 		pg_close(&f);
 		if (rc != H2EMV_ECORRUPT) {
 			if (rc && err)

@@ -20,12 +20,16 @@
 #include <string.h>
 
 #include "engine/env.h"
+#include "engine/gate.h"
 
 #define IX_VAL 12
 #define IX_NODE_HEAD 20
 #define IX_BATCH 1024
 
 static pthread_mutex_t ix_open_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* By name, for the gate and check's page pass, which read them by hand. */
+const char *const eng_ix_names[ENG_IX_DBS] = { "ixpost", "ixnode" };
 static const uint8_t ix_marker[12];
 
 void eng_index_set_fn(eng_env *env, eng_index_fn fn, void *ctx)
@@ -40,9 +44,9 @@ int ix_dbis(MDB_dbi *post, MDB_dbi *node, MDB_txn *txn, int create, h2emv_error 
 {
 	unsigned fl = create ? MDB_CREATE : 0;
 	pthread_mutex_lock(&ix_open_lock);
-	int rc = mdb_dbi_open(txn, "ixpost", fl, post);
+	int rc = mdb_dbi_open(txn, eng_ix_names[0], fl, post);
 	if (rc == 0)
-		rc = mdb_dbi_open(txn, "ixnode", fl, node);
+		rc = mdb_dbi_open(txn, eng_ix_names[1], fl, node);
 	pthread_mutex_unlock(&ix_open_lock);
 	if (rc == MDB_NOTFOUND)
 		return H2EMV_ENOTFOUND;

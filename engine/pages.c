@@ -341,7 +341,8 @@ static int check_page(wctx *c, const uint8_t *p, uint64_t pgno, int level, const
 		} else if (fl == F_BIGDATA) {
 			if (o + NODE_HDR + ks + 8 > f->psize)
 				return bad(c, "a value's overflow page number runs past the page");
-			if (check_overflow(c, u64(key + ks), dsize))
+			/* a write along the edges reads keys, not values */
+			if (!(c->w->mode & PG_EDGES) && check_overflow(c, u64(key + ks), dsize))
 				return -1;
 		} else if (fl != 0 || o + NODE_HDR + ks + dsize > f->psize) {
 			return bad(c, fl ? "a node has unknown flags" : "a value runs past the page");
@@ -430,6 +431,8 @@ static int walk_page(wctx *c, uint64_t pgno, int level, const uint8_t *lo, size_
 		size_t chin = i + 1 < n ? u16(p + on + 6) : hin;
 		if (children_are_leaves && (w->mode & PG_BRANCHES))
 			continue;
+		if ((w->mode & PG_EDGES) && i && i + 1 < n)
+			continue;
 		int rc = walk_page(c, child, level + 1, clo, clon, chi, chin);
 		if (rc)
 			return rc;
@@ -445,8 +448,8 @@ int pg_walk(pg_file *f, const pg_db *db, int intkey, pg_walker *w)
 		/* an empty database counts nothing: a meta page that says it
 		 * holds entries or pages (a bit flip in the free list's count)
 		 * would be carried into every later commit */
-		if (!(w->mode & PG_BRANCHES) && (db->entries || db->leaf_pages || db->branch_pages ||
-		                                 db->overflow_pages)) {
+		if (!(w->mode & (PG_BRANCHES | PG_EDGES)) &&
+		    (db->entries || db->leaf_pages || db->branch_pages || db->overflow_pages)) {
 			w->bad++;
 			if (w->on_bad)
 				w->on_bad(w->ctx, 0,
@@ -462,7 +465,8 @@ int pg_walk(pg_file *f, const pg_db *db, int intkey, pg_walker *w)
 			rc = H2EMV_ENOMEM;
 	if (rc == H2EMV_OK)
 		rc = walk_page(&c, db->root, 1, NULL, 0, NULL, 0);
-	if (rc == H2EMV_OK && !(w->mode & PG_BRANCHES) && !w->bad && w->records != db->entries) {
+	if (rc == H2EMV_OK && !(w->mode & (PG_BRANCHES | PG_EDGES)) && !w->bad &&
+	    w->records != db->entries) {
 		w->bad++;
 		if (w->on_bad)
 			w->on_bad(w->ctx, db->root, "the database's entry count does not match its records",

@@ -50,6 +50,8 @@ int pg_open_meta(pg_file *f, const char *path, int lenient, h2emv_error *err);
 enum {
 	PG_BRANCHES = 1, /* only check the branch levels (the leaves are not read) */
 	PG_RECORDS = 2,  /* call on_record for every record of every sound leaf */
+	PG_EDGES = 4,    /* only the first and the last path, root to leaf: where
+	                    appends and the oldest deletes go (the gate before a write) */
 };
 
 typedef struct pg_walker {

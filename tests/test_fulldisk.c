@@ -11,7 +11,7 @@
  * is impossible the test says why and is skipped.
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* unshare, memmem */
+#define _GNU_SOURCE /* memmem */
 #endif
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,13 +22,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,111 +38,25 @@
 #error "H2EMV_CLI (the h2emv program) must be defined by the build"
 #endif
 
-#define TMPFS_SIZE "40m"
+#define TMPFS_SIZE "40m" /* mount's size= */
 #define BATCH 100
 #define MAX_BATCHES 400
 
 static char *mountpoint;
 static const char *skip_reason;
 
-/* A small tmpfs of our own: a private mount namespace, so nobody else
- * sees it and it goes away with this process. */
 static int mount_small_tmpfs(void **state)
 {
 	(void)state;
-	static char why[512];
-	mountpoint = tu_tmpdir("fulldisk");
-	if (unshare(CLONE_NEWNS) != 0) {
-		snprintf(why, sizeof why, "unshare(CLONE_NEWNS): %s", strerror(errno));
-		skip_reason = why;
-		return 0;
-	}
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount("h2emv-fulldisk", mountpoint, "tmpfs", MS_NOSUID | MS_NODEV,
-	          "size=" TMPFS_SIZE ",mode=0755") != 0) {
-		snprintf(why, sizeof why, "mount tmpfs on %s: %s", mountpoint, strerror(errno));
-		skip_reason = why;
-	}
+	skip_reason = tu_mount_tmpfs(&mountpoint, "fulldisk", TMPFS_SIZE);
 	return 0;
 }
 
 static int unmount_small_tmpfs(void **state)
 {
 	(void)state;
-	if (!skip_reason)
-		umount2(mountpoint, MNT_DETACH);
-	tu_rmrf(mountpoint);
-	free(mountpoint);
+	tu_umount_tmpfs(mountpoint, !skip_reason);
 	return 0;
-}
-
-/* The CLI, its output to `out` (may be NULL) and its errors appended to
- * `errlog`; returns its exit status. */
-static int cli(const char *errlog, char **out, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int cli(const char *errlog, char **out, const char *fmt, ...)
-{
-	char *args = NULL;
-	va_list ap;
-	va_start(ap, fmt);
-	if (vasprintf(&args, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	char *o = NULL;
-	int rc = tu_run(&o, "'%s' %s 2>>'%s'", H2EMV_CLI, args, errlog);
-	free(args);
-	if (out)
-		*out = o;
-	else
-		free(o);
-	return rc;
-}
-
-/* Observation i: ~3 KB of note that zstd cannot squeeze much. */
-static void write_batch(const char *path, uint64_t first, size_t n)
-{
-	static const char alphabet[] =
-		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .";
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	for (uint64_t i = first; i < first + n; i++) {
-		char note[3001];
-		uint64_t x = i * 0x9E3779B97F4A7C15ull + 1;
-		for (int k = 0; k < 3000; k++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			note[k] = alphabet[x % 64];
-		}
-		note[3000] = 0;
-		time_t t = (time_t)(1719431337 + i * 5);
-		struct tm tm;
-		gmtime_r(&t, &tm);
-		char ts[32];
-		strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
-		fprintf(f,
-		        "{\"t\":\"%s\",\"action\":{\"name\":\"Grasp\",\"args\":{\"object\":\"cup\"},"
-		        "\"status\":\"succeeded\"},\"location\":\"room-%" PRIu64 "\","
-		        "\"note\":\"obs-%08" PRIu64 " %s\"}\n",
-		        ts, i % 5, i, note);
-	}
-	assert_int_equal(fclose(f), 0);
-}
-
-static uint64_t free_bytes(const char *path)
-{
-	struct statvfs v;
-	assert_int_equal(statvfs(path, &v), 0);
-	return (uint64_t)v.f_bavail * v.f_frsize;
-}
-
-static uint64_t json_u64(const char *json, const char *key)
-{
-	char pat[64];
-	snprintf(pat, sizeof pat, "\"%s\":", key);
-	const char *p = strstr(json, pat);
-	assert_non_null(p);
-	return strtoull(p + strlen(pat), NULL, 10);
 }
 
 /* Every observation of an acknowledged batch reads back (its note names it). */
@@ -194,20 +105,20 @@ static void test_full_disk_recovers_with_gc_and_compact_from_the_reserve(void **
 	char *batch = tu_fmt("%s/batch.jsonl", scratch);
 	char *errlog = tu_fmt("%s/stderr", scratch);
 	char *out = NULL;
-	assert_int_equal(cli(errlog, NULL, "init '%s'", dir), 0);
-	assert_int_equal(cli(errlog, &out, "stats -m '%s' --json", dir), 0);
-	uint64_t reserve0 = json_u64(out, "reserve_bytes");
+	assert_int_equal(tu_cli_log(errlog, NULL, "init '%s'", dir), 0);
+	assert_int_equal(tu_cli_log(errlog, &out, "stats -m '%s' --json", dir), 0);
+	uint64_t reserve0 = tu_json_u64(out, "reserve_bytes");
 	free(out);
 	print_message("tmpfs %s: %" PRIu64 " bytes free after init, reserve %" PRIu64 "\n",
-	              TMPFS_SIZE, free_bytes(mountpoint), reserve0);
+	              TMPFS_SIZE, tu_free_bytes(mountpoint), reserve0);
 	assert_true(reserve0 >= (8u << 20));
 
 	/* ingest and build until an ingest fails */
 	uint8_t acked[MAX_BATCHES] = { 0 };
 	uint64_t b = 0, failed_at = 0;
 	for (; b < MAX_BATCHES; b++) {
-		write_batch(batch, b * BATCH, BATCH);
-		int rc = cli(errlog, NULL, "ingest -m '%s' '%s'", dir, batch);
+		tu_write_batch(batch, b * BATCH, BATCH);
+		int rc = tu_cli_log(errlog, NULL, "ingest -m '%s' '%s'", dir, batch);
 		if (rc != 0) {
 			failed_at = b + 1;
 			break;
@@ -215,15 +126,15 @@ static void test_full_disk_recovers_with_gc_and_compact_from_the_reserve(void **
 		acked[b] = 1;
 		/* a snapshot per batch: old versions for gc to collect (a build
 		 * may be the first to find the disk full: ingest goes on) */
-		cli(errlog, NULL, "build -m '%s' -q --commit 50", dir);
+		tu_cli_log(errlog, NULL, "build -m '%s' -q --commit 50", dir);
 	}
-	uint64_t free_when_full = free_bytes(mountpoint);
+	uint64_t free_when_full = tu_free_bytes(mountpoint);
 	size_t elen = 0;
 	char *errors = tu_read_file(errlog, &elen);
 	assert_non_null(errors);
 	print_message("the disk filled at batch %" PRIu64 " (%" PRIu64 " observations acknowledged); "
 	              "%" PRIu64 " bytes free; stderr: %s\n",
-	              b + 1, b * BATCH, free_bytes(mountpoint), errors);
+	              b + 1, b * BATCH, tu_free_bytes(mountpoint), errors);
 	if (!failed_at)
 		fail_msg("no ingest failed: the disk never filled (%" PRIu64 " batches)", b);
 	if (!strstr(errors, "no space"))
@@ -232,8 +143,8 @@ static void test_full_disk_recovers_with_gc_and_compact_from_the_reserve(void **
 	assert_int_equal(truncate(errlog, 0), 0);
 
 	/* the failed writes left the reserve alone */
-	assert_int_equal(cli(errlog, &out, "stats -m '%s' --json", dir), 0);
-	uint64_t reserve_full = json_u64(out, "reserve_bytes");
+	assert_int_equal(tu_cli_log(errlog, &out, "stats -m '%s' --json", dir), 0);
+	uint64_t reserve_full = tu_json_u64(out, "reserve_bytes");
 	free(out);
 	print_message("reserve on the full disk: %" PRIu64 " bytes\n", reserve_full);
 	assert_true(reserve_full >= reserve0);
@@ -241,10 +152,10 @@ static void test_full_disk_recovers_with_gc_and_compact_from_the_reserve(void **
 	/* recovery from inside: nothing outside the memory is touched */
 	/* --keep-log: every acknowledged observation must still be readable
 	 * afterwards (retention would rightly delete the forgotten ones) */
-	int gc_rc = cli(errlog, &out, "gc -m '%s' --keep 1 --keep-log", dir);
+	int gc_rc = tu_cli_log(errlog, &out, "gc -m '%s' --keep 1 --keep-log", dir);
 	print_message("gc: exit %d: %s", gc_rc, out);
 	free(out);
-	int compact_rc = cli(errlog, &out, "compact -m '%s'", dir);
+	int compact_rc = tu_cli_log(errlog, &out, "compact -m '%s'", dir);
 	print_message("compact: exit %d: %s", compact_rc, out);
 	/* the copy did not fit in what the full disk had free: the reserve
 	 * made room for it */
@@ -256,22 +167,22 @@ static void test_full_disk_recovers_with_gc_and_compact_from_the_reserve(void **
 		errors = tu_read_file(errlog, &elen);
 		fail_msg("gc %d, compact %d: %s", gc_rc, compact_rc, errors ? errors : "");
 	}
-	assert_int_equal(cli(errlog, &out, "stats -m '%s' --json", dir), 0);
-	print_message("after gc and compact: %" PRIu64 " bytes free; stats %s", free_bytes(mountpoint),
+	assert_int_equal(tu_cli_log(errlog, &out, "stats -m '%s' --json", dir), 0);
+	print_message("after gc and compact: %" PRIu64 " bytes free; stats %s", tu_free_bytes(mountpoint),
 	              out);
-	assert_true(json_u64(out, "generation") >= 1);
+	assert_true(tu_json_u64(out, "generation") >= 1);
 	/* made again after the compaction, where there was room */
-	assert_true(json_u64(out, "reserve_bytes") >= reserve0);
+	assert_true(tu_json_u64(out, "reserve_bytes") >= reserve0);
 	free(out);
 
 	/* ingest works again, and nothing acknowledged was lost */
-	write_batch(batch, (b + 1) * BATCH, BATCH);
-	if (cli(errlog, NULL, "ingest -m '%s' '%s'", dir, batch) != 0) {
+	tu_write_batch(batch, (b + 1) * BATCH, BATCH);
+	if (tu_cli_log(errlog, NULL, "ingest -m '%s' '%s'", dir, batch) != 0) {
 		errors = tu_read_file(errlog, &elen);
 		fail_msg("ingest after recovery failed: %s", errors ? errors : "");
 	}
 	acked[b + 1] = 1;
-	assert_int_equal(cli(errlog, NULL, "check -m '%s'", dir), 0);
+	assert_int_equal(tu_cli_log(errlog, NULL, "check -m '%s'", dir), 0);
 	verify_acked(dir, acked, b + 2);
 
 	tu_rmrf(dir);

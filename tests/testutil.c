@@ -1,4 +1,7 @@
 /* testutil.c — helpers shared by the tests. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* unshare, vasprintf */
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -318,4 +327,106 @@ int tu_kv_put_raw(eng_env *env, int kv, const void *key, size_t klen, const void
 {
 	raw_put p = { env_kv_db(kv), key, body, klen, blen };
 	return p.db < 0 ? H2EMV_EINVAL : env_write(env, raw_put_fn, &p, NULL);
+}
+
+/* ------------------------------------------------ full-disk helpers -- */
+
+const char *tu_mount_tmpfs(char **mountpoint, const char *tag, const char *size)
+{
+	static char why[512];
+	*mountpoint = tu_tmpdir(tag);
+	if (unshare(CLONE_NEWNS) != 0) {
+		snprintf(why, sizeof why, "unshare(CLONE_NEWNS): %s", strerror(errno));
+		return why;
+	}
+	char *opts = tu_fmt("size=%s,mode=0755", size);
+	char *source = tu_fmt("h2emv-%s", tag);
+	int rc = mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	         mount(source, *mountpoint, "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0;
+	if (rc)
+		snprintf(why, sizeof why, "mount tmpfs on %s: %s", *mountpoint, strerror(errno));
+	free(opts);
+	free(source);
+	return rc ? why : NULL;
+}
+
+void tu_umount_tmpfs(char *mountpoint, int mounted)
+{
+	if (mounted)
+		umount2(mountpoint, MNT_DETACH);
+	tu_rmrf(mountpoint);
+	free(mountpoint);
+}
+
+int tu_cli_log(const char *errlog, char **out, const char *fmt, ...)
+{
+	char *args = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&args, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	char *o = NULL;
+	int rc = tu_run(&o, "'%s' %s 2>>'%s'", H2EMV_CLI, args, errlog);
+	free(args);
+	if (out)
+		*out = o;
+	else
+		free(o);
+	return rc;
+}
+
+void tu_write_batch(const char *path, uint64_t first, size_t n)
+{
+	static const char alphabet[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .";
+	FILE *f = fopen(path, "w");
+	if (!f)
+		abort();
+	for (uint64_t i = first; i < first + n; i++) {
+		char note[3001];
+		uint64_t x = i * 0x9E3779B97F4A7C15ull + 1;
+		for (int k = 0; k < 3000; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			note[k] = alphabet[x % 64];
+		}
+		note[3000] = 0;
+		time_t t = (time_t)(1719431337 + i * 5);
+		struct tm tm;
+		gmtime_r(&t, &tm);
+		char ts[32];
+		strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		fprintf(f,
+		        "{\"t\":\"%s\",\"action\":{\"name\":\"Grasp\",\"args\":{\"object\":\"cup\"},"
+		        "\"status\":\"succeeded\"},\"location\":\"room-%" PRIu64 "\","
+		        "\"note\":\"obs-%08" PRIu64 " %s\"}\n",
+		        ts, i % 5, i, note);
+	}
+	if (fclose(f) != 0)
+		abort();
+}
+
+uint64_t tu_free_bytes(const char *path)
+{
+	struct statvfs v;
+	assert_int_equal(statvfs(path, &v), 0);
+	return (uint64_t)v.f_bavail * v.f_frsize;
+}
+
+uint64_t tu_json_u64(const char *json, const char *key)
+{
+	char pat[64];
+	snprintf(pat, sizeof pat, "\"%s\":", key);
+	const char *p = json ? strstr(json, pat) : NULL;
+	if (!p)
+		fail_msg("no \"%s\" in %s", key, json ? json : "(no output)");
+	return strtoull(p + strlen(pat), NULL, 10);
+}
+
+uint64_t tu_file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }

@@ -68,6 +68,31 @@ int tu_data_files(const char *dir);
  * test runner's copy that cmocka's signal handlers would resume. */
 void tu_child_default_signals(void);
 
+/* The full-disk tests' tools (test_fulldisk.c, test_edges_fulldisk.c). */
+/* Mount a tmpfs of `size` (mount's size=, e.g. "30m") on a fresh temporary
+ * directory (*mountpoint, malloc'd), in a private mount namespace of this
+ * process: nobody else sees it and it goes with the process. NULL when
+ * mounted, else why not (needs root or CAP_SYS_ADMIN; a static string). */
+const char *tu_mount_tmpfs(char **mountpoint, const char *tag, const char *size);
+/* Detach the tmpfs (when `mounted`), remove and free `mountpoint`. */
+void tu_umount_tmpfs(char *mountpoint, int mounted);
+/* Run the CLI (H2EMV_CLI, printf's format for its arguments): its output
+ * to *out (malloc'd; out may be NULL), its errors appended to `errlog`.
+ * Returns its exit status. */
+int tu_cli_log(const char *errlog, char **out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Write observations first .. first + n - 1 to `path` as JSON lines, each
+ * with ~3 KB of note that zstd cannot squeeze much, 5 s apart from
+ * 2024-06-26T19:48:57Z. Aborts when the file cannot be written. */
+void tu_write_batch(const char *path, uint64_t first, size_t n);
+/* Bytes an unprivileged writer may still use on the file system of `path`. */
+uint64_t tu_free_bytes(const char *path);
+/* The unsigned number after "key": in `json` (a flat search, enough for
+ * the CLI's --json output); the test fails when the key is missing. */
+uint64_t tu_json_u64(const char *json, const char *key);
+/* The size of the file at `path`, 0 when there is none. */
+uint64_t tu_file_size(const char *path);
+
 /* A test that cannot run here (missing data, tool or privilege): says why
  * on standard error and skips it with cmocka's skip(); tu_exit then reports
  * the whole program as skipped to ctest (exit 77, SKIP_RETURN_CODE) instead

@@ -65,6 +65,9 @@ h2emv_mem *cli_open(const char *dir, unsigned flags)
 		        dir);
 		return NULL;
 	}
+	/* --read-only: the caller wants nothing written, the DAMAGED mark neither */
+	if (!cli_read_only)
+		cli_guard_note_dir(dir);
 	h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
 	o.flags = flags;
 	h2emv_mem *m = NULL;

@@ -18,6 +18,11 @@ extern int cli_read_only;
 /* Run a subcommand in a child process that may crash on a damaged file
  * without taking the command down (guard.c). Returns its exit status. */
 int cli_guarded(const char *name, int (*run)(int, char **), int argc, char **argv);
+/* The memory the guarded command opened (cli_open calls it): when the
+ * command then ends on damage (a crash of the database library, or exit
+ * EXIT_DAMAGED), the guard runs `h2emv check` on it, which writes the
+ * DAMAGED mark that refuses every later write (docs/damaged.md). */
+void cli_guard_note_dir(const char *dir);
 
 int cmd_demo(int argc, char **argv);
 int cmd_ask(int argc, char **argv);

@@ -18,8 +18,8 @@ static const char help[] =
 	"build --follow) wait while the copy is made. Needs free disk space for one\n"
 	"copy of the live data; on a full disk it uses the memory's reserve\n"
 	"(docs/formats.md, section 4). When even the reserve would not hold the copy,\n"
-	"nothing is touched: compact says so and exits 0, and the pages gc freed are\n"
-	"reused in place by later writes.\n"
+	"nothing is touched: compact says how many more bytes it needs and exits 4,\n"
+	"the reserve kept, and the pages gc freed are reused in place by later writes.\n"
 	"\n"
 	"  -m, --mem DIR   the memory directory (default $H2EMV_MEM, else ./h2emv-memory)\n"
 	"      --json      the sizes before and after as JSON: before_bytes, after_bytes\n"
@@ -41,15 +41,17 @@ int cmd_compact(int argc, char **argv)
 	h2emv_mem_close(m);
 	if (rc == H2EMV_ENOSPC && strstr(err.message, "not compacted")) {
 		/* the live data is larger than the free space and the reserve:
-		 * not a failure, the store is whole and gc's pages are reused */
+		 * the store is whole and the reserve kept, but nothing was
+		 * recovered, which `gc && compact && build` must not take for
+		 * success: exit 4, like a build stopped by a full disk */
 		fprintf(stderr, "h2emv %s\n", err.message);
 		if (json)
-			return cli_print_json(json_pack("{s:I,s:I,s:b}", "before_bytes",
-			                                (json_int_t)before, "after_bytes",
-			                                (json_int_t)before, "compacted", 0));
-		printf("not compacted: %llu bytes (no room for the copy; see above)\n",
-		       (unsigned long long)before);
-		return EXIT_OK;
+			cli_print_json(json_pack("{s:I,s:I,s:b}", "before_bytes", (json_int_t)before,
+			                         "after_bytes", (json_int_t)before, "compacted", 0));
+		else
+			printf("not compacted: %llu bytes (no room for the copy; see above)\n",
+			       (unsigned long long)before);
+		return EXIT_NOSPACE;
 	}
 	if (rc)
 		return cli_fail("compact", rc, &err);
