@@ -6,7 +6,8 @@ usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default
                  [--sources armar,teach,hospital,hospital-noprofile,
                             warehouse,office,lab,drone,armar-para,homecare,
                             hotel,dock,library,baggage,pharmacy,
-                            kiosk,logbook,shelfscan,vineyard,sitewalk]
+                            kiosk,logbook,shelfscan,vineyard,sitewalk,
+                            cafeteria,zookeeper]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
 
@@ -43,6 +44,14 @@ building-site inspection robot: times with a space and no zone, short-form
 camelCase actions with positional arguments and units in the text, the
 outcome in goal_status, findings and reasons in the note, badge ids, one
 crane radio call as raw speech).
+Fresh and untuned, a fifth round (its own group line): cafeteria (a
+primary school's cafeteria robot: lower-case "t" and "z" times with nine
+fraction digits, preparing / running / final action lines, args as an
+object or a positional array, short-form quick jobs with no status, whole
+exchanges as an utterance array, people known by role only) and zookeeper
+(a zoo keepers' helper: an `id` on every line, one line per job from t to
+t_end with nested args, short-form snake_case jobs, one utterance a line by
+role, animals seen with state objects, failure reasons four ways).
 Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
@@ -86,6 +95,8 @@ import logbook   # noqa: E402
 import shelfscan  # noqa: E402
 import vineyard  # noqa: E402
 import sitewalk  # noqa: E402
+import cafeteria  # noqa: E402
+import zookeeper  # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -104,13 +115,15 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "logbook": (logbook, None),
            "shelfscan": (shelfscan, None),
            "vineyard": (vineyard, None),
-           "sitewalk": (sitewalk, None)}
+           "sitewalk": (sitewalk, None),
+           "cafeteria": (cafeteria, None),
+           "zookeeper": (zookeeper, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "office", "lab", "drone", "armar-para", "homecare", "hotel",
            "dock", "library", "baggage", "pharmacy", "kiosk", "logbook",
-           "shelfscan", "vineyard", "sitewalk"]
+           "shelfscan", "vineyard", "sitewalk", "cafeteria", "zookeeper"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -138,6 +151,11 @@ FRESH3 = ["shelfscan"]
 # tuned on, measured once as written (docs/realqa.md, "A fourth fresh
 # untuned source pair (vineyard, sitewalk), 2026-11-27"); its own group line.
 FRESH4 = ["vineyard", "sitewalk"]
+# A fifth pair, written by an outsider after vineyard and sitewalk were
+# measured and tuned on, measured once as written (docs/realqa.md, "A fifth
+# fresh untuned source pair (cafeteria, zookeeper), 2026-11-27"); its own
+# group line.
+FRESH5 = ["cafeteria", "zookeeper"]
 
 RULES = {
     "armar": [
@@ -242,6 +260,20 @@ RULES["sitewalk"] = [
     "the workers said.",
     "Please always remember when an inspection failed, and why.",
 ]
+RULES["cafeteria"] = [
+    "Always remember what you served, how many portions, and every "
+    "temperature reading.",
+    "You should always remember what the cook, the head teacher, parents "
+    "and pupils said to you and what you told them.",
+    "Please always remember when a job failed or was stopped, and why.",
+]
+RULES["zookeeper"] = [
+    "Always remember which animals you fed, how much food they got, and "
+    "which enclosures you cleaned.",
+    "You should always remember what the keepers, the vet and visitors "
+    "told you.",
+    "Please always remember when a job failed or was given up, and why.",
+]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
     "You should always remember who visited and what they said.",
@@ -299,7 +331,7 @@ class Run:
             self.cli("import", *imp, "-q", "-o", f)
             out["teach"] = (f, teach.questions(data)[0], imp)
         for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
-                FRESH3 + FRESH4:
+                FRESH3 + FRESH4 + FRESH5:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)
@@ -479,6 +511,8 @@ def table(results, modes, sources):
     fresh3 = {m: acc([r for r in f3 if r["mode"] == m]) for m in modes}
     f4 = [r for r in results if r["source"] in FRESH4]
     fresh4 = {m: acc([r for r in f4 if r["mode"] == m]) for m in modes}
+    f5 = [r for r in results if r["source"] in FRESH5]
+    fresh5 = {m: acc([r for r in f5 if r["mode"] == m]) for m in modes}
     lag = {m: sum(1 for r in results if r["mode"] == m and r.get("lag"))
            for m in modes}
     errors = {m: sum(1 for r in results if r["mode"] == m and r.get("error"))
@@ -490,6 +524,7 @@ def table(results, modes, sources):
             "fresh_untuned_2": fresh2,
             "fresh_untuned_3": fresh3,
             "fresh_untuned_4": fresh4,
+            "fresh_untuned_5": fresh5,
             "lagging_snapshot": lag, "errors": errors}
 
 
@@ -558,6 +593,12 @@ def print_table(t, modes, sources, counts, notes, secs):
                             "+".join(s for s in FRESH4 if s in sources) + ")",
                             f4[modes[0]]["n"])
               + "".join(" %9s" % cell(f4[m]) for m in modes))
+    f5 = t["fresh_untuned_5"]
+    if f5[modes[0]]["n"]:
+        print("%-*s %4d" % (w, "fresh (untuned, fifth) (" +
+                            "+".join(s for s in FRESH5 if s in sources) + ")",
+                            f5[modes[0]]["n"])
+              + "".join(" %9s" % cell(f5[m]) for m in modes))
     if any(t["lagging_snapshot"].values()):
         print("%-*s %4s" % (w, "asked before a snapshot knew", "") +
               "".join(" %9d" % t["lagging_snapshot"][m] for m in modes))
@@ -631,7 +672,7 @@ def main(argv=None):
                 hospital.write(f)
                 qs += hospital.questions(f)[0]
             for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
-                FRESH3 + FRESH4:
+                FRESH3 + FRESH4 + FRESH5:
                 if name in sources:
                     f = os.path.join(work, name + ".jsonl")
                     WRITTEN[name][0].write(f)
