@@ -237,19 +237,43 @@ static void walk_number(xctx *x, const msgpack_object *o, const char *key, size_
 		add_other(x->act, key, klen, num, (size_t)len);
 }
 
+/* The child of a map that names it ("name", "id", "label", "title") as a
+ * string; NULL none. */
+static const msgpack_object *named_child(const msgpack_object *o)
+{
+	static const char *const names[] = { "name", "label", "title", "id", NULL };
+	for (const char *const *nm = names; *nm; nm++)
+		for (uint32_t i = 0; i < o->via.map.size; i++) {
+			const msgpack_object_kv *kv = &o->via.map.ptr[i];
+			if (kv->key.type == MSGPACK_OBJECT_STR && kv->val.type == MSGPACK_OBJECT_STR &&
+			    kv->key.via.str.size == strlen(*nm) &&
+			    !memcmp(kv->key.via.str.ptr, *nm, kv->key.via.str.size))
+				return &kv->val;
+		}
+	return NULL;
+}
+
 static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t klen, int depth)
 {
 	if (depth > 4)
 		return;
 	switch (o->type) {
-	case MSGPACK_OBJECT_MAP:
+	case MSGPACK_OBJECT_MAP: {
+		/* {"enclosure": {"name": "penguin beach", "zone": "B"}}: the
+		 * thing's name under the outer key, its other fields as the
+		 * action's own ("zone B") */
+		const msgpack_object *nm = depth == 1 && key ? named_child(o) : NULL;
+		if (nm)
+			walk_args(x, nm, key, klen, depth);
 		for (uint32_t i = 0; i < o->via.map.size; i++) {
 			const msgpack_object_kv *kv = &o->via.map.ptr[i];
-			if (kv->key.type != MSGPACK_OBJECT_STR)
+			if (kv->key.type != MSGPACK_OBJECT_STR || &kv->val == nm)
 				continue;
-			walk_args(x, &kv->val, kv->key.via.str.ptr, kv->key.via.str.size, depth + 1);
+			walk_args(x, &kv->val, kv->key.via.str.ptr, kv->key.via.str.size,
+			          nm ? depth : depth + 1);
 		}
 		return;
+	}
 	case MSGPACK_OBJECT_ARRAY:
 		for (uint32_t i = 0; i < o->via.array.size && i < 8; i++)
 			walk_args(x, &o->via.array.ptr[i], key, klen, depth + 1);
@@ -283,6 +307,14 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		} else {
 			if (x->pass == 1)
 				return;
+			/* "restock(milk cartons, 60, cooler 1)": a bare number is how
+			 * many, and takes no role's place */
+			if (depth <= 1 && n < 16 && strspn(p, "0123456789.") == n && p[0] != '.') {
+				char v[32];
+				snprintf(v, sizeof v, "qty %.*s", (int)n, p);
+				fact_append_state(x->act, v);
+				return;
+			}
 			role = positional_role(x->act->cls, x->pos++);
 			/* "measureCrack(L1, column C7, 0.6 mm)", "photograph(..., 8
 			 * photos)": an amount, and any argument past the roles, is
