@@ -209,3 +209,31 @@ const char *fact_key_unit(const char *key, size_t klen)
 			return *u;
 	return NULL;
 }
+
+/* The child of a map that names it ("name", "id", "label", "title") as a
+ * string; NULL none. */
+const msgpack_object *fact_named_child(const msgpack_object *o)
+{
+	static const char *const names[] = { "name", "label", "title", "id", "type", "kind", NULL };
+	for (const char *const *nm = names; *nm; nm++)
+		for (uint32_t i = 0; i < o->via.map.size; i++) {
+			const msgpack_object_kv *kv = &o->via.map.ptr[i];
+			if (kv->key.type == MSGPACK_OBJECT_STR && kv->val.type == MSGPACK_OBJECT_STR &&
+			    kv->key.via.str.size == strlen(*nm) &&
+			    !memcmp(kv->key.via.str.ptr, *nm, kv->key.via.str.size))
+				return &kv->val;
+		}
+	return NULL;
+}
+
+/* Does the map hold a reason ("error", "cause") as a string? */
+int fact_reason_child(const msgpack_object *o)
+{
+	for (uint32_t i = 0; i < o->via.map.size; i++) {
+		const msgpack_object_kv *kv = &o->via.map.ptr[i];
+		if (kv->key.type == MSGPACK_OBJECT_STR && kv->val.type == MSGPACK_OBJECT_STR &&
+		    fact_reason_key(kv->key.via.str.ptr, kv->key.via.str.size))
+			return 1;
+	}
+	return 0;
+}

@@ -237,22 +237,6 @@ static void walk_number(xctx *x, const msgpack_object *o, const char *key, size_
 		add_other(x->act, key, klen, num, (size_t)len);
 }
 
-/* The child of a map that names it ("name", "id", "label", "title") as a
- * string; NULL none. */
-static const msgpack_object *named_child(const msgpack_object *o)
-{
-	static const char *const names[] = { "name", "label", "title", "id", NULL };
-	for (const char *const *nm = names; *nm; nm++)
-		for (uint32_t i = 0; i < o->via.map.size; i++) {
-			const msgpack_object_kv *kv = &o->via.map.ptr[i];
-			if (kv->key.type == MSGPACK_OBJECT_STR && kv->val.type == MSGPACK_OBJECT_STR &&
-			    kv->key.via.str.size == strlen(*nm) &&
-			    !memcmp(kv->key.via.str.ptr, *nm, kv->key.via.str.size))
-				return &kv->val;
-		}
-	return NULL;
-}
-
 static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t klen, int depth)
 {
 	if (depth > 4)
@@ -262,7 +246,8 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		/* {"enclosure": {"name": "penguin beach", "zone": "B"}}: the
 		 * thing's name under the outer key, its other fields as the
 		 * action's own ("zone B") */
-		const msgpack_object *nm = depth == 1 && key ? named_child(o) : NULL;
+		const msgpack_object *nm = depth == 1 && key ? fact_named_child(o) : NULL;
+		int flat = nm || (depth == 1 && key && fact_reason_child(o)); /* {outcome: {error}} */
 		if (nm)
 			walk_args(x, nm, key, klen, depth);
 		for (uint32_t i = 0; i < o->via.map.size; i++) {
@@ -270,11 +255,17 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 			if (kv->key.type != MSGPACK_OBJECT_STR || &kv->val == nm)
 				continue;
 			walk_args(x, &kv->val, kv->key.via.str.ptr, kv->key.via.str.size,
-			          nm ? depth : depth + 1);
+			          flat ? depth : depth + 1);
 		}
 		return;
 	}
 	case MSGPACK_OBJECT_ARRAY:
+		/* {"tables": [1, 2, 3, 4, 5, 6]}: six tables */
+		if (key && depth == 1 && x->pass == 1 && o->via.array.size >= 2) {
+			char num[16];
+			int len = snprintf(num, sizeof num, "%u", (unsigned)o->via.array.size);
+			add_other(x->act, key, klen, num, (size_t)len);
+		}
 		for (uint32_t i = 0; i < o->via.array.size && i < 8; i++)
 			walk_args(x, &o->via.array.ptr[i], key, klen, depth + 1);
 		return;

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <msgpack.h>
 
 #include "api/facts.h"
 
@@ -48,5 +49,11 @@ int facts_note(facts *out, size_t first, const struct scene *s);
 int fact_reason_key(const char *key, size_t klen);
 /* The unit a key ends in ("weight_kg": "kg"); NULL none. */
 const char *fact_key_unit(const char *key, size_t klen);
+
+/* The child of a map that names it ("name", "label", "id", "type") as a
+ * string; NULL none. */
+const msgpack_object *fact_named_child(const msgpack_object *o);
+/* Does a map hold a reason ("error", "cause") as a string? */
+int fact_reason_child(const msgpack_object *o);
 
 #endif
