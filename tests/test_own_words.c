@@ -5,7 +5,8 @@
  * failed run, actions with no status of their own inside a goal that
  * failed, amounts written as positional arguments or as {qty, unit},
  * windows of the day, failures told once per trouble, counts of distinct
- * things, and a span told day by day.
+ * things, a span told day by day; positional counts, lists, and things
+ * named inside nested parameters.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -85,6 +86,20 @@ static const char *const bakery[] = {
 	"\"status\":\"succeeded\"}}",
 	"{\"t\":\"2025-05-06T08:00:00Z\",\"location\":\"shop\",\"action\":"
 	"\"photograph(display case, 6 photos)\",\"goal\":[\"ShopWindow\"],\"goal_status\":\"succeeded\"}",
+	/* positional counts, lists, nested things and a nested reason */
+	"{\"t\":\"2025-05-06T08:10:00Z\",\"location\":\"yard\",\"action\":"
+	"\"restock(flour sacks, 20, store room)\",\"goal\":[\"Stores\"],\"goal_status\":\"succeeded\"}",
+	"{\"t\":\"2025-05-06T08:15:00Z\",\"location\":\"yard\",\"action\":"
+	"\"restock(flour sacks, 15, store room)\",\"goal\":[\"Stores\"],\"goal_status\":\"succeeded\"}",
+	"{\"t\":\"2025-05-06T08:20:00Z\",\"t_end\":\"2025-05-06T08:25:00Z\",\"location\":\"shop\","
+	"\"action\":{\"name\":\"wipeCounters\",\"args\":{\"counters\":[1,2,3,4]},"
+	"\"status\":\"succeeded\"}}",
+	"{\"t\":\"2025-05-06T08:30:00Z\",\"t_end\":\"2025-05-06T08:40:00Z\",\"location\":\"loft\","
+	"\"action\":{\"name\":\"cleanArea\",\"args\":{\"area\":{\"name\":\"flour loft\","
+	"\"floor\":\"2\"}},\"status\":\"succeeded\"}}",
+	"{\"t\":\"2025-05-06T08:45:00Z\",\"t_end\":\"2025-05-06T08:50:00Z\",\"location\":\"yard\","
+	"\"action\":{\"name\":\"fillSilo\",\"args\":{\"silo\":{\"name\":\"silo B\"},"
+	"\"outcome\":{\"error\":\"auger motor overheated\"}},\"status\":\"failed\"}}",
 };
 
 #define AT 1746522000000000LL /* 2025-05-06T09:00:00Z */
@@ -167,6 +182,12 @@ static void test_amounts_in_their_own_words(void **state)
 	expect(m, "How many orders did you fill?", "2", "18");
 	/* trays, each once: R4 twice is one tray */
 	expect(m, "How many trays did you bake?", "2 trays", NULL);
+	/* restock(flour sacks, 20, store room): 20 is how many, not where */
+	expect(m, "How many flour sacks did you restock?", "35", NULL);
+	expect(m, "Where did you put the flour sacks?", "store room", "At the 20");
+	expect(m, "How many counters did you wipe?", "4", NULL);
+	expect(m, "Which areas did you clean?", "flour loft", NULL);
+	expect(m, "What went wrong with the silo?", "auger motor overheated", NULL);
 	close_memory(m, dir);
 }
 
