@@ -210,18 +210,22 @@ const char *fact_key_unit(const char *key, size_t klen)
 	return NULL;
 }
 
-/* The child of a map that names it ("name", "id", "label", "title") as a
+/* The child of a map that names it ("name", "label", "title", "type") as a
  * string; NULL none. */
 const msgpack_object *fact_named_child(const msgpack_object *o)
 {
-	static const char *const names[] = { "name", "label", "title", "id", "type", "kind", NULL };
+	static const char *const names[] = { "name", "label", "title", "type", "kind", NULL };
 	for (const char *const *nm = names; *nm; nm++)
 		for (uint32_t i = 0; i < o->via.map.size; i++) {
 			const msgpack_object_kv *kv = &o->via.map.ptr[i];
-			if (kv->key.type == MSGPACK_OBJECT_STR && kv->val.type == MSGPACK_OBJECT_STR &&
-			    kv->key.via.str.size == strlen(*nm) &&
-			    !memcmp(kv->key.via.str.ptr, *nm, kv->key.via.str.size))
-				return &kv->val;
+			if (kv->key.type != MSGPACK_OBJECT_STR || kv->val.type != MSGPACK_OBJECT_STR ||
+			    kv->key.via.str.size != strlen(*nm) ||
+			    memcmp(kv->key.via.str.ptr, *nm, kv->key.via.str.size))
+				continue;
+			/* a word, not a number ("1" names nobody) */
+			for (uint32_t j = 0; j < kv->val.via.str.size; j++)
+				if ((kv->val.via.str.ptr[j] | 32) >= 'a' && (kv->val.via.str.ptr[j] | 32) <= 'z')
+					return &kv->val;
 		}
 	return NULL;
 }
@@ -235,5 +239,18 @@ int fact_reason_child(const msgpack_object *o)
 		    fact_reason_key(kv->key.via.str.ptr, kv->key.via.str.size))
 			return 1;
 	}
+	return 0;
+}
+
+/* Is the key a container of other parameters ("parameters", "args",
+ * "data"), not a thing? */
+int fact_container_key(const char *key, size_t klen)
+{
+	static const char *const box[] = { "parameters", "params", "param", "args", "arguments",
+		                               "data", "payload", "options", "config", "settings",
+		                               "input", "inputs", "request", "body", NULL };
+	for (const char *const *b = box; *b; b++)
+		if (strlen(*b) == klen && !strncasecmp(key, *b, klen))
+			return 1;
 	return 0;
 }

@@ -246,8 +246,10 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		/* {"enclosure": {"name": "penguin beach", "zone": "B"}}: the
 		 * thing's name under the outer key, its other fields as the
 		 * action's own ("zone B") */
-		const msgpack_object *nm = depth == 1 && key ? fact_named_child(o) : NULL;
-		int flat = nm || (depth == 1 && key && fact_reason_child(o)); /* {outcome: {error}} */
+		/* (not a container of parameters: {parameters: {name: ...}}) */
+		int thing = depth == 1 && key && !fact_container_key(key, klen);
+		const msgpack_object *nm = thing ? fact_named_child(o) : NULL;
+		int flat = nm || (thing && fact_reason_child(o)); /* {outcome: {error}} */
 		if (nm)
 			walk_args(x, nm, key, klen, depth);
 		for (uint32_t i = 0; i < o->via.map.size; i++) {

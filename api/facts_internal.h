@@ -50,10 +50,13 @@ int fact_reason_key(const char *key, size_t klen);
 /* The unit a key ends in ("weight_kg": "kg"); NULL none. */
 const char *fact_key_unit(const char *key, size_t klen);
 
-/* The child of a map that names it ("name", "label", "id", "type") as a
+/* The child of a map that names it ("name", "label", "title", "type") as a
  * string; NULL none. */
 const msgpack_object *fact_named_child(const msgpack_object *o);
 /* Does a map hold a reason ("error", "cause") as a string? */
 int fact_reason_child(const msgpack_object *o);
+
+/* Is the key a container of other parameters ("parameters", "args")? */
+int fact_container_key(const char *key, size_t klen);
 
 #endif

@@ -383,16 +383,19 @@ static int guess(const char *key, size_t n)
 	/* "row_id", "order_no", "binNumber": the thing it numbers says the
 	 * role (nothing known: a parameter of its own, "row R12"); only a
 	 * bare "id" says nothing */
-	if (k > 1 && (!strcmp(w[k - 1].w, "id") || !strcmp(w[k - 1].w, "no") ||
-	              !strcmp(w[k - 1].w, "nr") || !strcmp(w[k - 1].w, "num") ||
-	              !strcmp(w[k - 1].w, "number") || !strcmp(w[k - 1].w, "ids")))
+	int numbered = k > 1 && (!strcmp(w[k - 1].w, "id") || !strcmp(w[k - 1].w, "no") ||
+	                         !strcmp(w[k - 1].w, "nr") || !strcmp(w[k - 1].w, "num") ||
+	                         !strcmp(w[k - 1].w, "number") || !strcmp(w[k - 1].w, "ids"));
+	if (numbered)
 		k--;
 	/* the last word weighs most ("objectLocation" is a place, "locationObject" an object) */
 	for (size_t i = k; i-- > 0;)
 		for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
 			for (const char *const *p = lists[l]; *p; p++)
 				if (!strcmp(w[i].w, *p))
-					return roles[l];
+					/* (a person's tracking number is not who they are) */
+					return numbered && (roles[l] == R_WHO || roles[l] == R_TEXT) ? R_IGNORE
+					                                                             : roles[l];
 	return R_NONE;
 }
 
