@@ -67,29 +67,12 @@ static int64_t ask_at = AT; /* when questions are asked */
 
 static h2emv_mem *ferry_memory(char **dir)
 {
-	h2emv_mem *m = tu_mem_tmp("agents", dir);
-	assert_non_null(m);
-	h2emv_error err = { 0 };
-	h2emv_config c;
-	assert_int_equal(h2emv_config_get(&c, m, &err), H2EMV_OK);
-	c.forgetting = H2EMV_FORGET_NONE;
-	assert_int_equal(h2emv_config_set(m, &c, &err), H2EMV_OK);
-	for (size_t i = 0; i < sizeof ferry / sizeof *ferry; i++)
-		if (h2emv_ingest(NULL, m, ferry[i], strlen(ferry[i]), &err))
-			fail_msg("ingest %zu: %s", i, err.message);
-	if (h2emv_build(NULL, m, NULL, &err))
-		fail_msg("build: %s", err.message);
-	return m;
+	return tu_mem_lines("agents", ferry, sizeof ferry / sizeof *ferry, dir);
 }
 
 static void expect(h2emv_mem *m, const char *q, const char *want, const char *not_want)
 {
-	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
-	h2emv_error err = { 0 };
-	o.at = ask_at;
-	h2emv_answer *a = NULL;
-	if (h2emv_ask(&a, m, q, &o, &err))
-		fail_msg("ask '%s': %s", q, err.message);
+	h2emv_answer *a = tu_ask_at(m, ask_at, q);
 	if (strncmp(a->text, want, strlen(want)) || (not_want && strstr(a->text, not_want)))
 		fail_msg("'%s' answered '%s', expected it to open with '%s'%s%s", q, a->text, want,
 		         not_want ? " and not to say " : "", not_want ? not_want : "");
@@ -98,12 +81,7 @@ static void expect(h2emv_mem *m, const char *q, const char *want, const char *no
 
 static void expect_in(h2emv_mem *m, const char *q, const char *want)
 {
-	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
-	h2emv_error err = { 0 };
-	o.at = ask_at;
-	h2emv_answer *a = NULL;
-	if (h2emv_ask(&a, m, q, &o, &err))
-		fail_msg("ask '%s': %s", q, err.message);
+	h2emv_answer *a = tu_ask_at(m, ask_at, q);
 	if (!strstr(a->text, want))
 		fail_msg("'%s' answered '%s', expected it to say '%s'", q, a->text, want);
 	h2emv_answer_free(a);

@@ -106,30 +106,13 @@ static const char *const bakery[] = {
 
 static h2emv_mem *bakery_memory(char **dir)
 {
-	h2emv_mem *m = tu_mem_tmp("ownwords", dir);
-	assert_non_null(m);
-	h2emv_error err = { 0 };
-	h2emv_config c;
-	assert_int_equal(h2emv_config_get(&c, m, &err), H2EMV_OK);
-	c.forgetting = H2EMV_FORGET_NONE;
-	assert_int_equal(h2emv_config_set(m, &c, &err), H2EMV_OK);
-	for (size_t i = 0; i < sizeof bakery / sizeof *bakery; i++)
-		if (h2emv_ingest(NULL, m, bakery[i], strlen(bakery[i]), &err))
-			fail_msg("ingest %zu: %s", i, err.message);
-	if (h2emv_build(NULL, m, NULL, &err))
-		fail_msg("build: %s", err.message);
-	return m;
+	return tu_mem_lines("ownwords", bakery, sizeof bakery / sizeof *bakery, dir);
 }
 
 /* The answer to q holds `want` (and not `not_want`). */
 static void expect(h2emv_mem *m, const char *q, const char *want, const char *not_want)
 {
-	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
-	h2emv_error err = { 0 };
-	o.at = AT;
-	h2emv_answer *a = NULL;
-	if (h2emv_ask(&a, m, q, &o, &err))
-		fail_msg("ask '%s': %s", q, err.message);
+	h2emv_answer *a = tu_ask_at(m, AT, q);
 	if (!strstr(a->text, want) || (not_want && strstr(a->text, not_want)))
 		fail_msg("'%s' answered '%s', expected '%s'%s%s", q, a->text, want,
 		         not_want ? " and not " : "", not_want ? not_want : "");

@@ -130,6 +130,34 @@ h2emv_mem *tu_mem_tmp(const char *tag, char **dir_out)
 	return m;
 }
 
+h2emv_mem *tu_mem_lines(const char *tag, const char *const *lines, size_t n, char **dir_out)
+{
+	h2emv_mem *m = tu_mem_tmp(tag, dir_out);
+	assert_non_null(m);
+	h2emv_error err = { 0 };
+	h2emv_config c;
+	assert_int_equal(h2emv_config_get(&c, m, &err), H2EMV_OK);
+	c.forgetting = H2EMV_FORGET_NONE;
+	assert_int_equal(h2emv_config_set(m, &c, &err), H2EMV_OK);
+	for (size_t i = 0; i < n; i++)
+		if (h2emv_ingest(NULL, m, lines[i], strlen(lines[i]), &err))
+			fail_msg("ingest %zu: %s", i, err.message);
+	if (h2emv_build(NULL, m, NULL, &err))
+		fail_msg("build: %s", err.message);
+	return m;
+}
+
+h2emv_answer *tu_ask_at(h2emv_mem *m, int64_t at, const char *q)
+{
+	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
+	h2emv_error err = { 0 };
+	o.at = at;
+	h2emv_answer *a = NULL;
+	if (h2emv_ask(&a, m, q, &o, &err))
+		fail_msg("ask '%s': %s", q, err.message);
+	return a;
+}
+
 void tu_rmrf(const char *path)
 {
 	char cmd[4200];

@@ -15,6 +15,11 @@ char *tu_tmpdir(const char *tag);
 /* A fresh memory in a new temporary directory (*dir_out, malloc'd),
  * opened with CREATE | NOSYNC; NULL (after saying why) if it cannot be. */
 h2emv_mem *tu_mem_tmp(const char *tag, char **dir_out);
+/* tu_mem_tmp with forgetting off, the JSON lines ingested and built (fails
+ * the test on any error). */
+h2emv_mem *tu_mem_lines(const char *tag, const char *const *lines, size_t n, char **dir_out);
+/* h2emv_ask as of `at` (fails the test on an error); free the answer. */
+h2emv_answer *tu_ask_at(h2emv_mem *m, int64_t at, const char *q);
 /* Write `body` under `key` in a key/value database (ENG_KV_*) as it is,
  * past the record codec eng_kv_put holds values to: how a test plants a
  * record an older release (or damage) left. Returns a status. */
