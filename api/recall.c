@@ -105,6 +105,55 @@ static void trace_question(rctx *x)
 	pr_str_adds(&x->trace, "\n");
 }
 
+/* The candidates for the question: what was seen or done during or
+ * around a moment, the walk, then the question relaxed step by step
+ * while nothing matched. */
+static int retrieve(rctx *x, rquestion *q, const h2emv_node *root, int trace, h2emv_error *err)
+{
+	int rc = seen_during(x, q);
+	if (rc == H2EMV_OK)
+		rc = steps_during(x, q);
+	if (rc == H2EMV_OK && q->anchor >= 0)
+		rc = around_moment(x, q);
+	if (rc == H2EMV_OK)
+		rc = walk(x, root, 0, err);
+	if (rc == H2EMV_OK && !x->n && !x->forgot && q->weekday)
+		rc = earlier_weekday(x, q, root, err);
+	if (rc == H2EMV_OK && !x->n && !x->forgot)
+		rc = relax(x, q, root, err);
+	if (rc == H2EMV_OK && !x->n && !x->forgot)
+		rc = failed_after_request(x, q, root, err);
+	/* "what did the farmer say": when no speaker is called so, the
+	 * farmer is someone the robot does not know by that word — anyone
+	 * but the robot itself */
+	if (rc == H2EMV_OK && !x->n && q->kind == RQ_SAID && q->person >= 0 &&
+	    !q->term[q->person].cap && !q->self_speaker) {
+		/* people say what they are ("I am the community nurse"):
+		 * first the role among the words said, then anyone — only
+		 * with a time or other words to narrow it: "what did the
+		 * doctor say", with nothing else, is not anything anyone
+		 * said */
+		rquestion role = *q;
+		role.person = -1;
+		role.others_speak = 1;
+		rc = collect(x, &role);
+		x->q = q; /* (role lives in this block) */
+		if (rc == H2EMV_OK && x->n) {
+			*q = role;
+			x->q = q;
+			if (trace)
+				pr_str_adds(&x->trace, "no speaker is called so: who said the word\n");
+		} else if (rc == H2EMV_OK && (q->t1 || q->n_term > 1)) {
+			drop_term(q, (size_t)q->person);
+			q->others_speak = 1;
+			if (trace)
+				pr_str_adds(&x->trace, "no speaker is called so: anyone but me\n");
+			rc = collect(x, q);
+		}
+	}
+	return rc;
+}
+
 int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const char *question,
                   int64_t now, uint64_t max_tokens, int trace, h2emv_error *err)
 {
@@ -145,47 +194,7 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 		           (q.kind == RQ_DAY && !q.plural) || (q.kind == RQ_SAID && !q.t1 && q.order_said));
 
 		if (rc == H2EMV_OK)
-			rc = seen_during(&x, &q);
-		if (rc == H2EMV_OK)
-			rc = steps_during(&x, &q);
-		if (rc == H2EMV_OK && q.anchor >= 0)
-			rc = around_moment(&x, &q);
-		if (rc == H2EMV_OK)
-			rc = walk(&x, root, 0, err);
-		if (rc == H2EMV_OK && !x.n && !x.forgot && q.weekday)
-			rc = earlier_weekday(&x, &q, root, err);
-		if (rc == H2EMV_OK && !x.n && !x.forgot)
-			rc = relax(&x, &q, root, err);
-		if (rc == H2EMV_OK && !x.n && !x.forgot)
-			rc = failed_after_request(&x, &q, root, err);
-		/* "what did the farmer say": when no speaker is called so, the
-		 * farmer is someone the robot does not know by that word — anyone
-		 * but the robot itself */
-		if (rc == H2EMV_OK && !x.n && q.kind == RQ_SAID && q.person >= 0 &&
-		    !q.term[q.person].cap && !q.self_speaker) {
-			/* people say what they are ("I am the community nurse"):
-			 * first the role among the words said, then anyone — only
-			 * with a time or other words to narrow it: "what did the
-			 * doctor say", with nothing else, is not anything anyone
-			 * said */
-			rquestion role = q;
-			role.person = -1;
-			role.others_speak = 1;
-			rc = collect(&x, &role);
-			x.q = &q; /* (role lives in this block) */
-			if (rc == H2EMV_OK && x.n) {
-				q = role;
-				x.q = &q;
-				if (trace)
-					pr_str_adds(&x.trace, "no speaker is called so: who said the word\n");
-			} else if (rc == H2EMV_OK && (q.t1 || q.n_term > 1)) {
-				drop_term(&q, (size_t)q.person);
-				q.others_speak = 1;
-				if (trace)
-					pr_str_adds(&x.trace, "no speaker is called so: anyone but me\n");
-				rc = collect(&x, &q);
-			}
-		}
+			rc = retrieve(&x, &q, root, trace, err);
 	}
 	if (rc == H2EMV_OK && root && !x.forgot && q.kind != RQ_YESNO && q.n_term &&
 	    q.kind != RQ_STEPS)
