@@ -5,8 +5,8 @@
  *
  * The candidates are a superset of the goals whose facts the walk could
  * take: a fact scores only when a word of the question other than the main
- * verb is among its words (recall_score.c, score_hits: `content && !hits` gives
- * 0), and every word of every slot of every fact is a posting, by its
+ * verb is among its words (recall_score.c, score_hits: `content && !hits`
+ * gives 0), and every word of every slot of every fact is a posting, by its
  * stem and its synonym group. Questions where a fact may match otherwise
  * (a WordNet category, another verb of the question, no word but the
  * verb, an open "which") are not answered through the index: the walk
@@ -201,8 +201,9 @@ static void sort_spans(span *v, size_t n)
 
 /* Must an action or words said name the person the question names
  * ("how many times did Bob ask you to tidy up")? Then a second verb's
- * WordNet senses match only in a goal that names the person (recall.c,
- * score_hits: `!person_hit` gives 0; other facts match words as written). */
+ * WordNet senses match only in a goal that names the person
+ * (recall_score.c, score_hits: `!person_hit` gives 0; other facts match
+ * words as written). */
 static int person_named(const rquestion *q)
 {
 	return q->person >= 0 && q->kind != RQ_SAID && q->kind != RQ_WHO && !q->evidence;
@@ -241,8 +242,8 @@ static int usable(const rquestion *q)
 
 #define TB(t) ((uint8_t)(1u << ((t)-1)))
 
-/* The fact types the walk takes for q (recall.c, type_ok and
- * score_evidence): a posting of a word found only in other facts names
+/* The fact types the walk takes for q (recall_words.c's type_ok and
+ * recall_score.c's score_evidence): a posting of a word found only in other facts names
  * no candidate. 0: any. */
 static uint8_t types_needed(const rquestion *q)
 {
