@@ -1,0 +1,304 @@
+/*
+ * recall_count.c — the answers that count or judge (recall_internal.h):
+ * how many times, yes or no, the steps of a span, and what was done or
+ * what failed.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "api/emv.h"
+#include "api/facts.h"
+#include "api/mem.h"
+#include "api/profile.h"
+#include "api/recall.h"
+#include "api/recall_index.h"
+#include "api/wordnet.h"
+#include "api/scene.h"
+#include "api/utf8.h"
+#include "api/recall_internal.h"
+
+/* How many times (or how much): occurrences by outcome. */
+void answer_count(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
+{
+	const rquestion *q = x->q;
+	char dt[40];
+	/* "how many litres went into the tug": one occurrence whose own
+	 * words count the thing asked ("... 1200 litres of diesel") */
+	if (k == 1 && is_act(x->c[0].f) && x->c[0].f->s[FS_STATE]) {
+		char amount[2 * LEX_WORD_MAX + 2];
+		if (counted_amount(x->c[0].f->s[FS_STATE], q, amount, sizeof amount)) {
+			pr_str_addf(b, "%s (", amount);
+			eng_buf r = { 0 };
+			facts_render_one(&r, x->c[0].f);
+			pr_str_add(b, (const char *)r.data, r.len);
+			eng_buf_free(&r);
+			pr_str_addf(b, ", %s).", fmt_dt(dt, sizeof dt, x->c[0].f->t0));
+			add_evidence(a, x->c[0].ref);
+			return;
+		}
+	}
+	if (distinct_answer(x, b, a, k))
+		return;
+	/* occurrences: final outcomes when there are any, else starts */
+	uint64_t done = 0, failed = 0, other = 0;
+	int64_t last_at[6] = { 0 };
+	for (size_t i = 0; i < k; i++) {
+		const fact *f = x->c[i].f;
+		/* nested skills of one run (NavigateToNamedLocation and its
+		 * NavigateToLocation) start together: one occurrence */
+		if (f->count == 1 && last_at[f->status % 6] &&
+		    f->t0 - last_at[f->status % 6] < 5 * 1000000LL)
+			continue;
+		last_at[f->status % 6] = f->t0;
+		if (f->status == FST_DONE)
+			done += f->count;
+		else if (f->status == FST_FAILED || f->status == FST_ABORTED)
+			failed += f->count;
+		else
+			other += f->count;
+		add_evidence(a, x->c[i].ref);
+	}
+	/* "how many times did you X": the times it was done; failed
+	 * attempts are said apart */
+	uint64_t total = q->status == RS_FAILED ? failed
+	                 : done                  ? done
+	                 : q->status == RS_DONE  ? (failed ? 0 : other)
+	                 : failed                ? failed
+	                                         : other;
+	/* runs seen starting but never seen ending still happened — but a
+	 * long run that reported "running" more than once is one run: a
+	 * running fact whose reports all end shortly before an end of the
+	 * same action is that run's, not another */
+	uint64_t explained = 0;
+	for (size_t i = 0; i < k; i++) {
+		const fact *f = x->c[i].f;
+		if (f->status != FST_ONGOING || f->count < 2 || !f->s[FS_NAME])
+			continue;
+		for (size_t j = 0; j < k; j++) {
+			const fact *g = x->c[j].f;
+			if (g->status == FST_DONE && g->s[FS_NAME] && !strcmp(g->s[FS_NAME], f->s[FS_NAME]) &&
+			    g->count == 1 && f->t0 <= g->t1 && g->t1 >= f->t2 &&
+			    g->t1 - f->t0 < 4 * 3600 * 1000000LL) {
+				explained += f->count - 1;
+				break;
+			}
+		}
+	}
+	if (q->status == RS_ANY && done && other > failed + explained &&
+	    other - failed - explained > done)
+		total = other - failed - explained;
+	/* a count over a scope partly forgotten, or read only up to the
+	 * token budget, is a lower bound, and says so */
+	int partial = x->forgot || x->cut;
+	pr_str_addf(b, "%s%llu time%s", partial ? "At least " : "", (unsigned long long)total,
+	            total == 1 ? "" : "s");
+	if (q->status != RS_FAILED && failed && done)
+		pr_str_addf(b, " (and %llu failed attempt%s)", (unsigned long long)failed,
+		            failed == 1 ? "" : "s");
+	else if (q->status != RS_FAILED && failed && !done && total == failed)
+		pr_str_adds(b, ", all of them failed");
+	size_t n = 0;
+	for (size_t i = 0; i < k && n < LIST_MAX; i++) {
+		const fact *f = x->c[i].f;
+		if (q->status != RS_FAILED && done && f->status != FST_DONE)
+			continue;
+		if (q->status == RS_FAILED && f->status != FST_FAILED && f->status != FST_ABORTED)
+			continue;
+		if (q->status != RS_FAILED && !done && failed && f->status != FST_FAILED &&
+		    f->status != FST_ABORTED)
+			continue;
+		pr_str_adds(b, n++ ? ", " : ": at ");
+		pr_str_adds(b, fmt_dt(dt, sizeof dt, f->t0));
+	}
+	pr_str_adds(b, ".");
+	if (x->forgot)
+		pr_str_adds(b, " Older ones are forgotten.");
+	else if (x->cut)
+		pr_str_adds(b, " I stopped reading at my token budget.");
+}
+
+/* Yes or no, and what. */
+void answer_yesno(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
+{
+	const rquestion *q = x->q;
+	char dt[40];
+	/* "did anything go wrong on Friday": yes, and what */
+	if (q->status == RS_FAILED && q->t1 && !q->order_said) {
+		pr_str_adds(b, "Yes: ");
+		size_t at = b->len;
+		if (failures_list(x, b, a, k))
+			return;
+		b->len = at - 5;
+		if (b->s)
+			b->s[b->len] = 0;
+	}
+	/* yes needs an occurrence that did not fail, unless the question
+	 * asks about a failure */
+	const cand *hit = NULL, *tried = NULL;
+	int any_done = 0, any_failed = 0;
+	/* "did the first run of X succeed": that run, whatever came after */
+	if (q->order_said && q->order == RO_FIRST && q->status != RS_FAILED) {
+		const cand *first = NULL;
+		for (size_t i = 0; i < k; i++) {
+			const fact *f = x->c[i].f;
+			if (is_act(f) && f->status != FST_ONGOING && f->status != FST_NONE &&
+			    (!first || f->t0 < first->f->t0))
+				first = &x->c[i];
+		}
+		if (first && (first->f->status == FST_FAILED ||
+		              first->f->status == FST_ABORTED)) {
+			eng_buf r = { 0 };
+			facts_render_one(&r, first->f);
+			pr_str_adds(b, "No: the first time (");
+			pr_str_add(b, (const char *)r.data, r.len);
+			pr_str_addf(b, " at %s) it did not succeed.",
+			            fmt_dt(dt, sizeof dt, first->f->t1));
+			eng_buf_free(&r);
+			add_evidence(a, first->ref);
+			return;
+		}
+	}
+	for (size_t i = 0; i < k; i++) {
+		const fact *f = x->c[i].f;
+		any_done |= !is_act(f) || f->status == FST_DONE || f->status == FST_NONE;
+		any_failed |= is_act(f) &&
+		              (f->status == FST_FAILED || f->status == FST_ABORTED);
+	}
+	for (size_t i = 0; i < k; i++) {
+		const fact *f = x->c[i].f;
+		int bad = is_act(f) && (f->status == FST_FAILED || f->status == FST_ABORTED);
+		if (q->status == RS_DONE && !is_act(f))
+			continue; /* "did you finish row 22": not what was seen there */
+		if (q->status == RS_FAILED ? !bad && is_act(f) : bad) {
+			if (!tried || f->t1 >= tried->f->t1)
+				tried = &x->c[i];
+			continue;
+		}
+		/* a run seen starting counts unless runs were seen failing and
+		 * none succeeding */
+		if (is_act(f) && f->status == FST_ONGOING &&
+		    (q->status == RS_DONE || (any_failed && !any_done)))
+			continue;
+		if (!hit || f->t1 > hit->f->t1 ||
+		    (f->t1 == hit->f->t1 && !(f->type == FT_TASK && hit->f->type != FT_TASK)))
+			hit = &x->c[i];
+	}
+	eng_buf r = { 0 };
+	if (!hit) {
+		if (tried && q->status != RS_FAILED) {
+			facts_render_one(&r, tried->f);
+			pr_str_adds(b, "No: I tried (");
+			pr_str_add(b, (const char *)r.data, r.len);
+			pr_str_addf(b, " at %s) but it did not succeed.",
+			            fmt_dt(dt, sizeof dt, tried->f->t1));
+			add_evidence(a, tried->ref);
+		} else {
+			pr_str_adds(b, "No.");
+		}
+		eng_buf_free(&r);
+		return;
+	}
+	facts_render_one(&r, hit->f);
+	pr_str_adds(b, "Yes: ");
+	pr_str_add(b, (const char *)r.data, r.len);
+	eng_buf_free(&r);
+	pr_str_addf(b, " at %s.", fmt_dt(dt, sizeof dt, hit->f->t1));
+	add_evidence(a, hit->ref);
+}
+
+/* The steps of a span in order, or the first or last alone. */
+void answer_steps(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
+{
+	const rquestion *q = x->q;
+	char dt[40];
+	/* the actions of the span in order; the first or the last alone */
+	size_t n = 0;
+	int64_t t_first = 0;
+	for (size_t i = 0; i < k && n < LIST_MAX; i++) {
+		size_t at = q->step < 0 ? k - 1 - i : i;
+		const fact *f = x->c[at].f;
+		if (f->status == FST_FAILED || f->status == FST_ABORTED)
+			continue;
+		eng_buf r = { 0 };
+		facts_render_one(&r, f);
+		if (!n)
+			t_first = q->step < 0 ? f->t1 : f->t0;
+		pr_str_adds(b, n++ ? "; " : "");
+		pr_str_add(b, (const char *)r.data, r.len);
+		eng_buf_free(&r);
+		add_evidence(a, x->c[at].ref);
+		if (q->step)
+			break;
+	}
+	if (n)
+		pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, t_first));
+}
+
+/* What was done (or what failed): a list of actions, or of tasks, or day by day. */
+void answer_done(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
+{
+	const rquestion *q = x->q;
+	char dt[40];
+	if (q->kind == RQ_FAILED && failures_list(x, b, a, k))
+		return;
+	pr_str seen = { 0 }, skills = { 0 };
+	size_t n = 0;
+	/* tasks are listed only when no action is, or when the span holds
+	 * more kinds of action than a list shows: a day of a skill-stack
+	 * robot is its tasks (bring the milk, load the dishwasher), not its
+	 * first ten motions */
+	int acts = 0, tasks = 0;
+	pr_str kinds = { 0 };
+	size_t n_kinds = 0;
+	for (size_t i = 0; i < k; i++) {
+		const fact *f = x->c[i].f;
+		acts |= f->type == FT_ACT;
+		tasks |= f->type == FT_TASK;
+		if (f->type == FT_ACT && f->s[FS_NAME] && !listed(&kinds, f->s[FS_NAME])) {
+			remember(&kinds, f->s[FS_NAME]);
+			n_kinds++;
+		}
+	}
+	pr_str_free(&kinds);
+	int by_task = q->kind == RQ_DO && tasks && n_kinds > LIST_MAX;
+	if (q->kind == RQ_DO && !q->t_point && do_by_day(x, b, a, k, by_task, acts)) {
+		pr_str_free(&seen);
+		pr_str_free(&skills);
+		return;
+	}
+	for (size_t i = 0; i < k && n < LIST_MAX; i++) {
+		const fact *f = x->c[i].f;
+		if (q->kind == RQ_DO &&
+		    (by_task ? f->type != FT_TASK
+		             : f->type != FT_ACT && !(f->type == FT_TASK && !acts)))
+			continue;
+		/* one line per skill: its first occurrence in the span */
+		if (q->kind == RQ_DO && f->s[FS_NAME]) {
+			if (listed(&skills, f->s[FS_NAME]))
+				continue;
+			remember(&skills, f->s[FS_NAME]);
+		}
+		eng_buf r = { 0 };
+		facts_render_one(&r, f);
+		if (!r.data) {
+			eng_buf_free(&r);
+			continue;
+		}
+		eng_buf_append(&r, "", 1);
+		if (!listed(&seen, (const char *)r.data)) {
+			remember(&seen, (const char *)r.data);
+			pr_str_adds(b, n++ ? "; " : "");
+			pr_str_addf(b, "%s at %s", (const char *)r.data, fmt_dt(dt, sizeof dt, f->t0));
+			add_evidence(a, x->c[i].ref);
+		}
+		eng_buf_free(&r);
+	}
+	if (n)
+		pr_str_adds(b, ".");
+	pr_str_free(&seen);
+	pr_str_free(&skills);
+}
