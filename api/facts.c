@@ -111,7 +111,7 @@ static int aggregate_now(tnode *p)
 		if (k->kind == H2EMV_KIND_FORGOTTEN || k->kind == H2EMV_KIND_SCENE)
 			continue;
 		/* aggregates guide the search down; they never answer a detail on
-		 * their own (recall.c treats them as the gist of what was forgotten) */
+		 * their own (the question path treats them as the gist of what was forgotten) */
 		facts *kf = facts_of(k);
 		if (!kf || facts_merge(f, kf, SIZE_MAX))
 			return H2EMV_ENOMEM;

@@ -171,7 +171,7 @@ static int relevance(builder *b, tnode *n, double *alpha, h2emv_error *err)
  * within a byte budget that grows with the level (a goal 1 KiB, a summary
  * 2 KiB, 4 KiB from two levels up): where each carried object ended, who
  * was met or heard, what failed, what a person asked for, the tasks done.
- * recall.c reads them as a coarse gist ("From my summaries"). */
+ * the question path (recall_walk.c) reads them as a coarse gist ("From my summaries"). */
 #define GIST_GOAL_BYTES 1024
 
 static size_t gist_budget(const tnode *n)
