@@ -237,6 +237,32 @@ static void walk_number(xctx *x, const msgpack_object *o, const char *key, size_
 		add_other(x->act, key, klen, num, (size_t)len);
 }
 
+/* A positional argument ("verb(arg, arg)"): its role into *role, or 1
+ * when it was kept as an amount and needs no more. */
+static int positional_arg(xctx *x, const char *p, size_t n, int depth, int *role)
+{
+	/* "restock(milk cartons, 60, cooler 1)": a bare number is how many,
+	 * and takes no role's place */
+	if (depth <= 1 && n < 16 && strspn(p, "0123456789.") == n && p[0] != '.') {
+		char v[32];
+		snprintf(v, sizeof v, "qty %.*s", (int)n, p);
+		fact_append_state(x->act, v);
+		return 1;
+	}
+	*role = positional_role(x->act->cls, x->pos++);
+	/* "measureCrack(L1, column C7, 0.6 mm)", "photograph(..., 8 photos)":
+	 * an amount, and any argument past the roles, is still a word of the
+	 * action */
+	if (depth <= 1 && n <= 40 && p[0] != '<' &&
+	    (*role == R_NONE || (p[0] >= '0' && p[0] <= '9' && memchr(p, ' ', n)))) {
+		char v[48];
+		snprintf(v, sizeof v, "%.*s", (int)n, p);
+		fact_append_state(x->act, v);
+		return 1;
+	}
+	return 0;
+}
+
 static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t klen, int depth)
 {
 	if (depth > 4)
@@ -283,7 +309,7 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		size_t n = o->via.str.size;
 		if (!n || n > 4096)
 			return;
-		int role;
+		int role = R_NONE;
 		/* a key whose role is known first, then the guesses: in PickOrder
 		 * {bin, order, sku} the sku is the object, not the order named in
 		 * the skill's name nor the bin in view */
@@ -297,28 +323,8 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 				role = R_OBJECT; /* PickTote {tote: "T-118"} */
 			if (role == R_NONE && person_named(x->sc->action, key, klen))
 				role = R_WHO;
-		} else {
-			if (x->pass == 1)
-				return;
-			/* "restock(milk cartons, 60, cooler 1)": a bare number is how
-			 * many, and takes no role's place */
-			if (depth <= 1 && n < 16 && strspn(p, "0123456789.") == n && p[0] != '.') {
-				char v[32];
-				snprintf(v, sizeof v, "qty %.*s", (int)n, p);
-				fact_append_state(x->act, v);
-				return;
-			}
-			role = positional_role(x->act->cls, x->pos++);
-			/* "measureCrack(L1, column C7, 0.6 mm)", "photograph(..., 8
-			 * photos)": an amount, and any argument past the roles, is
-			 * still a word of the action */
-			if (depth <= 1 && n <= 40 && p[0] != '<' &&
-			    (role == R_NONE || (p[0] >= '0' && p[0] <= '9' && memchr(p, ' ', n)))) {
-				char v[48];
-				snprintf(v, sizeof v, "%.*s", (int)n, p);
-				fact_append_state(x->act, v);
-				return;
-			}
+		} else if (x->pass == 1 || positional_arg(x, p, n, depth, &role)) {
+			return;
 		}
 		if ((role == R_DEST || role == R_PLACE || role == R_SOURCE) && key &&
 		    names_person(x->sc, p, n))
