@@ -37,6 +37,11 @@ int seen_during(rctx *x, rquestion *q)
 	rquestion a = *q;
 	a.kind = RQ_WHEN;
 	a.verb = anchor;
+	/* "what animals did you see on your patrol": the patrol is the
+	 * moment; the animals are what was seen, no word of it (feedAnimals) */
+	int asked = a.key >= 0 ? a.key : a.category;
+	if (asked >= 0 && asked != a.verb && a.n_term > 1)
+		drop_term(&a, (size_t)asked);
 	const cand *c;
 	int rc = pick_for(&c, x, &a, q);
 	if (rc)

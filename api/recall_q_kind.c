@@ -210,6 +210,9 @@ static void read_wh(rquestion *q, const lex_word *w, size_t k, uint8_t *used, in
 	          (!strcmp(w[2].w, "time") || !strcmp(w[2].w, "hour") || !strcmp(w[2].w, "point") ||
 	           !strcmp(w[2].w, "moment") || !strcmp(w[2].w, "o"))))
 		q->kind = RQ_WHEN; /* not "at what speed" */
+	else if (first_is(w, k, "where") && k > 3 && !strcmp(w[1].w, "did") &&
+	         !strcmp(w[2].w, "you") && (!strcmp(w[3].w, "tell") || !strcmp(w[3].w, "say")))
+		q->kind = RQ_SAID; /* "where did you tell the visitor the sloths were": the words */
 	else if (first_is(w, k, "where") || starts(w, k, "which", "place") ||
 	         starts(w, k, "what", "place") || starts(w, k, "which", "location") ||
 	         starts(w, k, "what", "location") || starts(w, k, "which", "room") ||

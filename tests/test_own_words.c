@@ -100,6 +100,16 @@ static const char *const bakery[] = {
 	"{\"t\":\"2025-05-06T08:45:00Z\",\"t_end\":\"2025-05-06T08:50:00Z\",\"location\":\"yard\","
 	"\"action\":{\"name\":\"fillSilo\",\"args\":{\"silo\":{\"name\":\"silo B\"},"
 	"\"outcome\":{\"error\":\"auger motor overheated\"}},\"status\":\"failed\"}}",
+	/* a skill named by the thing asked about, beside a patrol that saw them */
+	"{\"t\":\"2025-05-06T08:51:00Z\",\"t_end\":\"2025-05-06T08:53:00Z\",\"location\":\"workshop\","
+	"\"action\":{\"name\":\"sharpen_tools\",\"args\":{\"bench\":\"B1\"},\"status\":\"succeeded\"}}",
+	"{\"t\":\"2025-05-06T08:54:00Z\",\"t_end\":\"2025-05-06T08:56:00Z\",\"location\":\"cellar\","
+	"\"action\":\"patrol(cellar)\",\"objects\":[{\"id\":\"h1\",\"type\":\"hammer\"},"
+	"{\"id\":\"w1\",\"type\":\"wrench\"}]}",
+	"{\"t\":\"2025-05-06T08:57:00Z\",\"location\":\"shop\",\"persons\":[\"customer\"],"
+	"\"speech\":{\"speaker\":\"customer\",\"text\":\"Where are the rye loaves today?\"}}",
+	"{\"t\":\"2025-05-06T08:57:20Z\",\"location\":\"shop\",\"persons\":[\"customer\"],"
+	"\"speech\":{\"speaker\":\"Crumb\",\"text\":\"On the top shelf by the window.\"}}",
 };
 
 #define AT 1746522000000000LL /* 2025-05-06T09:00:00Z */
@@ -171,6 +181,10 @@ static void test_amounts_in_their_own_words(void **state)
 	expect(m, "How many counters did you wipe?", "4", NULL);
 	expect(m, "Which areas did you clean?", "flour loft", NULL);
 	expect(m, "What went wrong with the silo?", "auger motor overheated", NULL);
+	/* what was seen during the patrol, not during sharpen_tools */
+	expect(m, "What tools did you see on your patrol?", "wrench", NULL);
+	/* where the robot said, not where it was */
+	expect(m, "Where did you tell the customer the rye loaves were?", "top shelf", NULL);
 	close_memory(m, dir);
 }
 
