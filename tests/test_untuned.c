@@ -53,30 +53,12 @@ static const char *const stall[] = {
 
 static h2emv_mem *stall_memory(char **dir)
 {
-	h2emv_mem *m = tu_mem_tmp("untuned", dir);
-	assert_non_null(m);
-	h2emv_error err = { 0 };
-	h2emv_config c;
-	assert_int_equal(h2emv_config_get(&c, m, &err), H2EMV_OK);
-	c.forgetting = H2EMV_FORGET_NONE;
-	assert_int_equal(h2emv_config_set(m, &c, &err), H2EMV_OK);
-	for (size_t i = 0; i < sizeof stall / sizeof *stall; i++)
-		if (h2emv_ingest(NULL, m, stall[i], strlen(stall[i]), &err))
-			fail_msg("ingest %zu: %s", i, err.message);
-	if (h2emv_build(NULL, m, NULL, &err))
-		fail_msg("build: %s", err.message);
-	return m;
+	return tu_mem_lines("untuned", stall, sizeof stall / sizeof *stall, dir);
 }
 
 static h2emv_answer *ask(h2emv_mem *m, const char *q)
 {
-	h2emv_ask_options o = H2EMV_ASK_OPTIONS_INIT;
-	h2emv_error err = { 0 };
-	o.at = AT + 3600000000LL;
-	h2emv_answer *a = NULL;
-	if (h2emv_ask(&a, m, q, &o, &err))
-		fail_msg("ask '%s': %s", q, err.message);
-	return a;
+	return tu_ask_at(m, AT + 3600000000LL, q);
 }
 
 static void expect(h2emv_mem *m, const char *q, const char *want, const char *not_want)
