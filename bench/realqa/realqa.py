@@ -7,7 +7,7 @@ usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default
                             warehouse,office,lab,drone,armar-para,homecare,
                             hotel,dock,library,baggage,pharmacy,
                             kiosk,logbook,shelfscan,vineyard,sitewalk,
-                            cafeteria,zookeeper]
+                            cafeteria,zookeeper,station,playhouse]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
 
@@ -52,6 +52,12 @@ exchanges as an utterance array, people known by role only) and zookeeper
 (a zoo keepers' helper: an `id` on every line, one line per job from t to
 t_end with nested args, short-form snake_case jobs, one utterance a line by
 role, animals seen with state objects, failure reasons four ways).
+Fresh and untuned, a sixth round (its own group line): station (a space
+station free-flyer: space-separated millisecond times with Z, one line per
+task from t to t_end, UPPER_SNAKE skills with ROS KeyValue-list args) and
+playhouse (a theatre's backstage robot: +08:00 centisecond times, dotted
+short-form skills with key=value arguments, the outcome on a closing line's
+goal_status, headset calls as raw speech).
 Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
@@ -97,6 +103,8 @@ import vineyard  # noqa: E402
 import sitewalk  # noqa: E402
 import cafeteria  # noqa: E402
 import zookeeper  # noqa: E402
+import station   # noqa: E402
+import playhouse  # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -117,13 +125,16 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "vineyard": (vineyard, None),
            "sitewalk": (sitewalk, None),
            "cafeteria": (cafeteria, None),
-           "zookeeper": (zookeeper, None)}
+           "zookeeper": (zookeeper, None),
+           "station": (station, None),
+           "playhouse": (playhouse, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "office", "lab", "drone", "armar-para", "homecare", "hotel",
            "dock", "library", "baggage", "pharmacy", "kiosk", "logbook",
-           "shelfscan", "vineyard", "sitewalk", "cafeteria", "zookeeper"]
+           "shelfscan", "vineyard", "sitewalk", "cafeteria", "zookeeper",
+           "station", "playhouse"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -156,6 +167,10 @@ FRESH4 = ["vineyard", "sitewalk"]
 # fresh untuned source pair (cafeteria, zookeeper), 2026-11-27"); its own
 # group line.
 FRESH5 = ["cafeteria", "zookeeper"]
+# A sixth pair, written by an outsider who read no product code, measured
+# once as written (docs/realqa.md, "A sixth fresh untuned source pair
+# (station, playhouse), 2026-11-27"); its own group line.
+FRESH6 = ["station", "playhouse"]
 
 RULES = {
     "armar": [
@@ -274,6 +289,19 @@ RULES["zookeeper"] = [
     "told you.",
     "Please always remember when a job failed or was given up, and why.",
 ]
+RULES["station"] = [
+    "Always remember where you found or stowed things, and every air "
+    "reading.",
+    "You should always remember what the crew and CAPCOM told you and what "
+    "you told them.",
+    "Please always remember when a task failed or was aborted, and why.",
+]
+RULES["playhouse"] = [
+    "Always remember where every prop went and who fixed what.",
+    "You should always remember what the director, the stage manager and "
+    "the cast said to you and what you told them.",
+    "Please always remember when a cue or a check failed, and why.",
+]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
     "You should always remember who visited and what they said.",
@@ -331,7 +359,7 @@ class Run:
             self.cli("import", *imp, "-q", "-o", f)
             out["teach"] = (f, teach.questions(data)[0], imp)
         for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
-                FRESH3 + FRESH4 + FRESH5:
+                FRESH3 + FRESH4 + FRESH5 + FRESH6:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)
@@ -513,6 +541,8 @@ def table(results, modes, sources):
     fresh4 = {m: acc([r for r in f4 if r["mode"] == m]) for m in modes}
     f5 = [r for r in results if r["source"] in FRESH5]
     fresh5 = {m: acc([r for r in f5 if r["mode"] == m]) for m in modes}
+    f6 = [r for r in results if r["source"] in FRESH6]
+    fresh6 = {m: acc([r for r in f6 if r["mode"] == m]) for m in modes}
     lag = {m: sum(1 for r in results if r["mode"] == m and r.get("lag"))
            for m in modes}
     errors = {m: sum(1 for r in results if r["mode"] == m and r.get("error"))
@@ -525,6 +555,7 @@ def table(results, modes, sources):
             "fresh_untuned_3": fresh3,
             "fresh_untuned_4": fresh4,
             "fresh_untuned_5": fresh5,
+            "fresh_untuned_6": fresh6,
             "lagging_snapshot": lag, "errors": errors}
 
 
@@ -599,6 +630,12 @@ def print_table(t, modes, sources, counts, notes, secs):
                             "+".join(s for s in FRESH5 if s in sources) + ")",
                             f5[modes[0]]["n"])
               + "".join(" %9s" % cell(f5[m]) for m in modes))
+    f6 = t["fresh_untuned_6"]
+    if f6[modes[0]]["n"]:
+        print("%-*s %4d" % (w, "fresh (untuned, sixth) (" +
+                            "+".join(s for s in FRESH6 if s in sources) + ")",
+                            f6[modes[0]]["n"])
+              + "".join(" %9s" % cell(f6[m]) for m in modes))
     if any(t["lagging_snapshot"].values()):
         print("%-*s %4s" % (w, "asked before a snapshot knew", "") +
               "".join(" %9d" % t["lagging_snapshot"][m] for m in modes))
@@ -672,7 +709,7 @@ def main(argv=None):
                 hospital.write(f)
                 qs += hospital.questions(f)[0]
             for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
-                FRESH3 + FRESH4 + FRESH5:
+                FRESH3 + FRESH4 + FRESH5 + FRESH6:
                 if name in sources:
                     f = os.path.join(work, name + ".jsonl")
                     WRITTEN[name][0].write(f)
