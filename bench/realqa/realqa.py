@@ -7,7 +7,7 @@ usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default
                             warehouse,office,lab,drone,armar-para,homecare,
                             hotel,dock,library,baggage,pharmacy,
                             kiosk,logbook,shelfscan,vineyard,sitewalk,
-                            cafeteria,zookeeper]
+                            cafeteria,zookeeper,armaruser,teachuser]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
 
@@ -52,6 +52,9 @@ exchanges as an utterance array, people known by role only) and zookeeper
 (a zoo keepers' helper: an `id` on every line, one line per job from t to
 t_end with nested args, short-form snake_case jobs, one utterance a line by
 role, animals seen with state objects, failure reasons four ways).
+Real data asked by a new user (its own group line, REALUSER): armaruser
+(the real ARMAR-7 stream) and teachuser (the seven TEACh episodes), asked
+in everyday wording by an engineer who never read the product code.
 Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
@@ -97,6 +100,8 @@ import vineyard  # noqa: E402
 import sitewalk  # noqa: E402
 import cafeteria  # noqa: E402
 import zookeeper  # noqa: E402
+import armaruser  # noqa: E402
+import teachuser  # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -123,7 +128,8 @@ from common import KINDS, parse_time  # noqa: E402
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "office", "lab", "drone", "armar-para", "homecare", "hotel",
            "dock", "library", "baggage", "pharmacy", "kiosk", "logbook",
-           "shelfscan", "vineyard", "sitewalk", "cafeteria", "zookeeper"]
+           "shelfscan", "vineyard", "sitewalk", "cafeteria", "zookeeper",
+           "armaruser", "teachuser"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -156,6 +162,13 @@ FRESH4 = ["vineyard", "sitewalk"]
 # fresh untuned source pair (cafeteria, zookeeper), 2026-11-27"); its own
 # group line.
 FRESH5 = ["cafeteria", "zookeeper"]
+# The real ARMAR-7 and TEACh histories asked by a new user in everyday
+# wording, measured once (docs/realqa.md, "Real data asked by a new user
+# (armaruser, teachuser), 2026-11-27"); their own group line.
+REALUSER = ["armaruser", "teachuser"]
+# The real sources' importers: source -> (importer module, questions).
+REAL_IMPORT = {"armaruser": ("armar", armaruser.questions),
+               "teachuser": ("teach", teachuser.questions)}
 
 RULES = {
     "armar": [
@@ -200,6 +213,8 @@ RULES["lab"] = [
 ]
 
 RULES["armar-para"] = RULES["armar"]
+RULES["armaruser"] = RULES["armar"]
+RULES["teachuser"] = RULES["teach"]
 RULES["hotel"] = [
     "Always remember what you served and which room you brought things to.",
     "You should always remember what guests and staff told you.",
@@ -330,6 +345,15 @@ class Run:
             imp = ["teach"] + teach.import_args(data)
             self.cli("import", *imp, "-q", "-o", f)
             out["teach"] = (f, teach.questions(data)[0], imp)
+        for name in REALUSER:
+            if name in sources:
+                kind, qfn = REAL_IMPORT[name]
+                f = os.path.join(work, name + ".jsonl")
+                imp = (["armar", os.path.join(data, armar.PATH)]
+                       if kind == "armar" else
+                       ["teach"] + teach.import_args(data))
+                self.cli("import", *imp, "-q", "-o", f)
+                out[name] = (f, qfn(data)[0], imp)
         for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
                 FRESH3 + FRESH4 + FRESH5:
             if name in sources:
@@ -525,6 +549,9 @@ def table(results, modes, sources):
             "fresh_untuned_3": fresh3,
             "fresh_untuned_4": fresh4,
             "fresh_untuned_5": fresh5,
+            "realuser": {m: acc([r for r in results
+                                 if r["source"] in REALUSER and
+                                 r["mode"] == m]) for m in modes},
             "lagging_snapshot": lag, "errors": errors}
 
 
@@ -599,6 +626,12 @@ def print_table(t, modes, sources, counts, notes, secs):
                             "+".join(s for s in FRESH5 if s in sources) + ")",
                             f5[modes[0]]["n"])
               + "".join(" %9s" % cell(f5[m]) for m in modes))
+    ru = t["realuser"]
+    if ru[modes[0]]["n"]:
+        print("%-*s %4d" % (w, "real data, new user (untuned) (" +
+                            "+".join(s for s in REALUSER if s in sources) +
+                            ")", ru[modes[0]]["n"])
+              + "".join(" %9s" % cell(ru[m]) for m in modes))
     if any(t["lagging_snapshot"].values()):
         print("%-*s %4s" % (w, "asked before a snapshot knew", "") +
               "".join(" %9d" % t["lagging_snapshot"][m] for m in modes))
@@ -667,6 +700,9 @@ def main(argv=None):
                 qs += armar_para.questions(args.data)[0]
             if "teach" in sources:
                 qs += teach.questions(args.data)[0]
+            for name in REALUSER:
+                if name in sources:
+                    qs += REAL_IMPORT[name][1](args.data)[0]
             if "hospital" in sources or "hospital-noprofile" in sources:
                 f = os.path.join(work, "hospital.jsonl")
                 hospital.write(f)
