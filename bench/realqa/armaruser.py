@@ -106,9 +106,19 @@ def episodes(execs, gap=60.0):
     return out
 
 
-def duration_words(secs):
-    """Spellings of a duration a person would accept: 106 s -> '1 minute 46',
-    '106 seconds', 'about 2 minutes', '1:46'."""
+def duration_words(secs, slack=2):
+    """Spellings of a duration a person would accept, within `slack` seconds
+    (the raw times have fractions of a second): 106 s -> '1 minute 46',
+    '105 seconds', 'about 2 minutes', '1:47', ..."""
+    out = []
+    for d in range(-slack, slack + 1):
+        for w in _duration_words(secs + d):
+            if w not in out:
+                out.append(w)
+    return out
+
+
+def _duration_words(secs):
     secs = int(round(secs))
     m, s = divmod(secs, 60)
     out = ["%d seconds" % secs, "%d s" % secs, "%d:%02d" % (m, s)]
@@ -136,8 +146,18 @@ def receives(A, **kw):
 
 
 def seen_runs(A, cls, gap=60.0):
-    """Sightings of an object class, grouped: [(t0, t1)]."""
-    ts = sorted(t for (t, c) in A.seen if c == cls)
+    """Sightings of an object class, grouped: [(t0, t1)].  A sighting is an
+    object of the scene graph, or the object named in the robot's own
+    report of what it sees ('I can see an apple tea, ...', said by
+    WhatCanYouSee(Now), even when the speech was cut off: its text is what
+    the robot perceived)."""
+    name = cls.replace("-", " ")
+    ts = [t for (t, c) in A.seen if c == cls]
+    for e in A.find(name="Say"):
+        if e.root.startswith("WhatCanYouSee") and \
+                re.search(r"\b%s\b" % re.escape(name), text_of(e).lower()):
+            ts += [e.t0, e.t1]
+    ts = sorted(ts)
     out = []
     for t in ts:
         if out and t - out[-1][1] <= gap:
@@ -238,8 +258,14 @@ def add_where(A, Q):
     g = A.find(name="GraspNamedObjectWithinReach", status="Succeeded",
                day="2024-07-12")
     before = [e for e in navigations(A) if e.t1 <= one(g, 0).t0]
+    # the bring's own (speech-recognised) name of the place counts too, as
+    # in armar.py ('side side' for the sideboard)
+    br = [e for e in A.find(name="BringNamedObjectFromNamedLocationToHuman")
+          if e.t0 <= g[0].t0 <= e.t1]
+    asr = [e.params.get("graspLocationName", "") for e in br]
     Q.words("where", "Where did you pick up the milk on Friday?", SUN,
-            [place_words(place(before[-1]))], g[0].t1, place(before[-1]))
+            [place_words(place(before[-1])) + [a.lower() for a in asr if a]],
+            g[0].t1, "%s (called %s)" % (place(before[-1]), ", ".join(asr)))
 
     intro = one(A.find(name="Introduction", day="2024-07-13"), 0)
     before = [e for e in navigations(A) if e.t1 <= intro.t0]
