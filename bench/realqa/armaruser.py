@@ -302,7 +302,8 @@ def add_who_say(A, Q):
     trig = {e.trigger for e in br}
     assert trig == {"user speech command"}, trig
     Q.words("who", "Who asked you to bring the milk on Saturday?", SUN,
-            [["speech", "spoke", "spoken", "voice", "command", "user"]], one(br, -1).t1, "a user, by speech "
+            [["speech", "spoke", "spoken", "voice", "command", "user"]],
+            one(br, -1).t1, "a user, by speech "
             "command (trigger 'user speech command')")
     nv = A.find(name="NavigateToNamedLocation", status="Succeeded",
                 day="2024-06-26")
