@@ -7,7 +7,8 @@ usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default
                             warehouse,office,lab,drone,armar-para,homecare,
                             hotel,dock,library,baggage,pharmacy,
                             kiosk,logbook,shelfscan,vineyard,sitewalk,
-                            cafeteria,zookeeper,station,playhouse]
+                            cafeteria,zookeeper,station,playhouse,
+                            armaruser,teachuser]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
 
@@ -58,6 +59,9 @@ task from t to t_end, UPPER_SNAKE skills with ROS KeyValue-list args) and
 playhouse (a theatre's backstage robot: +08:00 centisecond times, dotted
 short-form skills with key=value arguments, the outcome on a closing line's
 goal_status, headset calls as raw speech).
+Real data asked by a new user (its own group line, REALUSER): armaruser
+(the real ARMAR-7 stream) and teachuser (the seven TEACh episodes), asked
+in everyday wording by an engineer who never read the product code.
 Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
@@ -105,6 +109,8 @@ import cafeteria  # noqa: E402
 import zookeeper  # noqa: E402
 import station   # noqa: E402
 import playhouse  # noqa: E402
+import armaruser  # noqa: E402
+import teachuser  # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -134,7 +140,7 @@ SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "office", "lab", "drone", "armar-para", "homecare", "hotel",
            "dock", "library", "baggage", "pharmacy", "kiosk", "logbook",
            "shelfscan", "vineyard", "sitewalk", "cafeteria", "zookeeper",
-           "station", "playhouse"]
+           "station", "playhouse", "armaruser", "teachuser"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -171,6 +177,13 @@ FRESH5 = ["cafeteria", "zookeeper"]
 # once as written (docs/realqa.md, "A sixth fresh untuned source pair
 # (station, playhouse), 2026-11-27"); its own group line.
 FRESH6 = ["station", "playhouse"]
+# The real ARMAR-7 and TEACh histories asked by a new user in everyday
+# wording, measured once (docs/realqa.md, "Real data asked by a new user
+# (armaruser, teachuser), 2026-11-27"); their own group line.
+REALUSER = ["armaruser", "teachuser"]
+# The real sources' importers: source -> (importer module, questions).
+REAL_IMPORT = {"armaruser": ("armar", armaruser.questions),
+               "teachuser": ("teach", teachuser.questions)}
 
 RULES = {
     "armar": [
@@ -215,6 +228,8 @@ RULES["lab"] = [
 ]
 
 RULES["armar-para"] = RULES["armar"]
+RULES["armaruser"] = RULES["armar"]
+RULES["teachuser"] = RULES["teach"]
 RULES["hotel"] = [
     "Always remember what you served and which room you brought things to.",
     "You should always remember what guests and staff told you.",
@@ -358,6 +373,15 @@ class Run:
             imp = ["teach"] + teach.import_args(data)
             self.cli("import", *imp, "-q", "-o", f)
             out["teach"] = (f, teach.questions(data)[0], imp)
+        for name in REALUSER:
+            if name in sources:
+                kind, qfn = REAL_IMPORT[name]
+                f = os.path.join(work, name + ".jsonl")
+                imp = (["armar", os.path.join(data, armar.PATH)]
+                       if kind == "armar" else
+                       ["teach"] + teach.import_args(data))
+                self.cli("import", *imp, "-q", "-o", f)
+                out[name] = (f, qfn(data)[0], imp)
         for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
                 FRESH3 + FRESH4 + FRESH5 + FRESH6:
             if name in sources:
@@ -556,6 +580,9 @@ def table(results, modes, sources):
             "fresh_untuned_4": fresh4,
             "fresh_untuned_5": fresh5,
             "fresh_untuned_6": fresh6,
+            "realuser": {m: acc([r for r in results
+                                 if r["source"] in REALUSER and
+                                 r["mode"] == m]) for m in modes},
             "lagging_snapshot": lag, "errors": errors}
 
 
@@ -636,6 +663,12 @@ def print_table(t, modes, sources, counts, notes, secs):
                             "+".join(s for s in FRESH6 if s in sources) + ")",
                             f6[modes[0]]["n"])
               + "".join(" %9s" % cell(f6[m]) for m in modes))
+    ru = t["realuser"]
+    if ru[modes[0]]["n"]:
+        print("%-*s %4d" % (w, "real data, new user (untuned) (" +
+                            "+".join(s for s in REALUSER if s in sources) +
+                            ")", ru[modes[0]]["n"])
+              + "".join(" %9s" % cell(ru[m]) for m in modes))
     if any(t["lagging_snapshot"].values()):
         print("%-*s %4s" % (w, "asked before a snapshot knew", "") +
               "".join(" %9d" % t["lagging_snapshot"][m] for m in modes))
@@ -704,6 +737,9 @@ def main(argv=None):
                 qs += armar_para.questions(args.data)[0]
             if "teach" in sources:
                 qs += teach.questions(args.data)[0]
+            for name in REALUSER:
+                if name in sources:
+                    qs += REAL_IMPORT[name][1](args.data)[0]
             if "hospital" in sources or "hospital-noprofile" in sources:
                 f = os.path.join(work, "hospital.jsonl")
                 hospital.write(f)
