@@ -193,9 +193,9 @@ int fact_reason_key(const char *key, size_t klen)
  * written; NULL none. */
 const char *fact_key_unit(const char *key, size_t klen)
 {
-	static const char *const units[] = { "kg", "g", "mm", "cm", "km", "m", "ml", "l", "m3",
+	static const char *const units[] = { "kg", "g", "mg", "mm", "cm", "km", "m", "ml", "l", "m3",
 		                                 "m2", "kw", "kwh", "psi", "bar", "lb", "lbs", "mph",
-		                                 "kmh", "pct", "percent", "sec", "min", "hz", "mah",
+		                                 "kmh", "pct", "percent", "sec", "min", "hz", "mah", "ppm",
 		                                 NULL };
 	const char *last = key;
 	for (size_t i = 0; i + 1 < klen; i++)

@@ -6,6 +6,7 @@
  */
 #include <msgpack.h>
 #include <stdint.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,14 +116,25 @@ static void add_other(fact *f, const char *key, size_t klen, const char *p, size
 		return;
 	char noun[LEX_WORD_MAX], buf[LEX_WORD_MAX + 64];
 	const char *unit = p[0] >= '0' && p[0] <= '9' ? fact_key_unit(key, klen) : NULL;
-	if (n <= 40 && key_noun(key, klen, noun) && strlen(noun) >= 2 && !has_word(v, noun) &&
-	    snprintf(buf, sizeof buf, "%s %s%s%s", noun, v, unit ? " " : "", unit ? unit : "") <
-	        (int)sizeof buf)
-		fact_append_state(f, buf); /* "weight_kg": 1450 is "weight 1450 kg" */
-	else if (unit && snprintf(buf, sizeof buf, "%s %s", v, unit) < (int)sizeof buf)
+	/* "co2_ppm": 3100 is "co2 3100 ppm", the key before its unit */
+	size_t head = unit ? klen - strlen(unit) - 1 : 0;
+	int named = unit && head >= 2 && head < sizeof noun && n < 32;
+	if (named) {
+		for (size_t i = 0; i < head; i++)
+			noun[i] = strchr("_-. ", key[i]) ? ' ' : (char)tolower((unsigned char)key[i]);
+		noun[head] = 0;
+		snprintf(buf, sizeof buf, "%s %.*s %s", noun, (int)n, p, unit);
 		fact_append_state(f, buf);
-	else
+	} else if (n <= 40 && key_noun(key, klen, noun) && strlen(noun) >= 2 &&
+	           !has_word(v, noun) &&
+	           snprintf(buf, sizeof buf, "%s %s%s%s", noun, v, unit ? " " : "",
+	                    unit ? unit : "") < (int)sizeof buf) {
+		fact_append_state(f, buf); /* "plant": "fern" is "plant fern" */
+	} else if (unit && snprintf(buf, sizeof buf, "%s %s", v, unit) < (int)sizeof buf) {
+		fact_append_state(f, buf);
+	} else {
 		fact_append_state(f, v);
+	}
 	free(tmp.s[FS_STATE]);
 }
 
@@ -263,6 +275,63 @@ static int positional_arg(xctx *x, const char *p, size_t n, int depth, int *role
 	return 0;
 }
 
+/* Is o one pair of a map written as a list, {"key": K, "value": V} (or
+ * name / value, k / v)? Its value and key into *v, *k, *kl. */
+static int kv_pair(const msgpack_object *o, const msgpack_object **v, const char **k, size_t *kl)
+{
+	if (o->type != MSGPACK_OBJECT_MAP || o->via.map.size != 2)
+		return 0;
+	const msgpack_object *key = NULL, *val = NULL;
+	for (uint32_t i = 0; i < 2; i++) {
+		const msgpack_object_kv *kv = &o->via.map.ptr[i];
+		if (kv->key.type != MSGPACK_OBJECT_STR)
+			return 0;
+		const char *s = kv->key.via.str.ptr;
+		size_t n = kv->key.via.str.size;
+		if ((n == 3 && !memcmp(s, "key", 3)) || (n == 4 && !memcmp(s, "name", 4)) ||
+		    (n == 1 && s[0] == 'k'))
+			key = &kv->val;
+		else if ((n == 5 && !memcmp(s, "value", 5)) || (n == 1 && s[0] == 'v'))
+			val = &kv->val;
+	}
+	if (!key || !val || key->type != MSGPACK_OBJECT_STR || !key->via.str.size ||
+	    key->via.str.size > 64)
+		return 0;
+	*v = val;
+	*k = key->via.str.ptr;
+	*kl = key->via.str.size;
+	return 1;
+}
+
+/* Is o a small map of numbers only (a group of readings)? */
+static int all_numbers(const msgpack_object *o)
+{
+	if (!o->via.map.size || o->via.map.size > 8)
+		return 0;
+	for (uint32_t i = 0; i < o->via.map.size; i++) {
+		msgpack_object_type t = o->via.map.ptr[i].val.type;
+		if (t != MSGPACK_OBJECT_POSITIVE_INTEGER && t != MSGPACK_OBJECT_NEGATIVE_INTEGER &&
+		    t != MSGPACK_OBJECT_FLOAT32 && t != MSGPACK_OBJECT_FLOAT64)
+			return 0;
+	}
+	return 1;
+}
+
+/* Is every element of the array o such a pair? */
+static int kv_list(const msgpack_object *o)
+{
+	if (!o->via.array.size)
+		return 0;
+	for (uint32_t i = 0; i < o->via.array.size; i++) {
+		const msgpack_object *v;
+		const char *k;
+		size_t kl;
+		if (!kv_pair(&o->via.array.ptr[i], &v, &k, &kl))
+			return 0;
+	}
+	return 1;
+}
+
 static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t klen, int depth)
 {
 	if (depth > 4)
@@ -275,7 +344,8 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		/* (not a container of parameters: {parameters: {name: ...}}) */
 		int thing = depth == 1 && key && !fact_container_key(key, klen);
 		const msgpack_object *nm = thing ? fact_named_child(o) : NULL;
-		int flat = nm || (thing && fact_reason_child(o)); /* {outcome: {error}} */
+		/* {outcome: {error}}; {readings: {co2_ppm: 2400, o2_pct: 20.8}} */
+		int flat = nm || (thing && (fact_reason_child(o) || all_numbers(o)));
 		if (nm)
 			walk_args(x, nm, key, klen, depth);
 		for (uint32_t i = 0; i < o->via.map.size; i++) {
@@ -288,6 +358,18 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		return;
 	}
 	case MSGPACK_OBJECT_ARRAY:
+		/* [{"key": "module", "value": "Cupola"}, ...]: a map written as
+		 * a list of pairs (ROS's KeyValue) */
+		if (kv_list(o)) {
+			for (uint32_t i = 0; i < o->via.array.size; i++) {
+				const msgpack_object *v;
+				const char *k;
+				size_t kl;
+				kv_pair(&o->via.array.ptr[i], &v, &k, &kl);
+				walk_args(x, v, k, kl, depth + 1);
+			}
+			return;
+		}
 		/* {"tables": [1, 2, 3, 4, 5, 6]}: six tables */
 		if (key && depth == 1 && x->pass == 1 && o->via.array.size >= 2) {
 			char num[16];

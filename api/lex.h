@@ -43,6 +43,12 @@ enum lex_class {
  * were found (may exceed max: the rest are dropped). */
 size_t lex_split(const char *s, size_t n, lex_word *out, size_t max);
 
+/* A number written at words w[0..n): digits ("24", "4.5") or English
+ * words up to ninety-nine ("eighty", "twenty four": lex_split cuts the
+ * hyphen). Its value into *v; returns how many words it took, 0 when w[0]
+ * is no number. */
+size_t lex_number(const lex_word *w, size_t n, double *v);
+
 /* Snowball English stem of a lower-case word, into out (LEX_WORD_MAX). */
 void lex_stem(const char *w, size_t n, char *out);
 

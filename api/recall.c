@@ -44,10 +44,36 @@ static int typed_complete(const rctx *x)
  * notes and the words said for the question's words: a note or an
  * utterance that holds them all ("Belt 3 jammed at 14:10") answers
  * instead of a fact that shares only a noun with the question. */
+/* Does a typed candidate hold the thing a count asks for ("how many
+ * workers were on site": actions that share only the site count no
+ * workers)? 1 for any other question. */
+static int counts_asked(const rctx *x, const rquestion *q)
+{
+	if (q->kind != RQ_COUNT || q->category < 0)
+		return 1;
+	/* (the word itself: a check_temp's "temp" is a worker only to WordNet) */
+	rq_term t = q->term[q->category];
+	t.kind = 0;
+	for (size_t i = 0; i < x->n; i++)
+		if (!x->c[i].coarse && fact_holds(q, x->c[i].f, &t))
+			return 1;
+	return 0;
+}
+
+/* Does the best of the evidence say how many of the thing asked ("17
+ * workers signed in", "I am here with 24 pupils")? */
+static int states_count(const rctx *x, const rquestion *q)
+{
+	const cand *c = best_evidence(x);
+	char n[2 * LEX_WORD_MAX + 24];
+	return c && stated_count(c->f->s[FS_TEXT], q, n, sizeof n);
+}
+
 static int weigh_evidence(rctx *x, rquestion *q)
 {
 	/* (a "why" is told in a note or in words, not by the action itself) */
-	if (x->n && typed_complete(x) && !q->why)
+	int counted = counts_asked(x, q);
+	if (x->n && typed_complete(x) && !q->why && counted)
 		return H2EMV_OK;
 	size_t n = x->n;
 	cand *kept = NULL;
@@ -65,7 +91,7 @@ static int weigh_evidence(rctx *x, rquestion *q)
 	for (size_t i = 0; rc == H2EMV_OK && i < x->n && !own; i++)
 		own = x->c[i].complete && !x->c[i].coarse &&
 		      (x->c[i].f->type == FT_NOTE || x->c[i].me);
-	int better = rc == H2EMV_OK && x->n && (!n || own);
+	int better = rc == H2EMV_OK && x->n && (!n || own || (!counted && states_count(x, &ev)));
 	if (better) {
 		*q = ev;
 	} else if (rc == H2EMV_OK) {

@@ -82,6 +82,8 @@ typedef struct rquestion {
 	                       * reply to the words the clause names */
 	int anchor_request;   /* internal: the moment is a request in others' words */
 	int why;              /* "why did ...": the reason is in a note or words */
+	int value;            /* "what was the CO2 level": a measured value asked */
+	char measure[48];     /* its measure word's stem ("humid"), if one was said */
 	int people;           /* "how many people / visitors": persons, each once */
 	int agent;            /* "who opened the gate": who did it (the robot's own
 	                       * action, or a person a note names), not whom it met */
@@ -95,6 +97,9 @@ typedef struct rquestion {
 
 /* Read a question; `now` resolves relative times. Never fails. */
 void rq_parse(rquestion *q, const char *text, int64_t now);
+
+/* A word that names a measured value ("level", "reading", "temperature"). */
+int rq_measure_word(const char *w);
 
 /* Does relevance rule `rule` ("Always remember where you grasp the milk")
  * name one of the facts `f`? The rule is read like a question (verbs

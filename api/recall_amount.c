@@ -182,13 +182,13 @@ static int note_amount(const rquestion *q, const fact *f, double *v, char *key, 
 		if (n > 32)
 			n = 32;
 		for (size_t i = 0; i + 1 < n; i++) {
-			char *end;
-			if (!w[i].digit || strcmp(w[i + 1].stem, u->stem) ||
-			    !num_then_word(text, w[i].w, w[i + 1].w))
+			/* ("Eighty chairs": a number in words) */
+			double num;
+			size_t m = lex_number(&w[i], n - i, &num);
+			if (!m || i + m >= n || strcmp(w[i + m].stem, u->stem) ||
+			    (w[i].digit && !num_then_word(text, w[i].w, w[i + 1].w)) || num < 0)
 				continue;
-			*v = strtod(w[i].w, &end);
-			if (*end || *v < 0)
-				continue;
+			*v = num;
 			snprintf(key, cap, "%s", u->word);
 			return 1;
 		}
@@ -359,7 +359,7 @@ int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 	char key[160], first[160] = "";
 	double total = 0, v;
 	size_t n = 0;
-	int any_done = 0, said_before = 0;
+	int any_done = 0;
 	for (size_t i = 0; i < k; i++)
 		any_done |= is_act(x->c[i].f) && x->c[i].f->status == FST_DONE &&
 		            amount_of(q, x->c[i].f, &v, key, sizeof key);
@@ -370,7 +370,6 @@ int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 		            amount_of(q, f, &v, key, sizeof key);
 		if (!param && !note_amount(q, f, &v, key, sizeof key))
 			continue;
-		said_before |= !param; /* "12 atlases": the number before its word */
 		if (!n)
 			snprintf(first, sizeof first, "%s", key);
 		else if (strcmp(first, key))
@@ -386,7 +385,7 @@ int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 	}
 	const char *tail = x->forgot ? " Older ones are forgotten."
 	                   : x->cut  ? " I stopped reading at my token budget." : "";
-	if (n == 1 && said_before) /* "12 atlases" */
+	if (n == 1) /* "12 atlases", "24 kids" */
 		pr_str_addf(b, "%s%.10g %s.%s", x->forgot || x->cut ? "At least " : "", total, first,
 		            tail);
 	else

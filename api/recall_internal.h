@@ -66,6 +66,9 @@ typedef struct rctx {
 
 /* recall_words.c */
 int counted_amount(const char *s, const rquestion *q, char *out, size_t cap);
+/* The same for the thing a count asks for alone ("how many workers":
+ * "17 workers signed in"). */
+int stated_count(const char *s, const rquestion *q, char *out, size_t cap);
 int key_names(const lex_word *w, const rq_term *t);
 int next_part(const char **p, char *out, size_t cap);
 int named_part(const char *state, const rq_term *t, char *out, size_t cap, double *num);
@@ -82,6 +85,9 @@ double verb_match(const rq_term *v, const fact *f);
 int is_me(const rquestion *q, const facts *set, const char *name);
 double score_hits(const rquestion *q, const fact *f, const facts *set, int *hits_out);
 double score_in(const rquestion *q, const fact *f, const facts *set);
+/* Does the word `t` of the question stand in the fact (its slots, name or
+ * text)? */
+int fact_holds(const rquestion *q, const fact *f, const rq_term *t);
 double score(const rquestion *q, const fact *f);
 
 /* recall_walk.c */
@@ -110,6 +116,10 @@ void seen_items(pr_str *b, pr_str *seen, size_t *n, const fact *f);
 int longer_name(const char *full, const char *part);
 int generic_name(const char *who);
 const cand *best_evidence(const rctx *x);
+
+/* recall_value.c: the answer to a question about a measured value from
+ * the candidate c, 0 when its parameters hold none. */
+int value_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k);
 
 /* recall_amount.c */
 void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a);

@@ -444,7 +444,7 @@ void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		return;
 	}
 	const cand *c = pick(x, k);
-	if (c && key_answer(x, b, a, c, k))
+	if (c && (value_answer(x, b, a, c, k) || key_answer(x, b, a, c, k)))
 		return;
 	/* "how many workers were on site": a note that says "17 workers"
 	 * answers before the people the robot met */

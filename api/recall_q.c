@@ -45,6 +45,26 @@ static void term_marks(rquestion *q)
 	}
 }
 
+/* "How many packs of batteries were there": the word after "how many" is
+ * a noun, though the lexicon knows it as a verb; the question's verb is
+ * then another word, if any. */
+static void noun_after_many(rquestion *q, const char *word)
+{
+	int t = q->verb;
+	size_t n = strlen(word);
+	/* ("how many pipetting steps did you do": a doing names the steps) */
+	if (t < 0 || strcmp(q->term[t].word, word) ||
+	    (n > 4 && (!strcmp(word + n - 3, "ing") || !strcmp(word + n - 2, "ed"))))
+		return;
+	q->term[t].lemma = NULL;
+	q->term[t].cls = LC_NONE;
+	q->term[t].same = lex_same_group(q->term[t].stem);
+	q->verb = -1;
+	for (size_t u = 0; u < q->n_term && q->verb < 0; u++)
+		if ((int)u != t && q->term[u].lemma && !q->term[u].cap)
+			q->verb = (int)u;
+}
+
 /* The category: the noun after "which", "what" or "how many", which a
  * fact need not repeat. */
 static void read_category(rquestion *q, const lex_word *w, size_t k)
@@ -57,6 +77,8 @@ static void read_category(rquestion *q, const lex_word *w, size_t k)
 		while (qi2 + 1 < k && strcmp(w[qi2].w, "which") && strcmp(w[qi2].w, "what") &&
 		       strcmp(w[qi2].w, "many") && strcmp(w[qi2].w, "much"))
 			qi2++;
+		if (!strcmp(w[qi2].w, "many") && qi2 + 1 < k)
+			noun_after_many(q, w[qi2 + 1].w);
 		/* "how many insulin pens did": the second noun of two before the
 		 * verb's helper */
 		static const char *const aux[] = { "did", "do", "does", "were", "was", "have", "had",

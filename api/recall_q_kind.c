@@ -269,6 +269,50 @@ static void read_wh(rquestion *q, const lex_word *w, size_t k, uint8_t *used, in
 		q->kind = RQ_WHICH; /* "what crates did you carry" */
 }
 
+int rq_measure_word(const char *w)
+{
+	static const char *const m[] = { "level", "levels", "reading", "readings", "value",
+		                             "values", "temperature", "temp", "pressure",
+		                             "humidity", "rate", "concentration", "voltage",
+		                             "percentage", "speed", "depth", "charge", "battery",
+		                             "dose", "moisture", "ph", "measurement", "score",
+		                             NULL };
+	for (const char *const *p = m; *p; p++)
+		if (!strcmp(w, *p))
+			return 1;
+	return 0;
+}
+
+/* A measured value asked ("what was the CO2 level in the hab", "how high
+ * was the pressure"): the measure word says what kind of answer, not
+ * what to look for. */
+static void read_value(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
+{
+	static const char *const adj[] = { "high", "low", "hot", "cold", "warm", "cool", "deep",
+		                               "full", "fast", "strong", "loud", "humid", NULL };
+	int be = k > 2 && (!strcmp(w[2].w, "was") || !strcmp(w[2].w, "were") ||
+	                   !strcmp(w[2].w, "is") || !strcmp(w[2].w, "did"));
+	int how = 0;
+	for (const char *const *p = adj; be && *p && !how; p++)
+		how = !strcmp(w[0].w, "how") && !strcmp(w[1].w, *p);
+	int what = k > 2 && (first_is(w, k, "what") || first_is(w, k, "which")) &&
+	           (!strcmp(w[1].w, "was") || !strcmp(w[1].w, "were") || !strcmp(w[1].w, "is"));
+	size_t m = k;
+	for (size_t i = 1; what && i < k && m == k; i++)
+		if (rq_measure_word(w[i].w))
+			m = i;
+	if (!how && m == k)
+		return;
+	if (q->kind != RQ_WHICH && q->kind != RQ_SEEN && q->kind != RQ_DO)
+		return;
+	q->kind = RQ_WHICH;
+	q->value = 1;
+	q->plural = 0;
+	used[how ? 1 : m] = 1;
+	if (!how)
+		snprintf(q->measure, sizeof q->measure, "%s", w[m].stem);
+}
+
 /* Things, people or a place: what the noun after "which" or "what" asks
  * for, and whether all of them are. */
 static void read_things(rquestion *q, const lex_word *w, size_t k)
@@ -524,6 +568,7 @@ void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	read_steps(q, w, k, used);
 	read_wh(q, w, k, used, said, seen);
 	read_things(q, w, k);
+	read_value(q, w, k, used);
 	int trouble = read_trouble(w, k, used);
 	read_status(q, w, k, used, trouble);
 	read_order(q, w, k, used);

@@ -42,16 +42,16 @@ static int weekday_of(const char *s)
 	return -1;
 }
 
+/* A count written as one word ("three", "twenty", "45"), or -1. */
 static int number_word(const char *s)
 {
-	static const char *const n[] = { "zero", "one", "two", "three", "four", "five", "six",
-		                             "seven", "eight", "nine", "ten", "eleven", "twelve" };
-	for (int i = 0; i < 13; i++)
-		if (!strcmp(s, n[i]))
-			return i;
-	if (s[0] >= '0' && s[0] <= '9' && strlen(s) <= 4)
-		return atoi(s);
-	return -1;
+	lex_word w = { 0 };
+	double v;
+	snprintf(w.w, sizeof w.w, "%s", s);
+	w.digit = s[0] && strspn(s, "0123456789") == strlen(s);
+	if (lex_number(&w, 1, &v) != 1 || v > 9999)
+		return -1;
+	return (int)v;
 }
 
 int ordinal(const char *s)

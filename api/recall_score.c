@@ -485,6 +485,12 @@ double score_hits(const rquestion *q, const fact *f, const facts *set, int *hits
 	return sum->s + 0.1; /* something of the right kind in scope */
 }
 
+int fact_holds(const rquestion *q, const fact *f, const rq_term *t)
+{
+	int in_key;
+	return term_hit(q, f, NULL, t, 0, &in_key) > 0;
+}
+
 double score_in(const rquestion *q, const fact *f, const facts *set)
 {
 	int h;

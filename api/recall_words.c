@@ -26,23 +26,37 @@
 
 /* Actions and tasks (the goals an observation serves) are both things done. */
 /* A number in `s` right before a word the question names ("48 reefer
- * containers" for "how many reefers"): "48 reefer" into out. */
-int counted_amount(const char *s, const rquestion *q, char *out, size_t cap)
+ * containers" for "how many reefers", "Eighty chairs"): "48 reefer" into
+ * out. Only the word of the thing counted when `counted` is set. */
+static int number_before(const char *s, const rquestion *q, int counted, char *out, size_t cap)
 {
-	lex_word w[32];
-	size_t n = lex_split(s, strlen(s), w, 32);
-	if (n > 32)
-		n = 32;
+	lex_word w[48];
+	size_t n = lex_split(s, strlen(s), w, 48);
+	if (n > 48)
+		n = 48;
 	for (size_t i = 0; i + 1 < n; i++) {
-		if (!w[i].digit)
+		double v;
+		size_t m = lex_number(&w[i], n - i, &v);
+		if (!m || i + m >= n)
 			continue;
 		for (size_t j = 0; j < q->n_term; j++)
-			if (!q->term[j].lemma && !strcmp(q->term[j].stem, w[i + 1].stem)) {
-				snprintf(out, cap, "%s %s", w[i].w, w[i + 1].w);
+			if (!q->term[j].lemma && !strcmp(q->term[j].stem, w[i + m].stem) &&
+			    (!counted || (int)j == q->category)) {
+				snprintf(out, cap, "%.10g %s", v, w[i + m].w);
 				return 1;
 			}
 	}
 	return 0;
+}
+
+int counted_amount(const char *s, const rquestion *q, char *out, size_t cap)
+{
+	return number_before(s, q, 0, out, cap);
+}
+
+int stated_count(const char *s, const rquestion *q, char *out, size_t cap)
+{
+	return s && q->kind == RQ_COUNT && q->category >= 0 && number_before(s, q, 1, out, cap);
 }
 
 /* Does the word `w` (a parameter's key word) name the term: its stem, or
@@ -152,6 +166,18 @@ static int count_key(const char *k)
  * you print": PrintLabel {copies: 12}, the one count the action has, of
  * the thing its name says (but not FillOrder {qty: 28, unit: tablets}:
  * the tablets, not the orders). The count into *v, the thing into key. */
+/* A key that counts the people of a group ("size", "pax"). */
+static int head_count_key(const char *k)
+{
+	static const char *const keys[] = { "size", "headcount", "pax", "people", "persons",
+		                                "guests", "members", "audience", "attendees",
+		                                "participants", "turnout", "visitors", NULL };
+	for (const char *const *m = keys; *m; m++)
+		if (!strcmp(k, *m))
+			return 1;
+	return 0;
+}
+
 static int unit_count(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
 {
 	if (q->category < 0 || !is_act(f) || !f->s[FS_STATE])
@@ -159,7 +185,7 @@ static int unit_count(const rquestion *q, const fact *f, double *v, char *key, s
 	const rq_term *c = &q->term[q->category];
 	char part[160], unit[160] = "";
 	double num = -1;
-	int counts = 0;
+	int counts = 0, heads = 0;
 	for (const char *p = f->s[FS_STATE]; next_part(&p, part, sizeof part);) {
 		lex_word w[4];
 		size_t k = lex_split(part, strlen(part), w, 4);
@@ -167,16 +193,18 @@ static int unit_count(const rquestion *q, const fact *f, double *v, char *key, s
 			snprintf(unit, sizeof unit, "%s", part + strlen(w[0].w) + 1);
 		char *end;
 		const char *sp = strchr(part, ' ');
-		if (k >= 2 && count_key(w[0].w) && sp) {
+		/* "how many kids were in the school group": {group: {size: 24}} */
+		int head = q->people && k == 2 && head_count_key(w[0].w);
+		if (k >= 2 && (count_key(w[0].w) || head) && sp) {
 			double x = strtod(sp + 1, &end);
 			if (end != sp + 1 && !*end && x >= 0)
-				num = x, counts++;
+				num = x, counts++, heads += head;
 		}
 	}
 	if (num < 0 || counts != 1)
 		return 0;
-	if (unit[0] ? !word_in(unit, c)
-	            : !(word_in(f->s[FS_NAME], c) || word_in(f->s[FS_OBJ], c)))
+	if (!heads && (unit[0] ? !word_in(unit, c)
+	                       : !(word_in(f->s[FS_NAME], c) || word_in(f->s[FS_OBJ], c))))
 		return 0;
 	*v = num;
 	snprintf(key, cap, "%s", unit[0] ? unit : c->word);

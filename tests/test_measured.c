@@ -1,0 +1,119 @@
+/*
+ * test_measured.c — a greenhouse and visitor-centre robot nobody wrote a
+ * profile for, whose numbers live where a person would not look first:
+ * counts written or said in words ("17 workers signed in", "Eighty
+ * chairs"), a group's size, units in a parameter, parameters as a list
+ * of key/value pairs (ROS KeyValue), readings nested in their own object,
+ * and questions about a measured value ("what was the CO2 level").
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "h2emv.h"
+#include "testutil.h"
+
+static const char *const greenhouse[] = {
+	/* Monday 2025-06-02 */
+	"{\"t\":\"2025-06-02T06:50:00Z\",\"location\":\"site gate\",\"note\":"
+	"\"Site open; 17 workers signed in; dry, wind 10 km/h.\"}",
+	"{\"t\":\"2025-06-02T07:00:00Z\",\"t_end\":\"2025-06-02T07:05:00Z\",\"location\":\"site gate\","
+	"\"action\":{\"name\":\"countDelivery\",\"args\":{\"goods\":\"compost\",\"sacks\":40},"
+	"\"status\":\"succeeded\"}}",
+	"{\"t\":\"2025-06-02T08:00:00Z\",\"t_end\":\"2025-06-02T08:04:00Z\",\"location\":\"bay 3\","
+	"\"action\":{\"name\":\"AIR_SAMPLE\",\"args\":{\"module\":\"bay 3\",\"readings\":"
+	"{\"co2_ppm\":2400,\"o2_pct\":20.8,\"rh_pct\":61}},\"status\":\"succeeded\"}}",
+	"{\"t\":\"2025-06-02T09:00:00Z\",\"t_end\":\"2025-06-02T09:20:00Z\",\"location\":\"bay 3\","
+	"\"action\":{\"name\":\"PHOTO_SURVEY\",\"args\":[{\"key\":\"module\",\"value\":\"bay 3\"},"
+	"{\"key\":\"frames\",\"value\":\"80\"},{\"key\":\"abort_reason\","
+	"\"value\":\"camera lens fogged after 22 frames\"}],\"status\":\"aborted\"}}",
+	"{\"t\":\"2025-06-02T10:00:00Z\",\"t_end\":\"2025-06-02T10:40:00Z\",\"location\":\"bed 21\","
+	"\"action\":{\"name\":\"harvest_row\",\"args\":{\"row_id\":\"R21\",\"filled\":7,"
+	"\"weight_kg\":1630},\"status\":\"succeeded\"}}",
+	"{\"t\":\"2025-06-02T10:45:00Z\",\"t_end\":\"2025-06-02T10:48:00Z\",\"location\":\"bed 21\","
+	"\"action\":{\"name\":\"sample_brix\",\"args\":{\"row_id\":\"R21\",\"brix\":21.9},"
+	"\"status\":\"succeeded\"}}",
+	"{\"t\":\"2025-06-02T11:00:00Z\",\"t_end\":\"2025-06-02T11:02:00Z\",\"location\":\"kitchen\","
+	"\"action\":{\"name\":\"check_temp\",\"args\":{\"unit\":\"walk-in fridge\","
+	"\"reading\":\"4.1 C\"},\"status\":\"succeeded\"}}",
+	"{\"t\":\"2025-06-02T11:30:00Z\",\"t_end\":\"2025-06-02T11:34:00Z\",\"location\":\"shop\","
+	"\"action\":{\"name\":\"CountStock\",\"args\":{\"product\":\"AA batteries 4-pack\","
+	"\"units\":14},\"status\":\"succeeded\"}}",
+	"{\"t\":\"2025-06-02T12:00:00Z\",\"location\":\"visitor centre\",\"persons\":[\"Jonas Berg\"],"
+	"\"speech\":{\"speaker\":\"Jonas Berg\",\"text\":\"Good morning, I am here with 24 pupils "
+	"from Hillside School.\"}}",
+	"{\"t\":\"2025-06-02T12:05:00Z\",\"t_end\":\"2025-06-02T12:45:00Z\",\"location\":\"bay 1\","
+	"\"action\":{\"name\":\"Guide\",\"args\":{\"group\":{\"kind\":\"school group\",\"size\":31},"
+	"\"to\":\"bay 1\"},\"status\":\"succeeded\"}}",
+	"{\"t\":\"2025-06-02T14:00:00Z\",\"location\":\"hall\",\"persons\":[\"Head gardener\"],"
+	"\"speech\":[{\"speaker\":\"Sprout\",\"text\":\"How many chairs do you need?\"},"
+	"{\"speaker\":\"Head gardener\",\"text\":\"Eighty chairs, in rows facing the stage.\"}]}",
+	"{\"t\":\"2025-06-02T15:00:00Z\",\"t_end\":\"2025-06-02T15:20:00Z\",\"location\":\"hall\","
+	"\"action\":{\"name\":\"StoryTime\",\"args\":{\"book\":\"The Hungry Caterpillar\","
+	"\"audience\":12},\"status\":\"succeeded\"}}",
+};
+
+#define AT 1748908800000000LL /* 2025-06-03T00:00:00Z */
+
+/* The answer to q holds `want` (and not `not_want`). */
+static void expect(h2emv_mem *m, const char *q, const char *want, const char *not_want)
+{
+	h2emv_answer *a = tu_ask_at(m, AT, q);
+	if (!strstr(a->text, want) || (not_want && strstr(a->text, not_want)))
+		fail_msg("'%s' answered '%s', expected '%s'%s%s", q, a->text, want,
+		         not_want ? " and not " : "", not_want ? not_want : "");
+	h2emv_answer_free(a);
+}
+
+static void test_counts_told_in_words(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_lines("measured", greenhouse, sizeof greenhouse / sizeof *greenhouse,
+	                            &dir);
+	expect(m, "How many workers were on site on Monday?", "17", NULL);
+	expect(m, "How many pupils came with the school group?", "24", NULL);
+	expect(m, "How many chairs did the head gardener want?", "80", NULL);
+	expect(m, "How many kids were in the school group?", "31", NULL);
+	expect(m, "How many kids came to story time?", "12", NULL);
+	expect(m, "How many packs of AA batteries were there?", "14", NULL);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static void test_values_where_a_log_keeps_them(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_lines("measured", greenhouse, sizeof greenhouse / sizeof *greenhouse,
+	                            &dir);
+	/* key/value pairs; the reason among them */
+	expect(m, "Why did you stop the photo survey?", "lens fogged", NULL);
+	expect(m, "How many frames did the bay 3 survey take?", "80", NULL);
+	/* readings in their own object, asked for by name or formula */
+	expect(m, "What was the CO2 level in bay 3?", "2400", NULL);
+	expect(m, "What was the oxygen reading in bay 3?", "20.8", NULL);
+	expect(m, "How high was the CO2 in bay 3?", "2400", NULL);
+	/* the value, not the row it was measured on nor another number */
+	expect(m, "What was the sugar reading on row 21?", "21.9", NULL);
+	expect(m, "What was the fridge temperature on Monday?", "4.1", NULL);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counts_told_in_words),
+		cmocka_unit_test(test_values_where_a_log_keeps_them),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
