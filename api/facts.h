@@ -78,6 +78,14 @@ void facts_clear(facts *f);
 int facts_from_scene(facts *out, const struct scene *s, const struct robot_profile *prof,
                      int tasks);
 
+/* A line that only closes its goal ("goal_status": "failed", a note "FAIL:
+ * latch did not release", no action): the run the goal ended on, the
+ * newest action in the goal's facts `goal` with no outcome of its own,
+ * ended so too. Appends to `out` that action with the line's outcome, time
+ * and place, and the note as its reason; nothing when there is none.
+ * ENOMEM. */
+int facts_close_run(facts *out, const facts *goal, const struct scene *s);
+
 /* Merge `add` into `dst`: an equal fact (same key) counts the occurrences
  * and widens the times; any other is copied. Trims to `cap`. ENOMEM. */
 int facts_merge(facts *dst, const facts *add, size_t cap);

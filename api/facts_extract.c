@@ -303,6 +303,49 @@ static int kv_pair(const msgpack_object *o, const msgpack_object **v, const char
 	return 1;
 }
 
+/* A key that names whom a thing was for ("for", "recipient", "owner"). */
+static int recipient_key(const char *key, size_t klen)
+{
+	static const char *const r[] = { "for", "recipient", "owner", "requester", "requested_by",
+		                             "client", "customer", "patient", "addressee", NULL };
+	for (const char *const *p = r; *p; p++)
+		if (strlen(*p) == klen && !strncasecmp(key, *p, klen))
+			return 1;
+	return 0;
+}
+
+/* "Olivia Grant", "Dr. Okafor": one to three words, each capitalised, no
+ * digits. */
+static int looks_like_name(const char *p, size_t n)
+{
+	size_t words = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] >= '0' && p[i] <= '9')
+			return 0;
+		if (i == 0 || p[i - 1] == ' ') {
+			if (!(p[i] >= 'A' && p[i] <= 'Z'))
+				return 0;
+			words++;
+		}
+	}
+	return words >= 1 && words <= 3;
+}
+
+/* "load=lantern drop": the length of the key before '=' (a word of
+ * letters, digits and '_' starting with a letter, a value after it); 0
+ * when the text is no such pair. */
+static size_t keyed_text(const char *p, size_t n)
+{
+	size_t i = 0;
+	if (!n || !((p[0] | 32) >= 'a' && (p[0] | 32) <= 'z'))
+		return 0;
+	while (i < n && i < 40 &&
+	       (((p[i] | 32) >= 'a' && (p[i] | 32) <= 'z') || (p[i] >= '0' && p[i] <= '9') ||
+	        p[i] == '_'))
+		i++;
+	return i < n && p[i] == '=' && i + 1 < n && p[i + 1] != ' ' && p[i + 1] != '=' ? i : 0;
+}
+
 /* Is o a small map of numbers only (a group of readings)? */
 static int all_numbers(const msgpack_object *o)
 {
@@ -391,6 +434,16 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		size_t n = o->via.str.size;
 		if (!n || n > 4096)
 			return;
+		/* "fly.check(lineset=12, load=lantern drop)": a keyed argument
+		 * written in the short form */
+		size_t kl = key ? 0 : keyed_text(p, n);
+		if (kl) {
+			msgpack_object v = { .type = MSGPACK_OBJECT_STR };
+			v.via.str.ptr = p + kl + 1;
+			v.via.str.size = (uint32_t)(n - kl - 1);
+			walk_args(x, &v, p, kl, depth);
+			return;
+		}
 		int role = R_NONE;
 		/* a key whose role is known first, then the guesses: in PickOrder
 		 * {bin, order, sku} the sku is the object, not the order named in
@@ -404,6 +457,10 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 			if (role == R_NONE && key_in_name(x->sc->action, key, klen))
 				role = R_OBJECT; /* PickTote {tote: "T-118"} */
 			if (role == R_NONE && person_named(x->sc->action, key, klen))
+				role = R_WHO;
+			/* "for=Olivia Grant": whom it was for */
+			if (role == R_NONE && recipient_key(key, klen) &&
+			    (names_person(x->sc, p, n) || looks_like_name(p, n)))
 				role = R_WHO;
 		} else if (x->pass == 1 || positional_arg(x, p, n, depth, &role)) {
 			return;

@@ -323,3 +323,52 @@ int facts_note(facts *out, size_t first, const scene *s)
 	note_people(f, s->note);
 	return H2EMV_OK;
 }
+
+int facts_close_run(facts *out, const facts *goal, const scene *s)
+{
+	if (s->action || s->goal_status < 3 || s->goal_status > 5 || !goal)
+		return H2EMV_OK;
+	const fact *run = NULL;
+	for (size_t i = 0; i < goal->n; i++) {
+		const fact *f = &goal->v[i];
+		if (f->type == FT_ACT && (f->status == FST_ONGOING || f->status == FST_NONE) &&
+		    (!run || f->t1 > run->t1))
+			run = f;
+	}
+	if (!run || run->t1 > s->t)
+		return H2EMV_OK;
+	fact *x = fact_push(out);
+	if (!x)
+		return H2EMV_ENOMEM;
+	memset(x, 0, sizeof *x); /* (strings of its own: the reason is appended) */
+	x->type = run->type;
+	x->cls = run->cls;
+	x->status = s->goal_status == 3 ? FST_DONE : s->goal_status == 4 ? FST_FAILED : FST_ABORTED;
+	x->count = 1;
+	x->t0 = x->t1 = s->t;
+	x->t2 = s->t_end;
+	int rc = H2EMV_OK;
+	for (int i = 0; i < FS_N && rc == H2EMV_OK; i++)
+		rc = fact_sets(x, i, i == FS_PLACE && s->location && *s->location ? s->location
+		                                                                  : run->s[i]);
+	if (rc) {
+		fact_free(x);
+		out->n--;
+		return H2EMV_ENOMEM;
+	}
+	if (x->status != FST_DONE && s->note && *s->note) {
+		/* "FAIL: fluid low": the reason, without the word that says it failed */
+		const char *r = s->note;
+		static const char *const tag[] = { "FAIL:", "FAILED:", "ERROR:", "ABORT:", NULL };
+		for (const char *const *t = tag; *t; t++)
+			if (!strncasecmp(r, *t, strlen(*t)))
+				r += strlen(*t);
+		while (*r == ' ')
+			r++;
+		char buf[160];
+		snprintf(buf, sizeof buf, "reason %s", r);
+		fact_append_state(x, buf);
+	}
+	x->key = fact_key(x);
+	return H2EMV_OK;
+}

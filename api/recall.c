@@ -49,6 +49,18 @@ static int typed_complete(const rctx *x)
  * workers)? 1 for any other question. */
 static int counts_asked(const rctx *x, const rquestion *q)
 {
+	/* ("which prop was missing": a typed fact whose words name a prop
+	 * only in its reason is not the prop) */
+	if (q->kind == RQ_WHICH && q->category >= 0 && !q->value) {
+		for (size_t i = 0; i < x->n; i++) {
+			const fact *f = x->c[i].f;
+			if (x->c[i].complete && !x->c[i].coarse &&
+			    ((f->status != FST_FAILED && f->status != FST_ABORTED) ||
+			     slot_holds(f, &q->term[q->category])))
+				return 1;
+		}
+		return 0;
+	}
 	if (q->kind != RQ_COUNT || q->category < 0)
 		return 1;
 	/* (the word itself: a check_temp's "temp" is a worker only to WordNet) */
@@ -143,6 +155,8 @@ static int retrieve(rctx *x, rquestion *q, const h2emv_node *root, int trace, h2
 		rc = around_moment(x, q);
 	if (rc == H2EMV_OK)
 		rc = walk(x, root, 0, err);
+	if (rc == H2EMV_OK && !x->forgot)
+		rc = trouble_during(x, q, root, err);
 	if (rc == H2EMV_OK && !x->n && !x->forgot && q->weekday)
 		rc = earlier_weekday(x, q, root, err);
 	if (rc == H2EMV_OK && !x->n && !x->forgot)

@@ -51,6 +51,7 @@ typedef struct rq_term {
 	uint8_t pos;       /* the word's place in the question */
 	uint8_t occasion;  /* "during the demo": names an occasion, which a record
 	                    * seldom calls so */
+	uint8_t particle;  /* "send the bag back": part of the verb, never required */
 } rq_term;
 
 typedef struct rquestion {

@@ -401,3 +401,51 @@ int failed_after_request(rctx *x, rquestion *q, const h2emv_node *root, h2emv_er
 	}
 	return rc;
 }
+
+/* "Did anything go wrong at the tech rehearsal on Monday": the words
+ * found only the occasion (the task "Tech"); what failed is any action
+ * within its span. */
+int trouble_during(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err)
+{
+	if (q->kind != RQ_YESNO || q->status != RS_FAILED || !x->n || !root)
+		return H2EMV_OK;
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+	for (size_t i = 0; i < x->n; i++) {
+		const fact *f = x->c[i].f;
+		if (f->type != FT_TASK || f->status == FST_FAILED || f->status == FST_ABORTED)
+			return H2EMV_OK;
+		int64_t e = f->t2 > f->t1 ? f->t2 : f->t1;
+		if (f->t0 < t0)
+			t0 = f->t0;
+		if (e > t1)
+			t1 = e;
+	}
+	rquestion orig = *q;
+	for (size_t i = q->n_term; i-- > 0;)
+		if (q->term[i].occasion)
+			drop_term(q, i);
+	if (q->n_term == orig.n_term) {
+		*q = orig;
+		return H2EMV_OK;
+	}
+	if (!q->t1 || t0 > q->t0)
+		q->t0 = t0;
+	if (!q->t1 || t1 + 1 < q->t1)
+		q->t1 = t1 + 1;
+	size_t n = x->n;
+	x->q = q;
+	x->n = 0;
+	x->cut = 0;
+	x->settled = 0;
+	int rc = walk(x, root, 0, err);
+	if (rc == H2EMV_OK && x->n) {
+		if (x->want_trace)
+			pr_str_addf(&x->trace, "the words found an occasion; what failed during it\n");
+		return H2EMV_OK;
+	}
+	/* nothing failed then: the answer is still about the occasion */
+	*q = orig;
+	x->q = q;
+	x->n = rc == H2EMV_OK ? 0 : n;
+	return rc == H2EMV_OK ? walk(x, root, 0, err) : rc;
+}

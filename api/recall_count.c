@@ -122,6 +122,21 @@ void answer_count(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 }
 
 /* Yes or no, and what. */
+/* Is there among the first k candidates a failed end of the run f began
+ * (the same action and object, failed within the next hours)? */
+static int closed_failed(const rctx *x, size_t k, const fact *f)
+{
+	for (size_t i = 0; i < k; i++) {
+		const fact *g = x->c[i].f;
+		if (g != f && g->type == f->type && g->t1 >= f->t1 && g->t1 - f->t1 < 4 * 3600LL * 1000000 &&
+		    (g->status == FST_FAILED || g->status == FST_ABORTED) && f->s[FS_NAME] &&
+		    g->s[FS_NAME] && !strcmp(f->s[FS_NAME], g->s[FS_NAME]) &&
+		    (!f->s[FS_OBJ] || (g->s[FS_OBJ] && !strcmp(f->s[FS_OBJ], g->s[FS_OBJ]))))
+			return 1;
+	}
+	return 0;
+}
+
 void answer_yesno(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 {
 	const rquestion *q = x->q;
@@ -178,6 +193,10 @@ void answer_yesno(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 				tried = &x->c[i];
 			continue;
 		}
+		/* a step with no outcome of its own that a later line closed
+		 * as failed ("fly.check", then the goal's "FAIL: ...") */
+		if (is_act(f) && f->status == FST_NONE && closed_failed(x, k, f))
+			continue;
 		/* a run seen starting counts unless runs were seen failing and
 		 * none succeeding */
 		if (is_act(f) && f->status == FST_ONGOING &&

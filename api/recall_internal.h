@@ -88,6 +88,8 @@ double score_in(const rquestion *q, const fact *f, const facts *set);
 /* Does the word `t` of the question stand in the fact (its slots, name or
  * text)? */
 int fact_holds(const rquestion *q, const fact *f, const rq_term *t);
+/* The same in the slots that name a thing (object, places, who, name). */
+int slot_holds(const fact *f, const rq_term *t);
 double score(const rquestion *q, const fact *f);
 
 /* recall_walk.c */
@@ -121,6 +123,10 @@ const cand *best_evidence(const rctx *x);
  * the candidate c, 0 when its parameters hold none. */
 int value_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k);
 
+/* recall_reason.c: the note or words logged with a failed run c, added to
+ * the answer b when the answer does not hold them yet. */
+void add_told_reason(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k);
+
 /* recall_amount.c */
 void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a);
 const char *matched_thing(const rquestion *q, const fact *f, char *part, size_t cap);
@@ -145,6 +151,7 @@ void answer_done(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k);
 int seen_during(rctx *x, rquestion *q);
 int steps_during(rctx *x, rquestion *q);
 void drop_term(rquestion *q, size_t i);
+int trouble_during(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err);
 int around_moment(rctx *x, rquestion *q);
 int earlier_weekday(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err);
 int relax(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err);

@@ -451,6 +451,8 @@ void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	if (q->kind == RQ_COUNT && (sum_answer(x, b, a, k) || people_answer(x, b, a, k)))
 		return;
 	answer_kind(x, b, a, c, k);
+	if (b->len && (q->why || q->kind == RQ_FAILED))
+		add_told_reason(x, b, a, c, k);
 	if (!b->len) {
 		pr_str_adds(b, x->forgot ? FORGOTTEN : NOT_FOUND);
 		a->forgotten = x->forgot;

@@ -423,6 +423,24 @@ static int read_trouble(const lex_word *w, size_t k, uint8_t *used)
 	return trouble;
 }
 
+/* "Did lineset 12 pass its check", "did the first fog test pass": a
+ * check or a test that passed is one that succeeded; "pass" is marked
+ * used (it is no verb to match). */
+static int passed_check(const lex_word *w, size_t k, uint8_t *used)
+{
+	static const char *const test[] = { "check", "test", "inspection", "audit", "exam",
+		                                "checks", "tests", NULL };
+	int any = 0;
+	for (const char *const *p = test; *p && !any; p++)
+		any = has(w, k, *p);
+	for (size_t i = 0; any && i < k; i++)
+		if (!strcmp(w[i].w, "pass") || !strcmp(w[i].w, "passed")) {
+			used[i] = 1;
+			return 1;
+		}
+	return 0;
+}
+
 /* Why, who did it, how many people, and how it went: failed, done or any. */
 static void read_status(rquestion *q, const lex_word *w, size_t k, uint8_t *used, int trouble)
 {
@@ -475,6 +493,8 @@ static void read_status(rquestion *q, const lex_word *w, size_t k, uint8_t *used
 	    has(w, k, "problem") || has(w, k, "problems") || has(w, k, "wrong") ||
 	    has(w, k, "unable") || could_not || trouble)
 		q->status = RS_FAILED;
+	else if (passed_check(w, k, used))
+		q->status = RS_DONE; /* "did lineset 12 pass its check" */
 	else if (has(w, k, "successfully") || has(w, k, "manage") || has(w, k, "managed") ||
 	         has(w, k, "succeed") || has(w, k, "succeeded") || has(w, k, "able") ||
 	         has(w, k, "complete") || has(w, k, "completed") || has(w, k, "finish") ||

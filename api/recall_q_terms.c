@@ -196,7 +196,11 @@ static int read_anchor(rquestion *q, const lex_word *w, size_t k, size_t i, size
 {
 	/* "what did you do after the photo / after you brought the milk":
 	 * the words that follow name the moment (not "after 3 pm") */
-	if (q->kind == RQ_DO && q->anchor < 0 && !used[i] && i + 1 < k && !w[i + 1].digit &&
+	/* ("where did you go after you handed over the milk": where the
+	 * first journey after it went) */
+	if ((q->kind == RQ_DO || (q->kind == RQ_WHERE && q->verb >= 0 && q->you && i > qi + 2 &&
+	                          q->term[q->verb].cls == LC_GO)) &&
+	    q->anchor < 0 && !used[i] && i + 1 < k && !w[i + 1].digit &&
 	    (!strcmp(w[i].w, "after") || !strcmp(w[i].w, "before"))) {
 		q->anchor = (int)q->n_term;
 		q->anchor_after = !strcmp(w[i].w, "after");
@@ -281,6 +285,20 @@ static const char *term_lemma(const rquestion *q, const lex_word *w, size_t k, s
 	return lemma;
 }
 
+/* A noun that names an occasion ("rehearsal", "demo", "shift"). */
+static int occasion_noun(const char *w)
+{
+	static const char *const o[] = { "rehearsal", "rehearsals", "demo", "demos", "meeting",
+		                             "show", "shift", "tour", "event", "party", "visit",
+		                             "inspection", "ceremony", "performance", "concert",
+		                             "session", "service", "lesson", "class", "match",
+		                             "game", "drill", "preview", "premiere", NULL };
+	for (const char *const *p = o; *p; p++)
+		if (!strcmp(w, *p))
+			return 1;
+	return 0;
+}
+
 /* w[i] as a term of the question, unless it is a stop word that names
  * nothing; the first verb and the first name are noted. */
 static void add_term(rquestion *q, const lex_word *w, size_t k, size_t i, const char *lemma, int cls,
@@ -319,6 +337,16 @@ static void add_term(rquestion *q, const lex_word *w, size_t k, size_t i, const 
 			t->occasion = 1;
 		else if (!used[j] && !lex_stop(w[j].stem) && j + 1 < i)
 			break;
+	/* "at the (tech) rehearsal": a named occasion */
+	int named = occasion_noun(w[i].w) || (i + 1 < k && occasion_noun(w[i + 1].w));
+	for (size_t j = i; named && j-- > 0 && j + 4 > i && !t->occasion;)
+		if (!strcmp(w[j].w, "at") || !strcmp(w[j].w, "in"))
+			t->occasion = 1;
+	/* "send the bag back": a particle after the verb and its object */
+	static const char *const part[] = { "back", "away", "off", "out", "up", "down", NULL };
+	t->particle = 0;
+	for (const char *const *p = part; *p && q->verb >= 0 && !lemma; p++)
+		t->particle |= !strcmp(w[i].w, *p);
 	/* "last" / "first" already read; words like "put" are verbs */
 	if (lemma && q->verb < 0 && !w[i].cap)
 		q->verb = (int)q->n_term;

@@ -314,7 +314,7 @@ static int match_terms(const rquestion *q, const fact *f, const facts *set, int 
 		/* in "what did you say to Anna" a name may be the one spoken to: it
 		 * counts when the words name it, and is not required */
 		int optional = (q->kind == RQ_SAID && q->self_speaker && t->cap) ||
-		               (q->kind == RQ_WHICH && (int)i == q->category) || t->owner ||
+		               (q->kind == RQ_WHICH && (int)i == q->category) || t->owner || t->particle ||
 		               (q->people && (int)i == q->category);
 		if (!optional)
 			sum->content++;
@@ -346,7 +346,13 @@ static int match_verb(const rquestion *q, const fact *f, int failed, hitsum *sum
 		const rq_term *v = &q->term[q->verb];
 		/* a verb that means only itself ("swap", "centrifuge", or one the
 		 * lexicon does not know) must be the action's own */
-		if (v->cls == LC_OTHER && is_act(f) && verb_match(v, f) == 0)
+		/* ("why did you send bag KL 118004 back", "why couldn't you
+		 * inspect level 5": a failure of the thing named, whatever the
+		 * verb, when every other word matched) */
+		int why_failed = q->why && failed &&
+		                 ((q->status == RS_FAILED && sum->person_hit) ||
+		                  (sum->content && sum->hits == sum->content));
+		if (v->cls == LC_OTHER && is_act(f) && verb_match(v, f) == 0 && !why_failed)
 			return 0;
 		if (!is_act(f)) {
 			if ((v->cls == LC_SEE && f->type == FT_SEEN) ||
@@ -370,8 +376,7 @@ static int match_verb(const rquestion *q, const fact *f, int failed, hitsum *sum
 		/* "who refilled the printer": the robot did it only when its
 		 * action is that deed, not one that merely names the printer */
 		/* "why couldn't you get hold of Farah": the attempt that failed
-		 * with her, whatever verb the question uses for it */
-		int why_failed = q->why && failed && q->status == RS_FAILED && sum->person_hit;
+		 * with her, whatever verb the question uses for it (why_failed) */
 		/* "how many gaps did you find": ScanShelf {gaps: 2} counts them,
 		 * whatever the question calls the doing */
 		char part[160];
@@ -483,6 +488,15 @@ double score_hits(const rquestion *q, const fact *f, const facts *set, int *hits
 	if (sum->hits == sum->content)
 		*hits_out |= 0x10000; /* every word matched (see add_cand) */
 	return sum->s + 0.1; /* something of the right kind in scope */
+}
+
+int slot_holds(const fact *f, const rq_term *t)
+{
+	static const int slots[] = { FS_OBJ, FS_DST, FS_SRC, FS_PLACE, FS_WHO, FS_NAME };
+	for (size_t j = 0; j < sizeof slots / sizeof *slots; j++)
+		if (word_in(f->s[slots[j]], t))
+			return 1;
+	return 0;
 }
 
 int fact_holds(const rquestion *q, const fact *f, const rq_term *t)

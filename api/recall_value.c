@@ -104,10 +104,10 @@ int value_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 	int rank = 0;
 	for (size_t i = 0; i <= x->n; i++) {
 		const cand *d = i < x->n ? &x->c[i] : c;
-		if (!is_act(d->f) || !d->f->s[FS_STATE] || d->hits < c->hits || d->coarse != c->coarse)
+		if (!is_act(d->f) || !d->f->s[FS_STATE] || d->hits < c->hits)
 			continue;
 		int r = best_part(q, d->f, part, sizeof part);
-		if (r > rank || (r == rank && r && d == c)) {
+		if (r > rank || (r == rank && r && (d == c || (at && at->coarse && !d->coarse)))) {
 			rank = r;
 			at = d;
 			snprintf(best, sizeof best, "%s", part);

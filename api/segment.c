@@ -70,9 +70,13 @@ static uint64_t event_key(const tnode *e)
 static int add_facts(builder *b, const scene *s, int64_t gap)
 {
 	facts sf = { 0 };
-	int rc = facts_from_scene(&sf, s, b->prof, b->cfg.profile != H2EMV_PROFILE_SKILL_STACK);
-	size_t n_prev = gap > b->cfg.event_gap ? 0 : b->n_prev;
 	facts *f;
+	int rc = facts_from_scene(&sf, s, b->prof, b->cfg.profile != H2EMV_PROFILE_SKILL_STACK);
+	/* a line that only closes its goal ends the goal's last run */
+	if (rc == H2EMV_OK && b->n_goals && !s->action && s->goal_status >= 3 &&
+	    (f = facts_of(b->goals[b->n_goals - 1])))
+		rc = facts_close_run(&sf, f, s);
+	size_t n_prev = gap > b->cfg.event_gap ? 0 : b->n_prev;
 	if (rc == H2EMV_OK && b->event) {
 		if (!(f = facts_of(b->event)) ||
 		    facts_merge_seq(f, &sf, b->prev_keys, n_prev, FACTS_EVENT_MAX))

@@ -16,8 +16,9 @@
 #include "tools/cli.h"
 
 static const char help[] =
-	"usage: h2emv import teach [PATH ...] [--episodes N] [--seed S] [--start TIME ...] [-o FILE]\n"
-	"       h2emv import armar [FILE] [--from TIME] [--to TIME] [--limit N] [-o FILE]\n"
+	"usage: h2emv import teach [PATH ...] [--episodes N] [--seed S] [--start TIME ...]\n"
+	"                          [-m DIR] [-o FILE]\n"
+	"       h2emv import armar [FILE] [--from TIME] [--to TIME] [--limit N] [-m DIR] [-o FILE]\n"
 	"       h2emv import rosbag BAG [--mapping FILE] (-m DIR [--create] [--build] | -o FILE)\n"
 	"\n"
 	"Write an observation history (JSON Lines, docs/formats.md) built from real\n"

@@ -1,0 +1,105 @@
+/*
+ * test_reasons.c — a backstage robot and a station free-flyer nobody
+ * wrote a profile for, whose outcomes and reasons are logged apart from
+ * the action: a line that only closes its goal ("goal_status": "failed",
+ * "FAIL: ..."), the reason in a note or in the robot's own words on the
+ * failed line, a check that passed or not, trouble during a named
+ * occasion, and "why" asked with a verb the log does not use.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "h2emv.h"
+#include "testutil.h"
+
+static const char *const backstage[] = {
+	/* Monday 2025-09-01: the tech rehearsal */
+	"{\"t\":\"2025-09-01T07:00:00Z\",\"location\":\"fly floor\",\"goal\":[\"Tech\",\"Flies\"],"
+	"\"goal_status\":\"running\",\"action\":\"fly.check(lineset=12, load=lantern drop)\"}",
+	"{\"t\":\"2025-09-01T07:10:00Z\",\"location\":\"fly floor\",\"goal\":[\"Tech\",\"Flies\"],"
+	"\"goal_status\":\"failed\",\"note\":\"FAIL: rope lock slipped, the lantern drop crept "
+	"down 30 cm\"}",
+	"{\"t\":\"2025-09-01T08:00:00Z\",\"location\":\"stage\",\"goal\":[\"Tech\",\"Sweep\"],"
+	"\"goal_status\":\"running\",\"action\":\"stage.sweep(area=downstage)\"}",
+	"{\"t\":\"2025-09-01T08:20:00Z\",\"location\":\"stage\",\"goal\":[\"Tech\",\"Sweep\"],"
+	"\"goal_status\":\"succeeded\"}",
+	/* Tuesday: a fog test that failed, then one that passed */
+	"{\"t\":\"2025-09-02T09:30:00Z\",\"location\":\"wings\",\"goal\":[\"Dress\",\"Fog\"],"
+	"\"goal_status\":\"running\",\"action\":\"fx.fog_test(machine=fog 1, seconds=20)\"}",
+	"{\"t\":\"2025-09-02T09:33:00Z\",\"location\":\"wings\",\"goal\":[\"Dress\",\"Fog\"],"
+	"\"goal_status\":\"failed\",\"note\":\"FAIL: fluid low, only 6 seconds of fog\"}",
+	"{\"t\":\"2025-09-02T10:00:00Z\",\"location\":\"wings\",\"goal\":[\"Dress\",\"Fog2\"],"
+	"\"goal_status\":\"running\",\"action\":\"fx.fog_test(machine=fog 1, seconds=20)\"}",
+	"{\"t\":\"2025-09-02T10:03:00Z\",\"location\":\"wings\",\"goal\":[\"Dress\",\"Fog2\"],"
+	"\"goal_status\":\"succeeded\"}",
+	/* a station free-flyer's failures, told on the failed line */
+	"{\"t\":\"2025-09-02T11:00:00Z\",\"t_end\":\"2025-09-02T11:05:00Z\",\"location\":\"Node 3\","
+	"\"action\":{\"name\":\"NAV_TO\",\"args\":[{\"key\":\"target\",\"value\":\"Cupola\"}],"
+	"\"status\":\"aborted\"},\"note\":\"FDIR: fan 2 impeller stalled; stopped in Node 3.\"}",
+	"{\"t\":\"2025-09-02T12:00:00Z\",\"t_end\":\"2025-09-02T12:07:00Z\",\"location\":\"Hab\","
+	"\"action\":{\"name\":\"FETCH_TOOL\",\"args\":[{\"key\":\"tool\",\"value\":\"spare gloves\"},"
+	"{\"key\":\"from\",\"value\":\"hab locker 4\"}],\"status\":\"failed\"},"
+	"\"speech\":{\"speaker\":\"WREN\",\"text\":\"I can't open hab locker 4: its latch is "
+	"stuck.\"}}",
+	"{\"t\":\"2025-09-02T13:00:00Z\",\"t_end\":\"2025-09-02T13:01:00Z\",\"location\":\"belt 3\","
+	"\"action\":{\"name\":\"WeighBag\",\"args\":{\"tag\":\"KL 118004\",\"weight_kg\":31.5},"
+	"\"status\":\"failed\"},\"note\":\"overweight; sent back to check-in desk 12\"}",
+};
+
+#define AT 1756857600000000LL /* 2025-09-03T00:00:00Z */
+
+/* The answer to q holds `want` (and not `not_want`). */
+static void expect(h2emv_mem *m, const char *q, const char *want, const char *not_want)
+{
+	h2emv_answer *a = tu_ask_at(m, AT, q);
+	if (!strstr(a->text, want) || (not_want && strstr(a->text, not_want)))
+		fail_msg("'%s' answered '%s', expected '%s'%s%s", q, a->text, want,
+		         not_want ? " and not " : "", not_want ? not_want : "");
+	h2emv_answer_free(a);
+}
+
+static void test_outcomes_told_apart(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_lines("reasons", backstage, sizeof backstage / sizeof *backstage,
+	                            &dir);
+	/* the closing line's outcome and its note are the run's */
+	expect(m, "What went wrong with the fog machine?", "fluid low", NULL);
+	expect(m, "Did lineset 12 pass its check on Monday?", "No", NULL);
+	expect(m, "Did the first fog test on Tuesday pass?", "No", NULL);
+	expect(m, "Did anything go wrong at the tech rehearsal on Monday?", "rope lock", NULL);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+static void test_reasons_on_the_failed_line(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_lines("reasons", backstage, sizeof backstage / sizeof *backstage,
+	                            &dir);
+	expect(m, "What went wrong on your way to the cupola?", "impeller stalled", NULL);
+	expect(m, "Why couldn't you get the gloves?", "latch is stuck", NULL);
+	expect(m, "Why did you send bag KL 118004 back?", "overweight", NULL);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_outcomes_told_apart),
+		cmocka_unit_test(test_reasons_on_the_failed_line),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
