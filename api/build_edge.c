@@ -78,10 +78,37 @@ int edge_nodes(builder *b, nlist *out, int level, size_t w, h2emv_error *err)
 
 /* ---------------------------------------------------- clustering (Alg. 1) -- */
 
-static int cmp_i64(const void *a, const void *b)
+/* The k-th smallest of d[0..n) (d is reordered): what d[k] would be
+ * after sorting, without sorting (a build asks this at every level step). */
+static int64_t kth_smallest(int64_t *d, size_t n, size_t k)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
+	size_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		int64_t pivot = d[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (d[i] < pivot)
+				i++;
+			while (d[j] > pivot)
+				j--;
+			if (i <= j) {
+				int64_t t = d[i];
+				d[i] = d[j];
+				d[j] = t;
+				i++;
+				if (j-- == 0)
+					break;
+			}
+		}
+		/* d[lo..j] <= pivot <= d[i..hi], and d(j..i) == pivot */
+		if (k <= j && j != (size_t)-1)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return d[k];
+	}
+	return d[k];
 }
 
 int64_t threshold(int level, tnode **items, size_t n)
@@ -89,15 +116,16 @@ int64_t threshold(int level, tnode **items, size_t n)
 	int64_t floor_ = 60000000ll;
 	for (int l = 3; l < level && l < 12; l++)
 		floor_ *= 4;
-	int64_t *d = malloc((n ? n : 1) * sizeof *d);
+	int64_t small[128];
+	int64_t *d = n <= 128 ? small : malloc(n * sizeof *d);
 	int64_t med = 0;
 	if (d && n) {
 		for (size_t i = 0; i < n; i++)
 			d[i] = items[i]->t_end - items[i]->t_start;
-		qsort(d, n, sizeof *d, cmp_i64);
-		med = d[n / 2];
+		med = kth_smallest(d, n, n / 2); /* the median */
 	}
-	free(d);
+	if (d != small)
+		free(d);
 	int64_t thr = (med > floor_ ? med : floor_) * (5 + level);
 	if (level + 1 < DAY_LEVEL && thr > NIGHT_GAP)
 		thr = NIGHT_GAP;

@@ -50,6 +50,24 @@ static void padd(plist *l, uint64_t term, int64_t t0, int64_t t1, uint8_t type, 
 	l->v[l->n++] = (eng_posting){ term, t0, t1, type, 1, role };
 }
 
+/* lex_same_group of a stem whose term is `term`, through a per-thread
+ * memo (a build asks for every word of every goal, and the words repeat). */
+static int same_group(const char *stem, uint64_t term)
+{
+	static _Thread_local struct {
+		uint64_t term;
+		int group;
+		char stem[LEX_WORD_MAX];
+	} memo[256];
+	size_t i = term & 255;
+	if (memo[i].term != term || strcmp(memo[i].stem, stem)) {
+		memo[i].group = lex_same_group(stem);
+		memo[i].term = term;
+		snprintf(memo[i].stem, sizeof memo[i].stem, "%s", stem);
+	}
+	return memo[i].group;
+}
+
 static void add_words(plist *l, const char *s, int64_t t0, int64_t t1, uint8_t type,
                       uint16_t role)
 {
@@ -60,8 +78,9 @@ static void add_words(plist *l, const char *s, int64_t t0, int64_t t1, uint8_t t
 		return;
 	}
 	for (size_t i = 0; i < k; i++) {
-		padd(l, ridx_term(w[i].stem), t0, t1, type, role);
-		int g = lex_same_group(w[i].stem);
+		uint64_t term = ridx_term(w[i].stem);
+		padd(l, term, t0, t1, type, role);
+		int g = same_group(w[i].stem, term);
 		if (g >= 0)
 			padd(l, group_term(g), t0, t1, type, role);
 	}
