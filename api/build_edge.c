@@ -35,6 +35,15 @@ int by_time(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+void sort_by_time(tnode **v, size_t n)
+{
+	size_t i = 1;
+	while (i < n && by_time(&v[i - 1], &v[i]) <= 0)
+		i++;
+	if (i < n) /* (mostly in order already: the walk and the pushes keep it) */
+		qsort(v, n, sizeof *v, by_time);
+}
+
 /* ---------------------------------------------------------- edge nodes -- */
 
 /* Walk the right edge backwards collecting nodes at `level` (reading the

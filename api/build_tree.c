@@ -370,7 +370,7 @@ static int visible_items(level_ctx *x, const nlist *nnew, h2emv_error *err)
 	for (size_t i = 0; rc == H2EMV_OK && i < nnew->n; i++)
 		rc = nl_add(&x->items, nnew->v[i]);
 	if (rc == H2EMV_OK)
-		qsort(x->items.v, x->items.n, sizeof *x->items.v, by_time);
+		sort_by_time(x->items.v, x->items.n);
 	return rc;
 }
 
@@ -467,7 +467,7 @@ static int finish_top(level_ctx *x, size_t i_changed, nlist *next, h2emv_error *
 			rc = tree_insert(root, x->merged.v[j], root->n_kids);
 	next->n = 0;
 	if (rc == H2EMV_OK)
-		qsort(root->kids, root->n_kids, sizeof *root->kids, by_time);
+		sort_by_time(root->kids, root->n_kids);
 	if (rc == H2EMV_OK)
 		rc = summarize_node(b, root, err);
 	tree_fit_range(root);
@@ -517,7 +517,7 @@ static int level_step(builder *b, int level, nlist *nnew, nlist *next, h2emv_err
 	level_ctx x = { .b = b, .level = level };
 	int rc = edge_nodes(b, &x.p_old, level + 1, b->cfg.context_window, err);
 	next->n = 0;
-	qsort(nnew->v, nnew->n, sizeof *nnew->v, by_time);
+	sort_by_time(nnew->v, nnew->n);
 	int joined = 0;
 	if (rc == H2EMV_OK)
 		rc = try_join_last(&x, nnew->v, nnew->n, &joined, err);

@@ -18,6 +18,8 @@ typedef struct nlist {
 int nl_add(nlist *l, tnode *x);
 /* qsort order of nodes: by start, then id. */
 int by_time(const void *a, const void *b);
+/* Sort v by by_time (a list in order already is left as it is). */
+void sort_by_time(tnode **v, size_t n);
 /* The last `w` nodes at `level` on the right edge, oldest first. */
 int edge_nodes(builder *b, nlist *out, int level, size_t w, h2emv_error *err);
 /* thr(level): the gap that splits a cluster. */
