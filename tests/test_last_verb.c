@@ -2,7 +2,9 @@
  * test_last_verb.c — "when did you last pick up the apple" answers the
  * last Pickup of the apple, not the Place that followed it: the walk from
  * the newest end stops only at a fact whose verb is the one asked (a near
- * verb, put for pick up, matches every word too but scores lower).
+ * verb, put for pick up, matches every word too but scores lower); and a
+ * count's evidence names each counted goal once, in the order counted
+ * (recall_count.c adds them all at once).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -72,10 +74,36 @@ static void test_last_pickup_not_the_place_after_it(void **state)
 	free(v);
 }
 
+static void test_count_evidence_once_each(void **state)
+{
+	(void)state;
+	size_t n;
+	char **v = history(&n);
+	char *dir = NULL;
+	h2emv_mem *m = tu_mem_lines("countev", (const char *const *)v, n, &dir);
+	h2emv_answer *a = tu_ask_at(m, (T0 + 3600) * US, "How many times did you pick up the apple?");
+	if (strncmp(a->text, "3 times", 7))
+		fail_msg("count: \"%s\"", a->text);
+	assert_int_equal(a->n_evidence, 3);
+	for (size_t i = 0; i < a->n_evidence; i++)
+		for (size_t j = 0; j < i; j++)
+			assert_true(a->evidence[i].id != a->evidence[j].id);
+	/* (the goals in time order: ids grow with the build) */
+	assert_true(a->evidence[0].id < a->evidence[1].id && a->evidence[1].id < a->evidence[2].id);
+	h2emv_answer_free(a);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_last_pickup_not_the_place_after_it),
+		cmocka_unit_test(test_count_evidence_once_each),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
