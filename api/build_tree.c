@@ -42,11 +42,10 @@
 
 #include "api/build.h"
 #include "api/facts.h"
+#include "api/build_tree_internal.h"
 
 _Static_assert(TREE_ROOT_LEVEL == TOP_LEVEL + 1, "the root sits right above the top summaries");
 
-#define NIGHT_GAP (6ll * 3600 * 1000000)
-#define DAY_MERGE (48ll * 3600 * 1000000)
 #define MAX_EDGE 64
 
 pol_item item_of(tnode *n)
@@ -63,124 +62,6 @@ pol_item item_of(tnode *n)
 	 * in pieces says the same): a summary says their outcomes (gist.h) */
 	it.facts = n->kind == H2EMV_KIND_GOAL ? facts_of(n) : NULL;
 	return it;
-}
-
-/* A growable list of nodes. */
-typedef struct nlist {
-	tnode **v;
-	size_t n, cap;
-} nlist;
-
-static int nl_add(nlist *l, tnode *x)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		tnode **v = realloc(l->v, cap * sizeof *v);
-		if (!v)
-			return H2EMV_ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->n++] = x;
-	return H2EMV_OK;
-}
-
-static int by_time(const void *a, const void *b)
-{
-	const tnode *x = *(tnode *const *)a, *y = *(tnode *const *)b;
-	if (x->t_start != y->t_start)
-		return x->t_start < y->t_start ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* ---------------------------------------------------------- edge nodes -- */
-
-/* Walk the right edge backwards collecting nodes at `level` (reading the
- * nodes it passes through from the store as needed). Stops at a
- * placeholder (everything older is forgotten and never regrouped) and
- * passes over lower nodes (the open goal under the root). Returns 1 when
- * done, or a negative status. */
-static int edge_walk(builder *b, nlist *out, size_t w, tnode *n, int level, h2emv_error *err)
-{
-	for (uint32_t i = n->n_kids; i-- > 0;) {
-		tnode *k = n->kids[i];
-		if (k->kind == H2EMV_KIND_FORGOTTEN)
-			return 1;
-		int rc = 0;
-		if (k->level == level)
-			rc = nl_add(out, k) ? eng_fail(err, H2EMV_ENOMEM, "out of memory") : 0;
-		else if (k->level > level && !(rc = tree_kids(&b->t, k, err)))
-			rc = edge_walk(b, out, w, k, level, err);
-		if (rc)
-			return rc;
-		if (out->n >= w)
-			return 1;
-	}
-	return 0;
-}
-
-/* The last `w` nodes at `level` on the right edge, oldest first. */
-static int edge_nodes(builder *b, nlist *out, int level, size_t w, h2emv_error *err)
-{
-	out->n = 0;
-	int rc = edge_walk(b, out, w, b->t.root, level, err);
-	if (rc < 0)
-		return rc;
-	for (size_t i = 0; i < out->n / 2; i++) {
-		tnode *x = out->v[i];
-		out->v[i] = out->v[out->n - 1 - i];
-		out->v[out->n - 1 - i] = x;
-	}
-	return H2EMV_OK;
-}
-
-/* ---------------------------------------------------- clustering (Alg. 1) -- */
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static int64_t threshold(int level, tnode **items, size_t n)
-{
-	int64_t floor_ = 60000000ll;
-	for (int l = 3; l < level && l < 12; l++)
-		floor_ *= 4;
-	int64_t *d = malloc((n ? n : 1) * sizeof *d);
-	int64_t med = 0;
-	if (d && n) {
-		for (size_t i = 0; i < n; i++)
-			d[i] = items[i]->t_end - items[i]->t_start;
-		qsort(d, n, sizeof *d, cmp_i64);
-		med = d[n / 2];
-	}
-	free(d);
-	int64_t thr = (med > floor_ ? med : floor_) * (5 + level);
-	if (level + 1 < DAY_LEVEL && thr > NIGHT_GAP)
-		thr = NIGHT_GAP;
-	if (level + 1 >= DAY_LEVEL && thr < DAY_MERGE)
-		thr = DAY_MERGE;
-	return thr;
-}
-
-/* Cluster boundaries: starts[k] is the first index of cluster k. */
-static size_t clusters(size_t *starts, tnode **items, size_t n, int level, int64_t thr)
-{
-	size_t k = 0;
-	int night = 0;
-	for (size_t i = 0; i < n; i++) {
-		int64_t gap = i ? items[i]->t_start - items[i - 1]->t_end : 0;
-		if (i == 0 || gap > thr)
-			starts[k++] = i;
-		if (i && level + 1 < DAY_LEVEL && gap >= NIGHT_GAP)
-			night = 1;
-	}
-	if (k == n && n > 1 && !night) {
-		k = 1; /* avoid single-item clusters */
-		starts[0] = 0;
-	}
-	return k;
 }
 
 /* ------------------------------------------------------- one level step -- */
@@ -489,7 +370,7 @@ static int visible_items(level_ctx *x, const nlist *nnew, h2emv_error *err)
 	for (size_t i = 0; rc == H2EMV_OK && i < nnew->n; i++)
 		rc = nl_add(&x->items, nnew->v[i]);
 	if (rc == H2EMV_OK)
-		qsort(x->items.v, x->items.n, sizeof *x->items.v, by_time);
+		sort_by_time(x->items.v, x->items.n);
 	return rc;
 }
 
@@ -586,7 +467,7 @@ static int finish_top(level_ctx *x, size_t i_changed, nlist *next, h2emv_error *
 			rc = tree_insert(root, x->merged.v[j], root->n_kids);
 	next->n = 0;
 	if (rc == H2EMV_OK)
-		qsort(root->kids, root->n_kids, sizeof *root->kids, by_time);
+		sort_by_time(root->kids, root->n_kids);
 	if (rc == H2EMV_OK)
 		rc = summarize_node(b, root, err);
 	tree_fit_range(root);
@@ -636,7 +517,7 @@ static int level_step(builder *b, int level, nlist *nnew, nlist *next, h2emv_err
 	level_ctx x = { .b = b, .level = level };
 	int rc = edge_nodes(b, &x.p_old, level + 1, b->cfg.context_window, err);
 	next->n = 0;
-	qsort(nnew->v, nnew->n, sizeof *nnew->v, by_time);
+	sort_by_time(nnew->v, nnew->n);
 	int joined = 0;
 	if (rc == H2EMV_OK)
 		rc = try_join_last(&x, nnew->v, nnew->n, &joined, err);

@@ -483,8 +483,8 @@ int lex_same_group(const char *stem)
 	pthread_once(&same_once, same_build);
 	for (size_t g = 0; g < SAME_GROUPS; g++)
 		for (size_t i = 0; same_src[g][i]; i++)
-			if (!strcmp(same_stems[g][i], stem))
-				return (int)g;
+			if (same_stems[g][i][0] == stem[0] && !strcmp(same_stems[g][i], stem))
+				return (int)g; /* (the first letter first: a build asks for every word) */
 	return -1;
 }
 

@@ -50,6 +50,24 @@ static void padd(plist *l, uint64_t term, int64_t t0, int64_t t1, uint8_t type, 
 	l->v[l->n++] = (eng_posting){ term, t0, t1, type, 1, role };
 }
 
+/* lex_same_group of a stem whose term is `term`, through a per-thread
+ * memo (a build asks for every word of every goal, and the words repeat). */
+static int same_group(const char *stem, uint64_t term)
+{
+	static _Thread_local struct {
+		uint64_t term;
+		int group;
+		char stem[LEX_WORD_MAX];
+	} memo[256];
+	size_t i = term & 255;
+	if (memo[i].term != term || strcmp(memo[i].stem, stem)) {
+		memo[i].group = lex_same_group(stem);
+		memo[i].term = term;
+		snprintf(memo[i].stem, sizeof memo[i].stem, "%s", stem);
+	}
+	return memo[i].group;
+}
+
 static void add_words(plist *l, const char *s, int64_t t0, int64_t t1, uint8_t type,
                       uint16_t role)
 {
@@ -60,17 +78,53 @@ static void add_words(plist *l, const char *s, int64_t t0, int64_t t1, uint8_t t
 		return;
 	}
 	for (size_t i = 0; i < k; i++) {
-		padd(l, ridx_term(w[i].stem), t0, t1, type, role);
-		int g = lex_same_group(w[i].stem);
+		uint64_t term = ridx_term(w[i].stem);
+		padd(l, term, t0, t1, type, role);
+		int g = same_group(w[i].stem, term);
 		if (g >= 0)
 			padd(l, group_term(g), t0, t1, type, role);
 	}
 }
 
-static int cmp_term(const void *a, const void *b)
+/* Postings by term (what order equal terms take does not matter: merge
+ * folds them alike). A quicksort on the key: a build sorts every goal's. */
+static void sort_terms(eng_posting *v, size_t n)
 {
-	const eng_posting *x = a, *y = b;
-	return (x->term > y->term) - (x->term < y->term);
+	while (n > 12) {
+		uint64_t a = v[0].term, b = v[n / 2].term, c = v[n - 1].term;
+		uint64_t pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+		size_t i = 0, j = n - 1;
+		for (;;) {
+			while (v[i].term < pivot)
+				i++;
+			while (v[j].term > pivot)
+				j--;
+			if (i >= j)
+				break;
+			eng_posting t = v[i];
+			v[i] = v[j];
+			v[j] = t;
+			i++;
+			j--;
+		}
+		/* v[0..j] <= pivot <= v[j+1..n): the smaller side first */
+		size_t left = j + 1;
+		if (left < n - left) {
+			sort_terms(v, left);
+			v += left;
+			n -= left;
+		} else {
+			sort_terms(v + left, n - left);
+			n = left;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		eng_posting t = v[i];
+		size_t j = i;
+		for (; j > 0 && v[j - 1].term > t.term; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
 }
 
 /* One posting per term: the earliest start, the latest end, the types and
@@ -79,7 +133,7 @@ static size_t merge(eng_posting *v, size_t n)
 {
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof *v, cmp_term);
+	sort_terms(v, n);
 	size_t k = 0;
 	for (size_t i = 1; i < n; i++) {
 		eng_posting *a = &v[k], *b = &v[i];

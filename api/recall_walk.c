@@ -217,7 +217,7 @@ static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 			continue;
 		int hits;
 		double s = score_hits(x->q, v, f, &hits);
-		int complete = (hits & 0x10000) != 0;
+		int complete = (hits & 0x10000) != 0, near_verb = (hits & 0x20000) != 0;
 		hits &= 0xffff;
 		if (wanted(x, s)) {
 			if (add_cand(x, v, h2emv_node_ref(n), s, coarse, hits))
@@ -234,7 +234,10 @@ static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 			            (x->q->status == RS_FAILED && v->status != FST_ONGOING);
 			/* (an object seen does not settle "where did you grab the
 			 * milk": the grasp is asked for) */
-			if (!coarse && final && complete && s >= 2 && (is_act(v) || !acts_asked(x->q)))
+			/* (nor the Place after a Pickup: a near verb scores lower,
+			 * and the verb asked may be in an older goal) */
+			if (!coarse && final && complete && !near_verb && s >= 2 &&
+			    (is_act(v) || !acts_asked(x->q)))
 				x->settled = 1;
 		}
 	}
