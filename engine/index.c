@@ -181,6 +181,20 @@ int ix_commit_txn(MDB_txn *txn, eng_env *env, eng_node *const *nodes, size_t n,
 	return rc;
 }
 
+int ix_clear_txn(MDB_txn *txn, h2emv_error *err)
+{
+	MDB_dbi post, node;
+	int rc = ix_dbis(&post, &node, txn, 0, err);
+	if (rc == H2EMV_ENOTFOUND)
+		return H2EMV_OK; /* none to clear */
+	if (rc)
+		return rc;
+	int mrc = mdb_drop(txn, post, 0);
+	if (!mrc)
+		mrc = mdb_drop(txn, node, 0);
+	return mrc ? env_err(err, mrc, "index: clearing") : H2EMV_OK;
+}
+
 int ix_drop_txn(MDB_txn *txn, eng_env *env, const uint8_t nk[12], h2emv_error *err)
 {
 	(void)env;
