@@ -12,7 +12,8 @@
  * every waiting observation) the follower resumes by itself, folds
  * everything and counts its waits; check passes, and compact then copies.
  * The second test fills the disk with nothing beside the memory and
- * recovers with `gc && compact && build` alone, twice, where gc frees little.
+ * recovers with `gc && compact && build` alone, twice, where gc frees little;
+ * the third does it with `serve` running, whose builder resumes by itself.
  *
  * Mounting needs root (or CAP_SYS_ADMIN); CI runs as root. Where mounting
  * is impossible the test is skipped (exit 77).
@@ -278,27 +279,12 @@ static void write_word_batch(const char *path, uint64_t first, size_t n)
 	assert_int_equal(fclose(f), 0);
 }
 
-/* The memory fills the disk with nothing else on it, gc frees little (a
- * few superseded versions), and `gc && compact && build` must fold every
- * observation waiting: the copy leaves the term index out when only that
- * fits (it is rebuilt after), and the space the compaction frees goes to
- * the observations waiting, not back into the reserve. A second round
- * finds the reserve again and the chain still passes. */
-static void test_gc_compact_build_recover_when_gc_frees_little(void **state)
+/* A new memory at `dir` ingests and builds forty-word observations until a
+ * build finds the disk full, then fills what is left with small ingests.
+ * Returns how many were acknowledged; some wait to be folded. */
+static uint64_t fill_with_words(const char *dir, const char *batch, const char *errlog)
 {
-	(void)state;
-	if (skip_reason)
-		tu_skip("H2EMV_REQUIRE_MOUNT",
-		        "cannot mount a small tmpfs here (%s); this test needs root or CAP_SYS_ADMIN, "
-		        "which CI has",
-		        skip_reason);
-	char *dir = tu_fmt("%s/mem", mountpoint);
-	char *scratch = tu_tmpdir("edges-fulldisk-words");
-	char *batch = tu_fmt("%s/batch.jsonl", scratch);
-	char *errlog = tu_fmt("%s/stderr", scratch);
 	assert_int_equal(tu_cli_log(errlog, NULL, "init '%s'", dir), 0);
-	/* ingest and build until either finds the disk full, then fill what
-	 * is left with small ingests */
 	uint64_t acked = 0;
 	int full = 0;
 	for (int b = 0; b < MAX_BATCHES && !full; b++) {
@@ -324,6 +310,29 @@ static void test_gc_compact_build_recover_when_gc_frees_little(void **state)
 	assert_int_equal(last, acked);
 	assert_true(cursor < last);
 	assert_int_equal(tu_cli_log(errlog, NULL, "build -m '%s' -q --commit 50", dir), 4);
+	return acked;
+}
+
+/* The memory fills the disk with nothing else on it, gc frees little (a
+ * few superseded versions), and `gc && compact && build` must fold every
+ * observation waiting: the copy leaves the term index out when only that
+ * fits (it is rebuilt after), and the space the compaction frees goes to
+ * the observations waiting, not back into the reserve. A second round
+ * finds the reserve again and the chain still passes. */
+static void test_gc_compact_build_recover_when_gc_frees_little(void **state)
+{
+	(void)state;
+	if (skip_reason)
+		tu_skip("H2EMV_REQUIRE_MOUNT",
+		        "cannot mount a small tmpfs here (%s); this test needs root or CAP_SYS_ADMIN, "
+		        "which CI has",
+		        skip_reason);
+	char *dir = tu_fmt("%s/mem", mountpoint);
+	char *scratch = tu_tmpdir("edges-fulldisk-words");
+	char *batch = tu_fmt("%s/batch.jsonl", scratch);
+	char *errlog = tu_fmt("%s/stderr", scratch);
+	uint64_t acked = fill_with_words(dir, batch, errlog);
+	uint64_t cursor, last;
 	for (int round = 1; round <= 2; round++) {
 		char *out = NULL;
 		int gc_rc = tu_cli_log(errlog, &out, "gc -m '%s' --keep 1", dir);
@@ -373,12 +382,79 @@ static void test_gc_compact_build_recover_when_gc_frees_little(void **state)
 	free(errlog);
 }
 
+/* The same full disk with `serve` running: its builder finds the disk
+ * full and waits ("disk full: waiting for space" in /v1/status, not
+ * checked here: test_serve_edges does); `gc && compact` beside it make
+ * room, and the builder folds every waiting observation by itself, each
+ * counted once in what it reports when stopped. */
+static void test_serve_recovers_after_gc_and_compact(void **state)
+{
+	(void)state;
+	if (skip_reason)
+		tu_skip("H2EMV_REQUIRE_MOUNT",
+		        "cannot mount a small tmpfs here (%s); this test needs root or CAP_SYS_ADMIN, "
+		        "which CI has",
+		        skip_reason);
+	char *dir = tu_fmt("%s/mem", mountpoint);
+	char *scratch = tu_tmpdir("edges-fulldisk-serve");
+	char *batch = tu_fmt("%s/batch.jsonl", scratch);
+	char *errlog = tu_fmt("%s/stderr", scratch);
+	char *servelog = tu_fmt("%s/serve.stderr", scratch);
+	uint64_t acked = fill_with_words(dir, batch, errlog);
+	uint64_t cursor0, cursor, last;
+	progress_of(errlog, dir, &cursor0, &last);
+	const char *serve[] = { "serve", "-m", dir, "--listen", "127.0.0.1:0", "--no-maintenance",
+		                NULL };
+	pid_t server = tu_cli_spawn(serve, servelog, 0, 120);
+	sleep(2); /* its builder tries, finds the disk full and waits */
+	char *out = NULL;
+	assert_int_equal(tu_cli_log(errlog, &out, "gc -m '%s' --keep 1", dir), 0);
+	free(out);
+	out = NULL;
+	int compact_rc = tu_cli_log(errlog, &out, "compact -m '%s'", dir);
+	print_message("compact beside serve: exit %d: %s", compact_rc, out ? out : "");
+	free(out);
+	assert_int_equal(compact_rc, 0);
+	progress_of(errlog, dir, &cursor, &last);
+	for (int s = 0; s < 60 && cursor < last; s++) {
+		sleep(1);
+		progress_of(errlog, dir, &cursor, &last);
+	}
+	kill(server, SIGTERM);
+	int st = tu_wait(server);
+	size_t len = 0;
+	char *slog = tu_read_file(servelog, &len);
+	print_message("serve: exit %d; cursor %" PRIu64 " of %" PRIu64 "; stderr tail: %s\n",
+	              WIFEXITED(st) ? WEXITSTATUS(st) : -1, cursor, last,
+	              slog && len > 300 ? slog + len - 300 : slog ? slog : "");
+	assert_int_equal(last, acked);
+	if (cursor < last)
+		fail_msg("serve's builder did not resume: %" PRIu64 " of %" PRIu64 " built", cursor,
+		         last);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char *built = tu_fmt("%" PRIu64 " built", last - cursor0);
+	if (!slog || !strstr(slog, built))
+		fail_msg("serve does not report %s once: %s", built, slog ? slog : "");
+	free(built);
+	free(slog);
+	assert_int_equal(tu_cli_log(errlog, NULL, "check -m '%s'", dir), 0);
+	tu_rmrf(dir);
+	tu_rmrf(scratch);
+	free(dir);
+	free(scratch);
+	free(batch);
+	free(errlog);
+	free(servelog);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_the_memory_fills_the_disk_and_recovers_with_gc_and_compact,
 		                                mount_small_tmpfs, unmount_small_tmpfs),
 		cmocka_unit_test_setup_teardown(test_gc_compact_build_recover_when_gc_frees_little,
+		                                mount_small_tmpfs, unmount_small_tmpfs),
+		cmocka_unit_test_setup_teardown(test_serve_recovers_after_gc_and_compact,
 		                                mount_small_tmpfs, unmount_small_tmpfs),
 	};
 	return tu_exit(cmocka_run_group_tests(tests, NULL, NULL));
