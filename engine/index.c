@@ -13,7 +13,9 @@
  * supersedes the version. GC deletes a version's postings with the version.
  * The key of twelve zero bytes in ixnode (no node has id 0) marks the index
  * complete: written when the first commit finds no node yet, or by a
- * rebuild; a commit made without an extractor removes it.
+ * rebuild; a commit made without an extractor removes it. On a full disk
+ * gc and compaction may empty the index (ix_clear_txn) rather than copy
+ * its pages; the next rebuild with room makes it again.
  */
 #include <pthread.h>
 #include <stdlib.h>
