@@ -228,6 +228,9 @@ static int clear_index_if_tight(eng_env *env, h2emv_error *err)
 	if (statvfs(eng_dir(env), &vfs) != 0 || eng_read_begin(&r, env, NULL) != H2EMV_OK)
 		return H2EMV_OK;
 	eng_index_bytes(&index, &nodes, r);
+	MDB_stat dead;
+	if (mdb_stat(r->txn, env->dbi[DB_DEAD], &dead) != 0 || dead.ms_entries == 0)
+		index = 0; /* no version to delete: nothing to save */
 	eng_read_end(r);
 	if (index == 0 || (uint64_t)vfs.f_bavail * vfs.f_frsize >= index + (2u << 20))
 		return H2EMV_OK;
