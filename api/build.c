@@ -281,6 +281,8 @@ int h2emv_build(h2emv_build_result *out, h2emv_mem *mem, const h2emv_build_optio
 	b.estimate = opts->version >= 3 && opts->estimate_tokens;
 	/* a memory from before the term index (or salvaged) gets it now */
 	rc = ridx_ensure(mem, opts->progress, opts->progress_ctx, err);
+	if (rc == H2EMV_ENOSPC) /* (a full disk: fold first, index when there is room) */
+		rc = H2EMV_OK;
 	uint64_t every = opts->commit_every ? opts->commit_every : DEFAULT_COMMIT_EVERY;
 	uint64_t folded = 0, snaps = 0, skipped = 0, missing = 0, last = 0, since = 0;
 	eng_buf body = { 0 };

@@ -255,7 +255,12 @@ int h2emv_compact(uint64_t *bytes_before, uint64_t *bytes_after, h2emv_mem *mem,
 {
 	if (!mem)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_compact: mem is NULL");
-	return eng_compact(mem->env, bytes_before, bytes_after, err);
+	int rc = eng_compact(mem->env, bytes_before, bytes_after, err);
+	/* a copy made on a full disk may have left the term index out: build
+	 * it again where there is room (else the next build does) */
+	if (rc == H2EMV_OK)
+		ridx_ensure(mem, NULL, NULL, NULL);
+	return rc;
 }
 
 /* Reads `opts` (NULL: none) into its four callbacks; EINVAL for a version

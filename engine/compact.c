@@ -8,6 +8,8 @@
  * wait: views already open finish on the old file, new ones use the new.
  * A crash at any moment leaves CURRENT naming a complete file. Every
  * record's checksum is verified first: a damaged store is not compacted.
+ * On a full disk the copy uses the reserve, and leaves the term index out
+ * when only that fits (room_for_copy); h2emv_compact rebuilds it.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -227,22 +229,27 @@ static int switch_to(eng_env *env, uint64_t next, int *switched, h2emv_error *er
 
 /* Is there room for the copy (its live pages, its lock file, a MiB to
  * spare)? When the free space alone is short but the reserve makes up the
- * difference, the reserve goes; when even the reserve would
+ * difference, the reserve goes. When only a copy without the term index
+ * fits (derived data, about a third of the node records' pages),
+ * *without_index is set and the reserve goes too. When even that would
  * not do, nothing is touched: H2EMV_ENOSPC, the reserve kept, and the
  * pages gc freed are reused in place by later writes (docs/formats.md
  * section 4). */
-static int room_for_copy(eng_env *env, eng_gen *g, h2emv_error *err)
+static int room_for_copy(eng_env *env, eng_gen *g, int *without_index, h2emv_error *err)
 {
 	struct statvfs vfs;
+	*without_index = 0;
 	if (statvfs(env->dir, &vfs) != 0)
 		return H2EMV_OK; /* cannot tell: let the copy try */
 	uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	uint64_t live = reserve_live_bytes(env, g);
+	uint64_t index = 0;
+	uint64_t live = reserve_live_split(env, g, &index);
 	uint64_t need = live + LOCK_FILE_BYTES + (1u << 20);
 	uint64_t reserve = reserve_bytes(env->dir);
 	if (avail >= need)
 		return H2EMV_OK;
-	if (avail + reserve >= need) {
+	if (avail + reserve >= need || avail + reserve >= need - index) {
+		*without_index = avail + reserve < need;
 		reserve_release(env->dir); /* the disk is full: the reserve is there for this */
 		return H2EMV_OK;
 	}
@@ -251,14 +258,36 @@ static int room_for_copy(eng_env *env, eng_gen *g, h2emv_error *err)
 	uint64_t file = 0;
 	if (mdb_env_info(g->mdb, &info) == 0 && mdb_env_stat(g->mdb, &st) == 0)
 		file = ((uint64_t)info.me_last_pgno + 1) * st.ms_psize;
+	need -= index;
 	return eng_fail(err, H2EMV_ENOSPC,
-	                "compact: not compacted: the copy needs %llu bytes, and the disk has %llu "
-	                "free besides the %llu-byte reserve, which is kept; free %llu more bytes "
-	                "on this file system and run it again (meanwhile later writes reuse the "
-	                "%llu bytes of free pages inside the data file)",
+	                "compact: not compacted: the copy needs %llu bytes (without the term "
+	                "index), and the disk has %llu free besides the %llu-byte reserve, which "
+	                "is kept; free %llu more bytes on this file system and run it again "
+	                "(meanwhile later writes reuse the %llu bytes of free pages inside the "
+	                "data file)",
 	                (unsigned long long)need, (unsigned long long)avail,
 	                (unsigned long long)reserve, (unsigned long long)(need - avail - reserve),
 	                (unsigned long long)(file > live ? file - live : 0));
+}
+
+/* Empty the term index in a commit of its own (the caller holds the write
+ * lock): its pages join the free list, which the copy leaves out. Nothing
+ * acknowledged is in it: it is rebuilt from the node records (by
+ * h2emv_compact right after, else by the next build), and answers read the
+ * tree meanwhile (docs/index.md). */
+static int leave_index_out(eng_gen *g, h2emv_error *err)
+{
+	MDB_txn *txn;
+	int mrc = mdb_txn_begin(g->mdb, NULL, 0, &txn);
+	if (mrc)
+		return env_err(err, mrc, "compact: leaving the term index out");
+	int rc = ix_clear_txn(txn, err);
+	if (rc) {
+		mdb_txn_abort(txn);
+		return rc;
+	}
+	mrc = mdb_txn_commit(txn);
+	return mrc ? env_err(err, mrc, "compact: leaving the term index out") : H2EMV_OK;
 }
 
 /* The copy and the switch, under the write lock, on generation `g`.
@@ -279,8 +308,10 @@ static int compact_locked(eng_env *env, eng_gen *g, uint64_t *after, int *switch
 		rc = verify_records_following(env, g, err);
 	if (rc)
 		return rc;
-	int e = 0, resized = 0;
-	if ((rc = room_for_copy(env, g, err)) != H2EMV_OK)
+	int e = 0, resized = 0, without_index = 0;
+	if ((rc = room_for_copy(env, g, &without_index, err)) != H2EMV_OK)
+		return rc;
+	if (without_index && (rc = leave_index_out(g, err)) != H2EMV_OK)
 		return rc;
 	for (;;) {
 		/* the copy reads through the map like a view: no remap under it */

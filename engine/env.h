@@ -223,6 +223,9 @@ void reserve_refresh(eng_env *env, eng_gen *g);
 /* Bytes of the live pages of `g` (the file's pages less its free list's):
  * what a compaction's copy needs. 0 if it cannot be read. */
 uint64_t reserve_live_bytes(eng_env *env, eng_gen *g);
+/* The same, and in *index (may be NULL) the bytes of the term index's
+ * pages among them. */
+uint64_t reserve_live_split(eng_env *env, eng_gen *g, uint64_t *index);
 /* Unlink the reserve; returns the bytes released. */
 uint64_t reserve_release(const char *dir);
 
@@ -240,6 +243,10 @@ int ix_put_node(MDB_txn *txn, MDB_dbi post, MDB_dbi node, eng_env *env, const en
                 uint64_t died, eng_buf *b, h2emv_error *err);
 /* GC: delete the postings of version `nk` (id | version, 12 bytes). */
 int ix_drop_txn(MDB_txn *txn, eng_env *env, const uint8_t nk[12], h2emv_error *err);
+/* Empty the index (its marker too: incomplete until rebuilt), its pages
+ * to the free list at once: on a full disk, where deleting postings one by
+ * one would copy most of its pages (gc.c, compact.c). */
+int ix_clear_txn(MDB_txn *txn, h2emv_error *err);
 /* check: the index against the node records; `bad` gets each violation. */
 typedef void (*ix_bad_fn)(void *ctx, const char *rule, eng_ref ref, const char *msg);
 int ix_check_txn(MDB_txn *txn, eng_env *env, ix_bad_fn bad, void *ctx);

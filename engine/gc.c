@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "engine/env.h"
 
@@ -207,6 +208,35 @@ static int sweep_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	return rc;
 }
 
+static int clear_index_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
+{
+	(void)env, (void)ctx;
+	return ix_clear_txn(txn, err);
+}
+
+/* On a disk with less free space than the term index and two MiB, the
+ * sweep's deletions of postings (spread over the whole index) would copy
+ * most of its pages, and on a full disk eat the reserve that the
+ * compaction after gc needs: the index (derived data) is emptied first in
+ * one small commit, and rebuilt by the next build that has the room
+ * (answers read the tree meanwhile). */
+static int clear_index_if_tight(eng_env *env, h2emv_error *err)
+{
+	struct statvfs vfs;
+	eng_read *r;
+	uint64_t index = 0, nodes = 0;
+	if (statvfs(eng_dir(env), &vfs) != 0 || eng_read_begin(&r, env, NULL) != H2EMV_OK)
+		return H2EMV_OK;
+	eng_index_bytes(&index, &nodes, r);
+	MDB_stat dead;
+	if (mdb_stat(r->txn, env->dbi[DB_DEAD], &dead) != 0 || dead.ms_entries == 0)
+		index = 0; /* no version to delete: nothing to save */
+	eng_read_end(r);
+	if (index == 0 || (uint64_t)vfs.f_bavail * vfs.f_frsize >= index + (2u << 20))
+		return H2EMV_OK;
+	return env_write(env, clear_index_fn, NULL, err);
+}
+
 int eng_gc(h2emv_gc_result *out, eng_env *env, const h2emv_gc_options *opts, h2emv_error *err)
 {
 	h2emv_gc_options def = H2EMV_GC_OPTIONS_INIT;
@@ -239,6 +269,8 @@ int eng_gc(h2emv_gc_result *out, eng_env *env, const h2emv_gc_options *opts, h2e
 	} while (rc == H2EMV_OK && g.step_deleted);
 	if (opts->progress && rc == H2EMV_OK)
 		opts->progress(opts->progress_ctx, "snapshots dropped", g.dropped, g.dropped);
+	if (rc == H2EMV_OK && !eng_readonly(env))
+		rc = clear_index_if_tight(env, err);
 	while (rc == H2EMV_OK) {
 		rc = env_write(env, sweep_fn, &g, err);
 		g.batches++;

@@ -13,7 +13,9 @@
  * supersedes the version. GC deletes a version's postings with the version.
  * The key of twelve zero bytes in ixnode (no node has id 0) marks the index
  * complete: written when the first commit finds no node yet, or by a
- * rebuild; a commit made without an extractor removes it.
+ * rebuild; a commit made without an extractor removes it. On a full disk
+ * gc and compaction may empty the index (ix_clear_txn) rather than copy
+ * its pages; the next rebuild with room makes it again.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -179,6 +181,20 @@ int ix_commit_txn(MDB_txn *txn, eng_env *env, eng_node *const *nodes, size_t n,
 	}
 	eng_buf_free(&b);
 	return rc;
+}
+
+int ix_clear_txn(MDB_txn *txn, h2emv_error *err)
+{
+	MDB_dbi post, node;
+	int rc = ix_dbis(&post, &node, txn, 0, err);
+	if (rc == H2EMV_ENOTFOUND)
+		return H2EMV_OK; /* none to clear */
+	if (rc)
+		return rc;
+	int mrc = mdb_drop(txn, post, 0);
+	if (!mrc)
+		mrc = mdb_drop(txn, node, 0);
+	return mrc ? env_err(err, mrc, "index: clearing") : H2EMV_OK;
 }
 
 int ix_drop_txn(MDB_txn *txn, eng_env *env, const uint8_t nk[12], h2emv_error *err)

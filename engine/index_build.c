@@ -6,11 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "engine/env.h"
 
 #define IX_NODE_HEAD 20
-#define REBUILD_BATCH 512
+/* node versions per commit: few commits, since each copies the index pages
+ * it touches (spread over all of them), and a full disk has no room for
+ * many copies */
+#define REBUILD_BATCH 8192
 
 typedef struct died_ent {
 	uint64_t id;
@@ -129,6 +133,26 @@ static int rebuild_batch(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err
 	return H2EMV_OK;
 }
 
+/* Room for the rebuild: the index may outweigh the node records, and its
+ * batched commits copy touched pages, so it asks for twice the node
+ * records' pages and two MiB free (the reserve not counted). On a disk too
+ * full for that it is not started: the observations waiting are folded
+ * first and answers read the tree until a later build has the room. */
+static int room_for_rebuild(eng_env *env, uint64_t node_bytes, h2emv_error *err)
+{
+	struct statvfs vfs;
+	if (statvfs(env->dir, &vfs) != 0)
+		return H2EMV_OK; /* cannot tell: let the writes tell */
+	uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	uint64_t need = 2 * node_bytes + (2u << 20);
+	if (avail >= need)
+		return H2EMV_OK;
+	return eng_fail(err, H2EMV_ENOSPC,
+	                "index: the term index is not rebuilt yet: about %llu bytes needed, %llu "
+	                "free; answers read the tree until a build finds the room",
+	                (unsigned long long)need, (unsigned long long)avail);
+}
+
 int eng_index_rebuild(eng_env *env, h2emv_progress_fn progress, void *pctx, h2emv_error *err)
 {
 	if (!env->ix_fn)
@@ -141,9 +165,15 @@ int eng_index_rebuild(eng_env *env, h2emv_progress_fn progress, void *pctx, h2em
 	if (rc)
 		return rc;
 	MDB_stat st;
-	uint64_t total = mdb_stat(r->txn, env->dbi[DB_NODES], &st) ? 0 : st.ms_entries;
+	int srt = mdb_stat(r->txn, env->dbi[DB_NODES], &st);
+	uint64_t total = srt ? 0 : st.ms_entries;
+	uint64_t node_bytes = srt ? 0
+	                          : (uint64_t)st.ms_psize * (st.ms_branch_pages + st.ms_leaf_pages +
+	                                                     st.ms_overflow_pages);
 	rc = load_dead(&x.dead, &x.n_dead, r->txn, env, err);
 	eng_read_end(r);
+	if (rc == H2EMV_OK)
+		rc = room_for_rebuild(env, node_bytes, err);
 	uint64_t seen = 0;
 	while (rc == H2EMV_OK && !x.done) {
 		rc = env_write(env, rebuild_batch, &x, err);

@@ -22,7 +22,6 @@
 #define DATA_VERSION 1u
 #define HDR 16u       /* page header */
 #define NODE_HDR 8u   /* node header */
-#define DB_REC 48u    /* an MDB_db */
 #define P_BRANCH 0x01u
 #define P_LEAF 0x02u
 #define P_OVERFLOW 0x04u
@@ -36,7 +35,7 @@ static uint16_t u16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; 
 static uint32_t u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static uint64_t u64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 
-static void db_parse(pg_db *d, const uint8_t *p)
+void pg_db_parse(pg_db *d, const uint8_t *p)
 {
 	d->flags = u16(p + 4);
 	d->depth = u16(p + 6);
@@ -48,7 +47,7 @@ static void db_parse(pg_db *d, const uint8_t *p)
 }
 
 /* A root and depth that a walk can start from, or why not. */
-static const char *db_sane(const pg_db *d, uint64_t last_pg)
+const char *pg_db_sane(const pg_db *d, uint64_t last_pg)
 {
 	if (d->root == PG_INVALID)
 		return d->depth == 0 ? NULL : "an empty database with a depth";
@@ -83,8 +82,8 @@ static int read_meta(meta *m, pg_file *f, int i, uint32_t psize, h2emv_error *er
 		                u32(b + 20), DATA_VERSION);
 	m->parsed = 1;
 	m->psize = u32(b + 40);
-	db_parse(&m->free_db, b + 40);
-	db_parse(&m->main_db, b + 40 + DB_REC);
+	pg_db_parse(&m->free_db, b + 40);
+	pg_db_parse(&m->main_db, b + 40 + PG_DB_REC);
 	m->last_pg = u64(b + 136);
 	m->txnid = u64(b + 144);
 	if (m->psize != psize)
@@ -95,7 +94,7 @@ static int read_meta(meta *m, pg_file *f, int i, uint32_t psize, h2emv_error *er
 		                "meta page %d says the file has %llu pages, but it is %llu bytes", i,
 		                (unsigned long long)(m->last_pg + 1), (unsigned long long)f->size);
 	const char *why;
-	if ((why = db_sane(&m->free_db, m->last_pg)) || (why = db_sane(&m->main_db, m->last_pg)))
+	if ((why = pg_db_sane(&m->free_db, m->last_pg)) || (why = pg_db_sane(&m->main_db, m->last_pg)))
 		return eng_fail(err, H2EMV_ECORRUPT, "meta page %d: %s", i, why);
 	/* the public flag bits (LMDB may leave internal bits above them in a
 	 * copy's meta, which it ignores when it opens the file) */
@@ -336,7 +335,7 @@ static int check_page(wctx *c, const uint8_t *p, uint64_t pgno, int level, const
 			if (i == 0)
 				continue; /* the leftmost key of a branch is implicit */
 		} else if (c->db == &f->main_db) {
-			if (fl != F_SUBDATA || dsize != DB_REC || o + NODE_HDR + ks + DB_REC > f->psize)
+			if (fl != F_SUBDATA || dsize != PG_DB_REC || o + NODE_HDR + ks + PG_DB_REC > f->psize)
 				return bad(c, "a database record in the main database is malformed");
 		} else if (fl == F_BIGDATA) {
 			if (o + NODE_HDR + ks + 8 > f->psize)
@@ -537,85 +536,4 @@ int pg_scan_orphans(pg_file *f, size_t ksize, const pg_range *ranges, size_t n_r
 	free(p);
 	eng_buf_free(&c.big);
 	return rc;
-}
-
-/* ------------------------------------------------------ named databases -- */
-
-typedef struct find_ctx {
-	const char *name;
-	pg_db *out;
-	int found;
-	char why[160];
-	uint64_t pgno;
-} find_ctx;
-
-static int find_rec(void *ctx, const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen)
-{
-	find_ctx *x = ctx;
-	if (klen == strlen(x->name) && !memcmp(key, x->name, klen) && vlen == DB_REC) {
-		db_parse(x->out, val);
-		x->found = 1;
-	}
-	return H2EMV_OK;
-}
-
-static void find_bad(void *ctx, uint64_t pgno, const char *why, const uint8_t *lo, size_t lon,
-                     const uint8_t *hi, size_t hin)
-{
-	(void)lo, (void)lon, (void)hi, (void)hin;
-	find_ctx *x = ctx;
-	if (!x->why[0]) {
-		strncpy(x->why, why, sizeof x->why - 1);
-		x->pgno = pgno;
-	}
-}
-
-int pg_named(pg_db *out, pg_file *f, const char *name, h2emv_error *err)
-{
-	/* the main database holds a few records: walk it whole each time,
-	 * with a bitmap of its own so other walks' marks do not interfere */
-	uint8_t *keep = f->seen;
-	f->seen = calloc((size_t)(f->seen_bits + 7) / 8, 1);
-	if (!f->seen) {
-		f->seen = keep;
-		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
-	}
-	find_ctx x = { .name = name, .out = out };
-	pg_walker w = { .mode = PG_RECORDS, .ctx = &x, .on_record = find_rec, .on_bad = find_bad };
-	int rc = pg_walk(f, &f->main_db, 0, &w);
-	free(f->seen);
-	f->seen = keep;
-	if (rc)
-		return eng_fail(err, rc, "out of memory");
-	if (w.bad)
-		return eng_fail(err, H2EMV_ECORRUPT,
-		                "the main database (the list of databases) is damaged at page %llu: %s",
-		                (unsigned long long)x.pgno, x.why);
-	if (!x.found)
-		return eng_fail(err, H2EMV_ENOTFOUND, "database '%s' is missing", name);
-	const char *why = db_sane(out, f->last_pg);
-	if (!why && out->flags != 0)
-		why = "it has unknown flags";
-	if (why)
-		return eng_fail(err, H2EMV_ECORRUPT, "database '%s': %s", name, why);
-	return H2EMV_OK;
-}
-
-/* A key for a message: a big-endian number when it has 8 bytes or more,
- * else hex; `open` when there is no bound on that side. */
-void pg_key_text(char *buf, size_t n, const uint8_t *k, size_t kn, const char *open)
-{
-	if (!k) {
-		snprintf(buf, n, "%s", open);
-		return;
-	}
-	if (kn >= 8) {
-		snprintf(buf, n, "%llu", (unsigned long long)get_be64(k));
-		return;
-	}
-	size_t o = 0;
-	for (size_t i = 0; i < kn && o + 3 < n; i++)
-		o += (size_t)snprintf(buf + o, n - o, "%02x", k[i]);
-	if (!o)
-		snprintf(buf, n, "\"\"");
 }

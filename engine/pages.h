@@ -17,6 +17,7 @@
 #define PG_INVALID UINT64_MAX /* LMDB's P_INVALID: an empty database */
 #define PG_MAX_DEPTH 32       /* LMDB's cursor stack */
 #define PG_MAX_KEY 511
+#define PG_DB_REC 48u /* an MDB_db record */
 
 /* A database's record in a meta page or in the main database. */
 typedef struct pg_db {
@@ -100,5 +101,10 @@ int pg_named(pg_db *out, pg_file *f, const char *name, h2emv_error *err);
 /* A key for a message: a big-endian number when it has 8 bytes or more,
  * else hex; `open` when there is no bound on that side (k NULL). */
 void pg_key_text(char *buf, size_t n, const uint8_t *k, size_t kn, const char *open);
+
+/* A database record (PG_DB_REC bytes) read, and what is wrong with it
+ * (NULL: sound) for a file whose last page is last_pg (pages.c). */
+void pg_db_parse(pg_db *d, const uint8_t *p);
+const char *pg_db_sane(const pg_db *d, uint64_t last_pg);
 
 #endif
