@@ -345,8 +345,9 @@ int facts_close_run(facts *out, const facts *goal, const scene *s)
 	x->cls = run->cls;
 	x->status = s->goal_status == 3 ? FST_DONE : s->goal_status == 4 ? FST_FAILED : FST_ABORTED;
 	x->count = 1;
-	x->t0 = x->t1 = s->t;
-	x->t2 = s->t_end;
+	/* the run: from its last start to the line that closed it */
+	x->t0 = x->t1 = run->t1;
+	x->t2 = s->t_end > s->t ? s->t_end : s->t;
 	int rc = H2EMV_OK;
 	for (int i = 0; i < FS_N && rc == H2EMV_OK; i++)
 		rc = fact_sets(x, i, i == FS_PLACE && s->location && *s->location ? s->location

@@ -186,12 +186,27 @@ static void read_steps(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		}
 }
 
+/* A unit of time ("minutes", "hours"). */
+static int time_unit(const char *w)
+{
+	static const char *const u[] = { "seconds", "minutes", "hours", "mins", "hrs", "days",
+		                             NULL };
+	for (const char *const *p = u; *p; p++)
+		if (!strcmp(w, *p))
+			return 1;
+	return 0;
+}
+
 /* The kind by the question word and what follows it ("how many", "what
  * day", "where", "who", "which"), said or seen asking for words or sights. */
 static void read_wh(rquestion *q, const lex_word *w, size_t k, uint8_t *used, int said, int seen)
 {
 	if (q->kind == RQ_STEPS)
 		; /* the steps of a task */
+	else if (starts(w, k, "how", "many") && k > 3 && time_unit(w[2].w) &&
+	         (has(w, k, "take") || has(w, k, "took") || has(w, k, "last") ||
+	          has(w, k, "lasted") || has(w, k, "spend") || has(w, k, "spent")))
+		q->kind = RQ_DURATION, used[2] = 1; /* "how many minutes did the sweep take" */
 	else if (starts(w, k, "how", "many") || starts(w, k, "how", "often") ||
 	    starts(w, k, "number", "of") || starts(w, k, "how", "frequently") ||
 	    starts(w, k, "how", "much"))

@@ -26,6 +26,18 @@ static int failed_run(const cand *c)
 	       (c->f->status == FST_FAILED || c->f->status == FST_ABORTED);
 }
 
+/* A note without its tag ("FAIL: fluid low" is "fluid low"). */
+static const char *untagged(const char *t)
+{
+	const char *c = strchr(t, ':');
+	if (!c || c - t > 8 || c[1] != ' ')
+		return t;
+	for (const char *p = t; p < c; p++)
+		if (!(*p >= 'A' && *p <= 'Z'))
+			return t;
+	return c + 2;
+}
+
 void add_told_reason(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 {
 	/* the failure the answer tells: the one picked, else the newest
@@ -47,7 +59,7 @@ void add_told_reason(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t 
 		for (size_t i = 0; set && i < set->n; i++) {
 			const fact *g = &set->v[i];
 			if ((g->type != FT_NOTE && g->type != FT_SPEECH) || !g->s[FS_TEXT] ||
-			    !same_line(g, f) || (b->s && strstr(b->s, g->s[FS_TEXT])))
+			    !same_line(g, f) || (b->s && strstr(b->s, untagged(g->s[FS_TEXT]))))
 				continue;
 			pr_str_addf(b, " %s: \"%s\"", g->type == FT_NOTE ? "I noted" : "It was said",
 			            g->s[FS_TEXT]);
