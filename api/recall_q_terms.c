@@ -199,7 +199,8 @@ static int read_anchor(rquestion *q, const lex_word *w, size_t k, size_t i, size
 	/* ("where did you go after you handed over the milk": where the
 	 * first journey after it went) */
 	if ((q->kind == RQ_DO || (q->kind == RQ_WHERE && q->verb >= 0 && q->you && i > qi + 2 &&
-	                          q->term[q->verb].cls == LC_GO)) &&
+	                          (q->term[q->verb].cls == LC_GO ||
+	                           q->term[q->verb].cls == LC_PUT))) &&
 	    q->anchor < 0 && !used[i] && i + 1 < k && !w[i + 1].digit &&
 	    (!strcmp(w[i].w, "after") || !strcmp(w[i].w, "before"))) {
 		q->anchor = (int)q->n_term;
