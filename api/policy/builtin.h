@@ -24,9 +24,13 @@
 
 typedef struct bi_cache bi_cache; /* below: what the policy keeps between calls */
 
-/* builtin_qa.c (question answering and routing). */
+/* builtin_qa.c (question answering) and builtin_route.c (routing). */
 int pol_builtin_qa_step(void *ctx, const pol_qa_view *view, pol_qa_action *out, pol_usage *u,
                         h2emv_error *err);
+/* builtin_qa_usage.c: adds to `u` (may be NULL) the tokens the llm policy
+ * would spend on the step `v` answered by `a` (the prompt as prompts.h
+ * renders it, the reply it would give); errors of pr_qa_step. */
+int bi_qa_usage(const pol_qa_view *v, const pol_qa_action *a, pol_usage *u, h2emv_error *err);
 int pol_builtin_route(void *ctx, const char *utterance, int *route, char **reply,
                       pol_usage *u, h2emv_error *err);
 
@@ -196,7 +200,8 @@ typedef struct bi_digest {
 void bi_digest_add(bi_digest *d, const char *text);
 void bi_digest_free(bi_digest *d);
 
-/* The pieces builtin_digest.c and builtin_readback.c share. */
+/* The pieces builtin_digest.c and builtin_readback.c share (builtin_span.c,
+ * with bi_digest_act and bi_digest_free). */
 typedef struct bi_span {
 	const char *p;
 	size_t n;
