@@ -62,7 +62,7 @@ unsigned bi_small_talk(const char *s);
 size_t bi_greeting_len(const char *s);
 
 /* Account one decision: prompt tokens of `p`, completion tokens of the
- * builtin's own reply text, one call. `u` may be NULL. */
+ * builtin's own reply text, one call. `u` may be NULL (builtin_ctx.c). */
 void bi_usage(pol_usage *u, const pr_prompt *p, const char *reply);
 /* The same with the prompt's tokens already counted. */
 void bi_usage_tokens(pol_usage *u, uint64_t prompt_tokens, const char *reply);
@@ -275,8 +275,13 @@ bi_cache_stats bi_cache_get_stats(const bi_cache *c);
 typedef struct bi_ctx bi_ctx;
 
 /* A builtin policy whose cache has the given bounds (0 = default), for
- * tests of eviction; pol_builtin_new uses the defaults. */
+ * tests of eviction; pol_builtin_new uses the defaults (builtin.c). */
 int bi_policy_new(h2emv_policy **out, size_t max_entries, size_t max_bytes, h2emv_error *err);
+/* builtin_ctx.c, which calls none of the decisions: a new context with a
+ * cache of those bounds (0 or -1, out of memory), and its freeing (the
+ * policy's destroy; NULL is fine). */
+int bi_ctx_new(bi_ctx **out, size_t max_entries, size_t max_bytes);
+void bi_ctx_free(void *ctx);
 /* Lock the context's cache (NULL ctx: NULL, nothing locked) / unlock it. */
 bi_cache *bi_ctx_lock(void *ctx);
 void bi_ctx_unlock(void *ctx);
@@ -314,7 +319,8 @@ void bi_rule_free(bi_rule *r);
 /* Is `i` of `rules` the default rule (index 0 and about forgetting)? */
 int bi_rule_is_default(const pol_rules *rules, size_t i);
 /* The object words of every rule that asks to keep something (the
- * default rule and NULL rules skipped), added to `out`; -1 out of memory. */
+ * default rule and NULL rules skipped), added to `out`; -1 out of memory
+ * (builtin_words.c: the cache and the summaries both ask it). */
 int bi_rule_words(bi_words *out, const pol_rules *rules);
 /* Content words of a rule or feedback, for comparing rules: normalised
  * words less stop words, a family word replaced by "#<family>", person
