@@ -11,7 +11,9 @@
 #  - tools/common/ is built on h2emv.h alone: no api/, engine/, bench/ or
 #    other tools/ header;
 #  - engine/ includes nothing from api/;
-#  - only engine/ includes lmdb.h; only api/policy/ includes curl.h.
+#  - only engine/ includes lmdb.h; only api/policy/llm/ includes curl.h;
+#  - api/ holds its sources in rooms (api/ROOM/, docs/architecture.md):
+#    no .c or .h file directly in api/.
 # Prints each offending line and exits 1, or prints "layering: ok".
 set -u
 src=${1:?usage: check.sh SRCDIR}
@@ -31,7 +33,9 @@ show "$(grep -rn '#include "\(api\|engine\|tools\|bench\)/' tools/common | grep 
 	"tools/common/ includes a header beyond include/h2emv.h:"
 show "$(grep -rn '#include "api/' engine)" "engine/ includes a header of api/:"
 show "$(grep -rln --include='*.[ch]' '#include <lmdb.h>' api tools bench tests fuzz)" "lmdb.h outside engine/:"
-show "$(grep -rln --include='*.[ch]' '#include <curl/curl.h>' engine tools bench tests fuzz api | grep -v '^api/policy/')" \
-	"curl.h outside api/policy/:"
+show "$(grep -rln --include='*.[ch]' '#include <curl/curl.h>' engine tools bench tests fuzz api | grep -v '^api/policy/llm/')" \
+	"curl.h outside api/policy/llm/:"
+show "$(ls api/*.c api/*.h 2>/dev/null)" \
+	"api/ sources outside the rooms (move each into the folder of its concept, .ci/layering's ROOMS):"
 [ "$bad" -eq 0 ] && echo "layering: ok"
 exit "$bad"

@@ -295,25 +295,6 @@ static size_t render_len(const parts *x)
 	return len + (first ? strlen("I was idle.") : strlen("."));
 }
 
-/* The object words of every rule that asks to keep something. */
-int bi_rule_words(bi_words *out, const pol_rules *rules)
-{
-	for (size_t i = 0; rules && i < rules->n; i++) {
-		if (bi_rule_is_default(rules, i) || !rules->items[i])
-			continue;
-		bi_rule r;
-		bi_rule_parse(&r, rules->items[i]);
-		for (size_t c = 0; r.keep && c < r.n; c++)
-			for (size_t j = 0; j < r.c[c].objs.n; j++)
-				bi_words_add(out, r.c[c].objs.v[j], strlen(r.c[c].objs.v[j]));
-		int oom = r.oom;
-		bi_rule_free(&r);
-		if (oom || out->oom)
-			return -1;
-	}
-	return 0;
-}
-
 /* What the goals among the items achieved, in one sentence of clauses
  * (gist.h), when every goal's facts are at hand; *out NULL otherwise (the
  * labels say what was done). -1 when out of memory. */

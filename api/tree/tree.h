@@ -101,7 +101,7 @@ void tree_free_detached(tree *t, tnode *n);
 
 /* A new node (not yet in the tree) with a fresh id, empty summary. */
 tnode *tree_node_new(tree *t, int level, int kind);
-/* Mark `n` and its ancestors changed. */
+/* Mark `n` and its ancestors changed (tree_node.c). */
 void tree_touch(tnode *n);
 /* Raise the ancestors' τ to at least `n`'s (the root's is never). */
 void tree_raise_expiry(tnode *n);
@@ -118,6 +118,8 @@ int tree_drop(tree *t, tnode *n, h2emv_error *err);
 /* List `n`'s stored version dead (before it changes or goes). */
 int tree_retire(tree *t, tnode *n);
 int tree_set_summary(tnode *n, const char *s, size_t len);
+/* Copy `p[0..len)` into `n`'s payload and touch it, unless it holds those
+ * bytes already; H2EMV_ENOMEM (tree_node.c). */
 int tree_set_payload(tnode *n, const void *p, size_t len);
 /* Recompute t_start/t_end from the children (no-op for a leaf). */
 void tree_fit_range(tnode *n);

@@ -24,9 +24,13 @@
 
 typedef struct bi_cache bi_cache; /* below: what the policy keeps between calls */
 
-/* builtin_qa.c (question answering and routing). */
+/* builtin_qa.c (question answering) and builtin_route.c (routing). */
 int pol_builtin_qa_step(void *ctx, const pol_qa_view *view, pol_qa_action *out, pol_usage *u,
                         h2emv_error *err);
+/* builtin_qa_usage.c: adds to `u` (may be NULL) the tokens the llm policy
+ * would spend on the step `v` answered by `a` (the prompt as prompts.h
+ * renders it, the reply it would give); errors of pr_qa_step. */
+int bi_qa_usage(const pol_qa_view *v, const pol_qa_action *a, pol_usage *u, h2emv_error *err);
 int pol_builtin_route(void *ctx, const char *utterance, int *route, char **reply,
                       pol_usage *u, h2emv_error *err);
 
@@ -58,7 +62,7 @@ unsigned bi_small_talk(const char *s);
 size_t bi_greeting_len(const char *s);
 
 /* Account one decision: prompt tokens of `p`, completion tokens of the
- * builtin's own reply text, one call. `u` may be NULL. */
+ * builtin's own reply text, one call. `u` may be NULL (builtin_ctx.c). */
 void bi_usage(pol_usage *u, const pr_prompt *p, const char *reply);
 /* The same with the prompt's tokens already counted. */
 void bi_usage_tokens(pol_usage *u, uint64_t prompt_tokens, const char *reply);
@@ -196,7 +200,8 @@ typedef struct bi_digest {
 void bi_digest_add(bi_digest *d, const char *text);
 void bi_digest_free(bi_digest *d);
 
-/* The pieces builtin_digest.c and builtin_readback.c share. */
+/* The pieces builtin_digest.c and builtin_readback.c share (builtin_span.c,
+ * with bi_digest_act and bi_digest_free). */
 typedef struct bi_span {
 	const char *p;
 	size_t n;
@@ -270,8 +275,13 @@ bi_cache_stats bi_cache_get_stats(const bi_cache *c);
 typedef struct bi_ctx bi_ctx;
 
 /* A builtin policy whose cache has the given bounds (0 = default), for
- * tests of eviction; pol_builtin_new uses the defaults. */
+ * tests of eviction; pol_builtin_new uses the defaults (builtin.c). */
 int bi_policy_new(h2emv_policy **out, size_t max_entries, size_t max_bytes, h2emv_error *err);
+/* builtin_ctx.c, which calls none of the decisions: a new context with a
+ * cache of those bounds (0 or -1, out of memory), and its freeing (the
+ * policy's destroy; NULL is fine). */
+int bi_ctx_new(bi_ctx **out, size_t max_entries, size_t max_bytes);
+void bi_ctx_free(void *ctx);
 /* Lock the context's cache (NULL ctx: NULL, nothing locked) / unlock it. */
 bi_cache *bi_ctx_lock(void *ctx);
 void bi_ctx_unlock(void *ctx);
@@ -309,7 +319,8 @@ void bi_rule_free(bi_rule *r);
 /* Is `i` of `rules` the default rule (index 0 and about forgetting)? */
 int bi_rule_is_default(const pol_rules *rules, size_t i);
 /* The object words of every rule that asks to keep something (the
- * default rule and NULL rules skipped), added to `out`; -1 out of memory. */
+ * default rule and NULL rules skipped), added to `out`; -1 out of memory
+ * (builtin_words.c: the cache and the summaries both ask it). */
 int bi_rule_words(bi_words *out, const pol_rules *rules);
 /* Content words of a rule or feedback, for comparing rules: normalised
  * words less stop words, a family word replaced by "#<family>", person

@@ -43,10 +43,6 @@
 #include "api/policy/builtin.h"
 #include "api/rules_codec.h"
 
-const char *const RULE_DEFAULT =
-	"Be willing to forget: an item is worth keeping only if a rule below says it "
-	"matters, or it is clearly important; otherwise answer 0.";
-
 #define CURRENT_KEY "rules_current"
 
 /* What rules_repair.c gives this one (it has no header of its own). */

@@ -257,16 +257,6 @@ static int finish(h2emv_answer **out, ask *a, const pol_qa_action *act, unsigned
 	return H2EMV_OK;
 }
 
-void h2emv_answer_free(h2emv_answer *a)
-{
-	if (!a)
-		return;
-	free(a->text);
-	free(a->evidence);
-	free(a->trace);
-	free(a);
-}
-
 /* ------------------------------------------------------------ the rounds -- */
 
 typedef int (*qa_step_fn)(void *ctx, const pol_qa_view *view, pol_qa_action *out,

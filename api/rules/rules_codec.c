@@ -15,6 +15,13 @@
 #define RULES_MAX_ITEMS 256    /* learned rules in one version */
 #define RULES_MAX_TEXT 4096    /* bytes of one rule, and of the feedback */
 
+/* The first rule of every version (mem.h); here, with the codec that puts
+ * it first in every version it reads, so that rules_codec.c and
+ * rules_repair.c need nothing of rules.c. */
+const char *const RULE_DEFAULT =
+	"Be willing to forget: an item is worth keeping only if a rule below says it "
+	"matters, or it is clearly important; otherwise answer 0.";
+
 /* Text a version may hold: at most RULES_MAX_TEXT bytes of UTF-8, no NUL. */
 int rules_text_ok(const char *s, size_t n)
 {

@@ -73,12 +73,6 @@ static void node_free(tnode *n)
 	free(n);
 }
 
-void tree_touch(tnode *n)
-{
-	for (; n && !n->dirty; n = n->parent)
-		n->dirty = 1;
-}
-
 int tree_insert(tnode *parent, tnode *child, uint32_t at)
 {
 	if (parent->n_kids == parent->cap_kids) {
@@ -232,22 +226,6 @@ int tree_set_summary(tnode *n, const char *s, size_t len)
 	if (n->summary != empty_summary)
 		free(n->summary);
 	n->summary = p;
-	tree_touch(n);
-	return H2EMV_OK;
-}
-
-int tree_set_payload(tnode *n, const void *p, size_t len)
-{
-	if (n->payload_len == len && (len == 0 || !memcmp(n->payload, p, len)))
-		return H2EMV_OK;
-	uint8_t *c = NULL;
-	if (len && !(c = malloc(len)))
-		return H2EMV_ENOMEM;
-	if (len)
-		memcpy(c, p, len);
-	free(n->payload);
-	n->payload = c;
-	n->payload_len = len;
 	tree_touch(n);
 	return H2EMV_OK;
 }
