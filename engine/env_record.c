@@ -328,3 +328,25 @@ int eng_kv_get(eng_buf *out, eng_read *r, int db, const void *key, size_t klen,
 	out->len = 0;
 	return eng_buf_append(out, body, blen) ? eng_fail(err, H2EMV_ENOMEM, "out of memory") : 0;
 }
+
+/* The last key of dbi as a big-endian number (0 when it is empty). */
+int eng_last_key(uint64_t *out, MDB_txn *txn, MDB_dbi dbi, h2emv_error *err)
+{
+	MDB_cursor *cur;
+	MDB_val k, v;
+	int rc = mdb_cursor_open(txn, dbi, &cur);
+	if (rc)
+		return env_err(err, rc, "opening a cursor");
+	rc = mdb_cursor_get(cur, &k, &v, MDB_LAST);
+	mdb_cursor_close(cur);
+	if (rc == MDB_NOTFOUND) {
+		*out = 0;
+		return H2EMV_OK;
+	}
+	if (rc)
+		return env_err(err, rc, "reading the last key");
+	if (k.mv_size < 8)
+		return eng_fail(err, H2EMV_ECORRUPT, "a key is shorter than 8 bytes");
+	*out = get_be64(k.mv_data);
+	return H2EMV_OK;
+}

@@ -9,27 +9,6 @@
 
 #include "engine/env.h"
 
-static int last_key(uint64_t *out, MDB_txn *txn, MDB_dbi dbi, h2emv_error *err)
-{
-	MDB_cursor *cur;
-	MDB_val k, v;
-	int rc = mdb_cursor_open(txn, dbi, &cur);
-	if (rc)
-		return env_err(err, rc, "opening a cursor");
-	rc = mdb_cursor_get(cur, &k, &v, MDB_LAST);
-	mdb_cursor_close(cur);
-	if (rc == MDB_NOTFOUND) {
-		*out = 0;
-		return H2EMV_OK;
-	}
-	if (rc)
-		return env_err(err, rc, "reading the last key");
-	if (k.mv_size < 8)
-		return eng_fail(err, H2EMV_ECORRUPT, "a key is shorter than 8 bytes");
-	*out = get_be64(k.mv_data);
-	return H2EMV_OK;
-}
-
 typedef struct append_ctx {
 	const eng_buf *bodies, *ids;
 	size_t n;
@@ -102,7 +81,7 @@ static int append_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 {
 	append_ctx *a = ctx;
 	uint64_t last;
-	int rc = last_key(&last, txn, env->dbi[DB_OBS], err);
+	int rc = eng_last_key(&last, txn, env->dbi[DB_OBS], err);
 	if (rc)
 		return rc;
 	a->first = 0; /* this may be a retry after the map grew */
@@ -295,10 +274,5 @@ int eng_obs_next(uint64_t *out, eng_read *r, uint64_t from, h2emv_error *err)
 
 int eng_obs_last(uint64_t *out, eng_read *r, h2emv_error *err)
 {
-	return last_key(out, r->txn, r->env->dbi[DB_OBS], err);
-}
-
-int eng_last_key(uint64_t *out, MDB_txn *txn, MDB_dbi dbi, h2emv_error *err)
-{
-	return last_key(out, txn, dbi, err);
+	return eng_last_key(out, r->txn, r->env->dbi[DB_OBS], err);
 }
