@@ -54,6 +54,13 @@ static const char *const greenhouse[] = {
 	"{\"t\":\"2025-06-02T14:00:00Z\",\"location\":\"hall\",\"persons\":[\"Head gardener\"],"
 	"\"speech\":[{\"speaker\":\"Sprout\",\"text\":\"How many chairs do you need?\"},"
 	"{\"speaker\":\"Head gardener\",\"text\":\"Eighty chairs, in rows facing the stage.\"}]}",
+	"{\"t\":\"2025-06-02T16:00:00Z\",\"location\":\"store\",\"note\":"
+	"\"Audit rack F3: 13 of 14 bags found; bag 7 not at its slot.\"}",
+	"{\"t\":\"2025-06-02T16:30:00Z\",\"location\":\"wings\",\"action\":"
+	"\"preset.check(act=1, expected=18, found=17)\",\"goal\":[\"Dress\",\"Preshow\"],"
+	"\"goal_status\":\"running\"}",
+	"{\"t\":\"2025-06-02T16:45:00Z\",\"location\":\"wings\",\"speech\":\"standby fog "
+	"cue fourteen ... fog cue fourteen go\"}",
 	"{\"t\":\"2025-06-02T15:00:00Z\",\"t_end\":\"2025-06-02T15:20:00Z\",\"location\":\"hall\","
 	"\"action\":{\"name\":\"StoryTime\",\"args\":{\"book\":\"The Hungry Caterpillar\","
 	"\"audience\":12},\"status\":\"succeeded\"}}",
@@ -83,6 +90,11 @@ static void test_counts_told_in_words(void **state)
 	expect(m, "How many kids were in the school group?", "31", NULL);
 	expect(m, "How many kids came to story time?", "12", NULL);
 	expect(m, "How many packs of AA batteries were there?", "14", NULL);
+	/* "13 of 14 bags found": 13; found=17 counts what was found; a
+	 * number in words after a noun ("cue fourteen") is a name */
+	expect(m, "How many bags did you find in rack F3?", "13", NULL);
+	expect(m, "How many props did you find at the act 1 check?", "17", NULL);
+	expect(m, "How many times did you fire the fog cue?", "", "14 fog");
 	h2emv_mem_close(m);
 	tu_rmrf(dir);
 	free(dir);

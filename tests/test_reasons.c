@@ -76,6 +76,8 @@ static void test_outcomes_told_apart(void **state)
 	expect(m, "Did lineset 12 pass its check on Monday?", "No", NULL);
 	expect(m, "Did the first fog test on Tuesday pass?", "No", NULL);
 	expect(m, "Did anything go wrong at the tech rehearsal on Monday?", "rope lock", NULL);
+	/* the run from its start to the line that closed it */
+	expect(m, "How many minutes did the stage sweep take?", "20 minutes", NULL);
 	h2emv_mem_close(m);
 	tu_rmrf(dir);
 	free(dir);

@@ -186,8 +186,13 @@ static int note_amount(const rquestion *q, const fact *f, double *v, char *key, 
 			double num;
 			size_t m = lex_number(&w[i], n - i, &num);
 			if (!m || i + m >= n || strcmp(w[i + m].stem, u->stem) ||
-			    (w[i].digit && !num_then_word(text, w[i].w, w[i + 1].w)) || num < 0)
+			    (w[i].digit && !num_then_word(text, w[i].w, w[i + 1].w)) || num < 0 ||
+			    (!w[i].digit && i && !lex_stop(w[i - 1].stem)))
 				continue;
+			/* "13 of 14 bags found": the first number is the count */
+			double first;
+			if (i >= 2 && !strcmp(w[i - 1].w, "of") && lex_number(&w[i - 2], 1, &first) == 1)
+				num = first;
 			*v = num;
 			snprintf(key, cap, "%s", u->word);
 			return 1;
@@ -246,8 +251,8 @@ void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a)
 		/* "how many cubic metres": "38 m3" in a note */
 		if (note_amount(q, f, &v, key, sizeof key))
 			pr_str_addf(b, "%.10g %s. ", v, key);
-		else if (counted_amount(f->s[FS_TEXT], q, amount, sizeof amount))
-			pr_str_addf(b, "%s. ", amount);
+		else if (q->category >= 0 && counted_amount(f->s[FS_TEXT], q, amount, sizeof amount))
+			pr_str_addf(b, "%s. ", amount); /* (not for "how many times") */
 		break;
 	}
 	default:

@@ -37,8 +37,14 @@ static int number_before(const char *s, const rquestion *q, int counted, char *o
 	for (size_t i = 0; i + 1 < n; i++) {
 		double v;
 		size_t m = lex_number(&w[i], n - i, &v);
-		if (!m || i + m >= n)
+		/* (a number in words names a count only where a count stands:
+		 * "with twenty pupils", not "cue fourteen fog") */
+		if (!m || i + m >= n || (!w[i].digit && i && !lex_stop(w[i - 1].stem)))
 			continue;
+		/* "13 of 14 bags found": the first number is the count */
+		double first;
+		if (i >= 2 && !strcmp(w[i - 1].w, "of") && lex_number(&w[i - 2], 1, &first) == 1)
+			v = first;
 		for (size_t j = 0; j < q->n_term; j++)
 			if (!q->term[j].lemma && !strcmp(q->term[j].stem, w[i + m].stem) &&
 			    (!counted || (int)j == q->category)) {
@@ -213,6 +219,31 @@ static int unit_count(const rquestion *q, const fact *f, double *v, char *key, s
 
 /* The first term of the question that names an amount among f's other
  * parameters ("how many books": "books 31"); its value into *v. */
+/* "How many props did you find": preset.check {found: 17} counts what was
+ * found, a key that is the question's verb. */
+static int verb_count(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
+{
+	if (q->verb < 0 || !q->term[q->verb].lemma || !*q->term[q->verb].lemma ||
+	    q->category < 0 || !is_act(f) || !f->s[FS_STATE])
+		return 0;
+	char part[160];
+	for (const char *p = f->s[FS_STATE]; next_part(&p, part, sizeof part);) {
+		lex_word w[3];
+		size_t k = lex_split(part, strlen(part), w, 3);
+		const char *sp = strchr(part, ' ');
+		const char *lemma = k == 2 && w[1].digit ? lex_lemma(w[0].stem, NULL) : NULL;
+		if (!lemma || !sp || strcmp(lemma, q->term[q->verb].lemma))
+			continue;
+		char *end;
+		*v = strtod(sp + 1, &end);
+		if (*end || *v < 0)
+			continue;
+		snprintf(key, cap, "%s", q->term[q->category].word);
+		return 1;
+	}
+	return 0;
+}
+
 int amount_of(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
 {
 	if (unit_count(q, f, v, key, cap))
@@ -230,7 +261,7 @@ int amount_of(const rquestion *q, const fact *f, double *v, char *key, size_t ca
 				return 1;
 		}
 	}
-	return 0;
+	return verb_count(q, f, v, key, cap);
 }
 
 int is_act(const fact *f)
