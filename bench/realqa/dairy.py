@@ -451,7 +451,8 @@ def questions(path):
             one(bad).cow, none=["rosie"])
     e = one(H.find("tank/check", day=MON), 0)
     Q.words("which", "What was the tank temperature on Monday morning?",
-            thu, [[num(e.args["temp"])]], e.t1, e.args["temp"])
+            thu, [[num(e.args["temp"]), e.args["temp"]]], e.t1,
+            e.args["temp"])
     e = one(H.find("milk/box", ok=False, cow="Rosie"))
     Q.words("which", "Which box was Rosie in when she kicked?", thu,
             [[e.args["box"]]], e.t1, e.args["box"],
@@ -491,7 +492,8 @@ def questions(path):
             "bucket?", thu, len(es), es[-1].t1)
     e = H.find("tank/check", day=WED)[-1]
     Q.words("count", "How much milk was in the tank at the last check?",
-            thu, [[num(e.args["volume"])]], e.t1, e.args["volume"])
+            thu, [[num(e.args["volume"]), e.args["volume"]]], e.t1,
+            e.args["volume"])
 
     # ---- yes / no -------------------------------------------------------
     es = H.find("milk/box", cow="Rosie", day=TUE)
