@@ -8,6 +8,7 @@ usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default
                             hotel,dock,library,baggage,pharmacy,
                             kiosk,logbook,shelfscan,vineyard,sitewalk,
                             cafeteria,zookeeper,station,playhouse,
+                            dairy,firehall,
                             armaruser,teachuser]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
@@ -59,6 +60,12 @@ task from t to t_end, UPPER_SNAKE skills with ROS KeyValue-list args) and
 playhouse (a theatre's backstage robot: +08:00 centisecond times, dotted
 short-form skills with key=value arguments, the outcome on a closing line's
 goal_status, headset calls as raw speech).
+Fresh and untuned, a seventh round (its own group line): dairy (a dairy
+farm's milking robot: millisecond times with no zone, one line per job from
+t to t_end, slash-namespaced skills, cows nested as {tag, name}) and
+firehall (a fire station robot: whole-second -07:00 times, a running line
+with [key, value] pair args and a final line with name and status only,
+dispatch tones as raw speech, pipe-separated incident log notes).
 Real data asked by a new user (its own group line, REALUSER): armaruser
 (the real ARMAR-7 stream) and teachuser (the seven TEACh episodes), asked
 in everyday wording by an engineer who never read the product code.
@@ -109,6 +116,8 @@ import cafeteria  # noqa: E402
 import zookeeper  # noqa: E402
 import station   # noqa: E402
 import playhouse  # noqa: E402
+import dairy     # noqa: E402
+import firehall  # noqa: E402
 import armaruser  # noqa: E402
 import teachuser  # noqa: E402
 
@@ -133,14 +142,17 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "cafeteria": (cafeteria, None),
            "zookeeper": (zookeeper, None),
            "station": (station, None),
-           "playhouse": (playhouse, None)}
+           "playhouse": (playhouse, None),
+           "dairy": (dairy, None),
+           "firehall": (firehall, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "office", "lab", "drone", "armar-para", "homecare", "hotel",
            "dock", "library", "baggage", "pharmacy", "kiosk", "logbook",
            "shelfscan", "vineyard", "sitewalk", "cafeteria", "zookeeper",
-           "station", "playhouse", "armaruser", "teachuser"]
+           "station", "playhouse", "dairy", "firehall", "armaruser",
+           "teachuser"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -177,6 +189,10 @@ FRESH5 = ["cafeteria", "zookeeper"]
 # once as written (docs/realqa.md, "A sixth fresh untuned source pair
 # (station, playhouse), 2026-11-27"); its own group line.
 FRESH6 = ["station", "playhouse"]
+# A seventh pair, written by an outsider who read no product code, measured
+# once as written (docs/realqa.md, "A seventh fresh untuned source pair
+# (dairy, firehall), 2026-11-27"); its own group line.
+FRESH7 = ["dairy", "firehall"]
 # The real ARMAR-7 and TEACh histories asked by a new user in everyday
 # wording, measured once (docs/realqa.md, "Real data asked by a new user
 # (armaruser, teachuser), 2026-11-27"); their own group line.
@@ -317,6 +333,20 @@ RULES["playhouse"] = [
     "the cast said to you and what you told them.",
     "Please always remember when a cue or a check failed, and why.",
 ]
+RULES["dairy"] = [
+    "Always remember how much milk each cow gave, every tank reading, and "
+    "where you moved the cows.",
+    "You should always remember what Tom, Jess, the vet and the tanker "
+    "driver told you and what you told them.",
+    "Please always remember when a job failed or was aborted, and why.",
+]
+RULES["firehall"] = [
+    "Always remember every call the station ran, every air cylinder "
+    "pressure, and how many bottles you filled.",
+    "You should always remember what the captain, the crew, dispatch and "
+    "visitors said to you and what you told them.",
+    "Please always remember when a check or a task failed, and why.",
+]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
     "You should always remember who visited and what they said.",
@@ -383,7 +413,7 @@ class Run:
                 self.cli("import", *imp, "-q", "-o", f)
                 out[name] = (f, qfn(data)[0], imp)
         for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
-                FRESH3 + FRESH4 + FRESH5 + FRESH6:
+                FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)
@@ -567,6 +597,8 @@ def table(results, modes, sources):
     fresh5 = {m: acc([r for r in f5 if r["mode"] == m]) for m in modes}
     f6 = [r for r in results if r["source"] in FRESH6]
     fresh6 = {m: acc([r for r in f6 if r["mode"] == m]) for m in modes}
+    f7 = [r for r in results if r["source"] in FRESH7]
+    fresh7 = {m: acc([r for r in f7 if r["mode"] == m]) for m in modes}
     lag = {m: sum(1 for r in results if r["mode"] == m and r.get("lag"))
            for m in modes}
     errors = {m: sum(1 for r in results if r["mode"] == m and r.get("error"))
@@ -580,6 +612,7 @@ def table(results, modes, sources):
             "fresh_untuned_4": fresh4,
             "fresh_untuned_5": fresh5,
             "fresh_untuned_6": fresh6,
+            "fresh_untuned_7": fresh7,
             "realuser": {m: acc([r for r in results
                                  if r["source"] in REALUSER and
                                  r["mode"] == m]) for m in modes},
@@ -663,6 +696,12 @@ def print_table(t, modes, sources, counts, notes, secs):
                             "+".join(s for s in FRESH6 if s in sources) + ")",
                             f6[modes[0]]["n"])
               + "".join(" %9s" % cell(f6[m]) for m in modes))
+    f7 = t["fresh_untuned_7"]
+    if f7[modes[0]]["n"]:
+        print("%-*s %4d" % (w, "fresh (untuned, seventh) (" +
+                            "+".join(s for s in FRESH7 if s in sources) + ")",
+                            f7[modes[0]]["n"])
+              + "".join(" %9s" % cell(f7[m]) for m in modes))
     ru = t["realuser"]
     if ru[modes[0]]["n"]:
         print("%-*s %4d" % (w, "real data, new user (untuned) (" +
@@ -745,7 +784,7 @@ def main(argv=None):
                 hospital.write(f)
                 qs += hospital.questions(f)[0]
             for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
-                FRESH3 + FRESH4 + FRESH5 + FRESH6:
+                FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7:
                 if name in sources:
                     f = os.path.join(work, name + ".jsonl")
                     WRITTEN[name][0].write(f)
