@@ -51,6 +51,13 @@ static const char *const backstage[] = {
 	"{\"t\":\"2025-09-02T13:00:00Z\",\"t_end\":\"2025-09-02T13:01:00Z\",\"location\":\"belt 3\","
 	"\"action\":{\"name\":\"WeighBag\",\"args\":{\"tag\":\"KL 118004\",\"weight_kg\":31.5},"
 	"\"status\":\"failed\"},\"note\":\"overweight; sent back to check-in desk 12\"}",
+	/* given to the robot, then given by it */
+	"{\"t\":\"2025-09-02T13:30:00Z\",\"t_end\":\"2025-09-02T13:31:00Z\",\"location\":\"wings\","
+	"\"action\":{\"name\":\"ReceiveObjectFromHuman\",\"args\":{\"item\":\"glove\"},"
+	"\"status\":\"succeeded\"},\"persons\":[\"Sam\"]}",
+	"{\"t\":\"2025-09-02T14:00:00Z\",\"t_end\":\"2025-09-02T14:01:00Z\",\"location\":\"wings\","
+	"\"action\":{\"name\":\"HandOverObjectToHuman\",\"args\":{\"item\":\"torch\"},"
+	"\"status\":\"succeeded\"},\"persons\":[\"Sam\"]}",
 };
 
 #define AT 1756857600000000LL /* 2025-09-03T00:00:00Z */
@@ -92,6 +99,8 @@ static void test_reasons_on_the_failed_line(void **state)
 	expect(m, "What went wrong on your way to the cupola?", "impeller stalled", NULL);
 	expect(m, "Why couldn't you get the gloves?", "latch is stuck", NULL);
 	expect(m, "Why did you send bag KL 118004 back?", "overweight", NULL);
+	/* someone handed the robot something: it received it */
+	expect(m, "When did somebody last hand you something?", "13:30", "14:00");
 	h2emv_mem_close(m);
 	tu_rmrf(dir);
 	free(dir);

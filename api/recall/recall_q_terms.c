@@ -263,6 +263,11 @@ static const char *term_lemma(const rquestion *q, const lex_word *w, size_t k, s
 	    !(i + 1 < k && !strcmp(w[i + 1].w, "off")) &&
 	    !(i + 2 < k && !strcmp(w[i + 2].w, "off")))
 		lemma = "drop", *cls = LC_OTHER;
+	/* "when did somebody hand you something", "did Sam give you the
+	 * keys": the robot received it */
+	if (lemma && *cls == LC_GIVE && i + 1 < k && !strcmp(w[i + 1].w, "you") &&
+	    !(i > 0 && !strcmp(w[i - 1].w, "you")))
+		lemma = "receive", *cls = LC_RECEIVE;
 	/* "say hello to", "said hi to": greeting; "wave hello": the wave */
 	if (i + 1 < k && greeting_word(w[i + 1].w) && lemma &&
 	    (*cls == LC_SAY || *cls == LC_WAVE)) {
