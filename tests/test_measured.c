@@ -20,6 +20,13 @@
 #include "testutil.h"
 
 static const char *const greenhouse[] = {
+	/* a dairy's amounts: a cow's yields, a tank's volume, bales used */
+	"{\"t\":\"2025-06-02T05:00:00Z\",\"t_end\":\"2025-06-02T05:07:00Z\",\"location\":\"parlour\","
+	"\"action\":{\"name\":\"milk/box\",\"args\":{\"cow\":{\"tag\":412,\"name\":\"Bella\"},"
+	"\"yield_l\":9.6},\"status\":\"Succeeded\"}}",
+	"{\"t\":\"2025-06-02T05:30:00Z\",\"t_end\":\"2025-06-02T05:35:00Z\",\"location\":\"dairy\","
+	"\"action\":{\"name\":\"tank/check\",\"args\":{\"tank\":\"bulk tank\",\"temp\":\"3.9C\","
+	"\"volume\":\"1840 L\"},\"status\":\"Succeeded\"}}",
 	/* Monday 2025-06-02 */
 	"{\"t\":\"2025-06-02T06:50:00Z\",\"location\":\"site gate\",\"note\":"
 	"\"Site open; 17 workers signed in; dry, wind 10 km/h.\"}",
@@ -29,6 +36,9 @@ static const char *const greenhouse[] = {
 	"{\"t\":\"2025-06-02T08:00:00Z\",\"t_end\":\"2025-06-02T08:04:00Z\",\"location\":\"bay 3\","
 	"\"action\":{\"name\":\"AIR_SAMPLE\",\"args\":{\"module\":\"bay 3\",\"readings\":"
 	"{\"co2_ppm\":2400,\"o2_pct\":20.8,\"rh_pct\":61}},\"status\":\"succeeded\"}}",
+	"{\"t\":\"2025-06-02T08:00:00Z\",\"t_end\":\"2025-06-02T08:40:00Z\",\"location\":\"cow shed\","
+	"\"action\":{\"name\":\"bed/spread\",\"args\":{\"cubicles\":\"1-24\",\"bales\":3,"
+	"\"bedding\":\"straw\"},\"status\":\"Succeeded\"}}",
 	"{\"t\":\"2025-06-02T09:00:00Z\",\"t_end\":\"2025-06-02T09:20:00Z\",\"location\":\"bay 3\","
 	"\"action\":{\"name\":\"PHOTO_SURVEY\",\"args\":[{\"key\":\"module\",\"value\":\"bay 3\"},"
 	"{\"key\":\"frames\",\"value\":\"80\"},{\"key\":\"abort_reason\","
@@ -54,6 +64,9 @@ static const char *const greenhouse[] = {
 	"{\"t\":\"2025-06-02T14:00:00Z\",\"location\":\"hall\",\"persons\":[\"Head gardener\"],"
 	"\"speech\":[{\"speaker\":\"Sprout\",\"text\":\"How many chairs do you need?\"},"
 	"{\"speaker\":\"Head gardener\",\"text\":\"Eighty chairs, in rows facing the stage.\"}]}",
+	"{\"t\":\"2025-06-02T15:00:00Z\",\"t_end\":\"2025-06-02T15:20:00Z\",\"location\":\"hall\","
+	"\"action\":{\"name\":\"StoryTime\",\"args\":{\"book\":\"The Hungry Caterpillar\","
+	"\"audience\":12},\"status\":\"succeeded\"}}",
 	"{\"t\":\"2025-06-02T16:00:00Z\",\"location\":\"store\",\"note\":"
 	"\"Audit rack F3: 13 of 14 bags found; bag 7 not at its slot.\"}",
 	"{\"t\":\"2025-06-02T16:30:00Z\",\"location\":\"wings\",\"action\":"
@@ -61,9 +74,12 @@ static const char *const greenhouse[] = {
 	"\"goal_status\":\"running\"}",
 	"{\"t\":\"2025-06-02T16:45:00Z\",\"location\":\"wings\",\"speech\":\"standby fog "
 	"cue fourteen ... fog cue fourteen go\"}",
-	"{\"t\":\"2025-06-02T15:00:00Z\",\"t_end\":\"2025-06-02T15:20:00Z\",\"location\":\"hall\","
-	"\"action\":{\"name\":\"StoryTime\",\"args\":{\"book\":\"The Hungry Caterpillar\","
-	"\"audience\":12},\"status\":\"succeeded\"}}",
+	"{\"t\":\"2025-06-02T17:00:00Z\",\"t_end\":\"2025-06-02T17:07:00Z\",\"location\":\"parlour\","
+	"\"action\":{\"name\":\"milk/box\",\"args\":{\"cow\":{\"tag\":412,\"name\":\"Bella\"},"
+	"\"yield_l\":15.1},\"status\":\"Succeeded\"}}",
+	"{\"t\":\"2025-06-02T17:30:00Z\",\"t_end\":\"2025-06-02T17:35:00Z\",\"location\":\"dairy\","
+	"\"action\":{\"name\":\"tank/check\",\"args\":{\"tank\":\"bulk tank\",\"temp\":\"3.8C\","
+	"\"volume\":\"3960 L\"},\"status\":\"Succeeded\"}}",
 };
 
 #define AT 1748908800000000LL /* 2025-06-03T00:00:00Z */
@@ -95,6 +111,10 @@ static void test_counts_told_in_words(void **state)
 	expect(m, "How many bags did you find in rack F3?", "13", NULL);
 	expect(m, "How many props did you find at the act 1 check?", "17", NULL);
 	expect(m, "How many times did you fire the fog cue?", "", "14 fog");
+	/* an amount in a unit whatever its key; what a tank held last */
+	expect(m, "How much milk did Bella give on Monday?", "24.7", NULL);
+	expect(m, "How much milk was in the tank at the last check?", "3960", "3.8");
+	expect(m, "How many bales of straw did you use?", "3 bales", NULL);
 	h2emv_mem_close(m);
 	tu_rmrf(dir);
 	free(dir);

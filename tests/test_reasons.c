@@ -58,6 +58,14 @@ static const char *const backstage[] = {
 	"{\"t\":\"2025-09-02T14:00:00Z\",\"t_end\":\"2025-09-02T14:01:00Z\",\"location\":\"wings\","
 	"\"action\":{\"name\":\"HandOverObjectToHuman\",\"args\":{\"item\":\"torch\"},"
 	"\"status\":\"succeeded\"},\"persons\":[\"Sam\"]}",
+	/* arguments as [key, value] pairs on the running line; the final
+	 * line has the name and outcome only, 40 minutes on */
+	"{\"t\":\"2025-09-02T15:00:00Z\",\"location\":\"bay 1\",\"goal\":\"B-shift.checks\","
+	"\"action\":{\"name\":\"RigCheck\",\"args\":[[\"rig\",\"Engine 9\"],[\"items\",42]],"
+	"\"status\":\"running\"}}",
+	"{\"t\":\"2025-09-02T15:40:00Z\",\"location\":\"bay 1\",\"goal\":\"B-shift.checks\","
+	"\"action\":{\"name\":\"RigCheck\",\"status\":\"failed\"},"
+	"\"note\":\"reason=halligan bar missing from compartment R2\"}",
 };
 
 #define AT 1756857600000000LL /* 2025-09-03T00:00:00Z */
@@ -99,6 +107,8 @@ static void test_reasons_on_the_failed_line(void **state)
 	expect(m, "What went wrong on your way to the cupola?", "impeller stalled", NULL);
 	expect(m, "Why couldn't you get the gloves?", "latch is stuck", NULL);
 	expect(m, "Why did you send bag KL 118004 back?", "overweight", NULL);
+	expect(m, "Why did Engine 9 fail its rig check?", "halligan bar missing", NULL);
+	expect(m, "Which rig failed its check?", "engine 9", NULL);
 	/* someone handed the robot something: it received it */
 	expect(m, "When did somebody last hand you something?", "13:30", "14:00");
 	h2emv_mem_close(m);

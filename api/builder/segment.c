@@ -73,8 +73,7 @@ static int add_facts(builder *b, const scene *s, int64_t gap)
 	facts *f;
 	int rc = facts_from_scene(&sf, s, b->prof, b->cfg.profile != H2EMV_PROFILE_SKILL_STACK);
 	/* a line that only closes its goal ends the goal's last run */
-	if (rc == H2EMV_OK && b->n_goals && !s->action && s->goal_status >= 3 &&
-	    (f = facts_of(b->goals[b->n_goals - 1])))
+	if (rc == H2EMV_OK && b->n_goals && (f = facts_of(b->goals[b->n_goals - 1])))
 		rc = facts_close_run(&sf, f, s);
 	size_t n_prev = gap > b->cfg.event_gap ? 0 : b->n_prev;
 	if (rc == H2EMV_OK && b->event) {
@@ -487,7 +486,11 @@ int seg_add(builder *b, const scene *in, const void *body, size_t blen, h2emv_er
 	}
 	int rc = H2EMV_OK;
 	int64_t gap = b->last_t ? s->t - b->last_t : 0;
-	if (b->n_goals && gap > GOAL_GAP_FACTOR * b->cfg.event_gap)
+	/* (a line that closes the run its goal holds continues that goal, so
+	 * long a run took: "HoseWash" started, "HoseWash succeeded" 35 min on) */
+	if (b->n_goals && gap > GOAL_GAP_FACTOR * b->cfg.event_gap &&
+	    !(kept_depth(b, s) == b->n_goals &&
+	      facts_closes_run(facts_of(b->goals[b->n_goals - 1]), s)))
 		rc = close_goals(b, 0, err);
 	uint64_t key = scene_event_key(s);
 	int new_event = !b->event || key != b->last_key || s->n_speech || gap > b->cfg.event_gap;

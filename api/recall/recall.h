@@ -84,6 +84,7 @@ typedef struct rquestion {
 	int anchor_request;   /* internal: the moment is a request in others' words */
 	int why;              /* "why did ...": the reason is in a note or words */
 	int value;            /* "what was the CO2 level": a measured value asked */
+	int much;             /* "how much milk": an amount, not a number of things */
 	char measure[48];     /* its measure word's stem ("humid"), if one was said */
 	int people;           /* "how many people / visitors": persons, each once */
 	int agent;            /* "who opened the gate": who did it (the robot's own

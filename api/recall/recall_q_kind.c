@@ -210,7 +210,7 @@ static void read_wh(rquestion *q, const lex_word *w, size_t k, uint8_t *used, in
 	else if (starts(w, k, "how", "many") || starts(w, k, "how", "often") ||
 	    starts(w, k, "number", "of") || starts(w, k, "how", "frequently") ||
 	    starts(w, k, "how", "much"))
-		q->kind = RQ_COUNT; /* ("how much": an amount the parameters sum) */
+		q->kind = RQ_COUNT, q->much = starts(w, k, "how", "much"); /* (an amount summed) */
 	else if (starts(w, k, "how", "long"))
 		q->kind = RQ_DURATION;
 	else if (starts(w, k, "what", "day") || starts(w, k, "which", "day") ||
@@ -316,6 +316,14 @@ static void read_value(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	for (size_t i = 1; what && i < k && m == k; i++)
 		if (rq_measure_word(w[i].w))
 			m = i;
+	/* "how much milk was in the tank at the last check": what it held */
+	int held = k > 3 && starts(w, k, "how", "much") && !has(w, k, "did") && !has(w, k, "do") &&
+	           (has(w, k, "was") || has(w, k, "is") || has(w, k, "were") || has(w, k, "are"));
+	if (held) {
+		q->kind = RQ_WHICH;
+		q->value = 1;
+		return;
+	}
 	if (!how && m == k)
 		return;
 	if (q->kind != RQ_WHICH && q->kind != RQ_SEEN && q->kind != RQ_DO)

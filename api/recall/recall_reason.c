@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "api/emv.h"
 #include "api/facts.h"
@@ -29,6 +30,8 @@ static int failed_run(const cand *c)
 /* A note without its tag ("FAIL: fluid low" is "fluid low"). */
 static const char *untagged(const char *t)
 {
+	if (!strncasecmp(t, "reason=", 7) || !strncasecmp(t, "reason: ", 8))
+		return t + (t[6] == '=' ? 7 : 8); /* "reason=halligan bar missing" */
 	const char *c = strchr(t, ':');
 	if (!c || c - t > 8 || c[1] != ' ')
 		return t;

@@ -69,6 +69,12 @@ static int part_rank(const rquestion *q, const char *part)
 			rank = 3;
 	if (d && q->measure[0] && (alias_of(q->measure, key) || !strcmp(q->measure, w[0].stem)))
 		rank = 3;
+	/* "how much milk was in the tank": the volume, not the temperature */
+	static const char *const held[] = { "volume", "weight", "amount", "qty", "quantity",
+		                                "total", "load", "content", "contents", NULL };
+	for (const char *const *h = held; q->much && d && *h; h++)
+		if (!strcmp(w[0].w, *h))
+			rank = 3;
 	return rank * 16 - (int)(d < 15 ? d : 15);
 }
 

@@ -244,6 +244,39 @@ static int verb_count(const rquestion *q, const fact *f, double *v, char *key, s
 	return 0;
 }
 
+/* "How much milk did Bella give": the one part of the action's
+ * parameters that is an amount in a unit of mass or volume ("yield 9.6
+ * l"), whatever its key. */
+static int unit_amount(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
+{
+	static const char *const units[] = { "l", "ml", "kg", "g", "t", "m3", "lb", "lbs", "gal",
+		                                 NULL };
+	if (!q->much || !is_act(f) || !f->s[FS_STATE])
+		return 0;
+	char part[160];
+	int found = 0;
+	for (const char *p = f->s[FS_STATE]; next_part(&p, part, sizeof part);) {
+		const char *u = strrchr(part, ' ');
+		if (!u || u == part)
+			continue;
+		const char *n = u;
+		while (n > part && n[-1] != ' ')
+			n--;
+		int unit = 0;
+		for (const char *const *s = units; *s && !unit; s++)
+			unit = !strcasecmp(u + 1, *s);
+		char *end;
+		double x = strtod(n, &end);
+		if (!unit || end != u || x < 0)
+			continue;
+		if (found++)
+			return 0; /* two amounts: which one is not said */
+		*v = x;
+		snprintf(key, cap, "%s", u + 1);
+	}
+	return found == 1;
+}
+
 int amount_of(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
 {
 	if (unit_count(q, f, v, key, cap))
@@ -261,7 +294,7 @@ int amount_of(const rquestion *q, const fact *f, double *v, char *key, size_t ca
 				return 1;
 		}
 	}
-	return verb_count(q, f, v, key, cap);
+	return verb_count(q, f, v, key, cap) || unit_amount(q, f, v, key, cap);
 }
 
 int is_act(const fact *f)

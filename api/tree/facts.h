@@ -79,12 +79,15 @@ int facts_from_scene(facts *out, const struct scene *s, const struct robot_profi
                      int tasks);
 
 /* A line that only closes its goal ("goal_status": "failed", a note "FAIL:
- * latch did not release", no action): the run the goal ended on, the
- * newest action in the goal's facts `goal` with no outcome of its own,
- * ended so too. Appends to `out` that action with the line's outcome, time
+ * latch did not release", no action), or an action's final line with no
+ * arguments ("RigCheck" failed, "reason=halligan missing"): the run it
+ * closes, the newest action in the goal's facts `goal` with no outcome of
+ * its own (of that name), ended so too; the bare action is dropped. Appends to `out` that action with the line's outcome, time
  * and place, and the note as its reason; nothing when there is none.
  * ENOMEM. */
 int facts_close_run(facts *out, const facts *goal, const struct scene *s);
+/* Would facts_close_run close a run of `goal` for s? */
+int facts_closes_run(const facts *goal, const struct scene *s);
 
 /* Merge `add` into `dst`: an equal fact (same key) counts the occurrences
  * and widens the times; any other is copied. Trims to `cap`. ENOMEM. */

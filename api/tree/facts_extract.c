@@ -279,6 +279,15 @@ static int positional_arg(xctx *x, const char *p, size_t n, int depth, int *role
  * name / value, k / v)? Its value and key into *v, *k, *kl. */
 static int kv_pair(const msgpack_object *o, const msgpack_object **v, const char **k, size_t *kl)
 {
+	/* ["rig", "Engine 9"] */
+	if (o->type == MSGPACK_OBJECT_ARRAY && o->via.array.size == 2 &&
+	    o->via.array.ptr[0].type == MSGPACK_OBJECT_STR && o->via.array.ptr[0].via.str.size &&
+	    o->via.array.ptr[0].via.str.size <= 64) {
+		*v = &o->via.array.ptr[1];
+		*k = o->via.array.ptr[0].via.str.ptr;
+		*kl = o->via.array.ptr[0].via.str.size;
+		return 1;
+	}
 	if (o->type != MSGPACK_OBJECT_MAP || o->via.map.size != 2)
 		return 0;
 	const msgpack_object *key = NULL, *val = NULL;

@@ -324,26 +324,61 @@ int facts_note(facts *out, size_t first, const scene *s)
 	return H2EMV_OK;
 }
 
-int facts_close_run(facts *out, const facts *goal, const scene *s)
+/* The outcome a closing line gives (3 done, 4 failed, 5 aborted), 0
+ * none: its goal's, or for "RigCheck" with no arguments, its own. */
+static int closing_status(const scene *s)
 {
-	if (s->action || s->goal_status < 3 || s->goal_status > 5 || !goal)
-		return H2EMV_OK;
+	if (!s->action)
+		return s->goal_status >= 3 && s->goal_status <= 5 ? s->goal_status : 0;
+	return !s->args_obj && s->action_status >= 3 && s->action_status <= 5 ? s->action_status
+	                                                                     : 0;
+}
+
+/* The goal's newest run with no outcome (of the same action, when the
+ * line names one) that the closing line s ends; NULL none. */
+static const fact *run_closed(const facts *goal, const scene *s)
+{
 	const fact *run = NULL;
-	for (size_t i = 0; i < goal->n; i++) {
+	for (size_t i = 0; goal && closing_status(s) && i < goal->n; i++) {
 		const fact *f = &goal->v[i];
 		if (f->type == FT_ACT && (f->status == FST_ONGOING || f->status == FST_NONE) &&
+		    (!s->action || (f->s[FS_NAME] && !strcmp(f->s[FS_NAME], s->action) &&
+		                    (f->s[FS_OBJ] || f->s[FS_STATE] || f->s[FS_DST]))) &&
 		    (!run || f->t1 > run->t1))
 			run = f;
 	}
-	if (!run || run->t1 > s->t)
+	return run && run->t1 <= s->t ? run : NULL;
+}
+
+int facts_closes_run(const facts *goal, const scene *s)
+{
+	return run_closed(goal, s) != NULL;
+}
+
+int facts_close_run(facts *out, const facts *goal, const scene *s)
+{
+	int st = closing_status(s);
+	const fact *run = run_closed(goal, s);
+	if (!run)
 		return H2EMV_OK;
+	/* "RigCheck" failed with no arguments: that run's end, not a run of
+	 * its own */
+	for (size_t i = 0; s->action && i < out->n; i++)
+		if (out->v[i].type == FT_ACT && out->v[i].s[FS_NAME] &&
+		    !strcmp(out->v[i].s[FS_NAME], s->action) && !out->v[i].s[FS_OBJ] &&
+		    !out->v[i].s[FS_STATE]) {
+			fact_free(&out->v[i]);
+			memmove(&out->v[i], &out->v[i + 1], (out->n - i - 1) * sizeof *out->v);
+			out->n--;
+			break;
+		}
 	fact *x = fact_push(out);
 	if (!x)
 		return H2EMV_ENOMEM;
 	memset(x, 0, sizeof *x); /* (strings of its own: the reason is appended) */
 	x->type = run->type;
 	x->cls = run->cls;
-	x->status = s->goal_status == 3 ? FST_DONE : s->goal_status == 4 ? FST_FAILED : FST_ABORTED;
+	x->status = st == 3 ? FST_DONE : st == 4 ? FST_FAILED : FST_ABORTED;
 	x->count = 1;
 	/* the run: from its last start to the line that closed it */
 	x->t0 = x->t1 = run->t1;
@@ -360,7 +395,8 @@ int facts_close_run(facts *out, const facts *goal, const scene *s)
 	if (x->status != FST_DONE && s->note && *s->note) {
 		/* "FAIL: fluid low": the reason, without the word that says it failed */
 		const char *r = s->note;
-		static const char *const tag[] = { "FAIL:", "FAILED:", "ERROR:", "ABORT:", NULL };
+		static const char *const tag[] = { "FAIL:", "FAILED:", "ERROR:", "ABORT:", "reason=",
+			                               "reason:", NULL };
 		for (const char *const *t = tag; *t; t++)
 			if (!strncasecmp(r, *t, strlen(*t)))
 				r += strlen(*t);
