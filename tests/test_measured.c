@@ -84,40 +84,28 @@ static const char *const greenhouse[] = {
 
 #define AT 1748908800000000LL /* 2025-06-03T00:00:00Z */
 
-/* The answer to q holds `want` (and not `not_want`). */
-static void expect(h2emv_mem *m, const char *q, const char *want, const char *not_want)
-{
-	h2emv_answer *a = tu_ask_at(m, AT, q);
-	if (!strstr(a->text, want) || (not_want && strstr(a->text, not_want)))
-		fail_msg("'%s' answered '%s', expected '%s'%s%s", q, a->text, want,
-		         not_want ? " and not " : "", not_want ? not_want : "");
-	h2emv_answer_free(a);
-}
-
 static void test_counts_told_in_words(void **state)
 {
 	(void)state;
 	char *dir;
 	h2emv_mem *m = tu_mem_lines("measured", greenhouse, sizeof greenhouse / sizeof *greenhouse,
 	                            &dir);
-	expect(m, "How many workers were on site on Monday?", "17", NULL);
-	expect(m, "How many pupils came with the school group?", "24", NULL);
-	expect(m, "How many chairs did the head gardener want?", "80", NULL);
-	expect(m, "How many kids were in the school group?", "31", NULL);
-	expect(m, "How many kids came to story time?", "12", NULL);
-	expect(m, "How many packs of AA batteries were there?", "14", NULL);
+	tu_expect_at(m, AT, "How many workers were on site on Monday?", "17", NULL);
+	tu_expect_at(m, AT, "How many pupils came with the school group?", "24", NULL);
+	tu_expect_at(m, AT, "How many chairs did the head gardener want?", "80", NULL);
+	tu_expect_at(m, AT, "How many kids were in the school group?", "31", NULL);
+	tu_expect_at(m, AT, "How many kids came to story time?", "12", NULL);
+	tu_expect_at(m, AT, "How many packs of AA batteries were there?", "14", NULL);
 	/* "13 of 14 bags found": 13; found=17 counts what was found; a
 	 * number in words after a noun ("cue fourteen") is a name */
-	expect(m, "How many bags did you find in rack F3?", "13", NULL);
-	expect(m, "How many props did you find at the act 1 check?", "17", NULL);
-	expect(m, "How many times did you fire the fog cue?", "", "14 fog");
+	tu_expect_at(m, AT, "How many bags did you find in rack F3?", "13", NULL);
+	tu_expect_at(m, AT, "How many props did you find at the act 1 check?", "17", NULL);
+	tu_expect_at(m, AT, "How many times did you fire the fog cue?", "", "14 fog");
 	/* an amount in a unit whatever its key; what a tank held last */
-	expect(m, "How much milk did Bella give on Monday?", "24.7", NULL);
-	expect(m, "How much milk was in the tank at the last check?", "3960", "3.8");
-	expect(m, "How many bales of straw did you use?", "3 bales", NULL);
-	h2emv_mem_close(m);
-	tu_rmrf(dir);
-	free(dir);
+	tu_expect_at(m, AT, "How much milk did Bella give on Monday?", "24.7", NULL);
+	tu_expect_at(m, AT, "How much milk was in the tank at the last check?", "3960", "3.8");
+	tu_expect_at(m, AT, "How many bales of straw did you use?", "3 bales", NULL);
+	tu_close_rm(m, dir);
 }
 
 static void test_values_where_a_log_keeps_them(void **state)
@@ -127,18 +115,16 @@ static void test_values_where_a_log_keeps_them(void **state)
 	h2emv_mem *m = tu_mem_lines("measured", greenhouse, sizeof greenhouse / sizeof *greenhouse,
 	                            &dir);
 	/* key/value pairs; the reason among them */
-	expect(m, "Why did you stop the photo survey?", "lens fogged", NULL);
-	expect(m, "How many frames did the bay 3 survey take?", "80", NULL);
+	tu_expect_at(m, AT, "Why did you stop the photo survey?", "lens fogged", NULL);
+	tu_expect_at(m, AT, "How many frames did the bay 3 survey take?", "80", NULL);
 	/* readings in their own object, asked for by name or formula */
-	expect(m, "What was the CO2 level in bay 3?", "2400", NULL);
-	expect(m, "What was the oxygen reading in bay 3?", "20.8", NULL);
-	expect(m, "How high was the CO2 in bay 3?", "2400", NULL);
+	tu_expect_at(m, AT, "What was the CO2 level in bay 3?", "2400", NULL);
+	tu_expect_at(m, AT, "What was the oxygen reading in bay 3?", "20.8", NULL);
+	tu_expect_at(m, AT, "How high was the CO2 in bay 3?", "2400", NULL);
 	/* the value, not the row it was measured on nor another number */
-	expect(m, "What was the sugar reading on row 21?", "21.9", NULL);
-	expect(m, "What was the fridge temperature on Monday?", "4.1", NULL);
-	h2emv_mem_close(m);
-	tu_rmrf(dir);
-	free(dir);
+	tu_expect_at(m, AT, "What was the sugar reading on row 21?", "21.9", NULL);
+	tu_expect_at(m, AT, "What was the fridge temperature on Monday?", "4.1", NULL);
+	tu_close_rm(m, dir);
 }
 
 int main(void)

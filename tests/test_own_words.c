@@ -119,31 +119,14 @@ static h2emv_mem *bakery_memory(char **dir)
 	return tu_mem_lines("ownwords", bakery, sizeof bakery / sizeof *bakery, dir);
 }
 
-/* The answer to q holds `want` (and not `not_want`). */
-static void expect(h2emv_mem *m, const char *q, const char *want, const char *not_want)
-{
-	h2emv_answer *a = tu_ask_at(m, AT, q);
-	if (!strstr(a->text, want) || (not_want && strstr(a->text, not_want)))
-		fail_msg("'%s' answered '%s', expected '%s'%s%s", q, a->text, want,
-		         not_want ? " and not " : "", not_want ? not_want : "");
-	h2emv_answer_free(a);
-}
-
-static void close_memory(h2emv_mem *m, char *dir)
-{
-	h2emv_mem_close(m);
-	tu_rmrf(dir);
-	free(dir);
-}
-
 static void test_what_the_robot_said_it_saw(void **state)
 {
 	(void)state;
 	char *dir;
 	h2emv_mem *m = bakery_memory(&dir);
-	expect(m, "What did you see on Monday?", "croissant tray", "mouse trap");
-	expect(m, "What did you see on Monday?", "rye loaf", NULL);
-	close_memory(m, dir);
+	tu_expect_at(m, AT, "What did you see on Monday?", "croissant tray", "mouse trap");
+	tu_expect_at(m, AT, "What did you see on Monday?", "rye loaf", NULL);
+	tu_close_rm(m, dir);
 }
 
 static void test_short_forms_keys_and_reasons(void **state)
@@ -152,14 +135,14 @@ static void test_short_forms_keys_and_reasons(void **state)
 	char *dir;
 	h2emv_mem *m = bakery_memory(&dir);
 	/* R5 is tray 5; 4.5 holds no 45 */
-	expect(m, "Did you finish tray 5?", "No", NULL);
-	expect(m, "Did you sample tray 45?", "No", NULL);
-	expect(m, "Why did you stop on tray 5?", "oven door sensor", NULL);
+	tu_expect_at(m, AT, "Did you finish tray 5?", "No", NULL);
+	tu_expect_at(m, AT, "Did you sample tray 45?", "No", NULL);
+	tu_expect_at(m, AT, "Why did you stop on tray 5?", "oven door sensor", NULL);
 	/* tray_id names the tray; the first one */
-	expect(m, "Which tray did you start with on Monday?", "R4", "R5");
+	tu_expect_at(m, AT, "Which tray did you start with on Monday?", "R4", "R5");
 	/* a step with no status of its own in a goal that failed */
-	expect(m, "Why did the proofer check fail?", "lid cracked", NULL);
-	close_memory(m, dir);
+	tu_expect_at(m, AT, "Why did the proofer check fail?", "lid cracked", NULL);
+	tu_close_rm(m, dir);
 }
 
 static void test_amounts_in_their_own_words(void **state)
@@ -167,25 +150,25 @@ static void test_amounts_in_their_own_words(void **state)
 	(void)state;
 	char *dir;
 	h2emv_mem *m = bakery_memory(&dir);
-	expect(m, "How many photos did you take in total?", "12 in all", NULL);
-	expect(m, "How many kilos of flour did you receive?", "375", NULL);
-	expect(m, "How many butter blocks did you restock?", "40", NULL);
-	expect(m, "How many labels did you print altogether?", "13", NULL);
+	tu_expect_at(m, AT, "How many photos did you take in total?", "12 in all", NULL);
+	tu_expect_at(m, AT, "How many kilos of flour did you receive?", "375", NULL);
+	tu_expect_at(m, AT, "How many butter blocks did you restock?", "40", NULL);
+	tu_expect_at(m, AT, "How many labels did you print altogether?", "13", NULL);
 	/* the rolls are no orders */
-	expect(m, "How many orders did you fill?", "2", "18");
+	tu_expect_at(m, AT, "How many orders did you fill?", "2", "18");
 	/* trays, each once: R4 twice is one tray */
-	expect(m, "How many trays did you bake?", "2 trays", NULL);
+	tu_expect_at(m, AT, "How many trays did you bake?", "2 trays", NULL);
 	/* restock(flour sacks, 20, store room): 20 is how many, not where */
-	expect(m, "How many flour sacks did you restock?", "35", NULL);
-	expect(m, "Where did you put the flour sacks?", "store room", "At the 20");
-	expect(m, "How many counters did you wipe?", "4", NULL);
-	expect(m, "Which areas did you clean?", "flour loft", NULL);
-	expect(m, "What went wrong with the silo?", "auger motor overheated", NULL);
+	tu_expect_at(m, AT, "How many flour sacks did you restock?", "35", NULL);
+	tu_expect_at(m, AT, "Where did you put the flour sacks?", "store room", "At the 20");
+	tu_expect_at(m, AT, "How many counters did you wipe?", "4", NULL);
+	tu_expect_at(m, AT, "Which areas did you clean?", "flour loft", NULL);
+	tu_expect_at(m, AT, "What went wrong with the silo?", "auger motor overheated", NULL);
 	/* what was seen during the patrol, not during sharpen_tools */
-	expect(m, "What tools did you see on your patrol?", "wrench", NULL);
+	tu_expect_at(m, AT, "What tools did you see on your patrol?", "wrench", NULL);
 	/* where the robot said, not where it was */
-	expect(m, "Where did you tell the customer the rye loaves were?", "top shelf", NULL);
-	close_memory(m, dir);
+	tu_expect_at(m, AT, "Where did you tell the customer the rye loaves were?", "top shelf", NULL);
+	tu_close_rm(m, dir);
 }
 
 static void test_times_troubles_and_days(void **state)
@@ -193,16 +176,16 @@ static void test_times_troubles_and_days(void **state)
 	(void)state;
 	char *dir;
 	h2emv_mem *m = bakery_memory(&dir);
-	expect(m, "What did you do on Monday between 3 and 4 pm?", "CleanOven", "MopFloor");
-	expect(m, "When did you last clean the oven?", "15:10:00 (until 15:12:00)", NULL);
-	expect(m, "When did you last go to the charger?", "16:00", NULL);
-	expect(m, "When did you find the broken jar?", "10:0", NULL);
-	expect(m, "What went wrong on Monday?", "BakeTray", NULL);
-	expect(m, "What went wrong on Monday?", "checkProofer", NULL);
-	expect(m, "Did you have any problems during the morning shift on Monday?", "Yes", NULL);
-	expect(m, "What did you do each day?", "On 2025/05/06", NULL);
-	expect(m, "What did you do each day?", "On 2025/05/05", NULL);
-	close_memory(m, dir);
+	tu_expect_at(m, AT, "What did you do on Monday between 3 and 4 pm?", "CleanOven", "MopFloor");
+	tu_expect_at(m, AT, "When did you last clean the oven?", "15:10:00 (until 15:12:00)", NULL);
+	tu_expect_at(m, AT, "When did you last go to the charger?", "16:00", NULL);
+	tu_expect_at(m, AT, "When did you find the broken jar?", "10:0", NULL);
+	tu_expect_at(m, AT, "What went wrong on Monday?", "BakeTray", NULL);
+	tu_expect_at(m, AT, "What went wrong on Monday?", "checkProofer", NULL);
+	tu_expect_at(m, AT, "Did you have any problems during the morning shift on Monday?", "Yes", NULL);
+	tu_expect_at(m, AT, "What did you do each day?", "On 2025/05/06", NULL);
+	tu_expect_at(m, AT, "What did you do each day?", "On 2025/05/05", NULL);
+	tu_close_rm(m, dir);
 }
 
 int main(void)

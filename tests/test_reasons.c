@@ -58,6 +58,12 @@ static const char *const backstage[] = {
 	"{\"t\":\"2025-09-02T14:00:00Z\",\"t_end\":\"2025-09-02T14:01:00Z\",\"location\":\"wings\","
 	"\"action\":{\"name\":\"HandOverObjectToHuman\",\"args\":{\"item\":\"torch\"},"
 	"\"status\":\"succeeded\"},\"persons\":[\"Sam\"]}",
+	/* a captain (a role, not the robot) tells the robot who did it */
+	"{\"t\":\"2025-09-02T14:30:00Z\",\"location\":\"bay 1\",\"persons\":[\"Capt. Alma Reyes\"],"
+	"\"speech\":{\"speaker\":\"Captain\",\"text\":\"Ember, Ortega opened the side gate for "
+	"the van.\"}}",
+	"{\"t\":\"2025-09-02T14:32:00Z\",\"location\":\"bay 1\",\"persons\":[\"Capt. Alma Reyes\"],"
+	"\"speech\":{\"speaker\":\"Ember\",\"text\":\"Captain, the compressor overheated.\"}}",
 	/* arguments as [key, value] pairs on the running line; the final
 	 * line has the name and outcome only, 40 minutes on */
 	"{\"t\":\"2025-09-02T15:00:00Z\",\"location\":\"bay 1\",\"goal\":\"B-shift.checks\","
@@ -70,16 +76,6 @@ static const char *const backstage[] = {
 
 #define AT 1756857600000000LL /* 2025-09-03T00:00:00Z */
 
-/* The answer to q holds `want` (and not `not_want`). */
-static void expect(h2emv_mem *m, const char *q, const char *want, const char *not_want)
-{
-	h2emv_answer *a = tu_ask_at(m, AT, q);
-	if (!strstr(a->text, want) || (not_want && strstr(a->text, not_want)))
-		fail_msg("'%s' answered '%s', expected '%s'%s%s", q, a->text, want,
-		         not_want ? " and not " : "", not_want ? not_want : "");
-	h2emv_answer_free(a);
-}
-
 static void test_outcomes_told_apart(void **state)
 {
 	(void)state;
@@ -87,15 +83,13 @@ static void test_outcomes_told_apart(void **state)
 	h2emv_mem *m = tu_mem_lines("reasons", backstage, sizeof backstage / sizeof *backstage,
 	                            &dir);
 	/* the closing line's outcome and its note are the run's */
-	expect(m, "What went wrong with the fog machine?", "fluid low", NULL);
-	expect(m, "Did lineset 12 pass its check on Monday?", "No", NULL);
-	expect(m, "Did the first fog test on Tuesday pass?", "No", NULL);
-	expect(m, "Did anything go wrong at the tech rehearsal on Monday?", "rope lock", NULL);
+	tu_expect_at(m, AT, "What went wrong with the fog machine?", "fluid low", NULL);
+	tu_expect_at(m, AT, "Did lineset 12 pass its check on Monday?", "No", NULL);
+	tu_expect_at(m, AT, "Did the first fog test on Tuesday pass?", "No", NULL);
+	tu_expect_at(m, AT, "Did anything go wrong at the tech rehearsal on Monday?", "rope lock", NULL);
 	/* the run from its start to the line that closed it */
-	expect(m, "How many minutes did the stage sweep take?", "20 minutes", NULL);
-	h2emv_mem_close(m);
-	tu_rmrf(dir);
-	free(dir);
+	tu_expect_at(m, AT, "How many minutes did the stage sweep take?", "20 minutes", NULL);
+	tu_close_rm(m, dir);
 }
 
 static void test_reasons_on_the_failed_line(void **state)
@@ -104,16 +98,18 @@ static void test_reasons_on_the_failed_line(void **state)
 	char *dir;
 	h2emv_mem *m = tu_mem_lines("reasons", backstage, sizeof backstage / sizeof *backstage,
 	                            &dir);
-	expect(m, "What went wrong on your way to the cupola?", "impeller stalled", NULL);
-	expect(m, "Why couldn't you get the gloves?", "latch is stuck", NULL);
-	expect(m, "Why did you send bag KL 118004 back?", "overweight", NULL);
-	expect(m, "Why did Engine 9 fail its rig check?", "halligan bar missing", NULL);
-	expect(m, "Which rig failed its check?", "engine 9", NULL);
+	tu_expect_at(m, AT, "What went wrong on your way to the cupola?", "impeller stalled", NULL);
+	tu_expect_at(m, AT, "Why couldn't you get the gloves?", "latch is stuck", NULL);
+	tu_expect_at(m, AT, "Why did you send bag KL 118004 back?", "overweight", NULL);
+	tu_expect_at(m, AT, "Why did Engine 9 fail its rig check?", "halligan bar missing", NULL);
+	tu_expect_at(m, AT, "Which rig failed its check?", "engine 9", NULL);
+	/* a role is not the robot; who did it is the clause's subject */
+	tu_expect_at(m, AT, "What did the captain tell you about the side gate?", "Captain said",
+	             "I said");
+	tu_expect_at(m, AT, "Who opened the side gate?", "Ortega.", NULL);
 	/* someone handed the robot something: it received it */
-	expect(m, "When did somebody last hand you something?", "13:30", "14:00");
-	h2emv_mem_close(m);
-	tu_rmrf(dir);
-	free(dir);
+	tu_expect_at(m, AT, "When did somebody last hand you something?", "13:30", "14:00");
+	tu_close_rm(m, dir);
 }
 
 int main(void)

@@ -158,6 +158,23 @@ h2emv_answer *tu_ask_at(h2emv_mem *m, int64_t at, const char *q)
 	return a;
 }
 
+void tu_expect_at(h2emv_mem *m, int64_t at, const char *q, const char *want,
+                  const char *not_want)
+{
+	h2emv_answer *a = tu_ask_at(m, at, q);
+	if (!strstr(a->text, want) || (not_want && strstr(a->text, not_want)))
+		fail_msg("'%s' answered '%s', expected '%s'%s%s", q, a->text, want,
+		         not_want ? " and not " : "", not_want ? not_want : "");
+	h2emv_answer_free(a);
+}
+
+void tu_close_rm(h2emv_mem *m, char *dir)
+{
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 void tu_rmrf(const char *path)
 {
 	char cmd[4200];

@@ -20,6 +20,12 @@ h2emv_mem *tu_mem_tmp(const char *tag, char **dir_out);
 h2emv_mem *tu_mem_lines(const char *tag, const char *const *lines, size_t n, char **dir_out);
 /* h2emv_ask as of `at` (fails the test on an error); free the answer. */
 h2emv_answer *tu_ask_at(h2emv_mem *m, int64_t at, const char *q);
+/* Ask q at `at`: the answer must hold `want` and not `not_want` (NULL:
+ * anything), else the test fails with both. */
+void tu_expect_at(h2emv_mem *m, int64_t at, const char *q, const char *want,
+                  const char *not_want);
+/* Close m, remove its folder dir and free dir (tu_mem_lines' out). */
+void tu_close_rm(h2emv_mem *m, char *dir);
 /* Write `body` under `key` in a key/value database (ENG_KV_*) as it is,
  * past the record codec eng_kv_put holds values to: how a test plants a
  * record an older release (or damage) left. Returns a status. */

@@ -26,7 +26,7 @@
  * verb ("The courier dropped two parcels ...; Mia Lund signed for them":
  * dropped, the courier; signed, Mia Lund). 0 when the clause opens with
  * the verb ("Reset the breaker") or its subject is long (not a name). */
-static int clause_subject(const char *text, const rq_term *verb, char *out, size_t cap)
+int clause_subject(const char *text, const rq_term *verb, char *out, size_t cap)
 {
 	size_t start = 0, i = 0, words = 0;
 	while (text[i]) {
@@ -238,7 +238,8 @@ void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a)
 		/* (the robot's own words tell of someone, never of itself) */
 		const char *who = f->type == FT_NOTE ? f->s[FS_WHO] : c->me ? NULL : f->s[FS_NAME];
 		char subject[96];
-		if (f->type == FT_NOTE && q->agent_term >= 0 &&
+		/* (in a note or in someone's words: "Ember, Ortega opened the gate") */
+		if ((f->type == FT_NOTE || (f->type == FT_SPEECH && q->agent)) && q->agent_term >= 0 &&
 		    clause_subject(f->s[FS_TEXT], &q->term[q->agent_term], subject, sizeof subject))
 			who = strcmp(subject, "I") && strcasecmp(subject, "we") ? subject : "I did";
 		if (who)

@@ -128,6 +128,9 @@ int value_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k);
 void add_told_reason(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k);
 
 /* recall_amount.c */
+/* The subject of the clause of `text` that holds the verb ("Ortega" of
+ * "Ember, Ortega took the halligan to the training ground"), into out. */
+int clause_subject(const char *text, const rq_term *verb, char *out, size_t cap);
 void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a);
 const char *matched_thing(const rquestion *q, const fact *f, char *part, size_t cap);
 int key_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k);

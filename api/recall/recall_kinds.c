@@ -137,6 +137,18 @@ static void answer_who(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_
 		add_evidence(a, c->ref);
 		return;
 	}
+	/* "who took the halligan": the subject of the words that tell it
+	 * ("Ember, Ortega took the halligan ..."), not who said them */
+	char subject[96];
+	if (q->agent && q->agent_term >= 0 && c && c->f->type == FT_SPEECH && c->f->s[FS_TEXT] &&
+	    clause_subject(c->f->s[FS_TEXT], &q->term[q->agent_term], subject, sizeof subject) &&
+	    strcmp(subject, "I") && strcasecmp(subject, "we") && strcasecmp(subject, "you")) {
+		pr_str_addf(b, "%s. %s said: \"%s\" (%s).", subject,
+		            c->f->s[FS_NAME] ? c->f->s[FS_NAME] : "Someone", c->f->s[FS_TEXT],
+		            fmt_dt(dt, sizeof dt, c->f->t1));
+		add_evidence(a, c->ref);
+		return;
+	}
 	pr_str seen = { 0 };
 	size_t n = 0;
 	/* each person once, by the fullest name given ("Tom" and "Tom

@@ -66,6 +66,24 @@ static int addressed(const facts *set, const char *name)
 	return 0;
 }
 
+/* A speaker named by a title or a job ("Captain", "Nurse", "Dispatch"):
+ * someone the robot meets, never the robot (not WordNet's persons: a
+ * robot called Kiwi or Page is one). */
+static int role_title(const char *name)
+{
+	static const char *const t[] = { "captain", "capt", "lieutenant", "sergeant", "officer",
+		                             "doctor", "nurse", "driver", "chef", "cook", "manager",
+		                             "supervisor", "teacher", "guard", "director", "engineer",
+		                             "mechanic", "pilot", "ranger", "coach", "inspector",
+		                             "dispatch", "dispatcher", "caretaker", "porter", "clerk",
+		                             "foreman", "vet", "commander", "operator", "courier",
+		                             "receptionist", "pharmacist", "technician", NULL };
+	for (const char *const *p = t; *p; p++)
+		if (!strcasecmp(name, *p))
+			return 1;
+	return 0;
+}
+
 int is_me(const rquestion *q, const facts *set, const char *name)
 {
 	if (!name)
@@ -87,8 +105,10 @@ int is_me(const rquestion *q, const facts *set, const char *name)
 	}
 	if (!people)
 		return 0;
-	/* a role ("courier", "the driver") is someone the robot met */
+	/* a role ("courier", "the driver", "Captain") is someone the robot met */
 	if (name[0] >= 'a' && name[0] <= 'z')
+		return 0;
+	if (role_title(name))
 		return 0;
 	/* others call the robot by its name ("Juno, my appointment ...") */
 	if (addressed(set, name))
