@@ -115,6 +115,16 @@ struct eng_read {
 extern __thread int env_damage_seen;
 void env_note_damage(void);
 
+/* Damage a read of `env` found (damage.c; `err` already says what): noted
+ * as above and, on a handle opened for writing, recorded as the DAMAGED
+ * mark so that the next write of any process is refused; the message then
+ * says so. Returns H2EMV_ECORRUPT. Never for a transient error (ENOSPC,
+ * EAGAIN, a map another process grew): only ECORRUPT from the record and
+ * page checks, MDB_CORRUPTED and MDB_PAGE_NOTFOUND. */
+int env_damage_found(eng_env *env, h2emv_error *err);
+/* While non-zero, this thread's reads mark nothing (check: it reports). */
+extern __thread int env_damage_quiet;
+
 /* Turn an LMDB or errno code into an h2emv status with a message. */
 int env_err(h2emv_error *err, int mdb_rc, const char *what);
 

@@ -68,7 +68,11 @@ int eng_mark_damaged(const char *dir, const char *reason, h2emv_error *err)
 {
 	char path[4200], tmp[4300];
 	marker_path(path, sizeof path, dir);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	/* readers of several threads and processes may mark at once: a
+	 * temporary file each, and the last rename wins (every reason holds) */
+	static unsigned seq;
+	snprintf(tmp, sizeof tmp, "%s.%ld.%u.tmp", path, (long)getpid(),
+	         __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return eng_fail(err, H2EMV_EIO, "%s: %s", tmp, strerror(errno));
