@@ -542,8 +542,8 @@ int eng_check(uint64_t *n_violations, eng_env *env, eng_body_check_fn obs_check,
 		rc = check_obsids(&c);
 	if (rc == H2EMV_OK)
 		rc = ix_check_txn(r->txn, env, index_bad, &c);
-	env_damage_quiet--;
 	eng_read_end(r);
+	env_damage_quiet--;
 	memo_free(&c.memo);
 	eng_buf_free(&c.scratch);
 	if (rc)

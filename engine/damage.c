@@ -23,15 +23,21 @@ static void append(h2emv_error *err, const char *what)
 }
 
 __thread int env_damage_quiet;
+__thread unsigned env_pages_damaged;
+static __thread unsigned pages_confirmed;
+
+/* May a read of `env` write the mark? */
+static int may_mark(const eng_env *env)
+{
+	/* a reader without LMDB's lock file is not registered: a writer may
+	 * reuse the pages it reads, so what it sees proves nothing */
+	return env && !env_damage_quiet && !(env->flags & H2EMV_OPEN_READONLY) && !env->nolock;
+}
 
 int env_damage_found(eng_env *env, h2emv_error *err)
 {
 	env_damage_seen = 1;
-	if (env_damage_quiet)
-		return H2EMV_ECORRUPT;
-	/* a reader without LMDB's lock file is not registered: a writer may
-	 * reuse the pages it reads, so what it sees proves nothing */
-	if (!env || (env->flags & H2EMV_OPEN_READONLY) || env->nolock)
+	if (!may_mark(env))
 		return H2EMV_ECORRUPT;
 	char reason[512], note[256];
 	int had = eng_damaged_reason(reason, sizeof reason, env->dir);
@@ -51,4 +57,22 @@ int env_damage_found(eng_env *env, h2emv_error *err)
 		append(err, note);
 	}
 	return H2EMV_ECORRUPT;
+}
+
+void env_damage_confirm(eng_env *env, uint64_t gen)
+{
+	if (env_pages_damaged == pages_confirmed)
+		return;
+	pages_confirmed = env_pages_damaged;
+	char path[4200], reason[600];
+	if (!may_mark(env) || eng_damaged_reason(reason, sizeof reason, env->dir))
+		return;
+	/* the code may have come from another store this thread read: only
+	 * this store's own pages, read by hand, decide */
+	gen_path(path, sizeof path, env->dir, gen, 0);
+	h2emv_error e = { 0 };
+	if (eng_gate_every_page(path, &e) != H2EMV_ECORRUPT)
+		return;
+	snprintf(reason, sizeof reason, "a read found %.500s", e.message);
+	(void)eng_mark_damaged(env->dir, reason, NULL); /* best effort */
 }

@@ -124,6 +124,13 @@ void env_note_damage(void);
 int env_damage_found(eng_env *env, h2emv_error *err);
 /* While non-zero, this thread's reads mark nothing (check: it reports). */
 extern __thread int env_damage_quiet;
+/* MDB_CORRUPTED and MDB_PAGE_NOTFOUND met by this thread (env_err, which
+ * knows no store). At the end of a read view and before a write,
+ * env_damage_confirm reads every page of generation `gen` of `env` by hand
+ * when the count moved, and marks the memory (as env_damage_found) when
+ * one is damaged: a cursor that met a damaged leaf of a big store. */
+extern __thread unsigned env_pages_damaged;
+void env_damage_confirm(eng_env *env, uint64_t gen);
 
 /* Turn an LMDB or errno code into an h2emv status with a message. */
 int env_err(h2emv_error *err, int mdb_rc, const char *what);

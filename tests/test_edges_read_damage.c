@@ -7,7 +7,9 @@
  * then writes the DAMAGED mark, so that its next write, a build, and every
  * later open for writing are refused with ECORRUPT, and `check` confirms.
  * A read-only handle writes nothing, the mark included, and a node that
- * is simply not there is not damage.
+ * is simply not there is not damage. On a store over 64 MiB, whose middle
+ * leaves the open does not read, an observation looked up on a zeroed leaf
+ * is ECORRUPT (LMDB: MDB_CORRUPTED) and marks the memory the same way.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -26,6 +28,7 @@
 #include <unistd.h>
 
 #include "h2emv.h"
+#include "engine/pages.h"
 #include "testutil.h"
 
 #define MARKER "zorblaxite"
@@ -202,12 +205,122 @@ static void test_a_node_that_is_not_there_is_not_damage(void **state)
 	free(dir);
 }
 
+/* The leaves of `obs` and the first key of each (a walk by hand). */
+typedef struct leaf_keys {
+	uint64_t pg[256], first[256];
+	size_t n;
+	int fresh;
+} leaf_keys;
+
+static void on_leaf(void *ctx, uint64_t pgno)
+{
+	leaf_keys *l = ctx;
+	if (l->n < 256) {
+		l->pg[l->n++] = pgno;
+		l->fresh = 1;
+	}
+}
+
+static int on_record(void *ctx, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn)
+{
+	(void)v, (void)vn;
+	leaf_keys *l = ctx;
+	if (l->fresh && kn == 8) {
+		uint64_t x = 0;
+		for (int i = 0; i < 8; i++)
+			x = x << 8 | k[i];
+		l->first[l->n - 1] = x;
+		l->fresh = 0;
+	}
+	return 0;
+}
+
+/* Observations of 60 KB of random letters each (zstd cannot shrink them
+ * much): 1,600 make a data file over 64 MiB. */
+static char *big_store(void)
+{
+	char *dir = NULL;
+	h2emv_mem *m = tu_mem_tmp("read-damage-big", &dir);
+	assert_non_null(m);
+	static char line[60200], note[60001];
+	srand(21);
+	h2emv_error e = { 0 };
+	for (int i = 0; i < 1600; i++) {
+		for (size_t j = 0; j < sizeof note - 1; j++)
+			note[j] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[rand() % 62];
+		int n = snprintf(line, sizeof line,
+		                 "{\"t\":\"2024-06-%02dT%02d:%02d:00Z\",\"action\":{\"name\":\"Grasp\","
+		                 "\"args\":{\"object\":\"cup\"},\"status\":\"succeeded\"},\"note\":\"%s\"}",
+		                 1 + i / 600, 8 + (i / 60) % 10, i % 60, note);
+		if (h2emv_ingest(NULL, m, line, (size_t)n, &e))
+			fail_msg("ingest %d: %s", i, e.message);
+	}
+	h2emv_mem_close(m);
+	char path[4200];
+	assert_int_equal(eng_data_file(path, sizeof path, dir, NULL), H2EMV_OK);
+	if (tu_file_size(path) <= (64u << 20))
+		fail_msg("the big store holds %llu bytes, not over 64 MiB",
+		         (unsigned long long)tu_file_size(path));
+	return dir;
+}
+
+static void test_a_zeroed_leaf_a_lookup_meets_on_a_big_store_refuses_the_next_write(void **state)
+{
+	(void)state;
+	char *dir = big_store();
+	char path[4200];
+	h2emv_error e = { 0 };
+	assert_int_equal(eng_data_file(path, sizeof path, dir, NULL), H2EMV_OK);
+	pg_file f;
+	pg_db d;
+	leaf_keys l = { .n = 0 };
+	assert_int_equal(pg_open(&f, path, &e), H2EMV_OK);
+	assert_int_equal(pg_named(&d, &f, "obs", &e), H2EMV_OK);
+	pg_walker w = { .mode = PG_RECORDS, .ctx = &l, .on_record = on_record, .on_leaf = on_leaf };
+	assert_int_equal(pg_walk(&f, &d, 0, &w), H2EMV_OK);
+	uint64_t psize = f.psize;
+	pg_close(&f);
+	assert_true(l.n >= 3);
+	size_t mid = l.n / 2;
+	uint64_t seq = l.first[mid];
+	assert_true(seq > 0);
+	uint8_t *zero = calloc(1, psize);
+	assert_non_null(zero);
+	int fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, zero, psize, (off_t)(l.pg[mid] * psize)), (ssize_t)psize);
+	assert_int_equal(close(fd), 0);
+	free(zero);
+
+	h2emv_mem *m = NULL;
+	assert_int_equal(h2emv_mem_open(&m, dir, NULL, &e), H2EMV_OK); /* leaves not read */
+	char *json = NULL;
+	size_t jn = 0;
+	int rc = h2emv_obs_get_json(&json, &jn, m, seq, &e);
+	if (rc != H2EMV_ECORRUPT)
+		fail_msg("observation %llu on a zeroed leaf: %d, not ECORRUPT: %s",
+		         (unsigned long long)seq, rc, e.message);
+	if (!marked(dir))
+		fail_msg("a lookup that met a zeroed leaf left no mark: %s", e.message);
+	memset(&e, 0, sizeof e);
+	const char *next = "{\"t\":\"2024-06-03T15:00:00Z\",\"action\":{\"name\":\"Wave\","
+	                   "\"status\":\"succeeded\"},\"location\":\"hall\"}";
+	rc = h2emv_ingest(NULL, m, next, strlen(next), &e);
+	if (rc != H2EMV_ECORRUPT)
+		fail_msg("ingest after a zeroed leaf was met returns %d, not ECORRUPT: %s", rc,
+		         e.message);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_damaged_record_a_writer_reads_refuses_its_next_write),
 		cmocka_unit_test(test_a_read_only_handle_writes_no_mark),
 		cmocka_unit_test(test_a_node_that_is_not_there_is_not_damage),
+		cmocka_unit_test(test_a_zeroed_leaf_a_lookup_meets_on_a_big_store_refuses_the_next_write),
 	};
 	return tu_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }
