@@ -23,7 +23,6 @@ static void append(h2emv_error *err, const char *what)
 }
 
 __thread int env_damage_quiet;
-__thread unsigned env_pages_damaged;
 static __thread unsigned pages_confirmed;
 
 /* May a read of `env` write the mark? */

@@ -249,7 +249,7 @@ int eng_gate(const char *dir, unsigned flags, h2emv_error *err)
 		return H2EMV_OK;
 	if (!(flags & H2EMV_OPEN_READONLY) && eng_damaged_reason(reason, sizeof reason, dir))
 		return eng_fail(err, H2EMV_ECORRUPT,
-		                "damaged: `h2emv check` found %s damaged (%s); writes, gc and "
+		                "damaged: %s is marked DAMAGED (%s); writes, gc and "
 		                "compaction are refused. Recover with `h2emv salvage` "
 		                "(docs/damaged.md)",
 		                dir, reason);

@@ -10,6 +10,7 @@
 #include "engine/env.h"
 
 __thread int env_damage_seen;
+__thread unsigned env_pages_damaged; /* damage.c confirms them */
 
 void env_note_damage(void)
 {
