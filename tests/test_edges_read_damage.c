@@ -7,7 +7,8 @@
  * then writes the DAMAGED mark, so that its next write, a build, and every
  * later open for writing are refused with ECORRUPT, and `check` confirms.
  * A read-only handle writes nothing, the mark included, and a node that
- * is simply not there is not damage. On a store over 64 MiB, whose middle
+ * is simply not there is not damage. A compaction that finds the record
+ * marks the memory too. On a store over 64 MiB, whose middle
  * leaves the open does not read, an observation looked up on a zeroed leaf
  * is ECORRUPT (LMDB: MDB_CORRUPTED) and marks the memory the same way.
  */
@@ -205,6 +206,29 @@ static void test_a_node_that_is_not_there_is_not_damage(void **state)
 	free(dir);
 }
 
+/* Compaction reads every record before it copies: the bad one stops it
+ * and marks the memory like any other read. */
+static void test_a_compaction_that_finds_a_damaged_record_marks_the_memory(void **state)
+{
+	(void)state;
+	h2emv_ref ref;
+	char *dir = damaged_store("read-damage-compact", &ref);
+	h2emv_mem *m = NULL;
+	h2emv_error e = { 0 };
+	assert_int_equal(h2emv_mem_open(&m, dir, NULL, &e), H2EMV_OK);
+	uint64_t before = 0, after = 0;
+	assert_int_equal(h2emv_compact(&before, &after, m, &e), H2EMV_ECORRUPT);
+	assert_non_null(strstr(e.message, "checksum"));
+	if (!marked(dir))
+		fail_msg("a compaction that found a damaged record left no mark: %s", e.message);
+	memset(&e, 0, sizeof e);
+	assert_int_equal(h2emv_ingest(NULL, m, ingest_line, strlen(ingest_line), &e),
+	                 H2EMV_ECORRUPT);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 /* The leaves of `obs` and the first key of each (a walk by hand). */
 typedef struct leaf_keys {
 	uint64_t pg[256], first[256];
@@ -320,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_a_damaged_record_a_writer_reads_refuses_its_next_write),
 		cmocka_unit_test(test_a_read_only_handle_writes_no_mark),
 		cmocka_unit_test(test_a_node_that_is_not_there_is_not_damage),
+		cmocka_unit_test(test_a_compaction_that_finds_a_damaged_record_marks_the_memory),
 		cmocka_unit_test(test_a_zeroed_leaf_a_lookup_meets_on_a_big_store_refuses_the_next_write),
 	};
 	return tu_exit(cmocka_run_group_tests(tests, NULL, NULL));
