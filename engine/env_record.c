@@ -121,9 +121,14 @@ int eng_meta_check(const void *key, size_t klen, const uint8_t *body, size_t ble
 int env_decode(const uint8_t **body, size_t *blen, eng_env *env, const MDB_val *v,
                eng_buf *scratch, h2emv_error *err)
 {
-	/* the mark's reason needs the message even when the caller wants none */
-	h2emv_error local = { 0 };
-	h2emv_error *e = err ? err : &local;
+	/* the mark's reason needs the message even when the caller wants none
+	 * (not zeroed whole: this runs for every record read) */
+	h2emv_error local;
+	h2emv_error *e = err;
+	if (!e) {
+		local.message[0] = 0;
+		e = &local;
+	}
 	const uint8_t *rec = v->mv_data;
 	int vrc = env_value_sane(env, v->mv_data, v->mv_size, e);
 	if (vrc)
