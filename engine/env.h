@@ -111,9 +111,8 @@ struct eng_read {
 /* Damage met by this thread since env_write began (a record that fails its
  * checksum, a page LMDB finds corrupt, a node the tree refers to that is
  * missing): a write that fails on it marks the store DAMAGED. */
-/* Set when a call of this thread met damage (lmdb_err.c). */
+/* Set when a call of this thread met damage (lmdb_err.c, damage.c). */
 extern __thread int env_damage_seen;
-void env_note_damage(void);
 
 /* Damage a read of `env` found (damage.c; `err` already says what): noted
  * as above and, on a handle opened for writing, recorded as the DAMAGED

@@ -12,11 +12,6 @@
 __thread int env_damage_seen;
 __thread unsigned env_pages_damaged; /* damage.c confirms them */
 
-void env_note_damage(void)
-{
-	env_damage_seen = 1;
-}
-
 int env_err(h2emv_error *err, int rc, const char *what)
 {
 	if (rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND) {
