@@ -136,6 +136,7 @@ static int verify_records(eng_env *env, eng_gen *g, h2emv_error *err)
 			              "and the data file is as it was: run `h2emv check -m %s`, then "
 			              "`h2emv salvage`",
 			              env->dir, eng_db_names[db], key, e.message, env->dir);
+			rc = env_damage_found(env, err); /* and no later write builds on it */
 			break;
 		}
 		if (rc == H2EMV_OK && mrc != MDB_NOTFOUND)

@@ -372,6 +372,8 @@ void eng_read_end(eng_read *r)
 {
 	if (!r)
 		return;
+	/* LMDB called a page corrupt during the view: confirm and mark */
+	env_damage_confirm(r->env, r->gen->num);
 	mdb_txn_abort(r->txn);
 	gate_read_exit(&r->env->gate);
 	gen_release(r->env, r->gen);

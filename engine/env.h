@@ -111,9 +111,25 @@ struct eng_read {
 /* Damage met by this thread since env_write began (a record that fails its
  * checksum, a page LMDB finds corrupt, a node the tree refers to that is
  * missing): a write that fails on it marks the store DAMAGED. */
-/* Set when a call of this thread met damage (lmdb_err.c). */
+/* Set when a call of this thread met damage (lmdb_err.c, damage.c). */
 extern __thread int env_damage_seen;
-void env_note_damage(void);
+
+/* Damage a read of `env` found (damage.c; `err` already says what): noted
+ * as above and, on a handle opened for writing, recorded as the DAMAGED
+ * mark so that the next write of any process is refused; the message then
+ * says so. Returns H2EMV_ECORRUPT. Never for a transient error (ENOSPC,
+ * EAGAIN, a map another process grew): only ECORRUPT from the record and
+ * page checks, MDB_CORRUPTED and MDB_PAGE_NOTFOUND. */
+int env_damage_found(eng_env *env, h2emv_error *err);
+/* While non-zero, this thread's reads mark nothing (check: it reports). */
+extern __thread int env_damage_quiet;
+/* MDB_CORRUPTED and MDB_PAGE_NOTFOUND met by this thread (env_err, which
+ * knows no store). At the end of a read view and before a write,
+ * env_damage_confirm reads every page of generation `gen` of `env` by hand
+ * when the count moved, and marks the memory (as env_damage_found) when
+ * one is damaged: a cursor that met a damaged leaf of a big store. */
+extern __thread unsigned env_pages_damaged;
+void env_damage_confirm(eng_env *env, uint64_t gen);
 
 /* Turn an LMDB or errno code into an h2emv status with a message. */
 int env_err(h2emv_error *err, int mdb_rc, const char *what);

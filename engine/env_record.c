@@ -121,23 +121,32 @@ int eng_meta_check(const void *key, size_t klen, const uint8_t *body, size_t ble
 int env_decode(const uint8_t **body, size_t *blen, eng_env *env, const MDB_val *v,
                eng_buf *scratch, h2emv_error *err)
 {
-	const uint8_t *rec = v->mv_data;
-	int vrc = env_value_sane(env, v->mv_data, v->mv_size, err);
-	if (vrc) {
-		env_damage_seen = vrc == H2EMV_ECORRUPT;
-		return vrc;
+	/* the mark's reason needs the message even when the caller wants none
+	 * (not zeroed whole: this runs for every record read) */
+	h2emv_error local;
+	h2emv_error *e = err;
+	if (!e) {
+		local.message[0] = 0;
+		e = &local;
 	}
-	/* A dictionary another process trained after we opened: load it. */
+	const uint8_t *rec = v->mv_data;
+	int vrc = env_value_sane(env, v->mv_data, v->mv_size, e);
+	if (vrc)
+		return vrc == H2EMV_ECORRUPT ? env_damage_found(env, e) : vrc;
+	/* A dictionary another process trained after we opened: load it. A
+	 * load that fails for want of memory or because the map grew under
+	 * this view is no proof the dictionary is missing: say so instead. */
 	if (v->mv_size >= REC_HEADER && rec[0] == REC_FORMAT && rec[1] == REC_ZSTD_DICT) {
 		uint32_t id = (uint32_t)rec[4] | (uint32_t)rec[5] << 8 | (uint32_t)rec[6] << 16 |
 		              (uint32_t)rec[7] << 24;
-		if (!rec_codec_has_dict(env->codec, id))
-			env_load_dicts(env, NULL);
+		int drc = rec_codec_has_dict(env->codec, id) ? H2EMV_OK : env_load_dicts(env, e);
+		if (drc == H2EMV_ECORRUPT)
+			return env_damage_found(env, e);
+		if (drc)
+			return drc;
 	}
-	int rc = rec_decode(body, blen, scratch, env->codec, v->mv_data, v->mv_size, err);
-	if (rc == H2EMV_ECORRUPT)
-		env_damage_seen = 1;
-	return rc;
+	int rc = rec_decode(body, blen, scratch, env->codec, v->mv_data, v->mv_size, e);
+	return rc == H2EMV_ECORRUPT ? env_damage_found(env, e) : rc;
 }
 
 int env_get_record(const uint8_t **body, size_t *blen, MDB_txn *txn, eng_env *env, int db,
@@ -147,6 +156,12 @@ int env_get_record(const uint8_t **body, size_t *blen, MDB_txn *txn, eng_env *en
 	int rc = mdb_get(txn, env->dbi[db], &k, &v);
 	if (rc == MDB_NOTFOUND)
 		return H2EMV_ENOTFOUND; /* callers word their own message */
+	if (rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND) {
+		h2emv_error local = { 0 };
+		h2emv_error *e = err ? err : &local;
+		env_err(e, rc, eng_db_names[db]);
+		return env_damage_found(env, e);
+	}
 	if (rc)
 		return env_err(err, rc, eng_db_names[db]);
 	return env_decode(body, blen, env, &v, scratch, err);

@@ -244,6 +244,8 @@ int env_write(eng_env *env, env_txn_fn fn, void *ctx, h2emv_error *err)
 	if (rc)
 		return rc;
 	int released = 0;
+	/* this thread's reads met a damaged page since: confirmed, marked */
+	env_damage_confirm(env, g->num);
 	env_damage_seen = 0;
 	char reason[400];
 	/* another process found damage since this handle opened */

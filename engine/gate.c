@@ -68,7 +68,11 @@ int eng_mark_damaged(const char *dir, const char *reason, h2emv_error *err)
 {
 	char path[4200], tmp[4300];
 	marker_path(path, sizeof path, dir);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	/* readers of several threads and processes may mark at once: a
+	 * temporary file each, and the last rename wins (every reason holds) */
+	static unsigned seq;
+	snprintf(tmp, sizeof tmp, "%s.%ld.%u.tmp", path, (long)getpid(),
+	         __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return eng_fail(err, H2EMV_EIO, "%s: %s", tmp, strerror(errno));
@@ -132,7 +136,7 @@ static void on_bad(void *ctx, uint64_t pgno, const char *why, const uint8_t *lo,
 /* One pass over the file; H2EMV_OK, or ECORRUPT with the first damage.
  * For a `writer` the first and last leaves of a big store's databases
  * too: what its first reads (the last sequence number) go through. */
-static int gate_pass(pg_file *f, uint64_t *txnid, const char *path, int writer,
+static int gate_pass(pg_file *f, uint64_t *txnid, const char *path, int writer, int every,
                      h2emv_error *err)
 {
 	int rc = pg_open(f, path, err);
@@ -143,7 +147,7 @@ static int gate_pass(pg_file *f, uint64_t *txnid, const char *path, int writer,
 	pg_walker w = { .mode = 0, .ctx = &b, .on_bad = on_bad };
 	if ((rc = pg_walk(f, &f->free_db, 1, &w)) != H2EMV_OK)
 		return eng_fail(err, rc, "out of memory");
-	int all = (uint64_t)(f->last_pg + 1) * f->psize <= GATE_FULL_WALK;
+	int all = every || (uint64_t)(f->last_pg + 1) * f->psize <= GATE_FULL_WALK;
 	for (int i = 0; i < GATE_DBS && !w.bad; i++) {
 		pg_db d;
 		const char *name = gate_db_name(i);
@@ -203,6 +207,32 @@ int eng_gate_edges(const char *path, h2emv_error *err)
 	return rc;
 }
 
+int eng_gate_every_page(const char *path, h2emv_error *err)
+{
+	/* as eng_gate's retries: damage seen while a writer moved two commits
+	 * ahead may be pages it reused under the walk */
+	for (int attempt = 0; attempt < 4; attempt++) {
+		pg_file f, again;
+		uint64_t before = 0;
+		h2emv_error e = { 0 }, e2 = { 0 };
+		int rc = gate_pass(&f, &before, path, 0, 1, &e);
+		pg_close(&f);
+		if (rc != H2EMV_ECORRUPT) {
+			if (rc && err)
+				*err = e;
+			return rc;
+		}
+		int moved = pg_open(&again, path, &e2) == H2EMV_OK && again.txnid >= before + 2;
+		pg_close(&again);
+		if (!moved) {
+			if (err)
+				*err = e;
+			return rc;
+		}
+	}
+	return H2EMV_OK;
+}
+
 int eng_gate(const char *dir, unsigned flags, h2emv_error *err)
 {
 	char path[4200], reason[512];
@@ -219,7 +249,7 @@ int eng_gate(const char *dir, unsigned flags, h2emv_error *err)
 		return H2EMV_OK;
 	if (!(flags & H2EMV_OPEN_READONLY) && eng_damaged_reason(reason, sizeof reason, dir))
 		return eng_fail(err, H2EMV_ECORRUPT,
-		                "damaged: `h2emv check` found %s damaged (%s); writes, gc and "
+		                "damaged: %s is marked DAMAGED (%s); writes, gc and "
 		                "compaction are refused. Recover with `h2emv salvage` "
 		                "(docs/damaged.md)",
 		                dir, reason);
@@ -231,7 +261,7 @@ int eng_gate(const char *dir, unsigned flags, h2emv_error *err)
 		pg_file f;
 		uint64_t before = 0;
 		h2emv_error e = { 0 };
-		rc = gate_pass(&f, &before, path, !(flags & H2EMV_OPEN_READONLY), &e);
+		rc = gate_pass(&f, &before, path, !(flags & H2EMV_OPEN_READONLY), 0, &e);
 		pg_close(&f);
 		if (rc != H2EMV_ECORRUPT) {
 			if (rc && err)

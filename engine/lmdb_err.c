@@ -10,16 +10,14 @@
 #include "engine/env.h"
 
 __thread int env_damage_seen;
-
-void env_note_damage(void)
-{
-	env_damage_seen = 1;
-}
+__thread unsigned env_pages_damaged; /* damage.c confirms them */
 
 int env_err(h2emv_error *err, int rc, const char *what)
 {
-	if (rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND)
+	if (rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND) {
 		env_damage_seen = 1;
+		env_pages_damaged++; /* damage.c confirms it against the store */
+	}
 	switch (rc) {
 	case MDB_SUCCESS: return H2EMV_OK;
 	case MDB_MAP_FULL: return ENG_EMAPFULL;

@@ -115,10 +115,10 @@ static int walk_tree(picture *p, eng_read *r, eng_ref root, const u64set *seen, 
 		eng_node *n;
 		if ((rc = eng_node_get(&n, r, ref, err)) == H2EMV_ENOTFOUND) {
 			/* the tree refers to it: damage, not "not found" */
-			env_note_damage();
-			rc = eng_fail(err, H2EMV_ECORRUPT,
-			              "damaged: node %llu version %u, which the tree refers to, is missing",
-			              (unsigned long long)ref.id, ref.version);
+			eng_fail(err, H2EMV_ECORRUPT,
+			         "damaged: node %llu version %u, which the tree refers to, is missing",
+			         (unsigned long long)ref.id, ref.version);
+			rc = env_damage_found(r->env, err);
 		}
 		if (rc)
 			goto out;

@@ -157,8 +157,9 @@ static int node_get_txn_with(eng_node **out, MDB_txn *txn, eng_env *env, eng_ref
 		if (alloc == heap)
 			free(*out);
 		*out = NULL;
-		rc = eng_fail(err, H2EMV_ECORRUPT, "node key %llu v%u holds another node's record",
-		              (unsigned long long)ref.id, ref.version);
+		eng_fail(err, H2EMV_ECORRUPT, "node key %llu v%u holds another node's record",
+		         (unsigned long long)ref.id, ref.version);
+		rc = env_damage_found(env, err);
 	}
 	return rc;
 }
@@ -166,14 +167,16 @@ static int node_get_txn_with(eng_node **out, MDB_txn *txn, eng_env *env, eng_ref
 /* A child the tree refers to that is not stored is damage, not "not
  * found" (a dead list naming a missing version stays ENOTFOUND: that is
  * the caller's mistake, test_snapshots). */
-static int referenced(int rc, eng_ref ref, h2emv_error *err)
+static int referenced(eng_env *env, int rc, eng_ref ref, h2emv_error *err)
 {
+	if (rc == H2EMV_ECORRUPT) /* a page LMDB found corrupt on the way */
+		return env_damage_found(env, err);
 	if (rc != H2EMV_ENOTFOUND)
 		return rc;
-	env_note_damage();
-	return eng_fail(err, H2EMV_ECORRUPT,
-	                "damaged: node %llu version %u, which the tree refers to, is missing",
-	                (unsigned long long)ref.id, ref.version);
+	eng_fail(err, H2EMV_ECORRUPT,
+	         "damaged: node %llu version %u, which the tree refers to, is missing",
+	         (unsigned long long)ref.id, ref.version);
+	return env_damage_found(env, err);
 }
 
 static int node_get_txn(eng_node **out, MDB_txn *txn, eng_env *env, eng_ref ref,
@@ -285,7 +288,7 @@ static int get_many(eng_node **out, eng_read *r, eng_node_cursor *nc, const eng_
 		MDB_val v[GET_BATCH];
 		size_t m = n - at < GET_BATCH ? n - at : GET_BATCH;
 		for (size_t j = 0; j < m && rc == H2EMV_OK; j++) {
-			rc = referenced(seek_node(&v[j], nc->cur, &nc->positioned, refs[at + j], err),
+			rc = referenced(r->env, seek_node(&v[j], nc->cur, &nc->positioned, refs[at + j], err),
 			                refs[at + j], err);
 			if (rc == H2EMV_OK)
 				prefetch_value(&v[j], &nc->last_page);
@@ -302,9 +305,9 @@ static int get_many(eng_node **out, eng_read *r, eng_node_cursor *nc, const eng_
 			if (rc == H2EMV_OK &&
 			    (out[i]->id != refs[i].id || out[i]->version != refs[i].version)) {
 				out[i] = NULL;
-				rc = eng_fail(err, H2EMV_ECORRUPT,
-				              "node key %llu v%u holds another node's record",
-				              (unsigned long long)refs[i].id, refs[i].version);
+				eng_fail(err, H2EMV_ECORRUPT, "node key %llu v%u holds another node's record",
+				         (unsigned long long)refs[i].id, refs[i].version);
+				rc = env_damage_found(r->env, err);
 			}
 		}
 	}

@@ -185,7 +185,12 @@ typedef struct h2emv_open_options {
  * ones, and every page of a store up to 64 MiB; damage there is
  * H2EMV_ECORRUPT with a message starting "damaged:". So is an open for
  * writing of a memory that h2emv_check_store found damaged (the marker
- * file DIR/DAMAGED). docs/damaged.md says what is and is not covered.
+ * file DIR/DAMAGED). A handle opened without H2EMV_OPEN_READONLY writes
+ * that marker itself when any of its reads returns H2EMV_ECORRUPT for
+ * damage (a record's checksum, a corrupt page, a node the tree refers to
+ * that is missing), and every later write is refused with ECORRUPT; a
+ * read-only handle writes nothing. docs/damaged.md says what is and is
+ * not covered.
  * `opts` may be NULL for defaults.
  * Read-only memories: a memory this process cannot write (the kernel says
  * so for the directory, data.mdb or lock.mdb: permissions, a read-only
