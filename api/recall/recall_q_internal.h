@@ -51,4 +51,8 @@ void read_terms(rquestion *q, lex_word *w, size_t k, size_t qi, uint8_t *used);
 void read_agent(rquestion *q, const lex_word *w, size_t k, size_t qi);
 void main_verb(rquestion *q, const lex_word *w, size_t k);
 
+/* recall_q_words.c */
+int rq_time_unit(const char *w);
+int rq_read_trouble(const lex_word *w, size_t k, uint8_t *used);
+
 #endif

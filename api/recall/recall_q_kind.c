@@ -186,24 +186,13 @@ static void read_steps(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		}
 }
 
-/* A unit of time ("minutes", "hours"). */
-static int time_unit(const char *w)
-{
-	static const char *const u[] = { "seconds", "minutes", "hours", "mins", "hrs", "days",
-		                             NULL };
-	for (const char *const *p = u; *p; p++)
-		if (!strcmp(w, *p))
-			return 1;
-	return 0;
-}
-
 /* The kind by the question word and what follows it ("how many", "what
  * day", "where", "who", "which"), said or seen asking for words or sights. */
 static void read_wh(rquestion *q, const lex_word *w, size_t k, uint8_t *used, int said, int seen)
 {
 	if (q->kind == RQ_STEPS)
 		; /* the steps of a task */
-	else if (starts(w, k, "how", "many") && k > 3 && time_unit(w[2].w) &&
+	else if (starts(w, k, "how", "many") && k > 3 && rq_time_unit(w[2].w) &&
 	         (has(w, k, "take") || has(w, k, "took") || has(w, k, "last") ||
 	          has(w, k, "lasted") || has(w, k, "spend") || has(w, k, "spent")))
 		q->kind = RQ_DURATION, used[2] = 1; /* "how many minutes did the sweep take" */
@@ -282,20 +271,6 @@ static void read_wh(rquestion *q, const lex_word *w, size_t k, uint8_t *used, in
 	         !strcmp(w[3].w, "you") && !lex_stop(w[1].stem) && !lex_lemma(w[1].stem, NULL) &&
 	         !w[1].digit && strcmp(w[1].w, "else"))
 		q->kind = RQ_WHICH; /* "what crates did you carry" */
-}
-
-int rq_measure_word(const char *w)
-{
-	static const char *const m[] = { "level", "levels", "reading", "readings", "value",
-		                             "values", "temperature", "temp", "pressure",
-		                             "humidity", "rate", "concentration", "voltage",
-		                             "percentage", "speed", "depth", "charge", "battery",
-		                             "dose", "moisture", "ph", "measurement", "score",
-		                             NULL };
-	for (const char *const *p = m; *p; p++)
-		if (!strcmp(w, *p))
-			return 1;
-	return 0;
 }
 
 /* A measured value asked ("what was the CO2 level in the hab", "how high
@@ -401,49 +376,6 @@ static void read_things(rquestion *q, const lex_word *w, size_t k)
 					q->kind = (has(w, k, "from") && !has(w, k, "to")) ||
 					                  !strcmp(w[0].w, "from")
 					              ? RQ_FROM : RQ_WHERE;
-}
-
-/* A failure asked about ("any trouble", "why did the walk stop early",
- * "cut short", "interrupted"): 1, its words marked used. */
-static int read_trouble(const lex_word *w, size_t k, uint8_t *used)
-{
-	/* "any trouble", "was there an issue", "why did the walk stop early",
-	 * "cut short", "interrupted": a failure asked about */
-	int trouble = 0;
-	static const char *const bad[] = { "trouble", "troubles", "issue", "issues", "error",
-		                               "errors", "mishap", "mishaps", "incident",
-		                               "incidents", "interrupted", "aborted", "abort",
-		                               "cancelled", "canceled", "broke", "broken",
-		                               "breakdown", "breakdowns", "malfunction",
-		                               "malfunctioned", "malfunctions", "failure",
-		                               "failures", "fault", "faults", NULL };
-	for (size_t i = 0; i < k; i++) {
-		/* "the broken jar": a thing's state, not a failure */
-		int adjective = !strcmp(w[i].w, "broken") && i + 1 < k && !lex_stop(w[i + 1].stem) &&
-		                !lex_lemma(w[i + 1].stem, NULL) && !w[i + 1].digit;
-		for (const char *const *p = bad; *p && !adjective; p++)
-			if (!strcmp(w[i].w, *p))
-				trouble = 1, used[i] = 1;
-		if (i + 1 < k && ((!strcmp(w[i].w, "cut") && !strcmp(w[i + 1].w, "short")) ||
-		                  ((!strcmp(w[i].w, "stop") || !strcmp(w[i].w, "stopped") ||
-		                    !strcmp(w[i].w, "end") || !strcmp(w[i].w, "ended") ||
-		                    !strcmp(w[i].w, "finish") || !strcmp(w[i].w, "finished")) &&
-		                   (!strcmp(w[i + 1].w, "early") || !strcmp(w[i + 1].w, "halfway") ||
-		                    !strcmp(w[i + 1].w, "prematurely"))) ||
-		                  ((!strcmp(w[i].w, "give") || !strcmp(w[i].w, "gave")) &&
-		                   !strcmp(w[i + 1].w, "up")) ||
-		                  /* "break down", "gave out", "stopped working" */
-		                  ((!strcmp(w[i].w, "break") || !strcmp(w[i].w, "breaks")) &&
-		                   !strcmp(w[i + 1].w, "down")) ||
-		                  ((!strcmp(w[i].w, "give") || !strcmp(w[i].w, "gave") ||
-		                    !strcmp(w[i].w, "gives")) && !strcmp(w[i + 1].w, "out")) ||
-		                  ((!strcmp(w[i].w, "stop") || !strcmp(w[i].w, "stopped")) &&
-		                   !strcmp(w[i + 1].w, "working"))))
-			trouble = 1, used[i] = used[i + 1] = 1;
-		if (i + 1 < k && !strcmp(w[i].w, "broke") && !strcmp(w[i + 1].w, "down"))
-			used[i + 1] = 1;
-	}
-	return trouble;
 }
 
 /* "Did lineset 12 pass its check", "did the first fog test pass": a
@@ -612,7 +544,7 @@ void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	read_wh(q, w, k, used, said, seen);
 	read_things(q, w, k);
 	read_value(q, w, k, used);
-	int trouble = read_trouble(w, k, used);
+	int trouble = rq_read_trouble(w, k, used);
 	read_status(q, w, k, used, trouble);
 	read_order(q, w, k, used);
 }

@@ -32,196 +32,6 @@ typedef struct xctx {
 	int bare;           /* the skill's name is a bare verb ("water", "dust") */
 } xctx;
 
-/* The word a parameter key names its value by: its last word that is not
- * a generic one ("dst_plate" -> "plate", "floor" -> "floor", "objectName"
- * -> none). */
-static int key_noun(const char *key, size_t klen, char *out)
-{
-	static const char *const generic[] = { "name", "id", "object", "obj", "item", "value",
-		                                   "arg", "param", "target", "to", "from", "src",
-		                                   "dst", "dest", "destination", "source", "origin",
-		                                   "location", "loc", "place", "pos", "position",
-		                                   "goal", "type", "label", "code", "the", "in",
-		                                   "at", "on", "of", "for", "with", NULL };
-	lex_word w[6];
-	size_t k = lex_split(key, klen, w, 6);
-	if (k > 6)
-		k = 6;
-	/* the last word of three letters or more ("weight" of weight_kg); a
-	 * unit of two ("kg") when the key is nothing else */
-	for (size_t min = 3; min >= 2; min--)
-		for (size_t i = k; i-- > 0;) {
-			int g = w[i].digit || strlen(w[i].w) < min;
-			for (const char *const *p = generic; *p && !g; p++)
-				g = !strcmp(w[i].w, *p);
-			if (!g) {
-				memcpy(out, w[i].w, strlen(w[i].w) + 1);
-				return 1;
-			}
-		}
-	return 0;
-}
-
-/* Set a slot from a parameter. A code ("P-101", "17", "A7") says what it
- * is only through its key, so the key's word goes before it: "plate
- * P-101", "floor 3"; a value with words of its own ("room 12", "milk") is
- * stored as it is. */
-static int set_named(fact *f, int slot, const char *key, size_t klen, const char *p, size_t n)
-{
-	int run = 0, word = 0, digit = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-		int letter = (c >= 'a' && c <= 'z') || c >= 0x80;
-		run = letter ? run + 1 : 0;
-		word |= run >= 3;
-		digit |= c >= '0' && c <= '9';
-	}
-	char noun[LEX_WORD_MAX];
-	if (!digit || word || n > 64 || !key_noun(key, klen, noun))
-		return fact_set(f, slot, p, n);
-	char buf[LEX_WORD_MAX + 72];
-	int len = snprintf(buf, sizeof buf, "%s %.*s", noun, (int)n, p);
-	return len > 0 ? fact_set(f, slot, buf, (size_t)len) : 0;
-}
-
-/* Is the key a single word ("floor", "dock")? Only such a key names a
- * number: "objectPlacementMethod": 0 is a setting, not an object. */
-static int one_word(const char *key, size_t klen)
-{
-	lex_word w[2];
-	return lex_split(key, klen, w, 2) == 1;
-}
-
-/* Does `s` hold the word `w` (lower case)? */
-static int has_word(const char *s, const char *w)
-{
-	lex_word v[16];
-	size_t k = lex_split(s, strlen(s), v, 16);
-	for (size_t i = 0; i < k && i < 16; i++)
-		if (!strcmp(v[i].w, w))
-			return 1;
-	return 0;
-}
-
-/* Append "key value" (or the value when it names itself) to an action's
- * other parameters. The key's noun goes before a value that does not say
- * it ("plant": "fern" is "plant fern", "meal": "lunch" is "meal lunch"):
- * a person asks for "the plants you watered", in the key's words. */
-static void add_other(fact *f, const char *key, size_t klen, const char *p, size_t n)
-{
-	fact tmp = { 0 };
-	set_named(&tmp, FS_STATE, key, klen, p, n);
-	const char *v = tmp.s[FS_STATE];
-	if (!v)
-		return;
-	char noun[LEX_WORD_MAX], buf[LEX_WORD_MAX + 64];
-	const char *unit = p[0] >= '0' && p[0] <= '9' ? fact_key_unit(key, klen) : NULL;
-	/* "co2_ppm": 3100 is "co2 3100 ppm", the key before its unit */
-	size_t head = unit ? klen - strlen(unit) - 1 : 0;
-	int named = unit && head >= 2 && head < sizeof noun && n < 32;
-	if (named) {
-		for (size_t i = 0; i < head; i++)
-			noun[i] = strchr("_-. ", key[i]) ? ' ' : (char)tolower((unsigned char)key[i]);
-		noun[head] = 0;
-		snprintf(buf, sizeof buf, "%s %.*s %s", noun, (int)n, p, unit);
-		fact_append_state(f, buf);
-	} else if (n <= 40 && key_noun(key, klen, noun) && strlen(noun) >= 2 &&
-	           !has_word(v, noun) &&
-	           snprintf(buf, sizeof buf, "%s %s%s%s", noun, v, unit ? " " : "",
-	                    unit ? unit : "") < (int)sizeof buf) {
-		fact_append_state(f, buf); /* "plant": "fern" is "plant fern" */
-	} else if (unit && snprintf(buf, sizeof buf, "%s %s", v, unit) < (int)sizeof buf) {
-		fact_append_state(f, buf);
-	} else {
-		fact_append_state(f, v);
-	}
-	free(tmp.s[FS_STATE]);
-}
-
-/* Does the value name a person present (or speaking) in the scene? A
- * destination "to": "Ana Ruiz" is whom the thing went to, not a place. */
-static int names_person(const scene *s, const char *p, size_t n)
-{
-	for (size_t i = 0; i < s->n_persons; i++)
-		if (s->persons[i] && strlen(s->persons[i]) == n && !strncasecmp(s->persons[i], p, n))
-			return 1;
-	for (size_t i = 0; i < s->n_speech; i++)
-		if (s->speech[i].speaker && strlen(s->speech[i].speaker) == n &&
-		    !strncasecmp(s->speech[i].speaker, p, n))
-			return 1;
-	return 0;
-}
-
-static int names_seen_object(const scene *s, const char *p, size_t n)
-{
-	for (size_t i = 0; i < s->n_objects; i++)
-		if (strlen(s->objects[i].id) == n && !memcmp(s->objects[i].id, p, n))
-			return 1;
-	return 0;
-}
-
-static int role_slot(int role)
-{
-	switch (role) {
-	case R_OBJECT: return FS_OBJ;
-	case R_SOURCE: return FS_SRC;
-	case R_DEST: return FS_DST;
-	case R_PLACE: return FS_PLACE;
-	case R_WHO: return FS_WHO;
-	case R_INSTR: return FS_INSTR;
-	case R_TEXT: return FS_TEXT;
-	default: return -1;
-	}
-}
-
-/* A positional argument's role by its place and the verb. */
-static int positional_role(int cls, int pos)
-{
-	if (cls == LC_SAY)
-		return pos == 0 ? R_TEXT : R_NONE;
-	if (cls == LC_GO)
-		return pos == 0 ? R_DEST : R_NONE;
-	if (cls == LC_MEET || cls == LC_FOLLOW)
-		return pos == 0 ? R_WHO : R_DEST;
-	return pos == 0 ? R_OBJECT : pos == 1 ? R_DEST : R_NONE;
-}
-
-/* Is `key` one of the words of the action's name ("tote" in PickTote)? */
-static int key_in_name(const char *name, const char *key, size_t klen)
-{
-	lex_word w[12], kw[4];
-	size_t k = lex_split(name, strlen(name), w, 12), kk = lex_split(key, klen, kw, 4);
-	/* "row_id", "bin_no": the row, the bin */
-	static const char *const tag[] = { "id", "no", "nr", "num", "number", "code", "ref", NULL };
-	for (const char *const *t = tag; kk == 2 && *t; t++)
-		if (!strcmp(kw[1].w, *t))
-			kk = 1;
-	if (kk != 1 || strlen(kw[0].w) < 3)
-		return 0;
-	for (size_t i = 1; i < k && i < 12; i++)
-		if (!strcmp(w[i].stem, kw[0].stem))
-			return 1;
-	return 0;
-}
-
-/* "LearnVisitor {name: ...}", "RegisterPerson {name: ...}": a name given
- * to a skill about a person is that person's. */
-static int person_named(const char *action, const char *key, size_t klen)
-{
-	lex_word kw[4], w[12];
-	size_t kk = lex_split(key, klen, kw, 4);
-	if (!kk || kk > 4 || strcmp(kw[kk - 1].w, "name"))
-		return 0;
-	static const char *const who[] = { "person", "visitor", "guest", "face", "user", "human",
-		                               "patient", "customer", "people", "resident", NULL };
-	size_t k = lex_split(action, strlen(action), w, 12);
-	for (size_t i = 0; i < k && i < 12; i++)
-		for (const char *const *p = who; *p; p++)
-			if (!strcmp(w[i].w, *p))
-				return 1;
-	return 0;
-}
-
 /* A number parameter. "floor": 3, "dock": 2 — a number names a thing
  * only with its key's word ("floor 3") in a role the key has; any other
  * top-level number ("books": 31, "weight_kg": 18.5) is a word of the
@@ -241,12 +51,12 @@ static void walk_number(xctx *x, const msgpack_object *o, const char *key, size_
 	if (len <= 0 || (size_t)len >= sizeof num)
 		return;
 	int role = profile_role(x->prof, x->sk, key, klen);
-	int slot = role_slot(role);
+	int slot = fx_role_slot(role);
 	int small = o->type == MSGPACK_OBJECT_POSITIVE_INTEGER && o->via.u64 < 100000;
-	if (slot >= 0 && slot != FS_TEXT && small && one_word(key, klen))
-		set_named(x->act, slot, key, klen, num, (size_t)len);
+	if (slot >= 0 && slot != FS_TEXT && small && fx_one_word(key, klen))
+		fx_set_named(x->act, slot, key, klen, num, (size_t)len);
 	else if (slot < 0 && depth == 1 && klen <= 40)
-		add_other(x->act, key, klen, num, (size_t)len);
+		fx_add_other(x->act, key, klen, num, (size_t)len);
 }
 
 /* A positional argument ("verb(arg, arg)"): its role into *role, or 1
@@ -261,7 +71,7 @@ static int positional_arg(xctx *x, const char *p, size_t n, int depth, int *role
 		fact_append_state(x->act, v);
 		return 1;
 	}
-	*role = positional_role(x->act->cls, x->pos++);
+	*role = fx_positional_role(x->act->cls, x->pos++);
 	/* "measureCrack(L1, column C7, 0.6 mm)", "photograph(..., 8 photos)":
 	 * an amount, and any argument past the roles, is still a word of the
 	 * action */
@@ -275,101 +85,7 @@ static int positional_arg(xctx *x, const char *p, size_t n, int depth, int *role
 	return 0;
 }
 
-/* Is o one pair of a map written as a list, {"key": K, "value": V} (or
- * name / value, k / v)? Its value and key into *v, *k, *kl. */
-static int kv_pair(const msgpack_object *o, const msgpack_object **v, const char **k, size_t *kl)
-{
-	/* ["rig", "Engine 9"] */
-	if (o->type == MSGPACK_OBJECT_ARRAY && o->via.array.size == 2 &&
-	    o->via.array.ptr[0].type == MSGPACK_OBJECT_STR && o->via.array.ptr[0].via.str.size &&
-	    o->via.array.ptr[0].via.str.size <= 64) {
-		*v = &o->via.array.ptr[1];
-		*k = o->via.array.ptr[0].via.str.ptr;
-		*kl = o->via.array.ptr[0].via.str.size;
-		return 1;
-	}
-	if (o->type != MSGPACK_OBJECT_MAP || o->via.map.size != 2)
-		return 0;
-	const msgpack_object *key = NULL, *val = NULL;
-	for (uint32_t i = 0; i < 2; i++) {
-		const msgpack_object_kv *kv = &o->via.map.ptr[i];
-		if (kv->key.type != MSGPACK_OBJECT_STR)
-			return 0;
-		const char *s = kv->key.via.str.ptr;
-		size_t n = kv->key.via.str.size;
-		if ((n == 3 && !memcmp(s, "key", 3)) || (n == 4 && !memcmp(s, "name", 4)) ||
-		    (n == 1 && s[0] == 'k'))
-			key = &kv->val;
-		else if ((n == 5 && !memcmp(s, "value", 5)) || (n == 1 && s[0] == 'v'))
-			val = &kv->val;
-	}
-	if (!key || !val || key->type != MSGPACK_OBJECT_STR || !key->via.str.size ||
-	    key->via.str.size > 64)
-		return 0;
-	*v = val;
-	*k = key->via.str.ptr;
-	*kl = key->via.str.size;
-	return 1;
-}
-
-/* A key that names whom a thing was for ("for", "recipient", "owner"). */
-static int recipient_key(const char *key, size_t klen)
-{
-	static const char *const r[] = { "for", "recipient", "owner", "requester", "requested_by",
-		                             "client", "customer", "patient", "addressee", NULL };
-	for (const char *const *p = r; *p; p++)
-		if (strlen(*p) == klen && !strncasecmp(key, *p, klen))
-			return 1;
-	return 0;
-}
-
-/* "Olivia Grant", "Dr. Okafor": one to three words, each capitalised, no
- * digits. */
-static int looks_like_name(const char *p, size_t n)
-{
-	size_t words = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] >= '0' && p[i] <= '9')
-			return 0;
-		if (i == 0 || p[i - 1] == ' ') {
-			if (!(p[i] >= 'A' && p[i] <= 'Z'))
-				return 0;
-			words++;
-		}
-	}
-	return words >= 1 && words <= 3;
-}
-
-/* "load=lantern drop": the length of the key before '=' (a word of
- * letters, digits and '_' starting with a letter, a value after it); 0
- * when the text is no such pair. */
-static size_t keyed_text(const char *p, size_t n)
-{
-	size_t i = 0;
-	if (!n || !((p[0] | 32) >= 'a' && (p[0] | 32) <= 'z'))
-		return 0;
-	while (i < n && i < 40 &&
-	       (((p[i] | 32) >= 'a' && (p[i] | 32) <= 'z') || (p[i] >= '0' && p[i] <= '9') ||
-	        p[i] == '_'))
-		i++;
-	return i < n && p[i] == '=' && i + 1 < n && p[i + 1] != ' ' && p[i + 1] != '=' ? i : 0;
-}
-
-/* Is o a small map of numbers only (a group of readings)? */
-static int all_numbers(const msgpack_object *o)
-{
-	if (!o->via.map.size || o->via.map.size > 8)
-		return 0;
-	for (uint32_t i = 0; i < o->via.map.size; i++) {
-		msgpack_object_type t = o->via.map.ptr[i].val.type;
-		if (t != MSGPACK_OBJECT_POSITIVE_INTEGER && t != MSGPACK_OBJECT_NEGATIVE_INTEGER &&
-		    t != MSGPACK_OBJECT_FLOAT32 && t != MSGPACK_OBJECT_FLOAT64)
-			return 0;
-	}
-	return 1;
-}
-
-/* Is every element of the array o such a pair? */
+/* Is every element of the array o a key/value pair (fx_kv_pair)? */
 static int kv_list(const msgpack_object *o)
 {
 	if (!o->via.array.size)
@@ -378,10 +94,39 @@ static int kv_list(const msgpack_object *o)
 		const msgpack_object *v;
 		const char *k;
 		size_t kl;
-		if (!kv_pair(&o->via.array.ptr[i], &v, &k, &kl))
+		if (!fx_kv_pair(&o->via.array.ptr[i], &v, &k, &kl))
 			return 0;
 	}
 	return 1;
+}
+
+static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t klen,
+                      int depth);
+
+/* An array parameter: a map written as a list of pairs ([{"key":
+ * "module", "value": "Cupola"}, ...], ROS's KeyValue; [["rig", "Engine
+ * 9"], ...]), else a list whose length counts ({"tables": [1, 2, 3, 4, 5,
+ * 6]}: six tables) and whose items are walked. */
+static void walk_array(xctx *x, const msgpack_object *o, const char *key, size_t klen,
+                       int depth)
+{
+	if (kv_list(o)) {
+		for (uint32_t i = 0; i < o->via.array.size; i++) {
+			const msgpack_object *v;
+			const char *k;
+			size_t kl;
+			fx_kv_pair(&o->via.array.ptr[i], &v, &k, &kl);
+			walk_args(x, v, k, kl, depth + 1);
+		}
+		return;
+	}
+	if (key && depth == 1 && x->pass == 1 && o->via.array.size >= 2) {
+		char num[16];
+		int len = snprintf(num, sizeof num, "%u", (unsigned)o->via.array.size);
+		fx_add_other(x->act, key, klen, num, (size_t)len);
+	}
+	for (uint32_t i = 0; i < o->via.array.size && i < 8; i++)
+		walk_args(x, &o->via.array.ptr[i], key, klen, depth + 1);
 }
 
 static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t klen, int depth)
@@ -397,7 +142,7 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		int thing = depth == 1 && key && !fact_container_key(key, klen);
 		const msgpack_object *nm = thing ? fact_named_child(o) : NULL;
 		/* {outcome: {error}}; {readings: {co2_ppm: 2400, o2_pct: 20.8}} */
-		int flat = nm || (thing && (fact_reason_child(o) || all_numbers(o)));
+		int flat = nm || (thing && (fact_reason_child(o) || fx_all_numbers(o)));
 		if (nm)
 			walk_args(x, nm, key, klen, depth);
 		for (uint32_t i = 0; i < o->via.map.size; i++) {
@@ -410,26 +155,7 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		return;
 	}
 	case MSGPACK_OBJECT_ARRAY:
-		/* [{"key": "module", "value": "Cupola"}, ...]: a map written as
-		 * a list of pairs (ROS's KeyValue) */
-		if (kv_list(o)) {
-			for (uint32_t i = 0; i < o->via.array.size; i++) {
-				const msgpack_object *v;
-				const char *k;
-				size_t kl;
-				kv_pair(&o->via.array.ptr[i], &v, &k, &kl);
-				walk_args(x, v, k, kl, depth + 1);
-			}
-			return;
-		}
-		/* {"tables": [1, 2, 3, 4, 5, 6]}: six tables */
-		if (key && depth == 1 && x->pass == 1 && o->via.array.size >= 2) {
-			char num[16];
-			int len = snprintf(num, sizeof num, "%u", (unsigned)o->via.array.size);
-			add_other(x->act, key, klen, num, (size_t)len);
-		}
-		for (uint32_t i = 0; i < o->via.array.size && i < 8; i++)
-			walk_args(x, &o->via.array.ptr[i], key, klen, depth + 1);
+		walk_array(x, o, key, klen, depth);
 		return;
 	case MSGPACK_OBJECT_POSITIVE_INTEGER:
 	case MSGPACK_OBJECT_NEGATIVE_INTEGER:
@@ -445,7 +171,7 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 			return;
 		/* "fly.check(lineset=12, load=lantern drop)": a keyed argument
 		 * written in the short form */
-		size_t kl = key ? 0 : keyed_text(p, n);
+		size_t kl = key ? 0 : fx_keyed_text(p, n);
 		if (kl) {
 			msgpack_object v = { .type = MSGPACK_OBJECT_STR };
 			v.via.str.ptr = p + kl + 1;
@@ -461,23 +187,23 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 			role = profile_role(x->prof, x->sk, key, klen);
 			if ((role == R_NONE) != (x->pass == 1))
 				return;
-			if (role == R_NONE && names_seen_object(x->sc, p, n))
+			if (role == R_NONE && fx_names_seen_object(x->sc, p, n))
 				role = R_OBJECT;
-			if (role == R_NONE && key_in_name(x->sc->action, key, klen))
+			if (role == R_NONE && fx_key_in_name(x->sc->action, key, klen))
 				role = R_OBJECT; /* PickTote {tote: "T-118"} */
-			if (role == R_NONE && person_named(x->sc->action, key, klen))
+			if (role == R_NONE && fx_person_named(x->sc->action, key, klen))
 				role = R_WHO;
 			/* "for=Olivia Grant": whom it was for */
-			if (role == R_NONE && recipient_key(key, klen) &&
-			    (names_person(x->sc, p, n) || looks_like_name(p, n)))
+			if (role == R_NONE && fx_recipient_key(key, klen) &&
+			    (fx_names_person(x->sc, p, n) || fx_looks_like_name(p, n)))
 				role = R_WHO;
 		} else if (x->pass == 1 || positional_arg(x, p, n, depth, &role)) {
 			return;
 		}
 		if ((role == R_DEST || role == R_PLACE || role == R_SOURCE) && key &&
-		    names_person(x->sc, p, n))
+		    fx_names_person(x->sc, p, n))
 			role = R_WHO;
-		int slot = role_slot(role);
+		int slot = fx_role_slot(role);
 		/* a top-level parameter with no role of its own ("order": "order
 		 * 5541") or whose slot is taken is still a word of the action */
 		if (key && x->pass == 1 && depth == 1 && p[0] != '<' &&
@@ -487,7 +213,7 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 			 * no role of its own is what it was done to */
 			if (slot < 0 && x->bare && !x->act->s[FS_OBJ])
 				fact_set(x->act, FS_OBJ, p, n);
-			add_other(x->act, key, klen, p, n);
+			fx_add_other(x->act, key, klen, p, n);
 			return;
 		}
 		/* a second parameter of a role already filled ("dish": "soup",
@@ -495,20 +221,20 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		 * words ("meal lunch") */
 		if (key && slot == FS_OBJ && x->act->s[slot] && depth == 1 &&
 		    p[0] != '<' && n <= 40) {
-			add_other(x->act, key, klen, p, n);
+			fx_add_other(x->act, key, klen, p, n);
 			return;
 		}
 		/* "<Resolved according to 'locationName'>" and the like say nothing */
 		if (slot >= 0 && p[0] != '<') {
 			if (key && slot != FS_TEXT && slot != FS_WHO)
-				set_named(x->act, slot, key, klen, p, n);
+				fx_set_named(x->act, slot, key, klen, p, n);
 			else
 				fact_set(x->act, slot, p, n);
 			/* a place a parameter names ("shelf B3") tells one run from
 			 * another, unlike the rooms a run passes through: it is kept
 			 * with the other parameters too, which equal actions share */
 			if (slot == FS_PLACE && key && x->pass == 0 && n <= 40)
-				add_other(x->act, key, klen, p, n);
+				fx_add_other(x->act, key, klen, p, n);
 		}
 		return;
 	}

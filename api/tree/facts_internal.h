@@ -59,4 +59,22 @@ int fact_reason_child(const msgpack_object *o);
 /* Is the key a container of other parameters ("parameters", "args")? */
 int fact_container_key(const char *key, size_t klen);
 
+/* facts_keys.c: how a parameter's key and value are read. */
+int fx_key_noun(const char *key, size_t klen, char *out);
+int fx_set_named(fact *f, int slot, const char *key, size_t klen, const char *p, size_t n);
+int fx_one_word(const char *key, size_t klen);
+int fx_has_word(const char *s, const char *w);
+void fx_add_other(fact *f, const char *key, size_t klen, const char *p, size_t n);
+int fx_names_person(const struct scene *s, const char *p, size_t n);
+int fx_names_seen_object(const struct scene *s, const char *p, size_t n);
+int fx_role_slot(int role);
+int fx_positional_role(int cls, int pos);
+int fx_key_in_name(const char *name, const char *key, size_t klen);
+int fx_person_named(const char *action, const char *key, size_t klen);
+int fx_kv_pair(const msgpack_object *o, const msgpack_object **v, const char **k, size_t *kl);
+int fx_recipient_key(const char *key, size_t klen);
+int fx_looks_like_name(const char *p, size_t n);
+size_t fx_keyed_text(const char *p, size_t n);
+int fx_all_numbers(const msgpack_object *o);
+
 #endif
