@@ -201,6 +201,23 @@ REALUSER = ["armaruser", "teachuser"]
 REAL_IMPORT = {"armaruser": ("armar", armaruser.questions),
                "teachuser": ("teach", teachuser.questions)}
 
+# The group lines of the table, in order: the key in --json's output, the
+# label, the sources.
+GROUPS = [
+    ("overall", "overall", MAIN_SOURCES),
+    ("other_domains", "other domains", NEW_SOURCES),
+    ("held_out", "held out", HELD_OUT),
+    ("held_out_untuned", "held out (untuned)", UNTUNED),
+    ("fresh_untuned", "fresh (untuned, after issue 19's round)", FRESH),
+    ("fresh_untuned_2", "fresh (untuned, after pharmacy)", FRESH2),
+    ("fresh_untuned_3", "fresh (untuned, third)", FRESH3),
+    ("fresh_untuned_4", "fresh (untuned, fourth)", FRESH4),
+    ("fresh_untuned_5", "fresh (untuned, fifth)", FRESH5),
+    ("fresh_untuned_6", "fresh (untuned, sixth)", FRESH6),
+    ("fresh_untuned_7", "fresh (untuned, seventh)", FRESH7),
+    ("realuser", "real data, new user (untuned)", REALUSER),
+]
+
 RULES = {
     "armar": [
         "You should always remember what you said to people and who you met.",
@@ -578,45 +595,17 @@ def table(results, modes, sources):
     by_source = {s: {m: acc([r for r in results if r["source"] == s and
                              r["mode"] == m]) for m in modes}
                  for s in sources}
-    overall = {m: acc([r for r in main if r["mode"] == m]) for m in modes}
-    new = [r for r in results if r["source"] in NEW_SOURCES]
-    offdomain = {m: acc([r for r in new if r["mode"] == m]) for m in modes}
-    ho = [r for r in results if r["source"] in HELD_OUT]
-    held = {m: acc([r for r in ho if r["mode"] == m]) for m in modes}
-    un = [r for r in results if r["source"] in UNTUNED]
-    untuned = {m: acc([r for r in un if r["mode"] == m]) for m in modes}
-    fr = [r for r in results if r["source"] in FRESH]
-    fresh = {m: acc([r for r in fr if r["mode"] == m]) for m in modes}
-    f2 = [r for r in results if r["source"] in FRESH2]
-    fresh2 = {m: acc([r for r in f2 if r["mode"] == m]) for m in modes}
-    f3 = [r for r in results if r["source"] in FRESH3]
-    fresh3 = {m: acc([r for r in f3 if r["mode"] == m]) for m in modes}
-    f4 = [r for r in results if r["source"] in FRESH4]
-    fresh4 = {m: acc([r for r in f4 if r["mode"] == m]) for m in modes}
-    f5 = [r for r in results if r["source"] in FRESH5]
-    fresh5 = {m: acc([r for r in f5 if r["mode"] == m]) for m in modes}
-    f6 = [r for r in results if r["source"] in FRESH6]
-    fresh6 = {m: acc([r for r in f6 if r["mode"] == m]) for m in modes}
-    f7 = [r for r in results if r["source"] in FRESH7]
-    fresh7 = {m: acc([r for r in f7 if r["mode"] == m]) for m in modes}
+    groups = {key: {m: acc([r for r in results if r["source"] in members and
+                            r["mode"] == m]) for m in modes}
+              for key, _, members in GROUPS}
     lag = {m: sum(1 for r in results if r["mode"] == m and r.get("lag"))
            for m in modes}
     errors = {m: sum(1 for r in results if r["mode"] == m and r.get("error"))
               for m in modes}
-    return {"by_kind": by_kind, "by_source": by_source, "overall": overall,
-            "other_domains": offdomain, "held_out": held,
-            "held_out_untuned": untuned,
-            "fresh_untuned": fresh,
-            "fresh_untuned_2": fresh2,
-            "fresh_untuned_3": fresh3,
-            "fresh_untuned_4": fresh4,
-            "fresh_untuned_5": fresh5,
-            "fresh_untuned_6": fresh6,
-            "fresh_untuned_7": fresh7,
-            "realuser": {m: acc([r for r in results
-                                 if r["source"] in REALUSER and
-                                 r["mode"] == m]) for m in modes},
-            "lagging_snapshot": lag, "errors": errors}
+    out = {"by_kind": by_kind, "by_source": by_source}
+    out.update(groups)
+    out.update({"lagging_snapshot": lag, "errors": errors})
+    return out
 
 
 def print_table(t, modes, sources, counts, notes, secs):
@@ -640,74 +629,12 @@ def print_table(t, modes, sources, counts, notes, secs):
         print("%-*s %4d" % (w, s, row[modes[0]]["n"]) +
               "".join(" %9s" % cell(row[m]) for m in modes))
     print()
-    ov = t["overall"]
-    if ov[modes[0]]["n"]:
-        print("%-*s %4d" % (w, "overall (" + "+".join(
-            s for s in MAIN_SOURCES if s in sources) + ")", ov[modes[0]]["n"])
-            + "".join(" %9s" % cell(ov[m]) for m in modes))
-    od = t["other_domains"]
-    if od[modes[0]]["n"]:
-        print("%-*s %4d" % (w, "other domains (" + "+".join(
-            s for s in NEW_SOURCES if s in sources) + ")", od[modes[0]]["n"])
-            + "".join(" %9s" % cell(od[m]) for m in modes))
-    ho = t["held_out"]
-    if ho[modes[0]]["n"]:
-        print("%-*s %4d" % (w, "held out (" + "+".join(
-            s for s in HELD_OUT if s in sources) + ")", ho[modes[0]]["n"])
-            + "".join(" %9s" % cell(ho[m]) for m in modes))
-    hu = t["held_out_untuned"]
-    if hu[modes[0]]["n"]:
-        print("%-*s %4d" % (w, "held out (untuned) (" + "+".join(
-            s for s in UNTUNED if s in sources) + ")", hu[modes[0]]["n"])
-            + "".join(" %9s" % cell(hu[m]) for m in modes))
-    fu = t["fresh_untuned"]
-    if fu[modes[0]]["n"]:
-        print("%-*s %4d" % (w, "fresh (untuned, after issue 19's round) (" +
-                            "+".join(s for s in FRESH if s in sources) + ")",
-                            fu[modes[0]]["n"])
-              + "".join(" %9s" % cell(fu[m]) for m in modes))
-    f2 = t["fresh_untuned_2"]
-    if f2[modes[0]]["n"]:
-        print("%-*s %4d" % (w, "fresh (untuned, after pharmacy) (" +
-                            "+".join(s for s in FRESH2 if s in sources) + ")",
-                            f2[modes[0]]["n"])
-              + "".join(" %9s" % cell(f2[m]) for m in modes))
-    f3 = t["fresh_untuned_3"]
-    if f3[modes[0]]["n"]:
-        print("%-*s %4d" % (w, "fresh (untuned, third) (" +
-                            "+".join(s for s in FRESH3 if s in sources) + ")",
-                            f3[modes[0]]["n"])
-              + "".join(" %9s" % cell(f3[m]) for m in modes))
-    f4 = t["fresh_untuned_4"]
-    if f4[modes[0]]["n"]:
-        print("%-*s %4d" % (w, "fresh (untuned, fourth) (" +
-                            "+".join(s for s in FRESH4 if s in sources) + ")",
-                            f4[modes[0]]["n"])
-              + "".join(" %9s" % cell(f4[m]) for m in modes))
-    f5 = t["fresh_untuned_5"]
-    if f5[modes[0]]["n"]:
-        print("%-*s %4d" % (w, "fresh (untuned, fifth) (" +
-                            "+".join(s for s in FRESH5 if s in sources) + ")",
-                            f5[modes[0]]["n"])
-              + "".join(" %9s" % cell(f5[m]) for m in modes))
-    f6 = t["fresh_untuned_6"]
-    if f6[modes[0]]["n"]:
-        print("%-*s %4d" % (w, "fresh (untuned, sixth) (" +
-                            "+".join(s for s in FRESH6 if s in sources) + ")",
-                            f6[modes[0]]["n"])
-              + "".join(" %9s" % cell(f6[m]) for m in modes))
-    f7 = t["fresh_untuned_7"]
-    if f7[modes[0]]["n"]:
-        print("%-*s %4d" % (w, "fresh (untuned, seventh) (" +
-                            "+".join(s for s in FRESH7 if s in sources) + ")",
-                            f7[modes[0]]["n"])
-              + "".join(" %9s" % cell(f7[m]) for m in modes))
-    ru = t["realuser"]
-    if ru[modes[0]]["n"]:
-        print("%-*s %4d" % (w, "real data, new user (untuned) (" +
-                            "+".join(s for s in REALUSER if s in sources) +
-                            ")", ru[modes[0]]["n"])
-              + "".join(" %9s" % cell(ru[m]) for m in modes))
+    for key, label, members in GROUPS:
+        g = t[key]
+        if g[modes[0]]["n"]:
+            print("%-*s %4d" % (w, label + " (" + "+".join(
+                s for s in members if s in sources) + ")", g[modes[0]]["n"])
+                + "".join(" %9s" % cell(g[m]) for m in modes))
     if any(t["lagging_snapshot"].values()):
         print("%-*s %4s" % (w, "asked before a snapshot knew", "") +
               "".join(" %9d" % t["lagging_snapshot"][m] for m in modes))
