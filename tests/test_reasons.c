@@ -72,6 +72,13 @@ static const char *const backstage[] = {
 	"{\"t\":\"2025-09-02T15:40:00Z\",\"location\":\"bay 1\",\"goal\":\"B-shift.checks\","
 	"\"action\":{\"name\":\"RigCheck\",\"status\":\"failed\"},"
 	"\"note\":\"reason=halligan bar missing from compartment R2\"}",
+	/* what the robot promised the director */
+	"{\"t\":\"2025-09-02T16:00:00Z\",\"location\":\"stage\",\"persons\":[\"Marcus Bell\"],"
+	"\"speech\":{\"speaker\":\"Marcus (director)\",\"text\":\"Pim, the trap was a disaster "
+	"tonight.\"}}",
+	"{\"t\":\"2025-09-02T16:01:00Z\",\"location\":\"stage\",\"persons\":[\"Marcus Bell\"],"
+	"\"speech\":{\"speaker\":\"Pim\",\"text\":\"I'll ask Sam to check the trap latch "
+	"first thing tomorrow.\"}}",
 };
 
 #define AT 1756857600000000LL /* 2025-09-03T00:00:00Z */
@@ -107,6 +114,7 @@ static void test_reasons_on_the_failed_line(void **state)
 	tu_expect_at(m, AT, "What did the captain tell you about the side gate?", "Captain said",
 	             "I said");
 	tu_expect_at(m, AT, "Who opened the side gate?", "Ortega.", NULL);
+	tu_expect_at(m, AT, "What did you promise Marcus about the trap?", "ask Sam", NULL);
 	/* someone handed the robot something: it received it */
 	tu_expect_at(m, AT, "When did somebody last hand you something?", "13:30", "14:00");
 	tu_close_rm(m, dir);

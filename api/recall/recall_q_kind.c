@@ -491,7 +491,12 @@ static void read_order(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		if (!strcmp(w[i].w, "did") && !strcmp(w[i + 1].w, "you") &&
 		    (!strcmp(w[v].w, "say") || !strcmp(w[v].w, "tell") ||
 		     !strcmp(w[v].w, "answer") || !strcmp(w[v].w, "reply") ||
-		     !strcmp(w[v].w, "report") || !strcmp(w[v].w, "announce")))
+		     !strcmp(w[v].w, "report") || !strcmp(w[v].w, "announce") ||
+		     /* "what did you promise Tom": the robot's words to Tom */
+		     !strcmp(w[v].w, "promise") || !strcmp(w[v].w, "suggest") ||
+		     !strcmp(w[v].w, "recommend") || !strcmp(w[v].w, "warn") ||
+		     !strcmp(w[v].w, "advise") || !strcmp(w[v].w, "explain") ||
+		     !strcmp(w[v].w, "offer")))
 			q->self_speaker = 1;
 	}
 	/* order */
