@@ -72,7 +72,8 @@ static int add_facts(builder *b, const scene *s, int64_t gap)
 	facts sf = { 0 };
 	facts *f;
 	int rc = facts_from_scene(&sf, s, b->prof, b->cfg.profile != H2EMV_PROFILE_SKILL_STACK);
-	/* a line that only closes its goal ends the goal's last run */
+	/* a line that only closes its goal, or an action's final line with no
+	 * arguments, ends the run the goal holds (facts_close_run) */
 	if (rc == H2EMV_OK && b->n_goals && (f = facts_of(b->goals[b->n_goals - 1])))
 		rc = facts_close_run(&sf, f, s);
 	size_t n_prev = gap > b->cfg.event_gap ? 0 : b->n_prev;

@@ -40,17 +40,12 @@ static int typed_complete(const rctx *x)
 	return 0;
 }
 
-/* When no typed fact answered, or none matched every word asked, read the
- * notes and the words said for the question's words: a note or an
- * utterance that holds them all ("Belt 3 jammed at 14:10") answers
- * instead of a fact that shares only a noun with the question. */
-/* Does a typed candidate hold the thing a count asks for ("how many
- * workers were on site": actions that share only the site count no
- * workers)? 1 for any other question. */
-static int counts_asked(const rctx *x, const rquestion *q)
+/* Does a typed candidate name the thing asked for: for a count, the thing
+ * counted ("how many workers were on site": actions that share only the
+ * site count no workers); for "which prop was missing", a prop in its own
+ * slots, not only in a failure's reason? 1 for any other question. */
+static int typed_names_asked(const rctx *x, const rquestion *q)
 {
-	/* ("which prop was missing": a typed fact whose words name a prop
-	 * only in its reason is not the prop) */
 	if (q->kind == RQ_WHICH && q->category >= 0 && !q->value) {
 		for (size_t i = 0; i < x->n; i++) {
 			const fact *f = x->c[i].f;
@@ -81,10 +76,14 @@ static int states_count(const rctx *x, const rquestion *q)
 	return c && stated_count(c->f->s[FS_TEXT], q, n, sizeof n);
 }
 
+/* When no typed fact answered, or none matched every word asked, read the
+ * notes and the words said for the question's words: a note or an
+ * utterance that holds them all ("Belt 3 jammed at 14:10") answers
+ * instead of a fact that shares only a noun with the question. */
 static int weigh_evidence(rctx *x, rquestion *q)
 {
 	/* (a "why" is told in a note or in words, not by the action itself) */
-	int counted = counts_asked(x, q);
+	int counted = typed_names_asked(x, q);
 	if (x->n && typed_complete(x) && !q->why && counted)
 		return H2EMV_OK;
 	size_t n = x->n;

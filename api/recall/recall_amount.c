@@ -82,6 +82,13 @@ int clause_subject(const char *text, const rq_term *verb, char *out, size_t cap)
 	return 0;
 }
 
+int deed_subject(const rquestion *q, const fact *f, char *out, size_t cap)
+{
+	/* (in a note, or in someone's words: "Ember, Ortega opened the gate") */
+	return (f->type == FT_NOTE || (f->type == FT_SPEECH && q->agent)) && q->agent_term >= 0 &&
+	       f->s[FS_TEXT] && clause_subject(f->s[FS_TEXT], &q->term[q->agent_term], out, cap);
+}
+
 /* The robot's answer to utterance f: the robot's next words, within two
  * minutes, in the fact set that holds f. */
 static const fact *reply_of(const rctx *x, const fact *f)
@@ -238,9 +245,7 @@ void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a)
 		/* (the robot's own words tell of someone, never of itself) */
 		const char *who = f->type == FT_NOTE ? f->s[FS_WHO] : c->me ? NULL : f->s[FS_NAME];
 		char subject[96];
-		/* (in a note or in someone's words: "Ember, Ortega opened the gate") */
-		if ((f->type == FT_NOTE || (f->type == FT_SPEECH && q->agent)) && q->agent_term >= 0 &&
-		    clause_subject(f->s[FS_TEXT], &q->term[q->agent_term], subject, sizeof subject))
+		if (deed_subject(q, f, subject, sizeof subject))
 			who = strcmp(subject, "I") && strcasecmp(subject, "we") ? subject : "I did";
 		if (who)
 			pr_str_addf(b, "%s. ", who);

@@ -432,7 +432,6 @@ int trouble_during(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *e
 		q->t0 = t0;
 	if (!q->t1 || t1 + 1 < q->t1)
 		q->t1 = t1 + 1;
-	size_t n = x->n;
 	x->q = q;
 	x->n = 0;
 	x->cut = 0;
@@ -443,9 +442,10 @@ int trouble_during(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *e
 			pr_str_addf(&x->trace, "the words found an occasion; what failed during it\n");
 		return H2EMV_OK;
 	}
-	/* nothing failed then: the answer is still about the occasion */
+	if (rc)
+		return rc;
+	/* nothing was found then: the answer is still about the occasion */
 	*q = orig;
 	x->q = q;
-	x->n = rc == H2EMV_OK ? 0 : n;
-	return rc == H2EMV_OK ? walk(x, root, 0, err) : rc;
+	return walk(x, root, 0, err);
 }

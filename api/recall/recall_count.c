@@ -167,14 +167,14 @@ void answer_count(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 		pr_str_adds(b, " I stopped reading at my token budget.");
 }
 
-/* Yes or no, and what. */
 /* Is there among the first k candidates a failed end of the run f began
  * (the same action and object, failed within the next hours)? */
 static int closed_failed(const rctx *x, size_t k, const fact *f)
 {
 	for (size_t i = 0; i < k; i++) {
 		const fact *g = x->c[i].f;
-		if (g != f && g->type == f->type && g->t1 >= f->t1 && g->t1 - f->t1 < 4 * 3600LL * 1000000 &&
+		if (g != f && g->type == f->type && g->t1 >= f->t1 &&
+		    g->t1 - f->t1 < 4 * 3600LL * 1000000 &&
 		    (g->status == FST_FAILED || g->status == FST_ABORTED) && f->s[FS_NAME] &&
 		    g->s[FS_NAME] && !strcmp(f->s[FS_NAME], g->s[FS_NAME]) &&
 		    (!f->s[FS_OBJ] || (g->s[FS_OBJ] && !strcmp(f->s[FS_OBJ], g->s[FS_OBJ]))))
@@ -183,6 +183,7 @@ static int closed_failed(const rctx *x, size_t k, const fact *f)
 	return 0;
 }
 
+/* Yes or no, and what. */
 void answer_yesno(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 {
 	const rquestion *q = x->q;

@@ -121,7 +121,7 @@ const cand *best_evidence(const rctx *x);
 
 /* recall_value.c: the answer to a question about a measured value from
  * the candidate c, 0 when its parameters hold none. */
-int value_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k);
+int value_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c);
 
 /* recall_reason.c: the note or words logged with a failed run c, added to
  * the answer b when the answer does not hold them yet. */
@@ -131,6 +131,9 @@ void add_told_reason(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t 
 /* The subject of the clause of `text` that holds the verb ("Ortega" of
  * "Ember, Ortega took the halligan to the training ground"), into out. */
 int clause_subject(const char *text, const rq_term *verb, char *out, size_t cap);
+/* The same for who did what "who ... did" asks, in a note or (for an agent
+ * question) in someone's words: 1 and the subject in out. */
+int deed_subject(const rquestion *q, const fact *f, char *out, size_t cap);
 void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a);
 const char *matched_thing(const rquestion *q, const fact *f, char *part, size_t cap);
 int key_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k);

@@ -137,11 +137,10 @@ static void answer_who(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_
 		add_evidence(a, c->ref);
 		return;
 	}
-	/* "who took the halligan": the subject of the words that tell it
-	 * ("Ember, Ortega took the halligan ..."), not who said them */
+	/* "who opened the side gate": the subject of the words that tell it
+	 * ("Ember, Ortega opened the side gate"), not who said them */
 	char subject[96];
-	if (q->agent && q->agent_term >= 0 && c && c->f->type == FT_SPEECH && c->f->s[FS_TEXT] &&
-	    clause_subject(c->f->s[FS_TEXT], &q->term[q->agent_term], subject, sizeof subject) &&
+	if (c && c->f->type == FT_SPEECH && deed_subject(q, c->f, subject, sizeof subject) &&
 	    strcmp(subject, "I") && strcasecmp(subject, "we") && strcasecmp(subject, "you")) {
 		pr_str_addf(b, "%s. %s said: \"%s\" (%s).", subject,
 		            c->f->s[FS_NAME] ? c->f->s[FS_NAME] : "Someone", c->f->s[FS_TEXT],
@@ -456,7 +455,7 @@ void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		return;
 	}
 	const cand *c = pick(x, k);
-	if (c && (value_answer(x, b, a, c, k) || key_answer(x, b, a, c, k)))
+	if (c && (value_answer(x, b, a, c) || key_answer(x, b, a, c, k)))
 		return;
 	/* "how many workers were on site": a note that says "17 workers"
 	 * answers before the people the robot met */

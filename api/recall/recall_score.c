@@ -374,8 +374,8 @@ static int match_verb(const rquestion *q, const fact *f, int failed, hitsum *sum
 		                  (sum->content && sum->hits == sum->content));
 		/* ("how many bales of straw did you use": a verb that says nothing
 		 * of the doing, when every other word matched) */
-		int generic = (!strcmp(v->stem, "use") || !strcmp(v->stem, "handl")) && sum->content &&
-		              sum->hits == sum->content;
+		int bland = !strcmp(v->stem, "use") || !strcmp(v->stem, "handl");
+		int generic = bland && sum->content && sum->hits == sum->content;
 		if (v->cls == LC_OTHER && is_act(f) && verb_match(v, f) == 0 && !why_failed && !generic)
 			return 0;
 		if (!is_act(f)) {
@@ -397,7 +397,7 @@ static int match_verb(const rquestion *q, const fact *f, int failed, hitsum *sum
 		           ((v->cls == LC_SEARCH || v->cls == LC_SEE) &&
 		            (q->kind == RQ_WHEN || q->kind == RQ_DAY || q->kind == RQ_YESNO)) ||
 		           (v->lemma && (!strcmp(v->lemma, "make") || !strcmp(v->lemma, "prepare"))) ||
-		           !strcmp(v->stem, "use");
+		           bland;
 		/* "who refilled the printer": the robot did it only when its
 		 * action is that deed, not one that merely names the printer */
 		/* "why couldn't you get hold of Farah": the attempt that failed

@@ -95,7 +95,7 @@ static int best_part(const rquestion *q, const fact *f, char *best, size_t cap)
 	return best_rank < 32 && numbers > 1 ? 0 : best_rank;
 }
 
-int value_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
+int value_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c)
 {
 	const rquestion *q = x->q;
 	if (!q->value || !c)
@@ -104,7 +104,6 @@ int value_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 	 * as the one picked, the one whose parameters say the value best
 	 * ("sample_brix {brix: 21.9}" before "harvest_row {filled: 7,
 	 * weight_kg: 1630}" on the same row); the one picked among equals */
-	(void)k;
 	const cand *at = NULL;
 	char best[160] = "", part[160], dt[40];
 	int rank = 0;

@@ -168,10 +168,6 @@ static int count_key(const char *k)
 	return 0;
 }
 
-/* "How many insulin pens": {qty: 40, unit: "pens"}; "how many labels did
- * you print": PrintLabel {copies: 12}, the one count the action has, of
- * the thing its name says (but not FillOrder {qty: 28, unit: tablets}:
- * the tablets, not the orders). The count into *v, the thing into key. */
 /* A key that counts the people of a group ("size", "pax"). */
 static int head_count_key(const char *k)
 {
@@ -184,6 +180,10 @@ static int head_count_key(const char *k)
 	return 0;
 }
 
+/* "How many insulin pens": {qty: 40, unit: "pens"}; "how many labels did
+ * you print": PrintLabel {copies: 12}, the one count the action has, of
+ * the thing its name says (but not FillOrder {qty: 28, unit: tablets}:
+ * the tablets, not the orders). The count into *v, the thing into key. */
 static int unit_count(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
 {
 	if (q->category < 0 || !is_act(f) || !f->s[FS_STATE])
@@ -217,8 +217,6 @@ static int unit_count(const rquestion *q, const fact *f, double *v, char *key, s
 	return 1;
 }
 
-/* The first term of the question that names an amount among f's other
- * parameters ("how many books": "books 31"); its value into *v. */
 /* "How many props did you find": preset.check {found: 17} counts what was
  * found, a key that is the question's verb. */
 static int verb_count(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
@@ -277,6 +275,9 @@ static int unit_amount(const rquestion *q, const fact *f, double *v, char *key, 
 	return found == 1;
 }
 
+/* The first term of the question that names an amount among f's other
+ * parameters ("how many books": "books 31"); its value into *v; else a key that is the question's
+ * verb, else the one amount in a unit (verb_count, unit_amount). */
 int amount_of(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
 {
 	if (unit_count(q, f, v, key, cap))

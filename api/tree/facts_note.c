@@ -338,8 +338,10 @@ static int closing_status(const scene *s)
  * line names one) that the closing line s ends; NULL none. */
 static const fact *run_closed(const facts *goal, const scene *s)
 {
+	if (!goal || !closing_status(s))
+		return NULL;
 	const fact *run = NULL;
-	for (size_t i = 0; goal && closing_status(s) && i < goal->n; i++) {
+	for (size_t i = 0; i < goal->n; i++) {
 		const fact *f = &goal->v[i];
 		if (f->type == FT_ACT && (f->status == FST_ONGOING || f->status == FST_NONE) &&
 		    (!s->action || (f->s[FS_NAME] && !strcmp(f->s[FS_NAME], s->action) &&
