@@ -76,6 +76,16 @@ static int states_count(const rctx *x, const rquestion *q)
 	return c && stated_count(c->f->s[FS_TEXT], q, n, sizeof n);
 }
 
+/* Does f's own text (a note, words said) hold a word of the question's
+ * (a term that is not the verb)? */
+static int text_holds(const fact *f, const rquestion *q)
+{
+	for (size_t i = 0; i < q->n_term; i++)
+		if ((int)i != q->verb && word_in_text(f->s[FS_TEXT], &q->term[i]))
+			return 1;
+	return 0;
+}
+
 /* When no typed fact answered, or none matched every word asked, read the
  * notes and the words said for the question's words: a note or an
  * utterance that holds them all ("Belt 3 jammed at 14:10") answers
@@ -98,10 +108,12 @@ static int weigh_evidence(rctx *x, rquestion *q)
 	x->q = q;
 	/* over a typed fact, only the robot's own record: its note or its own
 	 * words (someone else's words about an event are not the event) */
+	/* (its own text holding the words asked, not only its place: "why
+	 * did you stop on row 22" is not the robot's words said there) */
 	int own = 0;
 	for (size_t i = 0; rc == H2EMV_OK && i < x->n && !own; i++)
 		own = x->c[i].complete && !x->c[i].coarse &&
-		      (x->c[i].f->type == FT_NOTE || x->c[i].me);
+		      (x->c[i].f->type == FT_NOTE || x->c[i].me) && text_holds(x->c[i].f, q);
 	int better = rc == H2EMV_OK && x->n && (!n || own || (!counted && states_count(x, &ev)));
 	if (better) {
 		*q = ev;
@@ -156,10 +168,14 @@ static int retrieve(rctx *x, rquestion *q, const h2emv_node *root, int trace, h2
 		rc = walk(x, root, 0, err);
 	if (rc == H2EMV_OK && !x->forgot)
 		rc = trouble_during(x, q, root, err);
+	if (rc == H2EMV_OK && !x->forgot)
+		rc = count_by_verb(x, q, root, err);
 	if (rc == H2EMV_OK && !x->n && !x->forgot && q->weekday)
 		rc = earlier_weekday(x, q, root, err);
 	if (rc == H2EMV_OK && !x->n && !x->forgot)
 		rc = relax(x, q, root, err);
+	if (rc == H2EMV_OK && !x->n && !x->forgot)
+		rc = key_first(x, q, root, err);
 	if (rc == H2EMV_OK && !x->n && !x->forgot)
 		rc = failed_after_request(x, q, root, err);
 	/* "what did the farmer say": when no speaker is called so, the
@@ -229,7 +245,7 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 		x.err = err;
 		x.early = (q.order == RO_LAST || q.order == RO_FIRST) &&
 		          (q.kind == RQ_WHEN || q.kind == RQ_WHERE || q.kind == RQ_FROM ||
-		           (q.kind == RQ_WHICH && !q.plural) ||
+		           (q.kind == RQ_WHICH && !q.plural && !q.extreme) ||
 		           (q.kind == RQ_DAY && !q.plural) || (q.kind == RQ_SAID && !q.t1 && q.order_said));
 
 		if (rc == H2EMV_OK)

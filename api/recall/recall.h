@@ -85,6 +85,11 @@ typedef struct rquestion {
 	int why;              /* "why did ...": the reason is in a note or words */
 	int value;            /* "what was the CO2 level": a measured value asked */
 	int much;             /* "how much milk": an amount, not a number of things */
+	int promise;          /* "what did you promise Tom": words of what the robot will do */
+	int tries;            /* "how many swaps did you try": every attempt counts, the
+	                       * failed ones too */
+	int extreme;          /* with value: the highest (1), lowest (-1) or average (2)
+	                       * of the readings asked, not one of them; 0 one */
 	char measure[48];     /* its measure word's stem ("humid"), if one was said */
 	int people;           /* "how many people / visitors": persons, each once */
 	int agent;            /* "who opened the gate": who did it (the robot's own

@@ -137,12 +137,19 @@ void answer_count(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 	if (q->status == RS_ANY && done && other > failed + explained &&
 	    other - failed - explained > done)
 		total = other - failed - explained;
+	/* "how many did you try": the failed attempts are tries too */
+	int tries = q->tries && q->status == RS_ANY && done && failed;
+	if (tries)
+		total = done + failed;
 	/* a count over a scope partly forgotten, or read only up to the
 	 * token budget, is a lower bound, and says so */
 	int partial = x->forgot || x->cut;
 	pr_str_addf(b, "%s%llu time%s", partial ? "At least " : "", (unsigned long long)total,
 	            total == 1 ? "" : "s");
-	if (q->status != RS_FAILED && failed && done)
+	if (tries)
+		pr_str_addf(b, " (%llu done, %llu failed)", (unsigned long long)done,
+		            (unsigned long long)failed);
+	else if (q->status != RS_FAILED && failed && done)
 		pr_str_addf(b, " (and %llu failed attempt%s)", (unsigned long long)failed,
 		            failed == 1 ? "" : "s");
 	else if (q->status != RS_FAILED && failed && !done && total == failed)
@@ -150,7 +157,8 @@ void answer_count(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 	size_t n = 0;
 	for (size_t i = 0; i < k && n < LIST_MAX; i++) {
 		const fact *f = x->c[i].f;
-		if (q->status != RS_FAILED && done && f->status != FST_DONE)
+		if (q->status != RS_FAILED && done && f->status != FST_DONE &&
+		    !(tries && (f->status == FST_FAILED || f->status == FST_ABORTED)))
 			continue;
 		if (q->status == RS_FAILED && f->status != FST_FAILED && f->status != FST_ABORTED)
 			continue;
@@ -269,6 +277,21 @@ void answer_yesno(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 		return;
 	}
 	facts_render_one(&r, hit->f);
+	/* "were any rack doors open in row C": the run that counted none of
+	 * them ("doors 0") says no */
+	char part[160];
+	double num = -1;
+	for (size_t t = 0; t < q->n_term && is_act(hit->f); t++)
+		if ((int)t != q->verb && !q->term[t].cap && !q->term[t].lemma &&
+		    named_part(hit->f->s[FS_STATE], &q->term[t], part, sizeof part, &num) &&
+		    num == 0) {
+			pr_str_addf(b, "No: %s (", part);
+			pr_str_add(b, (const char *)r.data, r.len);
+			pr_str_addf(b, " at %s).", fmt_dt(dt, sizeof dt, hit->f->t1));
+			eng_buf_free(&r);
+			add_evidence(a, hit->ref);
+			return;
+		}
 	pr_str_adds(b, "Yes: ");
 	pr_str_add(b, (const char *)r.data, r.len);
 	eng_buf_free(&r);

@@ -253,6 +253,16 @@ static void answer_seen(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size
 		}
 		char d[200];
 		lex_display(d, sizeof d, f->s[FS_NAME], strlen(f->s[FS_NAME]));
+		/* what tells it from others of its kind, when short ("bicycle
+		 * (make Raleigh)") */
+		const char *st = f->s[FS_STATE];
+		size_t dl = strlen(d);
+		if (*d && st && strlen(st) < 48 && dl + strlen(st) + 4 < sizeof d) {
+			snprintf(d + dl, sizeof d - dl, " (%s)", st);
+			for (char *e = d + dl; *e; e++)
+				if (*e == '=')
+					*e = ' ';
+		}
 		if (!*d || listed(&seen, d))
 			continue;
 		remember(&seen, d);

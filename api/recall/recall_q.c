@@ -115,14 +115,23 @@ static void read_key(rquestion *q, const lex_word *w, size_t k)
 	/* "which floor", "what flight", for any kind: the noun after the
 	 * wh-word, which a parameter's key may name */
 	q->key = -1;
-	for (size_t i = 0; i + 1 < k && q->key < 0; i++)
-		if (!strcmp(w[i].w, "which") || !strcmp(w[i].w, "what"))
-			for (size_t t = 0; t < q->n_term; t++)
-				if (!strcmp(q->term[t].word, w[i + 1].w) && !q->term[t].lemma &&
-				    !q->term[t].cap) {
-					q->key = (int)t;
-					break;
-				}
+	for (size_t i = 0; i + 1 < k && q->key < 0; i++) {
+		if (strcmp(w[i].w, "which") && strcmp(w[i].w, "what"))
+			continue;
+		/* "what's the serial number of the SSD", "what was the work
+		 * order for": the noun after "is the" too */
+		/* (not a measured value: "what was the sugar reading") */
+		size_t j = i + 1;
+		if (j + 2 < k && !q->value &&
+		    (!strcmp(w[j].w, "s") || !strcmp(w[j].w, "is") || !strcmp(w[j].w, "was")) &&
+		    !strcmp(w[j + 1].w, "the"))
+			j += 2;
+		for (size_t t = 0; t < q->n_term; t++)
+			if (!strcmp(q->term[t].word, w[j].w) && !q->term[t].lemma && !q->term[t].cap) {
+				q->key = (int)t;
+				break;
+			}
+	}
 }
 
 /* Terms that may be met by their kinds: the category, a plural noun. */
@@ -239,6 +248,11 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	q->weekday = sc.weekday && sc.span == DAY_US && q->t1;
 	size_t qi = question_start(w, k, used);
 	read_kind(q, w + qi, k - qi, used + qi);
+	for (size_t i = qi; q->kind == RQ_COUNT && i < k; i++)
+		if (!strcmp(w[i].w, "try") || !strcmp(w[i].w, "tried") || !strcmp(w[i].w, "attempt") ||
+		    !strcmp(w[i].w, "attempts") || !strcmp(w[i].w, "attempted") ||
+		    !strcmp(w[i].w, "tries"))
+			q->tries = 1;
 	/* "what went wrong": not a journey */
 	for (size_t i = 0; i + 1 < k; i++)
 		if ((!strcmp(w[i].w, "went") || !strcmp(w[i].w, "go") || !strcmp(w[i].w, "goes")) &&

@@ -155,7 +155,10 @@ static void read_steps(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	int steps_ok = !(starts(w, k, "how", "many") || starts(w, k, "how", "often") ||
 	                 starts(w, k, "number", "of") || has(w, k, "fail") || has(w, k, "failed"));
 	for (size_t i = 0; steps_ok && i < k; i++)
-		if (!strcmp(w[i].w, "step") || !strcmp(w[i].w, "steps")) {
+		if ((!strcmp(w[i].w, "step") || !strcmp(w[i].w, "steps")) &&
+		    /* (not a thing: "the step ladder", "a step stool") */
+		    !(i + 1 < k && !strcmp(w[i].w, "step") && !lex_stop(w[i + 1].stem) &&
+		      !lex_lemma(w[i + 1].stem, NULL) && !w[i + 1].digit)) {
 			q->kind = RQ_STEPS;
 			if (i > 0 && !strcmp(w[i - 1].w, "first"))
 				q->step = 1, used[i - 1] = 1;
@@ -275,7 +278,8 @@ static void read_wh(rquestion *q, const lex_word *w, size_t k, uint8_t *used, in
 
 /* A measured value asked ("what was the CO2 level in the hab", "how high
  * was the pressure"): the measure word says what kind of answer, not
- * what to look for. */
+ * what to look for. "What was the highest temperature", "how cold did
+ * the freezer get": the extreme of the readings. */
 static void read_value(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 {
 	static const char *const adj[] = { "high", "low", "hot", "cold", "warm", "cool", "deep",
@@ -287,10 +291,23 @@ static void read_value(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		how = !strcmp(w[0].w, "how") && !strcmp(w[1].w, *p);
 	int what = k > 2 && (first_is(w, k, "what") || first_is(w, k, "which")) &&
 	           (!strcmp(w[1].w, "was") || !strcmp(w[1].w, "were") || !strcmp(w[1].w, "is"));
-	size_t m = k;
+	size_t m = k, e = k;
 	for (size_t i = 1; what && i < k && m == k; i++)
 		if (rq_measure_word(w[i].w))
 			m = i;
+	int extreme = (what || (k > 2 && first_is(w, k, "how"))) ? rq_extreme_word(w, k, &e) : 0;
+	/* "what was the highest yield": the noun after the extreme is measured */
+	if (what && extreme && m == k && e + 1 < k && !lex_stop(w[e + 1].stem) &&
+	    !lex_lemma(w[e + 1].stem, NULL) && !w[e + 1].digit)
+		m = e + 1;
+	int got = has(w, k, "get") || has(w, k, "got") || has(w, k, "reach") ||
+	          has(w, k, "reached") || has(w, k, "go") || has(w, k, "drop") ||
+	          has(w, k, "fall") || has(w, k, "rise") || has(w, k, "climb");
+	if (what && extreme && m == k && got)
+		m = e; /* "what was the coldest the fridge got" */
+	if (how && !extreme && got)
+		extreme = (!strcmp(w[1].w, "low") || !strcmp(w[1].w, "cold") ||
+		           !strcmp(w[1].w, "cool")) ? -1 : 1; /* "how cold did it get" */
 	/* "how much milk was in the tank at the last check": what it held */
 	int held = k > 3 && starts(w, k, "how", "much") && !has(w, k, "did") && !has(w, k, "do") &&
 	           (has(w, k, "was") || has(w, k, "is") || has(w, k, "were") || has(w, k, "are"));
@@ -306,8 +323,11 @@ static void read_value(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	q->kind = RQ_WHICH;
 	q->value = 1;
 	q->plural = 0;
+	q->extreme = extreme;
+	if (e < k)
+		used[e] = 1;
 	used[how ? 1 : m] = 1;
-	if (!how)
+	if (!how && m != e)
 		snprintf(q->measure, sizeof q->measure, "%s", w[m].stem);
 }
 
@@ -444,7 +464,11 @@ static void read_status(rquestion *q, const lex_word *w, size_t k, uint8_t *used
 				q->kind = RQ_FAILED;
 		}
 	}
-	if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "unsuccessful") ||
+	/* ("what did Lucía say was wrong with her bike": what she said, which
+	 * no status of the robot's tells) */
+	if (q->kind == RQ_SAID)
+		;
+	else if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "unsuccessful") ||
 	    has(w, k, "problem") || has(w, k, "problems") || has(w, k, "wrong") ||
 	    has(w, k, "unable") || could_not || trouble)
 		q->status = RS_FAILED;
@@ -498,6 +522,9 @@ static void read_order(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		     !strcmp(w[v].w, "advise") || !strcmp(w[v].w, "explain") ||
 		     !strcmp(w[v].w, "offer")))
 			q->self_speaker = 1;
+		/* a promise says what the robot will do */
+		if (q->self_speaker && (!strcmp(w[v].w, "promise") || !strcmp(w[v].w, "offer")))
+			q->promise = 1;
 	}
 	/* order */
 	for (size_t i = 0; i < k; i++) {
@@ -541,6 +568,14 @@ void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	size_t sv = verb_after_did(w, k);
 	if (!said && sv && said_verb(w, sv))
 		said = 1;
+	/* "what did you find in the aisles": what was seen there (not "find
+	 * out", nor "what tools did you find": a thing named) */
+	if (k > 4 && first_is(w, k, "what") && !strcmp(w[1].w, "did") && !strcmp(w[2].w, "you") &&
+	    (!strcmp(w[3].w, "find") || !strcmp(w[3].w, "discover")) &&
+	    (!strcmp(w[4].w, "in") || !strcmp(w[4].w, "on") || !strcmp(w[4].w, "at") ||
+	     !strcmp(w[4].w, "during") || !strcmp(w[4].w, "near") || !strcmp(w[4].w, "under") ||
+	     !strcmp(w[4].w, "behind") || !strcmp(w[4].w, "when") || !strcmp(w[4].w, "while")))
+		seen = 1;
 	/* "what did you do before the guard spoke": a question about doing */
 	if (k > 3 && !strcmp(w[1].w, "did") && !strcmp(w[2].w, "you") && !strcmp(w[3].w, "do"))
 		said = seen = 0;

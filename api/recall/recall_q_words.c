@@ -78,3 +78,20 @@ int rq_read_trouble(const lex_word *w, size_t k, uint8_t *used)
 	}
 	return trouble;
 }
+
+/* "the highest temperature", "the average reading": the extreme asked
+ * (1 highest, -1 lowest, 2 average), its word's index into *at; 0 none. */
+int rq_extreme_word(const lex_word *w, size_t k, size_t *at)
+{
+	static const char *const words[] = { "highest", "maximum", "max",    "peak",
+		                                 "hottest", "warmest", "lowest", "minimum",
+		                                 "min",     "coldest", "coolest", "average",
+		                                 "mean",    NULL };
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = 0; words[j]; j++)
+			if (!strcmp(w[i].w, words[j])) {
+				*at = i;
+				return j < 6 ? 1 : j < 11 ? -1 : 2;
+			}
+	return 0;
+}

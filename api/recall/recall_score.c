@@ -84,6 +84,15 @@ static int role_title(const char *name)
 	return 0;
 }
 
+/* Is `said` (a speaker's name) the person listed as `listed`: the same
+ * name, or its first word ("Lena" for "Lena Vogel")? */
+static int same_person(const char *listed, const char *said)
+{
+	size_t n = strlen(said);
+	return !strcasecmp(listed, said) ||
+	       (n && !strncasecmp(listed, said, n) && listed[n] == ' ');
+}
+
 int is_me(const rquestion *q, const facts *set, const char *name)
 {
 	if (!name)
@@ -100,7 +109,7 @@ int is_me(const rquestion *q, const facts *set, const char *name)
 		if (p->type != FT_PERSON || !p->s[FS_NAME] || !p->s[FS_PLACE])
 			continue;
 		people = 1;
-		if (!strcasecmp(p->s[FS_NAME], name))
+		if (same_person(p->s[FS_NAME], name))
 			return 0;
 	}
 	if (!people)
@@ -123,7 +132,7 @@ int is_me(const rquestion *q, const facts *set, const char *name)
 		int listed = 0;
 		for (size_t j = 0; j < set->n && !listed; j++)
 			listed = set->v[j].type == FT_PERSON && set->v[j].s[FS_NAME] &&
-			         set->v[j].s[FS_PLACE] && !strcasecmp(set->v[j].s[FS_NAME], s->s[FS_NAME]);
+			         set->v[j].s[FS_PLACE] && same_person(set->v[j].s[FS_NAME], s->s[FS_NAME]);
 		if (!listed && !profile_is_self(q->prof, s->s[FS_NAME]))
 			return 0;
 	}
@@ -438,6 +447,12 @@ static int match_speaker(const rquestion *q, const fact *f, const facts *set, do
 			if (word_in(f->s[FS_TEXT], p) || (g && word_in(g->s[FS_NAME], p)))
 				*s += 2;
 		}
+		/* "what did you promise Marta": "I will look at it after lunch" */
+		const char *tx = f->s[FS_TEXT];
+		if (q->promise && tx &&
+		    (strstr(tx, " will ") ||
+		     strstr(tx, "'ll ") || strstr(tx, "promise") || strstr(tx, "going to ")))
+			*s += 1;
 	} else if (q->person >= 0) {
 		const char *who = f->s[f->type == FT_SPEECH ? FS_NAME : FS_WHO];
 		const rq_term *p = &q->term[q->person];

@@ -6,6 +6,7 @@
  * action, nor what was seen there.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api/emv.h"
@@ -95,11 +96,92 @@ static int best_part(const rquestion *q, const fact *f, char *best, size_t cap)
 	return best_rank < 32 && numbers > 1 ? 0 : best_rank;
 }
 
+/* The number a part says ("3.9" of "temp 3.9 C"); 0 when none. */
+static int part_number(const char *part, double *v, const char **unit)
+{
+	const char *val = NULL;
+	for (const char *p = part; *p; p++)
+		if ((p == part || p[-1] == ' ') &&
+		    ((*p >= '0' && *p <= '9') || (*p == '-' && p[1] >= '0' && p[1] <= '9')))
+			val = p;
+	if (!val)
+		return 0;
+	char *end;
+	*v = strtod(val, &end);
+	if (end == val)
+		return 0;
+	*unit = end + strspn(end, " ");
+	return 1;
+}
+
+/* "What was the highest / lowest / average temperature": every matching
+ * reading that says the value asked (the best rank any of them has),
+ * not the one picked. */
+static int extreme_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c)
+{
+	const rquestion *q = x->q;
+	char part[160], best[160] = "", unit[24] = "", dt[40], dt2[40];
+	int rank = 0;
+	for (size_t i = 0; i <= x->n; i++) {
+		const cand *d = i < x->n ? &x->c[i] : c;
+		if (is_act(d->f) && d->f->s[FS_STATE] && d->hits >= c->hits) {
+			int r = best_part(q, d->f, part, sizeof part);
+			rank = r > rank ? r : rank;
+		}
+	}
+	if (!rank)
+		return 0;
+	const cand *at = NULL;
+	double top = 0, sum = 0;
+	size_t n = 0;
+	int64_t t_lo = 0, t_hi = 0;
+	for (size_t i = 0; i < x->n; i++) {
+		const cand *d = &x->c[i];
+		double v;
+		const char *u;
+		if (!is_act(d->f) || !d->f->s[FS_STATE] || d->hits < c->hits ||
+		    best_part(q, d->f, part, sizeof part) != rank || !part_number(part, &v, &u))
+			continue;
+		int64_t t = when_of(x, d->f);
+		if (!n || (q->extreme > 0 ? v > top : v < top) || (v == top && t > when_of(x, at->f))) {
+			top = v;
+			at = d;
+			snprintf(best, sizeof best, "%s", part);
+			snprintf(unit, sizeof unit, "%s", u);
+		}
+		t_lo = !n || t < t_lo ? t : t_lo;
+		t_hi = !n || t > t_hi ? t : t_hi;
+		sum += v;
+		n++;
+		add_evidence(a, d->ref);
+	}
+	if (!n)
+		return 0;
+	if (q->extreme == 2)
+		pr_str_addf(b, "On average %.4g%s%s over %zu reading%s, from %s to %s.", sum / (double)n,
+		            unit[0] ? " " : "", unit, n, n == 1 ? "" : "s",
+		            fmt_dt(dt, sizeof dt, t_lo), fmt_dt(dt2, sizeof dt2, t_hi));
+	else {
+		/* what it was of ("weight 18 kg, the bin B4"): which one, too */
+		pr_str_adds(b, best);
+		if (at->f->s[FS_OBJ]) {
+			pr_str_adds(b, ", the ");
+			add_display(b, at->f->s[FS_OBJ]);
+		}
+		pr_str_addf(b, " (%s), the %s of %zu reading%s.",
+		            fmt_dt(dt, sizeof dt, when_of(x, at->f)),
+		            q->extreme > 0 ? "highest" : "lowest", n, n == 1 ? "" : "s");
+	}
+	return 1;
+}
+
 int value_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c)
 {
 	const rquestion *q = x->q;
 	if (!q->value || !c)
 		return 0;
+	if (q->extreme)
+		return extreme_answer(x, b, a, c);
 	/* among the candidates that matched as many of the question's words
 	 * as the one picked, the one whose parameters say the value best
 	 * ("sample_brix {brix: 21.9}" before "harvest_row {filled: 7,

@@ -106,7 +106,9 @@ int named_part(const char *state, const rq_term *t, char *out, size_t cap, doubl
 			words_after += !w[j].digit;
 		if (num && d < k && words_after > 1)
 			continue;
-		if (k >= 2 && k <= 6 && !w[0].digit && key_names(&w[0], t)) {
+		/* (an id splits into many words: "serial S6KN0R512") */
+		if (k >= 2 && (k <= 6 || (!num && strlen(out) <= 48)) && !w[0].digit &&
+		    key_names(&w[0], t)) {
 			const char *sp = strrchr(out, ' ');
 			char *end = NULL;
 			double v = sp ? strtod(sp + 1, &end) : 0;

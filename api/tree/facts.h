@@ -145,4 +145,8 @@ void facts_drop(tnode *n);
  * "saw the milk (open) on the table", "Anna said: \"...\"". Appends to b. */
 int facts_render_one(eng_buf *b, const fact *f);
 
+/* Does a parameter's key name why a run went as it did ("error",
+ * "fail_reason", "finding")? */
+int fact_reason_key(const char *key, size_t klen);
+
 #endif

@@ -30,7 +30,29 @@ typedef struct xctx {
 	int pos;            /* positional argument index */
 	int pass;           /* 0: keys with a known role; 1: guesses and numbers */
 	int bare;           /* the skill's name is a bare verb ("water", "dust") */
+	const char *outer;  /* walking a parameter's own object ({"part": {"serial":
+	                     * ...}}): its key, whose leaves are still words of
+	                     * the action; NULL at the top */
+	size_t outer_len;
 } xctx;
+
+/* A leaf of a parameter's own object, in the action's words: its key
+ * alone ("serial" of {"part": {"serial": ...}}), or after the outer key
+ * when it says nothing by itself ("part kind" of {"part": {"kind":
+ * "SSD"}}). 0 when it is not such a leaf. */
+static int nested_key(const xctx *x, int depth, const char *key, size_t klen, char *out,
+                      size_t cap)
+{
+	static const char *const bland[] = { "kind", "type", "model", "id", "name", "value",
+		                                 "size", "no", "number", "code", "class", NULL };
+	if (depth != 2 || !x->outer || !key || klen > 40 || x->outer_len > 40)
+		return 0;
+	for (const char *const *b = bland; *b; b++)
+		if (strlen(*b) == klen && !strncasecmp(key, *b, klen))
+			return snprintf(out, cap, "%.*s %.*s", (int)x->outer_len, x->outer, (int)klen,
+			                key) < (int)cap;
+	return snprintf(out, cap, "%.*s", (int)klen, key) < (int)cap;
+}
 
 /* A number parameter. "floor": 3, "dock": 2 — a number names a thing
  * only with its key's word ("floor 3") in a role the key has; any other
@@ -40,7 +62,7 @@ typedef struct xctx {
 static void walk_number(xctx *x, const msgpack_object *o, const char *key, size_t klen,
                         int depth)
 {
-	char num[40];
+	char num[40], nk[96];
 	int len;
 	if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
 		len = snprintf(num, sizeof num, "%llu", (unsigned long long)o->via.u64);
@@ -57,6 +79,8 @@ static void walk_number(xctx *x, const msgpack_object *o, const char *key, size_
 		fx_set_named(x->act, slot, key, klen, num, (size_t)len);
 	else if (slot < 0 && depth == 1 && klen <= 40)
 		fx_add_other(x->act, key, klen, num, (size_t)len);
+	else if (slot < 0 && nested_key(x, depth, key, klen, nk, sizeof nk))
+		fx_add_other(x->act, nk, strlen(nk), num, (size_t)len);
 }
 
 /* A positional argument ("verb(arg, arg)"): its role into *role, or 1
@@ -145,6 +169,12 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		int flat = nm || (thing && (fact_reason_child(o) || fx_all_numbers(o)));
 		if (nm)
 			walk_args(x, nm, key, klen, depth);
+		const char *outer = x->outer;
+		size_t outer_len = x->outer_len;
+		if (thing && !flat) { /* {"target": {"rack": "C11", "u": "30-31"}} */
+			x->outer = key;
+			x->outer_len = klen;
+		}
 		for (uint32_t i = 0; i < o->via.map.size; i++) {
 			const msgpack_object_kv *kv = &o->via.map.ptr[i];
 			if (kv->key.type != MSGPACK_OBJECT_STR || &kv->val == nm)
@@ -152,6 +182,8 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 			walk_args(x, &kv->val, kv->key.via.str.ptr, kv->key.via.str.size,
 			          flat ? depth : depth + 1);
 		}
+		x->outer = outer;
+		x->outer_len = outer_len;
 		return;
 	}
 	case MSGPACK_OBJECT_ARRAY:
@@ -204,6 +236,12 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		    fx_names_person(x->sc, p, n))
 			role = R_WHO;
 		int slot = fx_role_slot(role);
+		char nk[96];
+		if (key && x->pass == 1 && p[0] != '<' && n <= 40 && slot < 0 &&
+		    nested_key(x, depth, key, klen, nk, sizeof nk)) {
+			fx_add_other(x->act, nk, strlen(nk), p, n); /* "serial S6KN0R512" */
+			return;
+		}
 		/* a top-level parameter with no role of its own ("order": "order
 		 * 5541") or whose slot is taken is still a word of the action */
 		if (key && x->pass == 1 && depth == 1 && p[0] != '<' &&
@@ -315,7 +353,7 @@ static int extract_action(facts *out, const scene *s, const robot_profile *prof)
 			fact_sets(f, FS_VERB, w[0].w), vi = 0;
 	}
 	f->cls = (uint8_t)cls;
-	xctx x = { s, prof, sk, f, 0, 0, !(sk && (sk->verb || sk->object)) };
+	xctx x = { s, prof, sk, f, 0, 0, !(sk && (sk->verb || sk->object)), NULL, 0 };
 	for (size_t i = vi + 1; i < k && x.bare; i++)
 		if (!generic_name_word(w[i].w) && !lex_lemma(w[i].stem, NULL))
 			x.bare = 0;

@@ -44,9 +44,6 @@ void fact_append_state(fact *f, const char *v);
 int facts_note_action(facts *out, const struct scene *s, const struct robot_profile *prof);
 int facts_note(facts *out, size_t first, const struct scene *s);
 
-/* Does a parameter's key name why a run went as it did ("error",
- * "fail_reason", "finding")? */
-int fact_reason_key(const char *key, size_t klen);
 /* The unit a key ends in ("weight_kg": "kg"); NULL none. */
 const char *fact_key_unit(const char *key, size_t klen);
 
