@@ -86,6 +86,8 @@ struct eng_env {
 	int lockfd;                /* flock DIR/h2emv.lock: shared while open (older
 	                              h2emv versions took it exclusive to compact) */
 	int nolock;                /* read-only, without LMDB's lock file (eng_open) */
+	MDB_assert_func *on_assert; /* LMDB's assertion hook for every generation
+	                               (env_damage_assert, set by eng_open) */
 	int no_obsids;             /* read-only store from before the obsids database */
 	int broken;                /* a commit failed with an I/O error: reopen first */
 	uint64_t verified_gen;     /* generation + 1 and txnid whose meta pages and free */
