@@ -5,6 +5,8 @@
  * once, so that the next write of this process or any other is refused
  * until `check` and `salvage` have run (docs/damaged.md). A read-only
  * handle writes nothing, the mark included: `check` gives the verdict.
+ * Where LMDB itself trips on a damaged page (an assertion, which aborts
+ * the process), its assertion hook writes the mark first.
  */
 #include <stdio.h>
 #include <string.h>
@@ -74,4 +76,19 @@ void env_damage_confirm(eng_env *env, uint64_t gen)
 		return;
 	snprintf(reason, sizeof reason, "a read found %.500s", e.message);
 	(void)eng_mark_damaged(env->dir, reason, NULL); /* best effort */
+}
+
+void env_damage_assert(MDB_env *mdb, const char *msg)
+{
+	eng_env *env = mdb ? mdb_env_get_userctx(mdb) : NULL;
+	char reason[600];
+	env_damage_seen = 1;
+	/* a mark already there says more (check's verdict, or the first read) */
+	if (!may_mark(env) || eng_damaged_reason(reason, sizeof reason, env->dir))
+		return;
+	snprintf(reason, sizeof reason,
+	         "a read found a page the database library could not use, and it aborted the "
+	         "process (LMDB: %.400s)",
+	         msg ? msg : "an assertion failed");
+	(void)eng_mark_damaged(env->dir, reason, NULL); /* best effort: the abort follows */
 }

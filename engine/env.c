@@ -235,6 +235,7 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 	env->synced_gen = UINT64_MAX;
 	env->flags = opts->flags;
 	env->nolock = ro && !env_lock_file_usable(dir);
+	env->on_assert = env_damage_assert;
 	env->map_size = opts->initial_map_size ? opts->initial_map_size : DEFAULT_MAP;
 	env->max_map = opts->max_map_size ? opts->max_map_size : DEFAULT_MAX_MAP;
 	if (env->map_size > env->max_map)

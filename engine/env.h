@@ -86,6 +86,8 @@ struct eng_env {
 	int lockfd;                /* flock DIR/h2emv.lock: shared while open (older
 	                              h2emv versions took it exclusive to compact) */
 	int nolock;                /* read-only, without LMDB's lock file (eng_open) */
+	MDB_assert_func *on_assert; /* LMDB's assertion hook for every generation
+	                               (env_damage_assert, set by eng_open) */
 	int no_obsids;             /* read-only store from before the obsids database */
 	int broken;                /* a commit failed with an I/O error: reopen first */
 	uint64_t verified_gen;     /* generation + 1 and txnid whose meta pages and free */
@@ -130,6 +132,12 @@ extern __thread int env_damage_quiet;
  * one is damaged: a cursor that met a damaged leaf of a big store. */
 extern __thread unsigned env_pages_damaged;
 void env_damage_confirm(eng_env *env, uint64_t gen);
+/* LMDB's assertion hook (mdb_env_set_assert; the environment's user
+ * context is its eng_env): LMDB found one of its pages unusable and aborts
+ * the process when this returns. On a handle that may mark (as
+ * env_damage_found) it writes the DAMAGED mark first, with open, write,
+ * fsync, close and rename only. */
+void env_damage_assert(MDB_env *mdb, const char *msg);
 
 /* Turn an LMDB or errno code into an h2emv status with a message. */
 int env_err(h2emv_error *err, int mdb_rc, const char *what);

@@ -64,6 +64,21 @@ int eng_damaged_reason(char *reason, size_t n, const char *dir)
 	return 1;
 }
 
+/* All of `n` bytes of `p` to fd; 1 when written. */
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return 0;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 1;
+}
+
 int eng_mark_damaged(const char *dir, const char *reason, h2emv_error *err)
 {
 	char path[4200], tmp[4300];
@@ -73,12 +88,14 @@ int eng_mark_damaged(const char *dir, const char *reason, h2emv_error *err)
 	static unsigned seq;
 	snprintf(tmp, sizeof tmp, "%s.%ld.%u.tmp", path, (long)getpid(),
 	         __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
-	FILE *f = fopen(tmp, "w");
-	if (!f)
+	/* open, write, fsync, close and rename only, nothing allocated: LMDB's
+	 * assertion hook calls this just before the process aborts (damage.c) */
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
 		return eng_fail(err, H2EMV_EIO, "%s: %s", tmp, strerror(errno));
-	int ok = fprintf(f, "%s\n", reason) > 0;
-	ok &= fflush(f) == 0 && fsync(fileno(f)) == 0;
-	ok &= fclose(f) == 0;
+	int ok = write_all(fd, reason, strlen(reason)) && write_all(fd, "\n", 1);
+	ok &= fsync(fd) == 0;
+	ok &= close(fd) == 0;
 	if (!ok || rename(tmp, path) != 0) {
 		int e = errno;
 		unlink(tmp);

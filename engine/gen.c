@@ -189,7 +189,10 @@ int gen_open(eng_gen **out, eng_env *env, uint64_t num, unsigned flags, h2emv_er
 		free(g);
 		return env_err(err, rc, "creating the LMDB environment");
 	}
-	if ((rc = mdb_env_set_maxdbs(g->mdb, DB_COUNT + 2)) != 0 ||
+	/* LMDB asserts (and aborts) on some damaged pages: mark the memory first */
+	if ((rc = mdb_env_set_userctx(g->mdb, env)) != 0 ||
+	    (rc = mdb_env_set_assert(g->mdb, env->on_assert)) != 0 ||
+	    (rc = mdb_env_set_maxdbs(g->mdb, DB_COUNT + 2)) != 0 ||
 	    (rc = mdb_env_set_maxreaders(g->mdb, 254)) != 0 ||
 	    (rc = mdb_env_set_mapsize(g->mdb, (size_t)env->map_size)) != 0) {
 		gen_close(g);

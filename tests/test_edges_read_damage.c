@@ -10,7 +10,9 @@
  * is simply not there is not damage. A compaction that finds the record
  * marks the memory too. On a store over 64 MiB, whose middle
  * leaves the open does not read, an observation looked up on a zeroed leaf
- * is ECORRUPT (LMDB: MDB_CORRUPTED) and marks the memory the same way.
+ * is ECORRUPT (LMDB: MDB_CORRUPTED) and marks the memory the same way,
+ * and a cursor that walks into it, which makes LMDB assert and abort the
+ * program, marks it before the abort.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -25,7 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "h2emv.h"
@@ -288,10 +292,10 @@ static char *big_store(void)
 	return dir;
 }
 
-static void test_a_zeroed_leaf_a_lookup_meets_on_a_big_store_refuses_the_next_write(void **state)
+/* Zero a leaf of `obs` in the middle of the big store at `dir`; the first
+ * sequence number it held. */
+static uint64_t zero_middle_leaf(const char *dir)
 {
-	(void)state;
-	char *dir = big_store();
 	char path[4200];
 	h2emv_error e = { 0 };
 	assert_int_equal(eng_data_file(path, sizeof path, dir, NULL), H2EMV_OK);
@@ -315,7 +319,15 @@ static void test_a_zeroed_leaf_a_lookup_meets_on_a_big_store_refuses_the_next_wr
 	assert_int_equal(pwrite(fd, zero, psize, (off_t)(l.pg[mid] * psize)), (ssize_t)psize);
 	assert_int_equal(close(fd), 0);
 	free(zero);
+	return seq;
+}
 
+static void test_a_zeroed_leaf_a_lookup_meets_on_a_big_store_refuses_the_next_write(void **state)
+{
+	(void)state;
+	char *dir = big_store();
+	h2emv_error e = { 0 };
+	uint64_t seq = zero_middle_leaf(dir);
 	h2emv_mem *m = NULL;
 	assert_int_equal(h2emv_mem_open(&m, dir, NULL, &e), H2EMV_OK); /* leaves not read */
 	char *json = NULL;
@@ -338,6 +350,83 @@ static void test_a_zeroed_leaf_a_lookup_meets_on_a_big_store_refuses_the_next_wr
 	free(dir);
 }
 
+static int discard(void *ctx, const void *data, size_t len)
+{
+	(void)ctx, (void)data, (void)len;
+	return 0;
+}
+
+/* In a child (a program of its own, without the CLI's guard): open the
+ * memory with `flags`, read its statistics (a cursor over every
+ * observation) and export them; exit 3 on ECORRUPT. The wait status. */
+static int read_in_child(const char *dir, unsigned flags)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		tu_child_default_signals();
+		h2emv_open_options o = H2EMV_OPEN_OPTIONS_INIT;
+		o.flags = flags;
+		h2emv_mem *m = NULL;
+		h2emv_error e = { 0 };
+		if (h2emv_mem_open(&m, dir, &o, &e) != H2EMV_OK)
+			_exit(10); /* the open reads no middle leaf of a store over 64 MiB */
+		h2emv_stats sts;
+		int rc = h2emv_mem_stats(&sts, m, &e);
+		uint64_t n = 0;
+		if (rc == H2EMV_OK)
+			rc = h2emv_obs_export(&n, m, 0, 0, discard, NULL, NULL, NULL, &e);
+		_exit(rc == H2EMV_ECORRUPT ? 3 : rc ? 11 : 0);
+	}
+	int st = tu_wait(pid);
+	print_message("reads (flags %u): %s %d\n", flags,
+	              WIFSIGNALED(st) ? "killed by signal" : "exit",
+	              WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	if (!(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT) && !(WIFEXITED(st) && WEXITSTATUS(st) == 3))
+		fail_msg("reads over a zeroed leaf neither aborted nor returned ECORRUPT (%#x)", st);
+	return st;
+}
+
+/* A cursor that walks into the zeroed leaf (the statistics' count of the
+ * log) trips LMDB's assertion 'IS_LEAF(mp)', which aborts the program:
+ * the library's assertion hook has marked the memory first, so that the
+ * next `ingest` is refused (exit 3). Before, the abort left no mark
+ * (only the CLI's guard wrote one). A read-only handle writes none. */
+static void test_a_cursor_that_walks_into_a_zeroed_leaf_marks_the_memory(void **state)
+{
+	(void)state;
+	char *dir = big_store();
+	(void)zero_middle_leaf(dir);
+	(void)read_in_child(dir, H2EMV_OPEN_READONLY);
+	assert_false(marked(dir));
+	int st = read_in_child(dir, 0);
+	if (!marked(dir))
+		fail_msg("a cursor that met a zeroed leaf left no mark (%#x)", st);
+	char *mark = tu_fmt("%s/DAMAGED", dir);
+	size_t len = 0;
+	char *why = tu_read_file(mark, &len);
+	assert_non_null(why);
+	print_message("DAMAGED: %s", why);
+	if (WIFSIGNALED(st))
+		assert_non_null(strstr(why, "LMDB"));
+	free(why);
+	free(mark);
+	char *batch = tu_fmt("%s.batch.jsonl", dir), *errlog = tu_fmt("%s.stderr", dir);
+	FILE *f = fopen(batch, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", ingest_line);
+	assert_int_equal(fclose(f), 0);
+	int rc = tu_cli_log(errlog, NULL, "ingest -m '%s' '%s'", dir, batch);
+	if (rc != 3)
+		fail_msg("ingest after the abort exits %d, not 3: %s", rc, tu_read_file(errlog, &len));
+	unlink(batch);
+	unlink(errlog);
+	free(batch);
+	free(errlog);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_a_node_that_is_not_there_is_not_damage),
 		cmocka_unit_test(test_a_compaction_that_finds_a_damaged_record_marks_the_memory),
 		cmocka_unit_test(test_a_zeroed_leaf_a_lookup_meets_on_a_big_store_refuses_the_next_write),
+		cmocka_unit_test(test_a_cursor_that_walks_into_a_zeroed_leaf_marks_the_memory),
 	};
 	return tu_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

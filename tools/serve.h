@@ -198,6 +198,8 @@ typedef struct serve_state {
 	unsigned backoff;      /* seconds of the current wait */
 	double retry_at;
 	uint64_t disk_full_waits;
+	int full_maintained;   /* maintenance ran since the disk was found full */
+	uint64_t full_maintain_runs; /* maintenance runs on a full disk */
 	/* metrics of the HTTP side (connections, exports), added to /metrics */
 	void (*extra_metrics)(void *ctx, struct textbuf *b);
 	void *extra_ctx;
@@ -216,6 +218,9 @@ void serve_state_destroy(serve_state *st);
  * a commit) and joins. */
 int serve_worker_start(serve_state *st);
 void serve_worker_stop(serve_state *st);
+/* 1 while the builder waits for disk space: new batches are refused (507)
+ * so that the room left goes to the recovery. */
+int serve_waits_for_space(serve_state *st);
 /* A batch up to `last_seq` is durable: count it and wake the builder. */
 void serve_worker_notify(serve_state *st, uint64_t n_stored, uint64_t n_refused,
                          uint64_t last_seq);

@@ -177,6 +177,16 @@ static void h_observations(serve_reply *out, serve_state *st, const char *body, 
 		serve_reply_error(out, &e);
 		return;
 	}
+	if (serve_waits_for_space(st)) {
+		/* what fits now is the room gc, compaction and the builder need to
+		 * recover: keep it for them (docs/serve.md) */
+		serve_obs_batch_free(&b);
+		serve_err_set(&e, 507, "disk_full",
+		              "the disk is full and the builder is waiting for space; nothing was "
+		              "stored: send the batch again later");
+		serve_reply_error(out, &e);
+		return;
+	}
 	h2emv_error err = { 0 };
 	int rc = store_good(&b, st->mem, &err);
 	json_t *seqs = json_array(), *errors = json_array();

@@ -152,6 +152,7 @@ static void note_disk_full(serve_state *st, int full)
 	if (!full) {
 		st->disk_full = 0;
 		st->backoff = 0;
+		st->full_maintained = 0;
 		return;
 	}
 	st->disk_full = 1;
@@ -161,6 +162,14 @@ static void note_disk_full(serve_state *st, int full)
 		st->backoff = SERVE_DISK_FULL_MAX_WAIT;
 	st->retry_at = serve_now() + st->backoff;
 	st->state = SERVE_STATE_DISK_FULL;
+}
+
+int serve_waits_for_space(serve_state *st)
+{
+	pthread_mutex_lock(&st->mu);
+	int full = st->disk_full;
+	pthread_mutex_unlock(&st->mu);
+	return full;
 }
 
 /* Called with mu held; releases it around the build. */
@@ -210,37 +219,78 @@ static int utc_day(double t)
 	return (int)(t / 86400);
 }
 
-/* Called with mu held and the queue empty; releases it around the work. */
+/* Maintenance on a full disk, what `gc && compact` beside it would do: gc
+ * (mo->gc: the maintenance's own retention), then a compaction, forced.
+ * A copy that cannot fit is no failure here ("not compacted": the builder
+ * reuses gc's pages in place); gc's work is counted either way. */
+static int maintain_full_disk(h2emv_maintain_result *r, serve_state *st,
+                              const h2emv_maintain_options *mo, h2emv_error *err)
+{
+	memset(r, 0, sizeof *r);
+	int rc = h2emv_gc(&r->gc, st->mem, &mo->gc, err);
+	if (rc)
+		return rc;
+	r->gc_ran = 1;
+	uint64_t before = 0, after = 0;
+	h2emv_error cerr = { 0 };
+	rc = h2emv_compact(&before, &after, st->mem, &cerr);
+	r->bytes_before = before;
+	r->bytes_after = after;
+	if (rc == H2EMV_EBUSY) {
+		r->compact_deferred = 1;
+	} else if (rc == H2EMV_ENOSPC && strstr(cerr.message, "not compacted")) {
+		snprintf(err->message, sizeof err->message, "%s", cerr.message);
+	} else if (rc) {
+		*err = cerr;
+		return rc;
+	} else {
+		r->compacted = 1;
+	}
+	return H2EMV_OK;
+}
+
+/* Called with mu held after a build that folded nothing (the queue empty,
+ * or the disk full); releases it around the work. On a full disk the
+ * maintenance is what can make room: it runs forced (gc, then compaction,
+ * due or not), the first time as soon as the robot has been quiet for
+ * --idle seconds, then at most once a minute, and the builder tries again
+ * at once after it. */
 static void maybe_maintain(serve_state *st)
 {
 	double now = serve_now();
 	unsigned minute = (unsigned)((long long)now % 86400 / 60);
 	int nightly = minute >= st->nightly_min && utc_day(now) != st->nightly_day;
 	int idle = now - st->last_ingest >= st->idle_after;
-	if (!st->maintenance || !idle || (!nightly && now - st->last_maintain < 60))
+	int full = st->disk_full, first_full = full && !st->full_maintained;
+	if (!st->maintenance || !idle || (!nightly && !first_full && now - st->last_maintain < 60))
 		return;
 	st->state = "maintaining";
 	pthread_mutex_unlock(&st->mu);
 	h2emv_maintain_options mo = H2EMV_MAINTAIN_OPTIONS_INIT;
-	mo.force = nightly;
+	mo.force = nightly || full;
 	mo.gc = (h2emv_gc_options)H2EMV_GC_OPTIONS_INIT;
 	mo.gc.keep_snapshots = 4; /* what h2emv_maintain keeps by default */
 	mo.gc.progress = gc_progress;
 	mo.gc.progress_ctx = st;
 	h2emv_maintain_result r = { 0 };
 	h2emv_error err = { 0 };
-	int rc = h2emv_maintain(&r, st->mem, &mo, &err);
+	int rc = full ? maintain_full_disk(&r, st, &mo, &err) : h2emv_maintain(&r, st->mem, &mo, &err);
 	pthread_mutex_lock(&st->mu);
 	st->state = st->disk_full ? SERVE_STATE_DISK_FULL : "idle";
 	st->last_maintain = serve_now();
 	st->maintain_runs++;
+	if (full) {
+		st->full_maintained = 1;
+		st->full_maintain_runs++;
+		st->retry_at = st->last_maintain; /* the room it made, if any, is for the builder */
+	}
 	if (nightly)
 		st->nightly_day = utc_day(now);
-	if (rc) {
+	if (rc || err.message[0]) /* or a compaction that did not fit */
 		snprintf(st->last_error, sizeof st->last_error, "maintenance: %s",
 		         err.message[0] ? err.message : h2emv_strerror(rc));
+	if (rc)
 		return;
-	}
 	st->gc_runs += r.gc_ran;
 	st->compactions += r.compacted;
 	st->compactions_deferred += r.compact_deferred;
@@ -485,6 +535,9 @@ char *serve_metrics_text(serve_state *st, size_t *len)
 	metric(&b, "h2emv_disk_full_waits_total", "counter",
 	       "Builds that found the disk full, each followed by a wait (1 s doubling to 30 s).",
 	       (double)st->disk_full_waits);
+	metric(&b, "h2emv_disk_full_maintenance_runs_total", "counter",
+	       "Maintenance runs (forced gc and compaction) while the disk was full.",
+	       (double)st->full_maintain_runs);
 	metric(&b, "h2emv_newest_snapshot", "gauge", "Sequence number of the newest snapshot.",
 	       (double)v.last_snapshot);
 	metric(&b, "h2emv_tree_nodes", "gauge", "Nodes of level 3 and above in the newest tree.",
