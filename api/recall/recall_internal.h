@@ -14,7 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/emv.h"
+#include "api/strbuf.h"
+#include "api/timefmt.h"
 #include "api/facts.h"
 #include "api/mem.h"
 #include "api/profile.h"

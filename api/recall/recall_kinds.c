@@ -9,7 +9,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "api/emv.h"
+#include "api/timefmt.h"
 #include "api/facts.h"
 #include "api/mem.h"
 #include "api/profile.h"

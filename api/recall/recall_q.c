@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "api/emv.h"
+#include "api/timefmt.h"
 #include "api/recall.h"
 #include "api/wordnet.h"
 #include "api/recall_q_internal.h"

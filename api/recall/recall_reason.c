@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "api/emv.h"
+#include "api/timefmt.h"
 #include "api/facts.h"
 #include "api/recall.h"
 #include "api/recall_internal.h"

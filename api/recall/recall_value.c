@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/emv.h"
+#include "api/timefmt.h"
 #include "api/facts.h"
 #include "api/lex.h"
 #include "api/recall.h"

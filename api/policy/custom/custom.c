@@ -302,8 +302,11 @@ static int cu_qa_step(void *ctx, const pol_qa_view *view, pol_qa_action *out, po
 	memset(out, 0, sizeof *out);
 	bump(p, ST_DECISION);
 	int rc = settle(p, qa_call(p, view, out, u, err), "qa_step", err);
-	if (rc == H2EMV_EPARSE)
-		rc = p->builtin->qa_step(p->builtin->ctx, view, out, u, err);
+	if (rc == H2EMV_EPARSE) { /* the builtin takes no steps: settled as llm.c does */
+		out->kind = POL_QA_ANSWER;
+		rc = (out->text = strdup("I could not find that in my memory.")) ? H2EMV_OK
+		                                                                 : H2EMV_ENOMEM;
+	}
 	return rc;
 }
 
