@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "api/mem.h"
-#include "api/policy/builtin.h"
+#include "api/mem/mem.h"
+#include "api/policy/builtin/builtin.h"
 #include "engine/engine.h"
 #include "h2emv.h"
 #include "testutil.h"

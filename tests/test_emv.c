@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "api/emv.h"
-#include "api/mem.h"
+#include "api/explore/emv.h"
+#include "api/mem/mem.h"
 #include "engine/engine.h"
 #include "h2emv.h"
 #include "testutil.h"

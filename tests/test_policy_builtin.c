@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "api/policy/builtin.h"
+#include "api/policy/builtin/builtin.h"
 #include "api/policy/policy.h"
 #include "api/policy/prompts.h"
 

@@ -18,9 +18,9 @@
 
 #include <cmocka.h>
 
-#include "api/facts.h"
-#include "api/mem.h"
-#include "api/tree.h"
+#include "api/tree/facts.h"
+#include "api/mem/mem.h"
+#include "api/tree/tree.h"
 #include "h2emv.h"
 #include "tests/testutil.h"
 

@@ -16,10 +16,10 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "api/build.h"
-#include "api/recall_index.h"
-#include "api/profile.h"
-#include "api/observation.h"
+#include "api/builder/build.h"
+#include "api/recall/recall_index.h"
+#include "api/config/profile.h"
+#include "api/observe/observation.h"
 
 #define DEFAULT_COMMIT_EVERY 1000
 #define READ_CHUNK 512 /* observations read per read view */

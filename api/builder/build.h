@@ -13,9 +13,9 @@
 #ifndef H2EMV_BUILD_H
 #define H2EMV_BUILD_H
 
-#include "api/mem.h"
-#include "api/scene.h"
-#include "api/tree.h"
+#include "api/mem/mem.h"
+#include "api/tree/scene.h"
+#include "api/tree/tree.h"
 
 #define GOAL_DEPTH 16     /* nested goals at most */
 #define TOP_LEVEL 8       /* highest summary level; the root is above it */

@@ -25,9 +25,9 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "api/build.h"
-#include "api/facts.h"
-#include "api/gist.h"
+#include "api/builder/build.h"
+#include "api/tree/facts.h"
+#include "api/tree/gist.h"
 
 #define MERGED_SUMMARY_MAX 400
 

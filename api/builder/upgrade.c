@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/build.h"
-#include "api/facts.h"
-#include "api/profile.h"
-#include "api/upgrade.h"
+#include "api/builder/build.h"
+#include "api/tree/facts.h"
+#include "api/config/profile.h"
+#include "api/builder/upgrade.h"
 
 #define MAX_DEPTH 64        /* a guard against a damaged, cyclic tree */
 #define PENDING_READS 4096  /* nodes upgrade_pending reads at most */

@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/emv.h"
-#include "api/facts.h"
-#include "api/mem.h"
-#include "api/recall.h"
+#include "api/explore/emv.h"
+#include "api/tree/facts.h"
+#include "api/mem/mem.h"
+#include "api/recall/recall.h"
 #include "api/policy/prompts.h"
-#include "api/upgrade.h"
+#include "api/builder/upgrade.h"
 
 #define QUESTION_MAX 8192
 #define NOT_FOUND "I could not find that in my memory."

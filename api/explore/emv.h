@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/strbuf.h"
+#include "api/base/strbuf.h"
 #include "engine/hashtab.h"
 #include "h2emv.h"
 

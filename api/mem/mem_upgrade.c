@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "api/mem.h"
-#include "api/upgrade.h"
+#include "api/mem/mem.h"
+#include "api/builder/upgrade.h"
 
 int h2emv_upgrade(h2emv_upgrade_result *out, h2emv_mem *mem, const h2emv_upgrade_options *opts,
                   h2emv_error *err)

@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/timefmt.h"
-#include "api/facts.h"
-#include "api/lex.h"
-#include "api/recall.h"
-#include "api/recall_internal.h"
+#include "api/base/timefmt.h"
+#include "api/tree/facts.h"
+#include "api/base/lex.h"
+#include "api/recall/recall.h"
+#include "api/recall/recall_internal.h"
 
 /* Formulas and short keys a log writes for what a person names in words. */
 static int alias_of(const char *stem, const char *key)

@@ -39,9 +39,9 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "api/mem.h"
-#include "api/policy/builtin.h"
-#include "api/rules_codec.h"
+#include "api/mem/mem.h"
+#include "api/policy/builtin/builtin.h"
+#include "api/rules/rules_codec.h"
 
 #define CURRENT_KEY "rules_current"
 

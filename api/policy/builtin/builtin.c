@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 
-#include "api/policy/builtin.h"
+#include "api/policy/builtin/builtin.h"
 #include "engine/engine.h"
 
 int bi_policy_new(h2emv_policy **out, size_t max_entries, size_t max_bytes, h2emv_error *err)

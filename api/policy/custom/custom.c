@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/obs_internal.h"
-#include "api/policy/builtin.h"
-#include "api/policy/custom.h"
-#include "api/utf8.h"
+#include "api/observe/obs_internal.h"
+#include "api/policy/builtin/builtin.h"
+#include "api/policy/custom/custom.h"
+#include "api/base/utf8.h"
 #include "engine/engine.h"
 
 typedef struct cu_pol {
