@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/builder/build.h"
+#include "api/builder/relcache.h"
 #include "api/mem/mem.h"
 #include "api/observe/observation.h"
 #include "api/policy/custom/custom.h"

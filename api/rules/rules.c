@@ -198,7 +198,7 @@ int rules_current_list(pol_rule_list *out, uint32_t *version, h2emv_mem *mem, h2
 static int lock_rules(int *fd, h2emv_mem *mem, h2emv_error *err)
 {
 	char path[4096];
-	if (snprintf(path, sizeof path, "%s/rules.lock", h2emv_mem_dir(mem)) >= (int)sizeof path)
+	if (snprintf(path, sizeof path, "%s/rules.lock", eng_dir(mem->env)) >= (int)sizeof path)
 		return eng_fail(err, H2EMV_EINVAL, "the memory's path is too long");
 	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (*fd < 0)
