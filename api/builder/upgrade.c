@@ -267,7 +267,7 @@ int upgrade_pending(int *out, h2emv_mem *mem, h2emv_snap *snap, h2emv_error *err
 	rc = h2emv_config_get(&cfg, mem, err);
 	if (rc == H2EMV_OK)
 		rc = profile_load(&p.prof, mem->env, err);
-	p.tasks = cfg.profile != H2EMV_PROFILE_SKILL_STACK;
+	p.tasks = rc == H2EMV_OK && cfg.profile != H2EMV_PROFILE_SKILL_STACK;
 	if (rc == H2EMV_OK)
 		rc = seek(&p, root, 0, err);
 	profile_free(p.prof);

@@ -1,10 +1,14 @@
 /*
- * emv.c — episodic memory verbalization: answer a question from one
- * snapshot by exploring its tree top-down, the way the paper's agent does.
- * The root's children are shown first; each round the policy sees the
- * shown nodes and the steps so far, and opens nodes (by id, time range or
- * search) or answers. The budget is the memory's qa_max_rounds and
- * qa_max_tokens; the last round must answer.
+ * emv.c — h2emv_ask: answer a question from one snapshot. The builtin
+ * policy (any policy without a qa_step) answers from the typed facts in
+ * one pass (api/recall/); a tree built before typed facts is refused until
+ * `h2emv upgrade`. A policy with a qa_step (the llm policy, a caller's
+ * own) explores the tree top-down, the way the paper's agent does (EMV,
+ * episodic memory verbalization): the root's children are shown first;
+ * each round the policy sees the shown nodes and the steps so far, and
+ * opens nodes (by id, time range or search) or answers. The budget is
+ * the memory's qa_max_rounds and qa_max_tokens; the last round must
+ * answer.
  *
  * Loops are caught: the first step that changes nothing earns a hint, the
  * second is replaced by opening every closed node one level (a different
