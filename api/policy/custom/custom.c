@@ -3,7 +3,8 @@
  * EXPERIMENTAL interface) behind the internal table of policy.h: requests
  * are translated to the public structs, what the callbacks return is
  * checked like a model's reply, and a missing callback, an EPARSE or a
- * reply that does not hold hands the decision to the builtin policy.
+ * reply that does not hold hands the decision to the builtin policy (a
+ * qa_step's is answered "not found": the builtin takes no steps).
  */
 #include <pthread.h>
 #include <stdlib.h>
