@@ -7,7 +7,7 @@
 
 #include <sqlite3.h>
 
-#include "api/observation.h"
+#include "api/observe/observation.h"
 #include "bench/baseline_sqlite.h"
 #include "bench/bench_util.h"
 

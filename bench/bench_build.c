@@ -20,9 +20,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "api/mem.h"
-#include "api/observation.h"
-#include "api/scene.h"
+#include "api/mem/mem.h"
+#include "api/observe/observation.h"
+#include "api/tree/scene.h"
 #include "bench/bench_util.h"
 #include "bench/obsgen.h"
 #include "h2emv.h"

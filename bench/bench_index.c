@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "api/mem.h"
+#include "api/mem/mem.h"
 #include "h2emv.h"
 
 #define US 1000000ll

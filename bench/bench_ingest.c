@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "api/observation.h"
+#include "api/observe/observation.h"
 #include "bench/baseline_sqlite.h"
 #include "bench/bench_storage.h"
 #include "bench/bench_util.h"

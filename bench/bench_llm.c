@@ -21,10 +21,10 @@
 
 #include <jansson.h>
 
-#include "api/policy/llm.h"
-#include "api/policy/llm_client.h"
-#include "api/policy/llm_impl.h" /* llm_reply_parse: the envelope, for (c) */
-#include "api/policy/llm_parse.h"
+#include "api/policy/llm/llm.h"
+#include "api/policy/llm/llm_client.h"
+#include "api/policy/llm/llm_impl.h" /* llm_reply_parse: the envelope, for (c) */
+#include "api/policy/llm/llm_parse.h"
 #include "api/policy/prompts.h"
 #include "fakellm.h"
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "api/build.h"
-#include "api/observation.h"
+#include "api/builder/build.h"
+#include "api/observe/observation.h"
 #include "h2emv.h"
 
 #define US 1000000ll

@@ -15,7 +15,7 @@
 #define ZDICT_STATIC_LINKING_ONLY
 #include <zdict.h>
 
-#include "api/observation.h"
+#include "api/observe/observation.h"
 #include "bench/bench_util.h"
 #include "bench/obsgen.h"
 

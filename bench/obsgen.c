@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/obs_internal.h"
+#include "api/observe/obs_internal.h"
 #include "bench/bench_util.h"
 #include "bench/obsgen.h"
 #include "engine/engine.h"

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/policy/llm_parse.h"
+#include "api/policy/llm/llm_parse.h"
 #include "api/policy/prompts.h"
-#include "api/utf8.h"
+#include "api/base/utf8.h"
 
 #define MAX_ITEMS 16
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/policy/llm_parse.h"
+#include "api/policy/llm/llm_parse.h"
 #include "fuzz/fuzz_llm_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/policy/llm_parse.h"
-#include "api/utf8.h"
+#include "api/policy/llm/llm_parse.h"
+#include "api/base/utf8.h"
 #include "fuzz/fuzz_llm_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

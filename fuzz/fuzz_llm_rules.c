@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/policy/llm_parse.h"
-#include "api/utf8.h"
+#include "api/policy/llm/llm_parse.h"
+#include "api/base/utf8.h"
 #include "fuzz/fuzz_llm_util.h"
 #include "api/policy/prompts.h"
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/policy/llm_parse.h"
-#include "api/utf8.h"
+#include "api/policy/llm/llm_parse.h"
+#include "api/base/utf8.h"
 
 /* The fuzzer's bytes, NUL-terminated (malloc'd; NULL when out of memory). */
 static inline char *fz_cstr(const uint8_t *data, size_t size)

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/obs_internal.h"
-#include "api/observation.h"
-#include "api/utf8.h"
+#include "api/observe/obs_internal.h"
+#include "api/observe/observation.h"
+#include "api/base/utf8.h"
 
 static void check_error(const h2emv_error *err, int rc)
 {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/obs_internal.h"
-#include "api/observation.h"
+#include "api/observe/obs_internal.h"
+#include "api/observe/observation.h"
 #include "obsref/obs_ref.h"
 
 static void differ(const char *what, const h2emv_error *a, const h2emv_error *b)

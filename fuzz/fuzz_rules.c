@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/rules_codec.h"
+#include "api/rules/rules_codec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -541,6 +541,45 @@ typedef void (*h2emv_forgotten_fn)(void *ctx, const h2emv_forgotten *f);
 int h2emv_forget_preview(h2emv_build_result *out, h2emv_mem *mem, h2emv_time now,
                          h2emv_forgotten_fn fn, void *ctx, h2emv_error *err);
 
+typedef struct h2emv_upgrade_options {
+	unsigned version;           /* H2EMV_UPGRADE_OPTIONS_VERSION */
+	const char *backup;         /* a new directory the memory is copied to
+	                               (h2emv_mem_backup) before anything is written;
+	                               NULL: no backup */
+	h2emv_progress_fn progress; /* ("nodes", done, total) over the tree's nodes of
+	                               level >= 3; may be NULL; its return is ignored */
+	void *progress_ctx;
+} h2emv_upgrade_options;
+
+#define H2EMV_UPGRADE_OPTIONS_VERSION 1
+#define H2EMV_UPGRADE_OPTIONS_INIT { H2EMV_UPGRADE_OPTIONS_VERSION, NULL, NULL, NULL }
+
+typedef struct h2emv_upgrade_result {
+	uint64_t nodes_read;        /* node versions read from the store */
+	uint64_t events, goals;     /* events and goals given typed facts */
+	uint64_t summaries;         /* summaries whose facts were aggregated again */
+	uint64_t snapshot;          /* the snapshot committed; 0: nothing to upgrade */
+	uint64_t backup_bytes;      /* the backup's size; 0: none was made */
+} h2emv_upgrade_result;
+
+/* Give a tree built before typed facts (by an h2emv older than the robot
+ * profiles) its facts, which the builtin policy answers from: h2emv_ask
+ * on such a snapshot fails with EFORMAT until then. Each scene keeps its
+ * observation, so the facts of every event and goal that has none are
+ * derived from its scenes with the builder's own extraction and merging,
+ * the summaries above are aggregated again, and the changed nodes are
+ * committed as one new snapshot (same clock and build cursor; the term
+ * index, check, gc, salvage and backup see it as any other). Older
+ * snapshots stay as they were. With opts->backup the memory is copied
+ * there first, and nothing is written if the copy fails. A tree that
+ * needs nothing is left alone (out->snapshot 0, no backup). Holds the
+ * builder role (EBUSY while a builder runs) and the tree in memory.
+ * *out may be NULL. Returns OK, EINVAL, EBUSY, EREADONLY, EEXIST (the
+ * backup's directory exists), ENOTFOUND (its parent does not), ECORRUPT,
+ * EIO, ENOSPC, ENOMEM. */
+int h2emv_upgrade(h2emv_upgrade_result *out, h2emv_mem *mem, const h2emv_upgrade_options *opts,
+                  h2emv_error *err);
+
 /* ------------------------------------------------------------- snapshots -- */
 
 /* A snapshot is one consistent version of the memory tree. Opening one starts
@@ -685,8 +724,12 @@ typedef struct h2emv_answer {
  * 10:03:55.", "At the countertop.", "I have forgotten that." (forgotten = 1)
  * or "I could not find that in my memory.". Returns OK, ENOTFOUND (nothing
  * built yet, or no snapshot as old as `at`), EINVAL (both `snapshot` and
- * `at` set), ELIMIT (a question over 8 KiB), ECORRUPT, ENOMEM. Thread-safe;
- * never waits for the builder. */
+ * `at` set), ELIMIT (a question over 8 KiB), EFORMAT (the builtin policy on
+ * a tree built before typed facts: run h2emv_upgrade, `h2emv upgrade`,
+ * once), ECORRUPT, ENOMEM. The builtin policy answers from the typed facts
+ * in one pass; a policy with a qa_step (the llm policy, a caller's own)
+ * explores the tree one step at a time. Thread-safe; never waits for the
+ * builder. */
 int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,
               const h2emv_ask_options *opts, h2emv_error *err);
 void h2emv_answer_free(h2emv_answer *a);
@@ -1280,7 +1323,9 @@ typedef struct h2emv_custom_policy {
 	int (*learn)(void *ctx, char ***rules, size_t *n, const h2emv_policy_rules *old,
 	             const char *feedback, h2emv_tokens *spent, h2emv_error *err);
 	/* The agent's next step. NULL: h2emv_ask answers as the builtin policy
-	 * does (from the typed facts, in one pass). */
+	 * does (from the typed facts, in one pass). A step refused or EPARSE
+	 * is settled by answering "I could not find that in my memory." (the
+	 * builtin policy takes no steps). */
 	int (*qa_step)(void *ctx, h2emv_policy_qa_action *action, const h2emv_policy_qa_view *view,
 	               h2emv_tokens *spent, h2emv_error *err);
 	/* Is `utterance` a question, feedback, or something to answer directly

@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "api/mem.h"
+#include "api/mem/mem.h"
 #include "engine/env.h" /* env_write, to delete an observation as GC does */
 #include "h2emv.h"
 #include "testutil.h"

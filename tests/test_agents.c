@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "api/wordnet.h"
+#include "api/base/wordnet.h"
 #include "h2emv.h"
 #include "testutil.h"
 

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "api/build.h"
+#include "api/builder/build.h"
 #include "h2emv.h"
 #include "testutil.h"
 

@@ -25,7 +25,7 @@
 #include <cmocka.h>
 #include <dirent.h>
 
-#include "api/mem.h" /* the engine env behind a h2emv_mem: one LMDB env per process */
+#include "api/mem/mem.h" /* the engine env behind a h2emv_mem: one LMDB env per process */
 #include "engine/engine.h"
 #include "h2emv.h"
 #include "testutil.h"

@@ -54,7 +54,7 @@
 #include "h2emv.h"
 #include "engine/engine.h"
 #include "testutil.h"
-#include "api/mem.h"
+#include "api/mem/mem.h"
 
 #ifndef H2EMV_CLI
 #error "H2EMV_CLI (the h2emv program) must be defined by the build"

@@ -54,8 +54,8 @@
 #include "h2emv.h"
 #include "engine/engine.h"
 #include "testutil.h"
-#include "api/mem.h"
-#include "api/observation.h"
+#include "api/mem/mem.h"
+#include "api/observe/observation.h"
 
 #define DEFAULT_ROUNDS 200
 #define MAX_DELAY_US 30000

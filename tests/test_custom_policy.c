@@ -99,9 +99,12 @@ static int lab_qa(void *ctx, h2emv_policy_qa_action *action, const h2emv_policy_
                   h2emv_tokens *spent, h2emv_error *err)
 {
 	lab *l = ctx;
-	(void)err;
 	l->qa++;
 	spent->completion += 3;
+	if (l->bad == 2) {
+		snprintf(err->message, sizeof err->message, "the lab model could not decide");
+		return H2EMV_EPARSE;
+	}
 	action->kind = H2EMV_QA_ANSWER;
 	action->text = strdup(view->n ? "The lab model says: on the table." : "nothing shown");
 	return action->text ? H2EMV_OK : H2EMV_ENOMEM;
@@ -232,6 +235,37 @@ static void test_custom_policy_bad_replies_fall_back_to_builtin(void **state)
 	}
 }
 
+/* A qa_step that cannot decide (EPARSE) is settled as "not found", as the
+ * llm policy's is: the builtin policy takes no steps (it answers from
+ * typed facts), so nothing else reads the tree for the lab's agent. */
+static void test_custom_qa_step_that_cannot_decide_finds_nothing(void **state)
+{
+	(void)state;
+	char *dir = NULL;
+	h2emv_mem *m = tu_mem_tmp("custom-qa", &dir);
+	assert_non_null(m);
+	lab l = { .bad = 2 };
+	h2emv_custom_policy p = lab_policy(&l);
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_mem_set_custom_policy(m, &p, &err), H2EMV_OK);
+	days(m, 2);
+	assert_int_equal(h2emv_build(NULL, m, NULL, &err), H2EMV_OK);
+	h2emv_policy_stats before;
+	h2emv_mem_policy_stats(&before, m);
+	h2emv_answer *a = NULL;
+	assert_int_equal(h2emv_ask(&a, m, "Where did you put the cup?", NULL, &err), H2EMV_OK);
+	assert_string_equal(a->text, "I could not find that in my memory.");
+	assert_int_equal(a->rounds, 1);
+	assert_int_equal(l.qa, 1);
+	h2emv_answer_free(a);
+	h2emv_policy_stats st;
+	h2emv_mem_policy_stats(&st, m);
+	assert_int_equal(st.fallbacks, before.fallbacks + 1);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 /* Any other error stops the build with the callback's message. */
 static void test_custom_policy_error_stops_the_build(void **state)
 {
@@ -290,6 +324,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_custom_policy_makes_summaries_relevance_and_answers),
 		cmocka_unit_test(test_custom_policy_bad_replies_fall_back_to_builtin),
+		cmocka_unit_test(test_custom_qa_step_that_cannot_decide_finds_nothing),
 		cmocka_unit_test(test_custom_policy_error_stops_the_build),
 		cmocka_unit_test(test_custom_policy_bad_registration_changes_nothing),
 	};

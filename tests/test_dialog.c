@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "api/mem.h"
-#include "api/policy/builtin.h"
+#include "api/mem/mem.h"
+#include "api/policy/builtin/builtin.h"
 #include "engine/engine.h"
 #include "h2emv.h"
 #include "testutil.h"
@@ -51,33 +51,23 @@ static int fx_teardown(void **state)
 	return 0;
 }
 
-/* A root, one summary, one goal: the knife put on the countertop. */
+/* One goal, built from observations: the knife put on the countertop,
+ * Alice there. */
 static void commit_tree(fx *f)
 {
-	static char goal_text[] =
-		"Goal: MakeBreakfast.Transport\nActions: Pickup(object=knife_0) succeeded; "
-		"Place(object=knife_0, target=countertop_0) succeeded\nLocation: kitchen\n"
-		"Persons: Alice\nObjects: knife_0 (knife)\nRelations: knife_0 on countertop_0";
-	static char sum_text[] = "I did MakeBreakfast.Transport (knife_0 to countertop_0); met Alice.";
-	static char root_text[] = "My history.";
-	eng_ref goal_ref = { 3, 1 }, sum_ref = { 2, 1 };
-	eng_node goal = { .id = 3, .version = 1, .level = 3, .kind = H2EMV_KIND_GOAL,
-	                  .t_start = T0, .t_end = T0 + 60000000, .expiry = H2EMV_TIME_NEVER,
-	                  .summary = goal_text, .summary_len = sizeof goal_text - 1 };
-	eng_node sum = { .id = 2, .version = 1, .level = 4, .kind = H2EMV_KIND_SUMMARY,
-	                 .t_start = T0, .t_end = T0 + 60000000, .expiry = H2EMV_TIME_NEVER,
-	                 .summary = sum_text, .summary_len = sizeof sum_text - 1,
-	                 .children = &goal_ref, .n_children = 1 };
-	eng_node root = { .id = 1, .version = 1, .level = 5, .kind = H2EMV_KIND_ROOT,
-	                  .t_start = T0, .t_end = T0 + 60000000, .expiry = H2EMV_TIME_NEVER,
-	                  .summary = root_text, .summary_len = sizeof root_text - 1,
-	                  .children = &sum_ref, .n_children = 1 };
-	eng_node *nodes[] = { &root, &sum, &goal };
-	eng_commit c = { .nodes = nodes, .n_nodes = 3, .root = { 1, 1 }, .t_now = T0 + 3600000000ll,
-	                 .n_nodes_tree = 3, .next_node_id = 4 };
+	tu_ingestf(f->mem,
+	           "{\"t\":%lld,\"goal\":\"MakeBreakfast\",\"action\":{\"name\":\"Pickup\","
+	           "\"args\":{\"object\":\"knife_0\"},\"status\":\"succeeded\"},\"location\":"
+	           "\"kitchen\",\"persons\":[\"Alice\"]}",
+	           T0);
+	tu_ingestf(f->mem,
+	           "{\"t\":%lld,\"goal\":\"MakeBreakfast\",\"action\":{\"name\":\"Place\","
+	           "\"args\":{\"object\":\"knife_0\",\"target\":\"countertop_0\"},\"status\":"
+	           "\"succeeded\"},\"location\":\"kitchen\",\"persons\":[\"Alice\"]}",
+	           T0 + 30000000ll);
 	h2emv_error e = { 0 };
-	if (eng_commit_snapshot(NULL, f->mem->env, &c, &e))
-		fail_msg("commit: %s", e.message);
+	if (h2emv_build(NULL, f->mem, NULL, &e))
+		fail_msg("build: %s", e.message);
 }
 
 static h2emv_reply *say(fx *f, const char *u)
@@ -100,7 +90,7 @@ static void test_question_is_answered_from_memory(void **state)
 	assert_int_equal(r->route, H2EMV_ROUTE_QUESTION);
 	assert_non_null(r->answer);
 	assert_null(r->rules);
-	assert_string_equal(r->text, "At the countertop.");
+	assert_string_equal(r->text, "At the countertop (2024/09/23, 10:04:25).");
 	assert_string_equal(r->answer->text, r->text);
 	/* routing plus every question-answering round */
 	assert_int_equal(r->tokens.calls, 1 + r->answer->tokens.calls);
@@ -109,7 +99,7 @@ static void test_question_is_answered_from_memory(void **state)
 	/* a question without a question mark */
 	r = say(f, "tell me where you put the knife");
 	assert_int_equal(r->route, H2EMV_ROUTE_QUESTION);
-	assert_string_equal(r->text, "At the countertop.");
+	assert_string_equal(r->text, "At the countertop (2024/09/23, 10:04:25).");
 	h2emv_reply_free(r);
 }
 
@@ -208,7 +198,7 @@ static void test_greeting_in_front_of_a_question_or_feedback_is_cut(void **state
 	h2emv_reply *r = say(f, "Hi, where did you put the knife?");
 	assert_int_equal(r->route, H2EMV_ROUTE_QUESTION);
 	assert_non_null(r->answer);
-	assert_string_equal(r->text, "At the countertop.");
+	assert_string_equal(r->text, "At the countertop (2024/09/23, 10:04:25).");
 	h2emv_reply_free(r);
 	r = say(f, "Good morning robot, please remember who you met.");
 	assert_int_equal(r->route, H2EMV_ROUTE_FEEDBACK);

@@ -44,8 +44,8 @@
 #include "h2emv.h"
 #include "engine/engine.h"
 #include "testutil.h"
-#include "api/mem.h"
-#include "api/observation.h"
+#include "api/mem/mem.h"
+#include "api/observe/observation.h"
 
 #define LIMIT_ABOVE (3u << 20) /* bytes the file may still grow */
 #define BATCH 50

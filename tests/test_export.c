@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "api/mem.h" /* the engine env behind a h2emv_mem: a stored pre-fix root */
+#include "api/mem/mem.h" /* the engine env behind a h2emv_mem: a stored pre-fix root */
 #include "h2emv.h"
 #include "testutil.h"
 

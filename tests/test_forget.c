@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "api/build.h" /* relcache_encode, relcache_decode */
-#include "api/mem.h"
+#include "api/builder/build.h" /* relcache_encode, relcache_decode */
+#include "api/mem/mem.h"
 #include "h2emv.h"
 #include "testutil.h"
 

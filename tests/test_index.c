@@ -14,10 +14,10 @@
 
 #include <cmocka.h>
 
-#include "api/lex.h"
-#include "api/mem.h"
-#include "api/recall_index.h"
-#include "api/wordnet.h"
+#include "api/base/lex.h"
+#include "api/mem/mem.h"
+#include "api/recall/recall_index.h"
+#include "api/base/wordnet.h"
 #include "h2emv.h"
 #include "testutil.h"
 

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "api/lex.h"
+#include "api/base/lex.h"
 
 static const char *roots[] = { "walk", "tidy", "happy", "run", "connect", "general", "argue",
 	                           "cup", "plate", "knife", "agree", "nation", "relate", "hope",

@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "api/policy/llm_client.h"
+#include "api/policy/llm/llm_client.h"
 #include "h2emv.h"
 #include "tests/fakellm.h"
 #include "tests/testutil.h"

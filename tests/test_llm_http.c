@@ -21,7 +21,7 @@
 #include <jansson.h>
 #include <pthread.h>
 
-#include "api/policy/llm_client.h"
+#include "api/policy/llm/llm_client.h"
 #include "fakellm.h"
 #include "testutil.h"
 

@@ -19,10 +19,10 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "api/policy/llm_client.h"
-#include "api/policy/llm_parse.h"
+#include "api/policy/llm/llm_client.h"
+#include "api/policy/llm/llm_parse.h"
 #include "api/policy/prompts.h"
-#include "api/utf8.h"
+#include "api/base/utf8.h"
 
 #define SEC 1000000ll
 #define T0 (1727085600ll * SEC) /* 2024/09/23 10:00:00 UTC */

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "api/mem.h" /* mem->env */
+#include "api/mem/mem.h" /* mem->env */
 #include "engine/engine.h"
 #include "h2emv.h"
 #include "testutil.h"

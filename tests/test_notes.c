@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "api/facts.h"
-#include "api/scene.h"
+#include "api/tree/facts.h"
+#include "api/tree/scene.h"
 #include "h2emv.h"
 #include "tests/testutil.h"
 

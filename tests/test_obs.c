@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "api/obs_internal.h"
-#include "api/observation.h"
-#include "api/utf8.h"
+#include "api/observe/obs_internal.h"
+#include "api/observe/observation.h"
+#include "api/base/utf8.h"
 
 /* An ARMAR-7 style instant: nested action parameters with float lists, the
  * dotted skill stack, raw speech recognition, objects and relations. */

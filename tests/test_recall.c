@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "api/facts.h"
-#include "api/lex.h"
-#include "api/recall.h"
+#include "api/tree/facts.h"
+#include "api/base/lex.h"
+#include "api/recall/recall.h"
 #include "h2emv.h"
 #include "tests/testutil.h"
 

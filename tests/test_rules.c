@@ -22,8 +22,8 @@
 
 #include <cmocka.h>
 
-#include "api/mem.h" /* mem->policy, to put a fake policy in; RULE_DEFAULT */
-#include "api/rules_codec.h"
+#include "api/mem/mem.h" /* mem->policy, to put a fake policy in; RULE_DEFAULT */
+#include "api/rules/rules_codec.h"
 #include "engine/engine.h"
 #include "h2emv.h"
 #include "testutil.h"

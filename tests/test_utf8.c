@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "api/utf8.h"
+#include "api/base/utf8.h"
 
 static size_t len_of(const char *s)
 {

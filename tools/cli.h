@@ -46,6 +46,7 @@ int cmd_llm(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_backup(int argc, char **argv);
+int cmd_upgrade(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
 /* The edit script from rule list a to b (in cmd_rules.c): ops[k] is ' ',

@@ -30,6 +30,7 @@ static const cli_cmd commands[] = {
 	{ "gc", cmd_gc, "drop old snapshots and the versions only they could see" },
 	{ "compact", cmd_compact, "rewrite the file so freed space returns to the disk" },
 	{ "backup", cmd_backup, "a consistent copy of the memory, taken while it runs" },
+	{ "upgrade", cmd_upgrade, "give a tree built before typed facts its facts (after a backup)" },
 	{ "feedback", cmd_feedback, "teach the memory what matters: a new rules version" },
 	{ "rules", cmd_rules, "the relevance rules: list, history, diff, revert" },
 	{ "llm", cmd_llm, "check the llm policy's model server (llm ping)" },

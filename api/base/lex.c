@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/lex.h"
+#include "api/base/lex.h"
 
 /* ------------------------------------------------------------- stemming -- */
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/lex.h"
+#include "api/base/lex.h"
 
 static int small_number(const char *s)
 {

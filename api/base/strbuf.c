@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/strbuf.h"
+#include "api/base/strbuf.h"
 
 static int str_grow(pr_str *b, size_t extra)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/utf8.h"
+#include "api/base/utf8.h"
 
 size_t utf8_char_len(const char *str, size_t n)
 {

@@ -22,7 +22,7 @@
 #include <wn.h>
 #pragma GCC diagnostic pop
 
-#include "api/wordnet.h"
+#include "api/base/wordnet.h"
 #include "engine/hashtab.h"
 
 #define CAT_SENSES 8

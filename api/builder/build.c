@@ -16,10 +16,10 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "api/build.h"
-#include "api/recall_index.h"
-#include "api/profile.h"
-#include "api/observation.h"
+#include "api/builder/build.h"
+#include "api/recall/recall_index.h"
+#include "api/config/profile.h"
+#include "api/observe/observation.h"
 
 #define DEFAULT_COMMIT_EVERY 1000
 #define READ_CHUNK 512 /* observations read per read view */
@@ -48,7 +48,7 @@ static int busy(h2emv_error *err, int fd, const char *dir)
 static int take_build_lock(int *fd, h2emv_mem *mem, h2emv_error *err)
 {
 	char path[4200];
-	const char *dir = h2emv_mem_dir(mem);
+	const char *dir = eng_dir(mem->env);
 	if (eng_readonly(mem->env))
 		return eng_fail(err, H2EMV_EREADONLY,
 		                "%s is open read-only: building writes snapshots", dir);
@@ -78,7 +78,7 @@ static int lock_builder(builder *b, h2emv_mem *mem, h2emv_error *err)
 {
 	if (pthread_mutex_trylock(&mem->build_mu) != 0)
 		return eng_fail(err, H2EMV_EBUSY,
-		                "another thread is building %s with this handle", h2emv_mem_dir(mem));
+		                "another thread is building %s with this handle", eng_dir(mem->env));
 	b->locked = 1;
 	if (mem->build_fd >= 0)
 		return H2EMV_OK;
@@ -91,7 +91,7 @@ int h2emv_build_claim(h2emv_mem *mem, h2emv_error *err)
 		return eng_fail(err, H2EMV_EINVAL, "h2emv_build_claim: mem is NULL");
 	if (pthread_mutex_trylock(&mem->build_mu) != 0)
 		return eng_fail(err, H2EMV_EBUSY,
-		                "another thread is building %s with this handle", h2emv_mem_dir(mem));
+		                "another thread is building %s with this handle", eng_dir(mem->env));
 	int rc = mem->build_fd >= 0 ? H2EMV_OK : take_build_lock(&mem->build_fd, mem, err);
 	pthread_mutex_unlock(&mem->build_mu);
 	return rc;

@@ -13,9 +13,10 @@
 #ifndef H2EMV_BUILD_H
 #define H2EMV_BUILD_H
 
-#include "api/mem.h"
-#include "api/scene.h"
-#include "api/tree.h"
+#include "api/builder/relcache.h"
+#include "api/mem/mem.h"
+#include "api/tree/scene.h"
+#include "api/tree/tree.h"
 
 #define GOAL_DEPTH 16     /* nested goals at most */
 #define TOP_LEVEL 8       /* highest summary level; the root is above it */
@@ -23,24 +24,6 @@
 #define RELCACHE_SLOTS 4096 /* a power of two */
 #define PENDING_MAX 4096     /* new relcache entries held until the next commit */
 
-/* Relevance-cache entries live while they are used: gc collects one
- * unused for RELCACHE_WINDOW of the memory's clock, and the least recently
- * used beyond RELCACHE_MAX. A use is written back at most once per
- * RELCACHE_REFRESH. */
-#define RELCACHE_WINDOW (14ll * 24 * 3600 * 1000000)
-#define RELCACHE_REFRESH (24ll * 3600 * 1000000)
-#define RELCACHE_MAX 65536u
-
-typedef struct relcache_ent {
-	uint64_t key;
-	double alpha;
-	int64_t last; /* last use written to the db (memory clock) */
-	int used;
-} relcache_ent;
-
-/* A relcache value: [alpha, last use]; older stores hold alpha alone. */
-int relcache_encode(eng_buf *out, double alpha, int64_t last);
-int relcache_decode(double *alpha, int64_t *last, const void *body, size_t len);
 
 typedef struct builder {
 	h2emv_mem *mem;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/build.h"
-#include "api/build_tree_internal.h"
+#include "api/builder/build.h"
+#include "api/builder/build_tree_internal.h"
 
 #define NIGHT_GAP (6ll * 3600 * 1000000)
 #define DAY_MERGE (48ll * 3600 * 1000000)

@@ -40,9 +40,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/build.h"
-#include "api/facts.h"
-#include "api/build_tree_internal.h"
+#include "api/builder/build.h"
+#include "api/tree/facts.h"
+#include "api/builder/build_tree_internal.h"
 
 _Static_assert(TREE_ROOT_LEVEL == TOP_LEVEL + 1, "the root sits right above the top summaries");
 

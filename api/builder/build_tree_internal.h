@@ -7,7 +7,7 @@
 #ifndef H2EMV_BUILD_TREE_INTERNAL_H
 #define H2EMV_BUILD_TREE_INTERNAL_H
 
-#include "api/build.h"
+#include "api/builder/build.h"
 
 /* A growable list of nodes. */
 typedef struct nlist {

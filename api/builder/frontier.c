@@ -3,7 +3,7 @@
  * open frontier's path (build.h, builder_holds). Apart from build.c, so
  * that forgetting asks it without calling back into the builder.
  */
-#include "api/build.h"
+#include "api/builder/build.h"
 
 /* The open frontier's deepest node: the open event, else the innermost
  * open goal (NULL: nothing open). */

@@ -4,7 +4,7 @@
  * by the node's level. The segmenter, the levels above the goals
  * (build_tree.c) and the forgetting pass all ask it; it asks none of them.
  */
-#include "api/build.h"
+#include "api/builder/build.h"
 
 int64_t life_of(const builder *b, const tnode *n)
 {

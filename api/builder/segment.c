@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/build.h"
-#include "api/facts.h"
+#include "api/builder/build.h"
+#include "api/tree/facts.h"
 
 #define GOAL_GAP_FACTOR 15
 #define GOAL_MAX_ACTIONS 12

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "api/mem.h"
+#include "api/mem/mem.h"
 
 #define H 3600000000ll
 #define CONFIG_KEY "config"

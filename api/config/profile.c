@@ -8,9 +8,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "api/lex.h"
-#include "api/mem.h"
-#include "api/profile.h"
+#include "api/base/lex.h"
+#include "api/mem/mem.h"
+#include "api/config/profile.h"
 
 #define PROFILE_KEY "robot_profile"
 #define PROFILE_MAX_BYTES (1u << 20)

@@ -1,10 +1,14 @@
 /*
- * emv.c — episodic memory verbalization: answer a question from one
- * snapshot by exploring its tree top-down, the way the paper's agent does.
- * The root's children are shown first; each round the policy sees the
- * shown nodes and the steps so far, and opens nodes (by id, time range or
- * search) or answers. The budget is the memory's qa_max_rounds and
- * qa_max_tokens; the last round must answer.
+ * emv.c — h2emv_ask: answer a question from one snapshot. The builtin
+ * policy (any policy without a qa_step) answers from the typed facts in
+ * one pass (api/recall/); a tree built before typed facts is refused until
+ * `h2emv upgrade`. A policy with a qa_step (the llm policy, a caller's
+ * own) explores the tree top-down, the way the paper's agent does (EMV,
+ * episodic memory verbalization): the root's children are shown first;
+ * each round the policy sees the shown nodes and the steps so far, and
+ * opens nodes (by id, time range or search) or answers. The budget is
+ * the memory's qa_max_rounds and qa_max_tokens; the last round must
+ * answer.
  *
  * Loops are caught: the first step that changes nothing earns a hint, the
  * second is replaced by opening every closed node one level (a different
@@ -14,11 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/emv.h"
-#include "api/facts.h"
-#include "api/mem.h"
-#include "api/recall.h"
-#include "api/policy/builtin.h"
+#include "api/explore/emv.h"
+#include "api/tree/facts.h"
+#include "api/mem/mem.h"
+#include "api/recall/recall.h"
+#include "api/policy/prompts.h"
+#include "api/builder/upgrade.h"
 
 #define QUESTION_MAX 8192
 #define NOT_FOUND "I could not find that in my memory."
@@ -297,8 +302,8 @@ static int after_step(ask *a, const pol_qa_action *act, size_t opened, int place
 static int run(h2emv_answer **out, ask *a, int trace, h2emv_error *err)
 {
 	h2emv_policy *p = a->mem->policy;
-	qa_step_fn step = p && p->qa_step ? p->qa_step : pol_builtin_qa_step;
-	void *ctx = p && p->qa_step ? p->ctx : NULL;
+	qa_step_fn step = p->qa_step;
+	void *ctx = p->ctx;
 	unsigned unchanged = 0;
 	int last = 0, rc = H2EMV_OK;
 	for (unsigned r = 0;; r++) {
@@ -380,6 +385,29 @@ static int pick_snapshot(uint64_t *seq, h2emv_mem *mem, const h2emv_ask_options 
 	return h2emv_snap_at(seq, mem, o->at, err);
 }
 
+/* The builtin policy (and any without a qa_step) answers from the typed
+ * facts in one pass (api/recall/). A tree built before typed facts has
+ * none to answer from until `h2emv upgrade` derives them: an error that
+ * says so. A tree whose walk meets no facts at all (written by hand, with
+ * no scenes) has nothing to find. */
+static int facts_answer(h2emv_answer **out, ask *a, uint64_t seq, int64_t now, int trace,
+                        h2emv_error *err)
+{
+	int old = 0;
+	int rc = upgrade_pending(&old, a->mem, a->snap, err);
+	if (rc == H2EMV_OK && old)
+		return eng_fail(err, H2EMV_EFORMAT,
+		                "snapshot %llu holds a tree built before typed facts (by an older "
+		                "h2emv): run `h2emv upgrade` on this memory once (it makes a backup "
+		                "first), then ask again",
+		                (unsigned long long)seq);
+	if (rc == H2EMV_OK)
+		rc = recall_answer(out, a->mem, a->snap, a->question, now, a->max_tokens, trace, err);
+	if (rc == RECALL_NO_FACTS)
+		rc = finish(out, a, NULL, 1, trace, err);
+	return rc;
+}
+
 int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,
               const h2emv_ask_options *opts, h2emv_error *err)
 {
@@ -406,33 +434,22 @@ int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,
 	pthread_mutex_unlock(&mem->lock);
 	uint64_t seq;
 	int rc = pick_snapshot(&seq, mem, opts, err);
+	if (rc == H2EMV_OK)
+		rc = h2emv_snap_open(&a.snap, mem, seq, err);
 	if (rc)
 		return rc;
 	h2emv_snap_info info;
-	const h2emv_node *root = NULL;
-	h2emv_policy *pol = mem->policy;
-	if (!pol || !pol->qa_step || !strcmp(pol->name, "builtin")) {
-		/* the builtin policy answers from typed facts in one pass */
-		rc = h2emv_snap_open(&a.snap, mem, seq, err);
-		if (rc)
-			return rc;
-		h2emv_snap_get_info(&info, a.snap);
-		int64_t now = opts && opts->at ? opts->at : info.t_now;
-		rc = recall_answer(out, mem, a.snap, question, now, a.max_tokens,
-		                   opts && opts->trace, err);
-		if (rc != RECALL_NO_FACTS)
-			goto done;
-		h2emv_snap_close(a.snap); /* a tree without typed facts: read its texts */
-		a.snap = NULL;
-	}
-	rc = h2emv_snap_open(&a.snap, mem, seq, err);
-	if (rc)
-		return rc;
 	h2emv_snap_get_info(&info, a.snap);
 	a.now = info.t_now;
+	h2emv_policy *pol = mem->policy;
+	int trace = opts && opts->trace;
 	if (info.root.id == 0) {
-		rc = finish(out, &a, NULL, 0, opts && opts->trace, err); /* an empty tree */
+		rc = finish(out, &a, NULL, 0, trace, err); /* an empty tree */
+	} else if (!pol || !pol->qa_step) {
+		rc = facts_answer(out, &a, info.seq, opts && opts->at ? opts->at : info.t_now, trace,
+		                  err);
 	} else {
+		const h2emv_node *root = NULL;
 		rc = h2emv_snap_root(&root, a.snap, err);
 		if (rc == H2EMV_ENOTFOUND)
 			rc = eng_fail(err, H2EMV_ECORRUPT, "snapshot %llu: its root is missing",
@@ -440,9 +457,8 @@ int h2emv_ask(h2emv_answer **out, h2emv_mem *mem, const char *question,
 		if (rc == H2EMV_OK)
 			rc = emv_ex_init(&a.x, a.snap, root, err);
 		if (rc == H2EMV_OK)
-			rc = run(out, &a, opts && opts->trace, err);
+			rc = run(out, &a, trace, err);
 	}
-done:
 	emv_ex_free(&a.x);
 	pr_str_free(&a.hist);
 	free(a.items);

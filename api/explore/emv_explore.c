@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/emv.h"
+#include "api/explore/emv.h"
 #include "engine/engine.h"
 
 /* What a search found below one node version. */

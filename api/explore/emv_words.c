@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "api/emv.h"
+#include "api/explore/emv.h"
 
 /* ----------------------------------------------------------------- words -- */
 

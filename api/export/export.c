@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/export.h"
-#include "api/facts.h"
-#include "api/mem.h"
-#include "api/obs_internal.h"
-#include "api/profile.h"
-#include "api/utf8.h"
+#include "api/export/export.h"
+#include "api/tree/facts.h"
+#include "api/mem/mem.h"
+#include "api/observe/obs_internal.h"
+#include "api/config/profile.h"
+#include "api/base/utf8.h"
 
 /* The viewer page (api/viewer/viewer.html, compiled in by CMakeLists.txt);
  * the JSON document replaces VIEWER_SLOT. */

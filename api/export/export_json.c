@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/export.h"
-#include "api/facts.h"
-#include "api/mem.h"
-#include "api/obs_internal.h"
-#include "api/observation.h"
-#include "api/scene.h"
-#include "api/utf8.h"
+#include "api/export/export.h"
+#include "api/tree/facts.h"
+#include "api/mem/mem.h"
+#include "api/observe/obs_internal.h"
+#include "api/observe/observation.h"
+#include "api/tree/scene.h"
+#include "api/base/utf8.h"
 
 /* A failed json_object_set_new leaves a NULL value or a full heap: either
  * way the object is incomplete, so one flag catches every failure. */

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/export.h"
-#include "api/mem.h"
-#include "api/obs_internal.h"
-#include "api/observation.h"
+#include "api/export/export.h"
+#include "api/mem/mem.h"
+#include "api/observe/obs_internal.h"
+#include "api/observe/observation.h"
 
 /* Sequence numbers read per read transaction: a long export must not keep
  * the writer's old pages pinned. */

@@ -2,7 +2,7 @@
  * backup.c — h2emv_mem_backup: a consistent hot copy of a live memory
  * (the work is the engine's: engine/backup.c).
  */
-#include "api/mem.h"
+#include "api/mem/mem.h"
 
 int h2emv_mem_backup(uint64_t *bytes_out, h2emv_mem *mem, const char *dest, h2emv_error *err)
 {

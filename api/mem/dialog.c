@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/mem.h"
-#include "api/policy/builtin.h"
+#include "api/mem/mem.h"
+#include "api/policy/builtin/builtin.h"
 
 #define NO_MEMORY "I have no memories yet: nothing has been built."
 #define UTTERANCE_MAX 8192

@@ -9,7 +9,7 @@
 #include <msgpack.h>
 #include <string.h>
 
-#include "api/mem.h"
+#include "api/mem/mem.h"
 
 #define GC_EVERY_SNAPSHOTS 64
 #define GC_EVERY (24ll * 3600 * 1000000)

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/build.h"
-#include "api/mem.h"
-#include "api/observation.h"
-#include "api/policy/custom.h"
-#include "api/policy/llm.h"
-#include "api/recall_index.h"
+#include "api/builder/relcache.h"
+#include "api/mem/mem.h"
+#include "api/observe/observation.h"
+#include "api/policy/custom/custom.h"
+#include "api/policy/llm/llm.h"
+#include "api/recall/recall_index.h"
 
 int h2emv_mem_open(h2emv_mem **out, const char *dir, const h2emv_open_options *opts,
                    h2emv_error *err)

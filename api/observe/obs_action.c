@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "api/obs_internal.h"
+#include "api/observe/obs_internal.h"
 
 static int is_space(char c)
 {

@@ -13,9 +13,9 @@
 
 #include <msgpack.h>
 
-#include "api/obs_internal.h"
-#include "api/observation.h"
-#include "api/utf8.h"
+#include "api/observe/obs_internal.h"
+#include "api/observe/observation.h"
+#include "api/base/utf8.h"
 
 typedef struct bctx {
 	h2emv_error *err;

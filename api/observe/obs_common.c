@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/obs_internal.h"
-#include "api/utf8.h"
+#include "api/observe/obs_internal.h"
+#include "api/base/utf8.h"
 
 const char *const obs_top_names[OBS_K_LAST + 1] = {
 	NULL, "t", "t_end", "action", "goal", "goal_status", "location",

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/mem.h"
-#include "api/obs_internal.h"
-#include "api/observation.h"
+#include "api/mem/mem.h"
+#include "api/observe/obs_internal.h"
+#include "api/observe/observation.h"
 
 #define CLOCK_NONE (-1)
 /* Records read, newest first, to bring the clock up to date with a log

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/obs_scan.h"
-#include "api/observation.h"
+#include "api/observe/obs_scan.h"
+#include "api/observe/observation.h"
 
 static int put_any(octx *c, uint32_t v, int depth);
 

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "api/obs_scan.h"
+#include "api/observe/obs_scan.h"
 
 /* -------------------------------------------------------------- objects -- */
 

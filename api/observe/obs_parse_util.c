@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/obs_scan.h"
-#include "api/utf8.h"
+#include "api/observe/obs_scan.h"
+#include "api/base/utf8.h"
 
 int op_fail_at(octx *c, int status, int at_key, const char *fmt, ...)
 {

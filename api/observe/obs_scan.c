@@ -13,8 +13,8 @@
 
 #include <jansson.h>
 
-#include "api/obs_scan.h"
-#include "api/utf8.h"
+#include "api/observe/obs_scan.h"
+#include "api/base/utf8.h"
 
 #define BAD 1 /* os_scan's "not JSON" */
 

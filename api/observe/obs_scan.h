@@ -11,7 +11,7 @@
 
 #include <msgpack.h>
 
-#include "api/obs_internal.h"
+#include "api/observe/obs_internal.h"
 #include "engine/engine.h"
 
 /* ------------------------------------------------------------ tokens -- */

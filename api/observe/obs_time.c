@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "api/obs_internal.h"
+#include "api/observe/obs_internal.h"
 #include "engine/engine.h"
 
 #define US_PER_SEC INT64_C(1000000)

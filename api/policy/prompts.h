@@ -46,7 +46,7 @@
 #include <stdint.h>
 
 #include "api/policy/policy.h"
-#include "api/strbuf.h"
+#include "api/base/strbuf.h"
 
 /* ------------------------------------------------------------ prompts -- */
 

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "api/policy/prompts.h"
-#include "api/utf8.h"
+#include "api/base/utf8.h"
 
 static int is_lower(unsigned char c) { return c >= 'a' && c <= 'z'; }
 static int is_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }

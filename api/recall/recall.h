@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "api/lex.h"
+#include "api/base/lex.h"
 #include "h2emv.h"
 
 enum rq_kind {

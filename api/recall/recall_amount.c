@@ -11,16 +11,16 @@
 #include <strings.h>
 #include <time.h>
 
-#include "api/emv.h"
-#include "api/facts.h"
-#include "api/mem.h"
-#include "api/profile.h"
-#include "api/recall.h"
-#include "api/recall_index.h"
-#include "api/wordnet.h"
-#include "api/scene.h"
-#include "api/utf8.h"
-#include "api/recall_internal.h"
+#include "api/base/timefmt.h"
+#include "api/tree/facts.h"
+#include "api/mem/mem.h"
+#include "api/config/profile.h"
+#include "api/recall/recall.h"
+#include "api/recall/recall_index.h"
+#include "api/base/wordnet.h"
+#include "api/tree/scene.h"
+#include "api/base/utf8.h"
+#include "api/recall/recall_internal.h"
 
 /* Who did what `verb` names in a note: the words of its clause before the
  * verb ("The courier dropped two parcels ...; Mia Lund signed for them":

@@ -19,11 +19,11 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "api/facts.h"
-#include "api/mem.h"
-#include "api/recall_index.h"
-#include "api/wordnet.h"
-#include "api/recall_index_internal.h"
+#include "api/tree/facts.h"
+#include "api/mem/mem.h"
+#include "api/recall/recall_index.h"
+#include "api/base/wordnet.h"
+#include "api/recall/recall_index_internal.h"
 
 /* ------------------------------------------------------------ reading -- */
 

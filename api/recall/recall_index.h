@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "api/recall.h"
+#include "api/recall/recall.h"
 #include "engine/engine.h"
 #include "h2emv.h"
 

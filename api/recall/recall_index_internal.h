@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/recall_index.h"
+#include "api/recall/recall_index.h"
 
 #define SEED_STEM 0x73u
 #define SEED_GROUP 0x67u

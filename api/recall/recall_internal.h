@@ -14,12 +14,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/emv.h"
-#include "api/facts.h"
-#include "api/mem.h"
-#include "api/profile.h"
-#include "api/recall.h"
-#include "api/recall_index.h"
+#include "api/base/strbuf.h"
+#include "api/base/timefmt.h"
+#include "api/tree/facts.h"
+#include "api/mem/mem.h"
+#include "api/config/profile.h"
+#include "api/recall/recall.h"
+#include "api/recall/recall_index.h"
 
 #define NOT_FOUND "I could not find that in my memory."
 #define FORGOTTEN "I have forgotten that."

@@ -9,16 +9,16 @@
 #include <strings.h>
 #include <time.h>
 
-#include "api/emv.h"
-#include "api/facts.h"
-#include "api/mem.h"
-#include "api/profile.h"
-#include "api/recall.h"
-#include "api/recall_index.h"
-#include "api/wordnet.h"
-#include "api/scene.h"
-#include "api/utf8.h"
-#include "api/recall_internal.h"
+#include "api/base/timefmt.h"
+#include "api/tree/facts.h"
+#include "api/mem/mem.h"
+#include "api/config/profile.h"
+#include "api/recall/recall.h"
+#include "api/recall/recall_index.h"
+#include "api/base/wordnet.h"
+#include "api/tree/scene.h"
+#include "api/base/utf8.h"
+#include "api/recall/recall_internal.h"
 
 /* When or how long: the time of the one picked, a run from its start to its end. */
 static void answer_when(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "api/emv.h"
-#include "api/recall.h"
-#include "api/wordnet.h"
-#include "api/recall_q_internal.h"
+#include "api/base/timefmt.h"
+#include "api/recall/recall.h"
+#include "api/base/wordnet.h"
+#include "api/recall/recall_q_internal.h"
 
 /* A term's abbreviation with the number after it ("R22") and the symbol
  * of a unit ("kg"). */

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/recall.h"
+#include "api/recall/recall.h"
 
 #define DAY_US (86400LL * 1000000)
 #define HOUR_US (3600LL * 1000000)

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "api/emv.h"
-#include "api/recall.h"
-#include "api/wordnet.h"
-#include "api/recall_q_internal.h"
+#include "api/base/timefmt.h"
+#include "api/recall/recall.h"
+#include "api/base/wordnet.h"
+#include "api/recall/recall_q_internal.h"
 
 /* ------------------------------------------------------------ the words -- */
 

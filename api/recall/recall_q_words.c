@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/recall.h"
-#include "api/recall_q_internal.h"
+#include "api/recall/recall.h"
+#include "api/recall/recall_q_internal.h"
 
 /* A word that names a measured value (recall.h). */
 int rq_measure_word(const char *w)

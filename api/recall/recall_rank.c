@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/facts.h"
-#include "api/mem.h"
-#include "api/recall_index.h"
+#include "api/tree/facts.h"
+#include "api/mem/mem.h"
+#include "api/recall/recall_index.h"
 
 #define K1 1.2
 #define B 0.75

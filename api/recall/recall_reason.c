@@ -8,10 +8,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "api/emv.h"
-#include "api/facts.h"
-#include "api/recall.h"
-#include "api/recall_internal.h"
+#include "api/base/timefmt.h"
+#include "api/tree/facts.h"
+#include "api/recall/recall.h"
+#include "api/recall/recall_internal.h"
 
 /* Was g logged with the run f (its last occurrence's line, or during
  * it)? */

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/emv.h"
-#include "api/facts.h"
-#include "api/lex.h"
-#include "api/recall.h"
-#include "api/recall_internal.h"
+#include "api/base/timefmt.h"
+#include "api/tree/facts.h"
+#include "api/base/lex.h"
+#include "api/recall/recall.h"
+#include "api/recall/recall_internal.h"
 
 /* Formulas and short keys a log writes for what a person names in words. */
 static int alias_of(const char *stem, const char *key)

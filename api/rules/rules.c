@@ -39,9 +39,9 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "api/mem.h"
-#include "api/policy/builtin.h"
-#include "api/rules_codec.h"
+#include "api/mem/mem.h"
+#include "api/policy/builtin/builtin.h"
+#include "api/rules/rules_codec.h"
 
 #define CURRENT_KEY "rules_current"
 
@@ -198,7 +198,7 @@ int rules_current_list(pol_rule_list *out, uint32_t *version, h2emv_mem *mem, h2
 static int lock_rules(int *fd, h2emv_mem *mem, h2emv_error *err)
 {
 	char path[4096];
-	if (snprintf(path, sizeof path, "%s/rules.lock", h2emv_mem_dir(mem)) >= (int)sizeof path)
+	if (snprintf(path, sizeof path, "%s/rules.lock", eng_dir(mem->env)) >= (int)sizeof path)
 		return eng_fail(err, H2EMV_EINVAL, "the memory's path is too long");
 	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (*fd < 0)

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/rules_codec.h"
-#include "api/utf8.h"
+#include "api/rules/rules_codec.h"
+#include "api/base/utf8.h"
 
 #define RULES_FIELDS 7
 #define RULES_MAX_ITEMS 256    /* learned rules in one version */

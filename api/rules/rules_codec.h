@@ -5,7 +5,7 @@
 #ifndef H2EMV_RULES_CODEC_H
 #define H2EMV_RULES_CODEC_H
 
-#include "api/mem.h"
+#include "api/mem/mem.h"
 
 /* A version with room for n_learned rules after the default (n = 1). */
 h2emv_rules *rules_alloc(size_t n_learned);

@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/lex.h"
-#include "api/mem.h"
+#include "api/base/lex.h"
+#include "api/mem/mem.h"
 
 #define WORD_MAX 48 /* longer words are compared by their first 47 bytes */
 

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "api/facts.h"
-#include "api/facts_internal.h"
-#include "api/lex.h"
-#include "api/profile.h"
+#include "api/tree/facts.h"
+#include "api/tree/facts_internal.h"
+#include "api/base/lex.h"
+#include "api/config/profile.h"
 
 /* ------------------------------------------------------ facts on nodes -- */
 

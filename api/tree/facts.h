@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/tree.h"
+#include "api/tree/tree.h"
 #include "engine/engine.h"
 
 struct scene;

@@ -11,9 +11,9 @@
 #include <strings.h>
 #include <xxhash.h>
 
-#include "api/facts.h"
-#include "api/facts_internal.h"
-#include "api/lex.h"
+#include "api/tree/facts.h"
+#include "api/tree/facts_internal.h"
+#include "api/base/lex.h"
 
 #define FACT_STR_MAX 600
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/facts.h"
-#include "api/facts_internal.h"
-#include "api/lex.h"
+#include "api/tree/facts.h"
+#include "api/tree/facts_internal.h"
+#include "api/base/lex.h"
 
 /* ------------------------------------------------------------- payloads -- */
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <msgpack.h>
 
-#include "api/facts.h"
+#include "api/tree/facts.h"
 
 struct scene;
 struct robot_profile;

@@ -13,11 +13,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "api/facts.h"
-#include "api/facts_internal.h"
-#include "api/lex.h"
-#include "api/profile.h"
-#include "api/scene.h"
+#include "api/tree/facts.h"
+#include "api/tree/facts_internal.h"
+#include "api/base/lex.h"
+#include "api/config/profile.h"
+#include "api/tree/scene.h"
 
 /* The word a parameter key names its value by: its last word that is not
  * a generic one ("dst_plate" -> "plate", "floor" -> "floor", "objectName"

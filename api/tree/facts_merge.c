@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/facts.h"
-#include "api/facts_internal.h"
+#include "api/tree/facts.h"
+#include "api/tree/facts_internal.h"
 #include "engine/hashtab.h"
 
 /* --------------------------------------------------------------- merging -- */

@@ -9,13 +9,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "api/facts.h"
-#include "api/facts_internal.h"
-#include "api/lex.h"
-#include "api/profile.h"
-#include "api/scene.h"
-#include "api/utf8.h"
-#include "api/wordnet.h"
+#include "api/tree/facts.h"
+#include "api/tree/facts_internal.h"
+#include "api/base/lex.h"
+#include "api/config/profile.h"
+#include "api/tree/scene.h"
+#include "api/base/utf8.h"
+#include "api/base/wordnet.h"
 
 #define NOTE_FACT_MAX 240 /* bytes of a note a note fact keeps */
 

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/gist.h"
-#include "api/lex.h"
-#include "api/profile.h"
-#include "api/utf8.h"
+#include "api/tree/gist.h"
+#include "api/base/lex.h"
+#include "api/config/profile.h"
+#include "api/base/utf8.h"
 
 /* ---------------------------------------------------------- salience -- */
 

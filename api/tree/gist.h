@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "api/facts.h"
+#include "api/tree/facts.h"
 
 /* How telling f->v[i] is, 0..6 (6: a failure). */
 int gist_salience(const facts *f, size_t i);

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "api/obs_internal.h"
-#include "api/scene.h"
+#include "api/observe/obs_internal.h"
+#include "api/tree/scene.h"
 
 const char *const scene_status_names[6] = {
 	"", "preparing", "running", "succeeded", "failed", "aborted",

@@ -7,7 +7,7 @@
 
 #include <msgpack.h>
 
-#include "api/strbuf.h"
+#include "api/base/strbuf.h"
 #include "engine/engine.h"
 
 typedef struct scene_obj {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/mem.h"
-#include "api/tree.h"
+#include "api/mem/mem.h"
+#include "api/tree/tree.h"
 #include "engine/hashtab.h"
 
 /* Nodes decoded for a snapshot come from chunks released together at

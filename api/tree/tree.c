@@ -6,8 +6,8 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "api/facts.h"
-#include "api/tree.h"
+#include "api/tree/facts.h"
+#include "api/tree/tree.h"
 
 static char empty_summary[1];
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/tree.h"
+#include "api/tree/tree.h"
 
 void tree_touch(tnode *n)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "obs_json.h"
-#include "api/utf8.h"
+#include "api/base/utf8.h"
 
 int oj_write(void *data, const char *buf, size_t len)
 {

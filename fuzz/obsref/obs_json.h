@@ -9,7 +9,7 @@
 #include <jansson.h>
 #include <msgpack.h>
 
-#include "api/obs_internal.h"
+#include "api/observe/obs_internal.h"
 #include "engine/engine.h"
 
 /* Parsing state: the input (for columns), the packer writing into the

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "obs_json.h"
-#include "api/observation.h"
+#include "api/observe/observation.h"
 #include "obs_ref.h"
 
 static int put_any(jctx *c, const json_t *v, int depth);

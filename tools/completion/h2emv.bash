@@ -28,7 +28,7 @@ _h2emv()
 		COMPREPLY=($(compgen -W "json dot html jsonl" -- "$cur"))
 		return
 		;;
-	-m | --mem | -d | --dir)
+	-m | --mem | -d | --dir | --backup)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return
 		;;

@@ -4,13 +4,14 @@
  * are builtin_ctx.c. Each decision lives in its own file: builtin_group.c
  * (time-gap grouping), builtin_summary.c (extractive summaries),
  * builtin_relevance.c (rules matched against a node), builtin_learn.c
- * (feedback merged into the rules), builtin_qa.c (question answering),
- * builtin_route.c (routing). Every call reports the estimated tokens of
- * the prompt the llm policy would send (prompts.h), so costs compare.
+ * (feedback merged into the rules), builtin_route.c (routing); questions
+ * are answered from typed facts (api/recall/), not by a qa_step. Every
+ * call reports the estimated tokens of the prompt the llm policy would
+ * send (prompts.h), so costs compare.
  */
 #include <stdlib.h>
 
-#include "api/policy/builtin.h"
+#include "api/policy/builtin/builtin.h"
 #include "engine/engine.h"
 
 int bi_policy_new(h2emv_policy **out, size_t max_entries, size_t max_bytes, h2emv_error *err)
@@ -28,7 +29,6 @@ int bi_policy_new(h2emv_policy **out, size_t max_entries, size_t max_bytes, h2em
 	p->summarize = bi_summarize;
 	p->relevance = bi_relevance;
 	p->learn = bi_learn;
-	p->qa_step = pol_builtin_qa_step;
 	p->route = pol_builtin_route;
 	p->destroy = bi_ctx_free;
 	*out = p;

@@ -24,13 +24,8 @@
 
 typedef struct bi_cache bi_cache; /* below: what the policy keeps between calls */
 
-/* builtin_qa.c (question answering) and builtin_route.c (routing). */
-int pol_builtin_qa_step(void *ctx, const pol_qa_view *view, pol_qa_action *out, pol_usage *u,
-                        h2emv_error *err);
-/* builtin_qa_usage.c: adds to `u` (may be NULL) the tokens the llm policy
- * would spend on the step `v` answered by `a` (the prompt as prompts.h
- * renders it, the reply it would give); errors of pr_qa_step. */
-int bi_qa_usage(const pol_qa_view *v, const pol_qa_action *a, pol_usage *u, h2emv_error *err);
+/* builtin_route.c (routing). The builtin policy has no qa_step: it
+ * answers from typed facts (api/recall/), which h2emv_ask reads itself. */
 int pol_builtin_route(void *ctx, const char *utterance, int *route, char **reply,
                       pol_usage *u, h2emv_error *err);
 

@@ -25,7 +25,7 @@
 
 #include <xxhash.h>
 
-#include "api/policy/builtin.h"
+#include "api/policy/builtin/builtin.h"
 
 #define RANGE_SLOTS 4096 /* a power of two */
 #define HAVE_DIGEST 1u

@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "api/policy/builtin.h"
+#include "api/policy/builtin/builtin.h"
 
 struct bi_ctx {
 	pthread_mutex_t lock;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/policy/builtin.h"
+#include "api/policy/builtin/builtin.h"
 
 #define MAX_ARGS 4      /* objects (and targets) read per action */
 #define PHRASE_OBJS 4   /* objects named in one label */

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/policy/builtin.h"
+#include "api/policy/builtin/builtin.h"
 #include "engine/engine.h"
 
 #define MIN_US (60ll * 1000000)

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/policy/builtin.h"
+#include "api/policy/builtin/builtin.h"
 #include "engine/engine.h"
 
 static const char *const lead_ins[] = {

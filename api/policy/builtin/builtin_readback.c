@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/policy/builtin.h"
+#include "api/policy/builtin/builtin.h"
 
 #define NOTE_CHARS 80 /* a free-text note is cut to this at a word boundary */
 

@@ -35,9 +35,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/policy/builtin.h"
-#include "api/facts.h"
-#include "api/recall.h"
+#include "api/policy/builtin/builtin.h"
+#include "api/tree/facts.h"
+#include "api/recall/recall.h"
 #include "engine/engine.h"
 
 static int clause_matches(const bi_clause *c, const bi_digest *d)

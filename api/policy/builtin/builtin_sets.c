@@ -11,7 +11,7 @@
 
 #include <xxhash.h>
 
-#include "api/policy/builtin.h"
+#include "api/policy/builtin/builtin.h"
 
 /* ------------------------------------------------------- hashed lookup -- */
 

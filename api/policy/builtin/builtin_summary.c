@@ -43,9 +43,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/facts.h"
-#include "api/gist.h"
-#include "api/policy/builtin.h"
+#include "api/tree/facts.h"
+#include "api/tree/gist.h"
+#include "api/policy/builtin/builtin.h"
 #include "engine/engine.h"
 
 #define SUMMARY_CAP 300

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "api/policy/builtin.h"
+#include "api/policy/builtin/builtin.h"
 
 typedef struct talk_word {
 	const char *w;

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/lex.h"
-#include "api/policy/builtin.h"
+#include "api/base/lex.h"
+#include "api/policy/builtin/builtin.h"
 
 /* ---------------------------------------------------------- vocabulary -- */
 

@@ -3,16 +3,17 @@
  * EXPERIMENTAL interface) behind the internal table of policy.h: requests
  * are translated to the public structs, what the callbacks return is
  * checked like a model's reply, and a missing callback, an EPARSE or a
- * reply that does not hold hands the decision to the builtin policy.
+ * reply that does not hold hands the decision to the builtin policy (a
+ * qa_step's is answered "not found": the builtin takes no steps).
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/obs_internal.h"
-#include "api/policy/builtin.h"
-#include "api/policy/custom.h"
-#include "api/utf8.h"
+#include "api/observe/obs_internal.h"
+#include "api/policy/builtin/builtin.h"
+#include "api/policy/custom/custom.h"
+#include "api/base/utf8.h"
 #include "engine/engine.h"
 
 typedef struct cu_pol {
@@ -302,8 +303,11 @@ static int cu_qa_step(void *ctx, const pol_qa_view *view, pol_qa_action *out, po
 	memset(out, 0, sizeof *out);
 	bump(p, ST_DECISION);
 	int rc = settle(p, qa_call(p, view, out, u, err), "qa_step", err);
-	if (rc == H2EMV_EPARSE)
-		rc = p->builtin->qa_step(p->builtin->ctx, view, out, u, err);
+	if (rc == H2EMV_EPARSE) { /* the builtin takes no steps: settled as llm.c does */
+		out->kind = POL_QA_ANSWER;
+		rc = (out->text = strdup("I could not find that in my memory.")) ? H2EMV_OK
+		                                                                 : H2EMV_ENOMEM;
+	}
 	return rc;
 }
 

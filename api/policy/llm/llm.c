@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/policy/llm.h"
-#include "api/policy/llm_client.h"
-#include "api/policy/llm_parse.h"
+#include "api/policy/llm/llm.h"
+#include "api/policy/llm/llm_client.h"
+#include "api/policy/llm/llm_parse.h"
 #include "api/policy/prompts.h"
 #include "engine/engine.h"
 

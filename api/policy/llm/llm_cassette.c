@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "api/policy/llm_impl.h"
+#include "api/policy/llm/llm_impl.h"
 
 #define CASSETTE_MAX ((off_t)256 << 20)
 

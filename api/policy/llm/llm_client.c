@@ -13,8 +13,8 @@
 #include <strings.h>
 #include <time.h>
 
-#include "api/policy/llm_impl.h"
-#include "api/utf8.h"
+#include "api/policy/llm/llm_impl.h"
+#include "api/base/utf8.h"
 
 #define DEFAULT_BASE_URL "http://127.0.0.1:8080"
 

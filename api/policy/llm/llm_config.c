@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "api/policy/llm_impl.h"
+#include "api/policy/llm/llm_impl.h"
 
 static const char *const DECISIONS[LLM_D_COUNT] = {
 	"group", "summarize", "relevance", "learn", "qa", "route", "judge"

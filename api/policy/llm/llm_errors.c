@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/policy/llm_errors.h"
-#include "api/utf8.h"
+#include "api/policy/llm/llm_errors.h"
+#include "api/base/utf8.h"
 
 /* Replace every occurrence of `secret` in `s` (malloc'd) by "[redacted]". */
 static char *redact(char *s, const char *secret)

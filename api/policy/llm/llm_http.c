@@ -13,7 +13,7 @@
 
 #include <curl/curl.h>
 
-#include "api/policy/llm_impl.h"
+#include "api/policy/llm/llm_impl.h"
 
 struct llm_handle {
 	CURL *curl;

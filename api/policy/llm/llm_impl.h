@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/policy/llm_client.h"
-#include "api/policy/llm_errors.h"
+#include "api/policy/llm/llm_client.h"
+#include "api/policy/llm/llm_errors.h"
 
 /* ------------------------------------------------------------- clock -- */
 

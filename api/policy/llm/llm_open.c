@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "api/policy/llm_client.h"
+#include "api/policy/llm/llm_client.h"
 #include "api/policy/prompts.h"
 #include "engine/engine.h"
 

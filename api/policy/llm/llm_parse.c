@@ -11,8 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "api/policy/llm_parse.h"
-#include "api/utf8.h"
+#include "api/policy/llm/llm_parse.h"
+#include "api/base/utf8.h"
 #include "engine/engine.h"
 
 /* ------------------------------------------------------------ characters -- */

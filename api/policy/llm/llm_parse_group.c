@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "api/policy/llm_parse.h"
+#include "api/policy/llm/llm_parse.h"
 #include "api/policy/prompts.h"
 #include "engine/engine.h"
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "api/policy/llm_parse.h"
-#include "api/utf8.h"
+#include "api/policy/llm/llm_parse.h"
+#include "api/base/utf8.h"
 #include "engine/engine.h"
 
 #define US_SEC INT64_C(1000000)

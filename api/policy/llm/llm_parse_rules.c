@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/policy/llm_parse.h"
-#include "api/utf8.h"
+#include "api/policy/llm/llm_parse.h"
+#include "api/base/utf8.h"
 #include "engine/engine.h"
 
 /* A piece of a rule: one trimmed line. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/policy/llm_parse.h"
+#include "api/policy/llm/llm_parse.h"
 #include "engine/engine.h"
 
 static int is_blank(char c)

@@ -11,8 +11,8 @@
 
 #include <jansson.h>
 
-#include "api/policy/llm_client.h"
-#include "api/utf8.h"
+#include "api/policy/llm/llm_client.h"
+#include "api/base/utf8.h"
 #include "engine/engine.h"
 
 #define DEFAULT_BASE_URL "http://127.0.0.1:8080" /* llm_client.h's default */

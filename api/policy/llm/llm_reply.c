@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "api/policy/llm_impl.h"
+#include "api/policy/llm/llm_impl.h"
 
 /* A non-negative integer member, 0 when absent or odd. */
 static uint64_t count_of(json_t *o, const char *key)

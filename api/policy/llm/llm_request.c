@@ -10,8 +10,8 @@
 #include <jansson.h>
 #include <xxhash.h>
 
-#include "api/policy/llm_impl.h"
-#include "api/utf8.h"
+#include "api/policy/llm/llm_impl.h"
+#include "api/base/utf8.h"
 
 /* Printed with 10 significant digits: 0.2 stays "0.2" in a cassette, and
  * parsing it back gives the same double, so keys survive a round trip. */

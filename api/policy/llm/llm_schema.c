@@ -5,7 +5,7 @@
  * "reasoning" comes first because a constrained model writes properties in
  * schema order, and the paper's prompts let it reason before it decides.
  */
-#include "api/policy/llm_parse.h"
+#include "api/policy/llm/llm_parse.h"
 
 #define OBJ(props, req) \
 	"{\"type\":\"object\",\"properties\":{" props "},\"required\":[" req "]," \
