@@ -405,7 +405,9 @@ static int match_verb(const rquestion *q, const fact *f, int failed, hitsum *sum
 		int weak = v->cls == LC_GO || v->cls == LC_NONE || f->cls == LC_NONE ||
 		           ((v->cls == LC_SEARCH || v->cls == LC_SEE) &&
 		            (q->kind == RQ_WHEN || q->kind == RQ_DAY || q->kind == RQ_YESNO)) ||
-		           (v->lemma && (!strcmp(v->lemma, "make") || !strcmp(v->lemma, "prepare"))) ||
+		           (v->lemma && (!strcmp(v->lemma, "make") || !strcmp(v->lemma, "prepare") ||
+		                         /* "when was INC-7790 fixed": by a swap */
+		                         !strcmp(v->lemma, "repair"))) ||
 		           bland;
 		/* "who refilled the printer": the robot did it only when its
 		 * action is that deed, not one that merely names the printer */
