@@ -312,8 +312,8 @@ static const lex_ent verb_src[] = {
 	{ "drag", "pull", LC_PULL },
 	{ "home", "home", LC_HOME },
 	/* verbs that mean only themselves */
-	{ "fix", "repair", LC_OTHER }, { "repair", "repair", LC_OTHER },
-	{ "mend", "repair", LC_OTHER },
+	{ "fix", "repair", LC_NONE }, { "repair", "repair", LC_NONE },
+	{ "mend", "repair", LC_NONE },
 	{ "swap", "swap", LC_OTHER }, { "replace", "swap", LC_OTHER },
 	{ "exchange", "swap", LC_OTHER }, { "change", "swap", LC_OTHER },
 	{ "spin", "centrifuge", LC_OTHER }, { "spun", "centrifuge", LC_OTHER },
