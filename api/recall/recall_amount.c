@@ -475,8 +475,10 @@ int distinct_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 
 /* "What went wrong yesterday", "did you have any problems on Friday":
  * the failed runs in order, a cluster of failures within a minute
- * told by its last (the step that failed and the task it aborted are one
- * trouble: the task says it), with the reason when one was written.
+ * told by its last (a step retried and failing again is one trouble),
+ * but a step that failed before the task it aborted by its own, which
+ * says what failed and why ("bleed brakes (error caliper piston stuck)",
+ * not "the task WO-2231"), with the reason when one was written.
  * Returns how many were listed; 0 when none failed. */
 size_t failures_list(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 {
@@ -497,12 +499,23 @@ size_t failures_list(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 	size_t shown = 0, more = 0;
 	char dt[40];
 	pr_str seen = { 0 };
+	int told_step = 0; /* the cluster's step was told: its task is not */
 	for (size_t i = 0; i < n; i++) {
 		const fact *f = x->c[idx[i]].f;
+		int task = f->type == FT_TASK;
+		if (task && told_step) {
+			told_step = 0;
+			continue;
+		}
 		/* a later failure of the same trouble follows within minutes */
 		if (i + 1 < n && x->c[idx[i + 1]].f->t1 - f->t1 <= GAP &&
-		    x->c[idx[i + 1]].f->t1 >= f->t1)
-			continue;
+		    x->c[idx[i + 1]].f->t1 >= f->t1) {
+			if (task || x->c[idx[i + 1]].f->type != FT_TASK)
+				continue;
+			told_step = 1;
+		} else {
+			told_step = 0;
+		}
 		eng_buf r = { 0 };
 		facts_render_one(&r, f);
 		if (!r.data) {
