@@ -137,6 +137,19 @@ static void test_words_on_one_line(void **state)
 	tu_expect_at(m, AT, "What did you promise Marta?", "after lunch", NULL);
 	tu_expect_at(m, AT, "What did Marta say was wrong with the turbine?", "keeps blinking",
 	             NULL);
+	/* where someone said a thing was: their words, not where they spoke */
+	tu_expect_at(m, AT, "Where did Marta say the light was?", "on T9", "control hut");
+	tu_close_rm(m, dir);
+}
+
+static void test_everything_of_a_span(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_lines("extremes", windfarm, sizeof windfarm / sizeof *windfarm, &dir);
+	/* "this week" (days): everything swapped; "yesterday": the last */
+	tu_expect_at(m, AT, "What did you swap this week?", "anemometer", NULL);
+	tu_expect_at(m, AT, "What did you swap yesterday?", "wind vane", "anemometer");
 	tu_close_rm(m, dir);
 }
 
@@ -148,6 +161,7 @@ int main(void)
 		cmocka_unit_test(test_counts_of_tries_and_makes),
 		cmocka_unit_test(test_nothing_found_and_things_seen),
 		cmocka_unit_test(test_words_on_one_line),
+		cmocka_unit_test(test_everything_of_a_span),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -277,4 +277,12 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	read_speaker(q, w, k);
 	read_visitor(q, w, k);
 	drop_kind_verb(q);
+	/* "what did you slice this week": everything sliced in a span of
+	 * days, not the last thing */
+	int noun = 0;
+	for (size_t t = 0; t < q->n_term; t++)
+		noun |= (int)t != q->verb && !q->term[t].cap && !q->term[t].lemma;
+	if (q->kind == RQ_WHICH && !q->plural && !q->order_said && !q->value && q->verb >= 0 &&
+	    !noun && q->category < 0 && q->t1 && q->t1 - q->t0 > 36 * 3600LL * 1000000)
+		q->plural = 1;
 }

@@ -57,6 +57,10 @@ int rq_time_unit(const char *w);
 /* "the highest temperature", "the average reading": the extreme asked
  * (1 highest, -1 lowest, 2 average), its word's index into *at; 0 none. */
 int rq_extreme_word(const lex_word *w, size_t k, size_t *at);
+
+/* "Where did the Commander say the tomato was": someone's words about
+ * where a thing is. */
+int rq_where_said(const lex_word *w, size_t k);
 int rq_read_trouble(const lex_word *w, size_t k, uint8_t *used);
 
 #endif

@@ -220,6 +220,8 @@ static void read_wh(rquestion *q, const lex_word *w, size_t k, uint8_t *used, in
 	else if (first_is(w, k, "where") && k > 3 && !strcmp(w[1].w, "did") &&
 	         !strcmp(w[2].w, "you") && (!strcmp(w[3].w, "tell") || !strcmp(w[3].w, "say")))
 		q->kind = RQ_SAID; /* "where did you tell the visitor the sloths were": the words */
+	else if (rq_where_said(w, k))
+		q->kind = RQ_SAID; /* "where did the Commander say the mug was": the words */
 	else if (first_is(w, k, "where") || starts(w, k, "which", "place") ||
 	         starts(w, k, "what", "place") || starts(w, k, "which", "location") ||
 	         starts(w, k, "what", "location") || starts(w, k, "which", "room") ||

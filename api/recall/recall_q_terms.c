@@ -442,4 +442,21 @@ void main_verb(rquestion *q, const lex_word *w, size_t k)
 				}
 		break;
 	}
+	/* "who helped you fit the chain": the doing is the fitting, the one
+	 * who helped is who was with the robot */
+	for (size_t i = 0; i + 2 < k; i++) {
+		if ((strcmp(w[i].w, "help") && strcmp(w[i].w, "helped") && strcmp(w[i].w, "assist") &&
+		     strcmp(w[i].w, "assisted")) || strcmp(w[i + 1].w, "you"))
+			continue;
+		for (size_t t = 0; t < q->n_term; t++)
+			if (!strcmp(q->term[t].word, w[i + 2].w) && !q->term[t].cap && !w[i + 2].digit) {
+				if (!q->term[t].lemma) { /* "fit": a verb all the same */
+					q->term[t].lemma = "";
+					q->term[t].cls = LC_OTHER;
+				}
+				q->verb = (int)t;
+				break;
+			}
+		break;
+	}
 }

@@ -95,3 +95,19 @@ int rq_extreme_word(const lex_word *w, size_t k, size_t *at)
 			}
 	return 0;
 }
+
+/* "Where did the Commander say the tomato was", "where did Ana tell you
+ * she left the keys": someone's words about where a thing is. */
+int rq_where_said(const lex_word *w, size_t k)
+{
+	if (k < 5 || strcmp(w[0].w, "where") || strcmp(w[1].w, "did"))
+		return 0;
+	for (size_t j = 3; j < k && j < 6; j++)
+		if (!strcmp(w[j].w, "say") || !strcmp(w[j].w, "tell") || !strcmp(w[j].w, "mention"))
+			for (size_t i = j + 1; i < k; i++)
+				if (!strcmp(w[i].w, "was") || !strcmp(w[i].w, "is") ||
+				    !strcmp(w[i].w, "were") || !strcmp(w[i].w, "are") ||
+				    !strcmp(w[i].w, "left") || !strcmp(w[i].w, "kept"))
+					return 1;
+	return 0;
+}

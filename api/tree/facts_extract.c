@@ -229,10 +229,14 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 			if (role == R_NONE && fx_recipient_key(key, klen) &&
 			    (fx_names_person(x->sc, p, n) || fx_looks_like_name(p, n)))
 				role = R_WHO;
+			/* {"with": "Nico"}, with Nico Ferreira present: a person */
+			if (role == R_NONE && depth == 1 && fx_names_person(x->sc, p, n))
+				role = R_WHO;
 		} else if (x->pass == 1 || positional_arg(x, p, n, depth, &role)) {
 			return;
 		}
-		if ((role == R_DEST || role == R_PLACE || role == R_SOURCE) && key &&
+		/* (also "with": a person present is no instrument) */
+		if ((role == R_DEST || role == R_PLACE || role == R_SOURCE || role == R_INSTR) && key &&
 		    fx_names_person(x->sc, p, n))
 			role = R_WHO;
 		int slot = fx_role_slot(role);
