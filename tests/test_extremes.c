@@ -63,6 +63,10 @@ static const char *const windfarm[] = {
 	"\"relations\":[{\"to\":\"deck 2\",\"type\":\"on\"}]}]}",
 	"{\"t\":\"2025-09-02T15:59:00Z\",\"t_end\":\"2025-09-02T15:59:30Z\",\"location\":\"T9 hub\","
 	"\"action\":{\"name\":\"fix hatch\",\"args\":{\"hatch\":\"H3\"},\"status\":\"Success\"}}",
+	/* a helper named by first name, under the key with */
+	"{\"t\":\"2025-09-02T15:30:00Z\",\"t_end\":\"2025-09-02T15:35:00Z\",\"location\":\"T9 hub\","
+	"\"persons\":[\"Ines Duarte\"],\"action\":{\"name\":\"torque bolts\",\"args\":"
+	"{\"bolts\":24,\"with\":\"Ines\"},\"status\":\"ok\"}}",
 	/* two speakers on one line; the robot (Gale) answers Marta */
 	"{\"t\":\"2025-09-02T16:00:00Z\",\"location\":\"control hut\",\"persons\":[\"Marta Ruiz\"],"
 	"\"speech\":[{\"speaker\":\"Marta\",\"text\":\"The nacelle light on T9 keeps blinking, "
@@ -137,6 +141,8 @@ static void test_words_on_one_line(void **state)
 	tu_expect_at(m, AT, "What did you promise Marta?", "after lunch", NULL);
 	tu_expect_at(m, AT, "What did Marta say was wrong with the turbine?", "keeps blinking",
 	             NULL);
+	/* who helped: the person the action was done with */
+	tu_expect_at(m, AT, "Who helped you torque the bolts?", "Ines", NULL);
 	/* where someone said a thing was: their words, not where they spoke */
 	tu_expect_at(m, AT, "Where did Marta say the light was?", "on T9", "control hut");
 	tu_close_rm(m, dir);
