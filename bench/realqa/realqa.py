@@ -8,7 +8,7 @@ usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default
                             hotel,dock,library,baggage,pharmacy,
                             kiosk,logbook,shelfscan,vineyard,sitewalk,
                             cafeteria,zookeeper,station,playhouse,
-                            dairy,firehall,
+                            dairy,firehall,brewery,engineroom,
                             armaruser,teachuser]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
@@ -118,6 +118,8 @@ import station   # noqa: E402
 import playhouse  # noqa: E402
 import dairy     # noqa: E402
 import firehall  # noqa: E402
+import brewery   # noqa: E402
+import engineroom  # noqa: E402
 import armaruser  # noqa: E402
 import teachuser  # noqa: E402
 
@@ -144,7 +146,8 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "station": (station, None),
            "playhouse": (playhouse, None),
            "dairy": (dairy, None),
-           "firehall": (firehall, None)}
+           "firehall": (firehall, None),
+           "brewery": (brewery, None), "engineroom": (engineroom, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
@@ -152,7 +155,7 @@ SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "dock", "library", "baggage", "pharmacy", "kiosk", "logbook",
            "shelfscan", "vineyard", "sitewalk", "cafeteria", "zookeeper",
            "station", "playhouse", "dairy", "firehall", "armaruser",
-           "teachuser"]
+           "teachuser", "brewery", "engineroom"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -193,6 +196,9 @@ FRESH6 = ["station", "playhouse"]
 # once as written (docs/realqa.md, "A seventh fresh untuned source pair
 # (dairy, firehall), 2026-11-27"); its own group line.
 FRESH7 = ["dairy", "firehall"]
+# A ninth pair, kept apart (docs/realqa.md, "A ninth fresh untuned source
+# pair, kept apart (brewery, engineroom), 2026-11-28"); its own group line.
+FRESH9 = ["brewery", "engineroom"]
 # The real ARMAR-7 and TEACh histories asked by a new user in everyday
 # wording, measured once (docs/realqa.md, "Real data asked by a new user
 # (armaruser, teachuser), 2026-11-27"); their own group line.
@@ -215,6 +221,7 @@ GROUPS = [
     ("fresh_untuned_5", "fresh (untuned, fifth)", FRESH5),
     ("fresh_untuned_6", "fresh (untuned, sixth)", FRESH6),
     ("fresh_untuned_7", "fresh (untuned, seventh)", FRESH7),
+    ("fresh_untuned_9", "fresh (untuned, ninth, kept apart)", FRESH9),
     ("realuser", "real data, new user (untuned)", REALUSER),
 ]
 
@@ -364,6 +371,20 @@ RULES["firehall"] = [
     "visitors said to you and what you told them.",
     "Please always remember when a check or a task failed, and why.",
 ]
+RULES["brewery"] = [
+    "Always remember every gravity reading, every keg you filled and which "
+    "tank each beer went into.",
+    "You should always remember what the brewers, customers and visitors "
+    "said to you and what you told them.",
+    "Please always remember when a job failed or was aborted, and why.",
+]
+RULES["engineroom"] = [
+    "Always remember every tank sounding, every engine reading and every "
+    "spare you fetched.",
+    "You should always remember what the bridge and the engineers told you "
+    "and what you answered.",
+    "Please always remember when a job failed or was aborted, and why.",
+]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
     "You should always remember who visited and what they said.",
@@ -430,7 +451,7 @@ class Run:
                 self.cli("import", *imp, "-q", "-o", f)
                 out[name] = (f, qfn(data)[0], imp)
         for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
-                FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7:
+                FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH9:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)
@@ -711,7 +732,7 @@ def main(argv=None):
                 hospital.write(f)
                 qs += hospital.questions(f)[0]
             for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
-                FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7:
+                FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH9:
                 if name in sources:
                     f = os.path.join(work, name + ".jsonl")
                     WRITTEN[name][0].write(f)
