@@ -1,10 +1,10 @@
 """Fresh and untuned (written 2026-11-28, ninth fresh round): "Hopper", the
 brewhouse and cellar robot of Brouwerij De Drie Kranen, a small craft
-brewery in Utrecht, Tuesday 2027-02-09 to Thursday 2027-02-11, local time
+brewery in Utrecht, Tuesday 2026-11-17 to Thursday 2026-11-19, local time
 (+01:00).
 
 A history in a shape of its own: times with a SPACE, ONE fraction digit
-(tenths of a second) and a +01:00 offset ("2027-02-09 06:05:12.4+01:00";
+(tenths of a second) and a +01:00 offset ("2026-11-17 06:05:12.4+01:00";
 every line falls between 06:00 and 19:00 local, so the local and the UTC
 day agree); each job is TWO lines with the same skill name in KEBAB case
 (`mill-grist`, `mash-in`, `lauter`, `boil`, `knock-out`, `gravity-check`,
@@ -38,7 +38,7 @@ from common import QuestionSet, Span, day_of, must_contain, one, \
     parse_time, variants
 
 SEED = 20270209
-TUE, WED, THU = "2027-02-09", "2027-02-10", "2027-02-11"
+TUE, WED, THU = "2026-11-17", "2026-11-18", "2026-11-19"
 LOCAL = _dt.timezone(_dt.timedelta(hours=1))
 ANNELIES, JOOST = "Annelies de Vries", "Joost Kramer"
 BAKKER, VISSER = "Henk Bakker", "Ms Visser"
@@ -49,7 +49,7 @@ ORDERS = ["orders"]
 
 
 def stamp(t10):
-    """Tenths of a second since the epoch -> '2027-02-09 06:05:12.4+01:00'."""
+    """Tenths of a second since the epoch -> '2026-11-17 06:05:12.4+01:00'."""
     s, d = divmod(t10, 10)
     return _dt.datetime.fromtimestamp(s, LOCAL).strftime(
         "%Y-%m-%d %H:%M:%S") + ".%d+01:00" % d
@@ -361,7 +361,7 @@ def grab_num(text, before):
 def questions(path):
     H = Brewhouse(path)
     Q = QuestionSet("brewery")
-    fri = "2027-02-12T07:00:00Z"       # Friday 08:00 local
+    fri = "2026-11-20T07:00:00Z"       # Friday 08:00 local
     last = H.obs[-1]["_t"]
 
     # ---- when -----------------------------------------------------------

@@ -1,10 +1,10 @@
 """Fresh and untuned (written 2026-11-28, ninth fresh round): "Rivet", the
 engine-room robot of the bulk carrier MV Anna Sophie on passage from
-Colombo to Singapore, Monday 2027-03-01 to Wednesday 2027-03-03, ship's
+Colombo to Singapore, Monday 2026-11-09 to Wednesday 2026-11-11, ship's
 time (+05:30).
 
 A history in a shape of its own: times with a "T", MICROSECONDS and a
-half-hour offset ("2027-03-01T06:10:42.118034+05:30"; every line falls
+half-hour offset ("2026-11-09T06:10:42.118034+05:30"; every line falls
 between 06:00 and 19:00 ship's time, so the ship's and the UTC day agree);
 each job is ONE line from `t` to `t_end`, skill names in Title Case WITH
 SPACES (`Take Readings`, `Sound Tank`, `Clean Purifier`, `Transfer Fuel`,
@@ -37,7 +37,7 @@ from common import QuestionSet, Span, day_of, must_contain, one, \
     parse_time, variants
 
 SEED = 20270301
-MON, TUE, WED = "2027-03-01", "2027-03-02", "2027-03-03"
+MON, TUE, WED = "2026-11-09", "2026-11-10", "2026-11-11"
 SHIP = _dt.timezone(_dt.timedelta(hours=5, minutes=30))
 CHIEF = {"name": "Ivan Petrov", "id": "C/E"}
 SECOND = {"name": "Kwame Osei", "id": "2/E"}
@@ -379,7 +379,7 @@ def minutes_words(sec):
 def questions(path):
     H = EngineLog(path)
     Q = QuestionSet("engineroom")
-    thu = "2027-03-04T02:30:00Z"       # Thursday 08:00 ship's time
+    thu = "2026-11-12T02:30:00Z"       # Thursday 08:00 ship's time
     last = H.obs[-1]["_t"]
 
     # ---- when -----------------------------------------------------------
@@ -586,7 +586,7 @@ def questions(path):
 
     # ---- what is coming (no other source asks this) ---------------------
     t, s, x = one(H.said("Rivet", day=WED, contains="standby"))
-    wed_eve = "2027-03-03T12:30:00Z"  # Wednesday 18:00 ship's time
+    wed_eve = "2026-11-11T12:30:00Z"  # Wednesday 18:00 ship's time
     Q.words("which", "From what time do we have to be on standby "
             "tomorrow?", wed_eve, [["0500", "05:00", "5 am", "five"]], t, x)
     return Q.items, H
