@@ -8,7 +8,7 @@ usage: realqa.py --h2emv build/h2emv [--data DIR] [--modes none,feedback,default
                             hotel,dock,library,baggage,pharmacy,
                             kiosk,logbook,shelfscan,vineyard,sitewalk,
                             cafeteria,zookeeper,station,playhouse,
-                            dairy,firehall,
+                            dairy,firehall,brewery,engineroom,
                             armaruser,teachuser]
                  [--out DIR] [--work DIR] [--keep] [--jobs N] [--one-build]
                  [--list] [--json] [-v]
@@ -120,6 +120,8 @@ import dairy     # noqa: E402
 import firehall  # noqa: E402
 import datahall  # noqa: E402
 import bikeshop  # noqa: E402
+import brewery   # noqa: E402
+import engineroom  # noqa: E402
 import armaruser  # noqa: E402
 import teachuser  # noqa: E402
 
@@ -147,7 +149,8 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "playhouse": (playhouse, None),
            "dairy": (dairy, None),
            "firehall": (firehall, None),
-           "datahall": (datahall, None), "bikeshop": (bikeshop, None)}
+           "datahall": (datahall, None), "bikeshop": (bikeshop, None),
+           "brewery": (brewery, None), "engineroom": (engineroom, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
@@ -155,7 +158,8 @@ SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "dock", "library", "baggage", "pharmacy", "kiosk", "logbook",
            "shelfscan", "vineyard", "sitewalk", "cafeteria", "zookeeper",
            "station", "playhouse", "dairy", "firehall", "armaruser",
-           "teachuser", "datahall", "bikeshop"]
+           "teachuser", "datahall", "bikeshop",
+           "brewery", "engineroom"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -199,6 +203,9 @@ FRESH7 = ["dairy", "firehall"]
 # An eighth pair, written the same way (docs/realqa.md, "An eighth fresh
 # untuned source pair (datahall, bikeshop), 2026-11-28").
 FRESH8 = ["datahall", "bikeshop"]
+# A ninth pair, kept apart (docs/realqa.md, "A ninth fresh untuned source
+# pair, kept apart (brewery, engineroom), 2026-11-28"); its own group line.
+FRESH9 = ["brewery", "engineroom"]
 # The real ARMAR-7 and TEACh histories asked by a new user in everyday
 # wording, measured once (docs/realqa.md, "Real data asked by a new user
 # (armaruser, teachuser), 2026-11-27"); their own group line.
@@ -222,6 +229,7 @@ GROUPS = [
     ("fresh_untuned_6", "fresh (untuned, sixth)", FRESH6),
     ("fresh_untuned_7", "fresh (untuned, seventh)", FRESH7),
     ("fresh_untuned_8", "fresh (untuned, eighth)", FRESH8),
+    ("fresh_untuned_9", "fresh (untuned, ninth, kept apart)", FRESH9),
     ("realuser", "real data, new user (untuned)", REALUSER),
 ]
 
@@ -385,6 +393,20 @@ RULES["bikeshop"] = [
     "you and what you told them.",
     "Please always remember when a job failed or was aborted, and why.",
 ]
+RULES["brewery"] = [
+    "Always remember every gravity reading, every keg you filled and which "
+    "tank each beer went into.",
+    "You should always remember what the brewers, customers and visitors "
+    "said to you and what you told them.",
+    "Please always remember when a job failed or was aborted, and why.",
+]
+RULES["engineroom"] = [
+    "Always remember every tank sounding, every engine reading and every "
+    "spare you fetched.",
+    "You should always remember what the bridge and the engineers told you "
+    "and what you answered.",
+    "Please always remember when a job failed or was aborted, and why.",
+]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
     "You should always remember who visited and what they said.",
@@ -451,7 +473,7 @@ class Run:
                 self.cli("import", *imp, "-q", "-o", f)
                 out[name] = (f, qfn(data)[0], imp)
         for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
-                FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8:
+                FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)
@@ -732,7 +754,7 @@ def main(argv=None):
                 hospital.write(f)
                 qs += hospital.questions(f)[0]
             for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
-                FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8:
+                FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9:
                 if name in sources:
                     f = os.path.join(work, name + ".jsonl")
                     WRITTEN[name][0].write(f)
