@@ -156,6 +156,10 @@ static void test_everything_of_a_span(void **state)
 	/* "this week" (days): everything swapped; "yesterday": the last */
 	tu_expect_at(m, AT, "What did you swap this week?", "anemometer", NULL);
 	tu_expect_at(m, AT, "What did you swap yesterday?", "wind vane", "anemometer");
+	/* a tally: where it worked most often (four jobs in the T9 hub, three
+	 * in the store) */
+	tu_expect_at(m, AT, "Where did you work most often?", "T9 hub (4 times)", NULL);
+	tu_expect_at(m, AT, "Who did you talk to the most?", "Marta", "Gale");
 	tu_close_rm(m, dir);
 }
 

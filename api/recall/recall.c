@@ -243,7 +243,7 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 		rc = h2emv_snap_root(&root, snap, err);
 		x.root = root;
 		x.err = err;
-		x.early = (q.order == RO_LAST || q.order == RO_FIRST) &&
+		x.early = !q.most && (q.order == RO_LAST || q.order == RO_FIRST) &&
 		          (q.kind == RQ_WHEN || q.kind == RQ_WHERE || q.kind == RQ_FROM ||
 		           (q.kind == RQ_WHICH && !q.plural && !q.extreme) ||
 		           (q.kind == RQ_DAY && !q.plural) || (q.kind == RQ_SAID && !q.t1 && q.order_said));

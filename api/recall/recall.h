@@ -85,6 +85,8 @@ typedef struct rquestion {
 	int why;              /* "why did ...": the reason is in a note or words */
 	int value;            /* "what was the CO2 level": a measured value asked */
 	int much;             /* "how much milk": an amount, not a number of things */
+	int most;             /* "which room did you clean most often": the thing
+	                       * tallied most (1) or least (-1) often; 0 none */
 	int promise;          /* "what did you promise Tom": words of what the robot will do */
 	int tries;            /* "how many swaps did you try": every attempt counts, the
 	                       * failed ones too */

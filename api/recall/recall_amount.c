@@ -1,8 +1,8 @@
 /*
  * recall_amount.c — answers that read more than one fact
  * (recall_internal.h): the evidence for a claim, amounts and sums a note
- * or an action tells, keys and people counted, distinct things, the list
- * of failures and what was done day by day.
+ * or an action tells, keys and people counted, and what was done day by
+ * day (distinct things and failures: recall_lists.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -424,123 +424,6 @@ int64_t run_start(const rctx *x, const fact *f, size_t n)
 	if (f->t2 - start < 1000000 && f->count <= 1 && f->t0 < f->t1)
 		start = f->t0;
 	return start;
-}
-
-/* "How many aisles did you scan on Wednesday", "how many rows did you
- * finish": the things the question counts, each once (aisle 7 scanned
- * twice is one aisle), when every run counted names one. 0 otherwise. */
-int distinct_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
-{
-	const rquestion *q = x->q;
-	if (q->category < 0 || q->people)
-		return 0;
-	const rq_term *c = &q->term[q->category];
-	int any_done = 0;
-	for (size_t i = 0; i < k; i++)
-		any_done |= is_act(x->c[i].f) && x->c[i].f->status == FST_DONE;
-	pr_str seen = { 0 }, names = { 0 };
-	size_t n = 0, runs = 0, named = 0;
-	for (size_t i = 0; i < k; i++) {
-		const fact *f = x->c[i].f;
-		if (!is_act(f) || x->c[i].coarse || (any_done && f->status != FST_DONE) ||
-		    (q->status == RS_FAILED) != (f->status == FST_FAILED || f->status == FST_ABORTED))
-			continue;
-		runs++;
-		char part[160];
-		const char *v = matched_thing(q, f, part, sizeof part);
-		int abbr = v && (v[0] | 32) == c->word[0] && v[1] >= '0' && v[1] <= '9';
-		lex_word vw[3];
-		size_t vk = v ? lex_split(v, strlen(v), vw, 3) : 0;
-		if (!v || (!word_in(v, c) && !abbr) || vk < (abbr ? 1u : 2u) ||
-		    !strpbrk(v, "0123456789"))
-			continue; /* "order" alone, or "room service", tells none from another */
-		named++;
-		if (listed(&seen, v))
-			continue;
-		remember(&seen, v);
-		if (n < LIST_MAX)
-			pr_str_addf(&names, "%s%s", n ? ", " : "", v);
-		n++;
-		add_evidence(a, x->c[i].ref);
-	}
-	int ok = n && named == runs;
-	if (ok)
-		pr_str_addf(b, "%s%zu %s: %s%s.%s", x->forgot || x->cut ? "At least " : "", n,
-		            n == 1 ? c->stem : c->word, names.s ? names.s : "",
-		            n > LIST_MAX ? ", ..." : "", x->forgot ? " Older ones are forgotten." : "");
-	pr_str_free(&seen);
-	pr_str_free(&names);
-	return ok;
-}
-
-/* "What went wrong yesterday", "did you have any problems on Friday":
- * the failed runs in order, a cluster of failures within a minute
- * told by its last (a step retried and failing again is one trouble),
- * but a step that failed before the task it aborted by its own, which
- * says what failed and why ("bleed brakes (error caliper piston stuck)",
- * not "the task WO-2231"), with the reason when one was written.
- * Returns how many were listed; 0 when none failed. */
-size_t failures_list(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
-{
-	const int64_t GAP = 60 * 1000000LL;
-	size_t idx[LIST_MAX * 8], n = 0;
-	for (size_t i = 0; i < k && n < sizeof idx / sizeof *idx; i++) {
-		const fact *f = x->c[i].f;
-		if (is_act(f) && (f->status == FST_FAILED || f->status == FST_ABORTED))
-			idx[n++] = i;
-	}
-	/* by time (insertion: a few dozen at most) */
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && x->c[idx[j]].f->t1 < x->c[idx[j - 1]].f->t1; j--) {
-			size_t t = idx[j];
-			idx[j] = idx[j - 1];
-			idx[j - 1] = t;
-		}
-	size_t shown = 0, more = 0;
-	char dt[40];
-	pr_str seen = { 0 };
-	int told_step = 0; /* the cluster's step was told: its task is not */
-	for (size_t i = 0; i < n; i++) {
-		const fact *f = x->c[idx[i]].f;
-		int task = f->type == FT_TASK;
-		if (task && told_step) {
-			told_step = 0;
-			continue;
-		}
-		/* a later failure of the same trouble follows within minutes */
-		if (i + 1 < n && x->c[idx[i + 1]].f->t1 - f->t1 <= GAP &&
-		    x->c[idx[i + 1]].f->t1 >= f->t1) {
-			if (task || x->c[idx[i + 1]].f->type != FT_TASK)
-				continue;
-			told_step = 1;
-		} else {
-			told_step = 0;
-		}
-		eng_buf r = { 0 };
-		facts_render_one(&r, f);
-		if (!r.data) {
-			eng_buf_free(&r);
-			continue;
-		}
-		eng_buf_append(&r, "", 1);
-		char key[600];
-		snprintf(key, sizeof key, "%s %s", (const char *)r.data, fmt_dt(dt, sizeof dt, f->t1));
-		if (!listed(&seen, key)) {
-			remember(&seen, key);
-			if (shown < LIST_MAX) {
-				pr_str_addf(b, "%s%s at %s", shown ? "; " : "", (const char *)r.data, dt);
-				add_evidence(a, x->c[idx[i]].ref);
-				shown++;
-			} else {
-				more++;
-			}
-		}
-		eng_buf_free(&r);
-	}
-	if (shown)
-		pr_str_addf(b, more ? "; and %zu more." : ".", more);
-	pr_str_free(&seen);
-	return shown;
 }
 
 /* "What did you do last week", "describe what you did each day": a span

@@ -142,6 +142,9 @@ int people_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k);
 int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k);
 int64_t run_start(const rctx *x, const fact *f, size_t n);
 int distinct_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k);
+/* "Which room did you clean most often": the things tallied, the top
+ * first (q->most: 1 most, -1 least). 0 when no fact gives one. */
+int most_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k);
 size_t failures_list(rctx *x, pr_str *b, h2emv_answer *a, size_t k);
 int do_by_day(rctx *x, pr_str *b, h2emv_answer *a, size_t k, int by_task, int acts);
 

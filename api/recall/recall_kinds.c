@@ -348,6 +348,8 @@ static void answer_which(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, siz
 static void answer_kind(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 {
 	const rquestion *q = x->q;
+	if (q->most && most_answer(x, b, a, k))
+		return;
 	switch (q->kind) {
 	case RQ_WHEN:
 	case RQ_DURATION:

@@ -232,6 +232,38 @@ static void drop_kind_verb(rquestion *q)
 	}
 }
 
+/* "Which room did you clean most often", "who did you talk to the
+ * most", "what did you pick up least": a tally of every occurrence (not a
+ * measured value: "the most power" is read by read_value). */
+static void read_most(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
+{
+	if (q->value || (q->kind != RQ_WHICH && q->kind != RQ_WHO && q->kind != RQ_WHERE &&
+	                 q->kind != RQ_DO))
+		return;
+	for (size_t i = 0; i < k; i++) {
+		int most = !strcmp(w[i].w, "most") ? 1 : !strcmp(w[i].w, "least") ? -1 : 0;
+		if (!most || (i > 0 && !strcmp(w[i - 1].w, "at")))
+			continue; /* ("at most": a bound) */
+		/* "most often", "the most", "most times", at the end or before
+		 * a scope; not "the most expensive tool" */
+		int last = i + 1 == k;
+		int often = !last && (!strcmp(w[i + 1].w, "often") || !strcmp(w[i + 1].w, "frequently") ||
+		                      !strcmp(w[i + 1].w, "times") || !strcmp(w[i + 1].w, "on") ||
+		                      !strcmp(w[i + 1].w, "in") || !strcmp(w[i + 1].w, "this") ||
+		                      !strcmp(w[i + 1].w, "last") || !strcmp(w[i + 1].w, "yesterday") ||
+		                      !strcmp(w[i + 1].w, "today") || !strcmp(w[i + 1].w, "during"));
+		if (last || often) {
+			q->most = most;
+			q->plural = 1;
+			used[i] = 1;
+			if (often && (!strcmp(w[i + 1].w, "often") || !strcmp(w[i + 1].w, "frequently") ||
+			              !strcmp(w[i + 1].w, "times")))
+				used[i + 1] = 1;
+			return;
+		}
+	}
+}
+
 void rq_parse(rquestion *q, const char *text, int64_t now)
 {
 	memset(q, 0, sizeof *q);
@@ -266,6 +298,7 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	          !strcmp(w[0].w, "show") || !strcmp(w[0].w, "describe") ||
 	          !strcmp(w[0].w, "give") || !strcmp(w[0].w, "recall")))
 		used[0] = 1;
+	read_most(q, w, k, used);
 	read_terms(q, w, k, qi, used);
 	read_agent(q, w, k, qi);
 	main_verb(q, w, k);
