@@ -156,6 +156,10 @@ static void test_everything_of_a_span(void **state)
 	/* "this week" (days): everything swapped; "yesterday": the last */
 	tu_expect_at(m, AT, "What did you swap this week?", "anemometer", NULL);
 	tu_expect_at(m, AT, "What did you swap yesterday?", "wind vane", "anemometer");
+	/* nothing read the question (no verb of the log's): the closest
+	 * action record that holds its names */
+	tu_expect_at(m, AT, "When did the store receive the Vestas unit?", "15:00", "15:10");
+	tu_expect_at(m, AT, "When did you register the Vestas R-11?", "book in vestas", NULL);
 	/* a tally: where it worked most often (four jobs in the T9 hub, three
 	 * in the store) */
 	tu_expect_at(m, AT, "Where did you work most often?", "T9 hub (4 times)", NULL);

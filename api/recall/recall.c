@@ -130,6 +130,23 @@ static int weigh_evidence(rctx *x, rquestion *q)
 	return rc;
 }
 
+/* Nothing answered, not even a note or words: the action record that
+ * holds most of the question's words (at least half of them, the verb
+ * not needed), quoted as the closest thing remembered, rather than
+ * nothing ("how much did Lucia pay": the hand-over that names her and
+ * what she paid). Not for yes / no, counts or steps, where nothing is an
+ * answer. */
+static int closest_record(rctx *x, rquestion *q)
+{
+	rquestion ev = *q;
+	ev.evidence = 2;
+	int rc = collect(x, &ev);
+	x->q = q;
+	if (rc == H2EMV_OK && x->n)
+		*q = ev;
+	return rc;
+}
+
 static void trace_question(rctx *x)
 {
 	static const char *const kinds[] = { "what did you do", "when", "what day", "where",
@@ -254,6 +271,9 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 	if (rc == H2EMV_OK && root && !x.forgot && q.kind != RQ_YESNO && q.n_term &&
 	    q.kind != RQ_STEPS)
 		rc = weigh_evidence(&x, &q);
+	if (rc == H2EMV_OK && root && !x.forgot && !x.n && q.kind != RQ_YESNO &&
+	    q.kind != RQ_COUNT && q.kind != RQ_STEPS && q.n_term)
+		rc = closest_record(&x, &q);
 	h2emv_answer *a = NULL;
 	pr_str b = { 0 };
 	if (rc == H2EMV_OK && !x.fact_nodes && !x.n)

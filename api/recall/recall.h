@@ -101,7 +101,8 @@ typedef struct rquestion {
 	int by_day;           /* "what did you do each day": told day by day */
 	int evidence;         /* internal: no typed fact answered; read notes and
 	                       * words for the question's own words (an evidence
-	                       * answer quotes them) */
+	                       * answer quotes them); 2: actions too, the closest
+	                       * record when nothing else answered */
 } rquestion;
 
 /* Read a question; `now` resolves relative times. Never fails. */

@@ -117,7 +117,15 @@ static const fact *reply_of(const rctx *x, const fact *f)
 static void quote(pr_str *b, const fact *f, int64_t t)
 {
 	char dt[40];
-	if (f->type == FT_NOTE)
+	if (is_act(f)) { /* the closest record: an action */
+		eng_buf r = { 0 };
+		facts_render_one(&r, f);
+		pr_str_addf(b, "The closest I remember: on %s %s, ", weekday_name(t),
+		            fmt_dt(dt, sizeof dt, t));
+		pr_str_add(b, (const char *)r.data, r.len);
+		pr_str_adds(b, ".");
+		eng_buf_free(&r);
+	} else if (f->type == FT_NOTE)
 		pr_str_addf(b, "On %s %s I noted: \"%s\"", weekday_name(t), fmt_dt(dt, sizeof dt, t),
 		            f->s[FS_TEXT]);
 	else

@@ -248,7 +248,7 @@ static int usable(const rquestion *q)
 static uint8_t types_needed(const rquestion *q)
 {
 	if (q->evidence)
-		return TB(FT_NOTE) | TB(FT_SPEECH);
+		return TB(FT_NOTE) | TB(FT_SPEECH) | (q->evidence == 2 ? TB(FT_ACT) : 0);
 	int vc = q->verb >= 0 ? q->term[q->verb].cls : LC_NONE;
 	if (q->kind == RQ_WHO || q->kind == RQ_SAID || q->kind == RQ_SEEN || vc == LC_SEE ||
 	    vc == LC_SAY || vc == LC_MEET)

@@ -197,9 +197,11 @@ static int own_deed(const rquestion *q, const fact *f)
  * jammed at 14:10; Sam cleared it"). */
 static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 {
-	if (f->type != FT_NOTE && f->type != FT_SPEECH)
+	/* (the closest record of any kind, when nothing else answered) */
+	int act = q->evidence == 2 && is_act(f) && f->type == FT_ACT;
+	if (f->type != FT_NOTE && f->type != FT_SPEECH && !act)
 		return 0;
-	size_t content = 0, hits = 0;
+	size_t content = 0, hits = 0, names = 0;
 	int verb_hit = 0, person_hit = 0;
 	for (size_t i = 0; i < q->n_term; i++) {
 		const rq_term *t = &q->term[i];
@@ -215,7 +217,8 @@ static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 		int h = word_in_text(f->s[FS_TEXT], t) || word_in(f->s[FS_WHO], t) ||
 		        word_in(f->s[FS_PLACE], t) || word_in(f->s[FS_OBJ], t) ||
 		        word_in(f->s[FS_STATE], t) ||
-		        (f->type == FT_SPEECH && word_in(f->s[FS_NAME], t));
+		        ((f->type == FT_SPEECH || act) && word_in(f->s[FS_NAME], t)) ||
+		        (act && (word_in(f->s[FS_DST], t) || word_in(f->s[FS_SRC], t)));
 		/* "the expired holds": a verb the note writes in another form */
 		if (!h && (int)i == q->verb && t->lemma) {
 			rq_term l = *t;
@@ -224,6 +227,7 @@ static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 			h = word_in(f->s[FS_TEXT], &l);
 		}
 		hits += h != 0;
+		names += act && h && t->cap; /* (the closest record: a name asked weighs) */
 		content += frame && h;
 		verb_hit |= h && (int)i == q->verb;
 		person_hit |= h && (int)i == q->person;
@@ -235,7 +239,8 @@ static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 		return 0;
 	/* "what did Ana say": a person the question names is the speaker (or,
 	 * of a note or for other questions, named in it) */
-	if (q->person >= 0) {
+	/* (an action's slots were counted among the hits above) */
+	if (q->person >= 0 && !act) {
 		const rq_term *p = &q->term[q->person];
 		int speaker = word_in(f->s[f->type == FT_SPEECH ? FS_NAME : FS_WHO], p);
 		if (!speaker && (q->kind == RQ_SAID && f->type == FT_SPEECH))
@@ -253,7 +258,7 @@ static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 	int trouble = (q->status == RS_FAILED || q->kind == RQ_FAILED || q->why) &&
 	              (f->status == FST_FAILED || f->status == FST_ABORTED);
 	return 1.0 + (double)hits + (verb_hit ? 0.5 : 0) + (double)hits / (double)content +
-	       (trouble ? 1.0 : 0);
+	       (trouble ? 1.0 : 0) + 0.5 * (double)names;
 }
 
 /* What one word of the question weighs in a fact: 2 in the words said or
