@@ -153,6 +153,94 @@ static void walk_array(xctx *x, const msgpack_object *o, const char *key, size_t
 		walk_args(x, &o->via.array.ptr[i], key, klen, depth + 1);
 }
 
+/* A string parameter: a keyed text in the short form, or a value whose
+ * role its key (or a guess) gives, else a word of the action. */
+static void walk_string(xctx *x, const msgpack_object *o, const char *key, size_t klen,
+                        int depth)
+{
+	const char *p = o->via.str.ptr;
+	size_t n = o->via.str.size;
+	if (!n || n > 4096)
+		return;
+	/* "fly.check(lineset=12, load=lantern drop)": a keyed argument
+	 * written in the short form */
+	size_t kl = key ? 0 : fx_keyed_text(p, n);
+	if (kl) {
+		msgpack_object v = { .type = MSGPACK_OBJECT_STR };
+		v.via.str.ptr = p + kl + 1;
+		v.via.str.size = (uint32_t)(n - kl - 1);
+		walk_args(x, &v, p, kl, depth);
+		return;
+	}
+	int role = R_NONE;
+	/* a key whose role is known first, then the guesses: in PickOrder
+	 * {bin, order, sku} the sku is the object, not the order named in
+	 * the skill's name nor the bin in view */
+	if (key) {
+		role = profile_role(x->prof, x->sk, key, klen);
+		if ((role == R_NONE) != (x->pass == 1))
+			return;
+		if (role == R_NONE && fx_names_seen_object(x->sc, p, n))
+			role = R_OBJECT;
+		if (role == R_NONE && fx_key_in_name(x->sc->action, key, klen))
+			role = R_OBJECT; /* PickTote {tote: "T-118"} */
+		if (role == R_NONE && fx_person_named(x->sc->action, key, klen))
+			role = R_WHO;
+		/* "for=Olivia Grant": whom it was for */
+		if (role == R_NONE && fx_recipient_key(key, klen) &&
+		    (fx_names_person(x->sc, p, n) || fx_looks_like_name(p, n)))
+			role = R_WHO;
+		/* {"with": "Nico"}, with Nico Ferreira present: a person */
+		if (role == R_NONE && depth == 1 && fx_names_person(x->sc, p, n))
+			role = R_WHO;
+	} else if (x->pass == 1 || positional_arg(x, p, n, depth, &role)) {
+		return;
+	}
+	/* (also "with": a person present is no instrument) */
+	if ((role == R_DEST || role == R_PLACE || role == R_SOURCE || role == R_INSTR) && key &&
+	    fx_names_person(x->sc, p, n))
+		role = R_WHO;
+	int slot = fx_role_slot(role);
+	char nk[96];
+	if (key && x->pass == 1 && p[0] != '<' && n <= 40 && slot < 0 &&
+	    nested_key(x, depth, key, klen, nk, sizeof nk)) {
+		fx_add_other(x->act, nk, strlen(nk), p, n); /* "serial S6KN0R512" */
+		return;
+	}
+	/* a top-level parameter with no role of its own ("order": "order
+	 * 5541") or whose slot is taken is still a word of the action */
+	if (key && x->pass == 1 && depth == 1 && p[0] != '<' &&
+	    (n <= 40 || (n <= 120 && fact_reason_key(key, klen))) &&
+	    (slot < 0 || x->act->s[slot])) {
+		/* "water {plant: fern}": a bare verb's first parameter with
+		 * no role of its own is what it was done to */
+		if (slot < 0 && x->bare && !x->act->s[FS_OBJ])
+			fact_set(x->act, FS_OBJ, p, n);
+		fx_add_other(x->act, key, klen, p, n);
+		return;
+	}
+	/* a second parameter of a role already filled ("dish": "soup",
+	 * "meal": "lunch") is still a word of the action, in its key's
+	 * words ("meal lunch") */
+	if (key && slot == FS_OBJ && x->act->s[slot] && depth == 1 &&
+	    p[0] != '<' && n <= 40) {
+		fx_add_other(x->act, key, klen, p, n);
+		return;
+	}
+	/* "<Resolved according to 'locationName'>" and the like say nothing */
+	if (slot >= 0 && p[0] != '<') {
+		if (key && slot != FS_TEXT && slot != FS_WHO)
+			fx_set_named(x->act, slot, key, klen, p, n);
+		else
+			fact_set(x->act, slot, p, n);
+		/* a place a parameter names ("shelf B3") tells one run from
+		 * another, unlike the rooms a run passes through: it is kept
+		 * with the other parameters too, which equal actions share */
+		if (slot == FS_PLACE && key && x->pass == 0 && n <= 40)
+			fx_add_other(x->act, key, klen, p, n);
+	}
+}
+
 static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t klen, int depth)
 {
 	if (depth > 4)
@@ -196,90 +284,9 @@ static void walk_args(xctx *x, const msgpack_object *o, const char *key, size_t 
 		if (key && x->pass == 1)
 			walk_number(x, o, key, klen, depth);
 		return;
-	case MSGPACK_OBJECT_STR: {
-		const char *p = o->via.str.ptr;
-		size_t n = o->via.str.size;
-		if (!n || n > 4096)
-			return;
-		/* "fly.check(lineset=12, load=lantern drop)": a keyed argument
-		 * written in the short form */
-		size_t kl = key ? 0 : fx_keyed_text(p, n);
-		if (kl) {
-			msgpack_object v = { .type = MSGPACK_OBJECT_STR };
-			v.via.str.ptr = p + kl + 1;
-			v.via.str.size = (uint32_t)(n - kl - 1);
-			walk_args(x, &v, p, kl, depth);
-			return;
-		}
-		int role = R_NONE;
-		/* a key whose role is known first, then the guesses: in PickOrder
-		 * {bin, order, sku} the sku is the object, not the order named in
-		 * the skill's name nor the bin in view */
-		if (key) {
-			role = profile_role(x->prof, x->sk, key, klen);
-			if ((role == R_NONE) != (x->pass == 1))
-				return;
-			if (role == R_NONE && fx_names_seen_object(x->sc, p, n))
-				role = R_OBJECT;
-			if (role == R_NONE && fx_key_in_name(x->sc->action, key, klen))
-				role = R_OBJECT; /* PickTote {tote: "T-118"} */
-			if (role == R_NONE && fx_person_named(x->sc->action, key, klen))
-				role = R_WHO;
-			/* "for=Olivia Grant": whom it was for */
-			if (role == R_NONE && fx_recipient_key(key, klen) &&
-			    (fx_names_person(x->sc, p, n) || fx_looks_like_name(p, n)))
-				role = R_WHO;
-			/* {"with": "Nico"}, with Nico Ferreira present: a person */
-			if (role == R_NONE && depth == 1 && fx_names_person(x->sc, p, n))
-				role = R_WHO;
-		} else if (x->pass == 1 || positional_arg(x, p, n, depth, &role)) {
-			return;
-		}
-		/* (also "with": a person present is no instrument) */
-		if ((role == R_DEST || role == R_PLACE || role == R_SOURCE || role == R_INSTR) && key &&
-		    fx_names_person(x->sc, p, n))
-			role = R_WHO;
-		int slot = fx_role_slot(role);
-		char nk[96];
-		if (key && x->pass == 1 && p[0] != '<' && n <= 40 && slot < 0 &&
-		    nested_key(x, depth, key, klen, nk, sizeof nk)) {
-			fx_add_other(x->act, nk, strlen(nk), p, n); /* "serial S6KN0R512" */
-			return;
-		}
-		/* a top-level parameter with no role of its own ("order": "order
-		 * 5541") or whose slot is taken is still a word of the action */
-		if (key && x->pass == 1 && depth == 1 && p[0] != '<' &&
-		    (n <= 40 || (n <= 120 && fact_reason_key(key, klen))) &&
-		    (slot < 0 || x->act->s[slot])) {
-			/* "water {plant: fern}": a bare verb's first parameter with
-			 * no role of its own is what it was done to */
-			if (slot < 0 && x->bare && !x->act->s[FS_OBJ])
-				fact_set(x->act, FS_OBJ, p, n);
-			fx_add_other(x->act, key, klen, p, n);
-			return;
-		}
-		/* a second parameter of a role already filled ("dish": "soup",
-		 * "meal": "lunch") is still a word of the action, in its key's
-		 * words ("meal lunch") */
-		if (key && slot == FS_OBJ && x->act->s[slot] && depth == 1 &&
-		    p[0] != '<' && n <= 40) {
-			fx_add_other(x->act, key, klen, p, n);
-			return;
-		}
-		/* "<Resolved according to 'locationName'>" and the like say nothing */
-		if (slot >= 0 && p[0] != '<') {
-			if (key && slot != FS_TEXT && slot != FS_WHO)
-				fx_set_named(x->act, slot, key, klen, p, n);
-			else
-				fact_set(x->act, slot, p, n);
-			/* a place a parameter names ("shelf B3") tells one run from
-			 * another, unlike the rooms a run passes through: it is kept
-			 * with the other parameters too, which equal actions share */
-			if (slot == FS_PLACE && key && x->pass == 0 && n <= 40)
-				fx_add_other(x->act, key, klen, p, n);
-		}
+	case MSGPACK_OBJECT_STR:
+		walk_string(x, o, key, klen, depth);
 		return;
-	}
 	default:
 		return;
 	}
