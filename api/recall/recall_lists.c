@@ -163,8 +163,15 @@ int most_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 		if (x->c[i].coarse || f->status == FST_FAILED || f->status == FST_ABORTED ||
 		    (is_act(f) && f->status == FST_ONGOING) || (q->kind == RQ_WHO && x->c[i].me))
 			continue;
-		const char *v = tallied(q, f, part, sizeof part);
-		if (!v || !*v)
+		const char *raw = tallied(q, f, part, sizeof part);
+		char v[200]; /* as said: "Tomato_2" and "tomato" are one thing */
+		if (!raw || !*raw)
+			continue;
+		if (q->kind == RQ_WHO) /* (a person's name as written) */
+			snprintf(v, sizeof v, "%s", raw);
+		else
+			lex_display(v, sizeof v, raw, strlen(raw));
+		if (!*v)
 			continue;
 		size_t j = 0;
 		while (j < n && strcasecmp(name[j], v))
@@ -189,10 +196,7 @@ int most_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 		}
 	for (size_t i = 0; i < n && i < 3; i++) {
 		pr_str_adds(b, i ? "; then " : q->kind == RQ_WHO ? "" : "The ");
-		if (q->kind == RQ_WHO)
-			pr_str_adds(b, name[i]);
-		else
-			add_display_for(b, q, name[i]);
+		pr_str_adds(b, name[i]);
 		pr_str_addf(b, " (%zu time%s)", times[i], times[i] == 1 ? "" : "s");
 		add_evidence(a, x->c[ref[i]].ref);
 	}
