@@ -316,6 +316,6 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	for (size_t t = 0; t < q->n_term; t++)
 		noun |= (int)t != q->verb && !q->term[t].cap && !q->term[t].lemma;
 	if (q->kind == RQ_WHICH && !q->plural && !q->order_said && !q->value && q->verb >= 0 &&
-	    !noun && q->category < 0 && q->t1 && q->t1 - q->t0 > 36 * 3600LL * 1000000)
+	    !noun && q->category < 0 && q->t1 && q->t0 > 0 && q->t1 - q->t0 > 36 * 3600LL * 1000000)
 		q->plural = 1;
 }
