@@ -31,6 +31,39 @@ const char *const obs_status_names[OBS_ST_LAST + 1] = {
 	NULL, "preparing", "running", "succeeded", "failed", "aborted",
 };
 
+/* Other words robots log for the five statuses (ROS actionlib's among
+ * them), any letter case, "_" / "-" / " " alike. */
+int obs_status_word(const char *s, size_t n)
+{
+	static const struct {
+		const char *w;
+		int k;
+	} words[] = {
+		{ "pending", 1 },    { "queued", 1 },      { "planned", 1 },     { "scheduled", 1 },
+		{ "started", 2 },    { "active", 2 },      { "in progress", 2 }, { "executing", 2 },
+		{ "ongoing", 2 },    { "busy", 2 },        { "ok", 3 },          { "done", 3 },
+		{ "success", 3 },    { "successful", 3 },  { "complete", 3 },    { "completed", 3 },
+		{ "finished", 3 },   { "passed", 3 },      { "failure", 4 },     { "fail", 4 },
+		{ "error", 4 },      { "errored", 4 },     { "rejected", 4 },    { "cancelled", 5 },
+		{ "canceled", 5 },   { "preempted", 5 },   { "interrupted", 5 }, { "recalled", 5 },
+		{ "stopped", 5 },
+	};
+	char b[16];
+	if (n >= sizeof b)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		b[i] = s[i] == '_' || s[i] == '-' ? ' ' : s[i];
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+		size_t j = 0;
+		while (j < n && words[i].w[j] &&
+		       (b[j] >= 'A' && b[j] <= 'Z' ? (char)(b[j] + 32) : b[j]) == words[i].w[j])
+			j++;
+		if (j == n && !words[i].w[n])
+			return words[i].k;
+	}
+	return 0;
+}
+
 /* ---------------------------------------------------------- field paths -- */
 
 void obs_path_key(obs_path *p, const char *key, size_t klen)

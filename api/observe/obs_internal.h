@@ -51,6 +51,16 @@ enum obs_status {
 extern const char *const obs_top_names[OBS_K_LAST + 1];
 extern const char *const obs_status_names[OBS_ST_LAST + 1];
 
+/* The status another word robots log means ("ok", "DONE", "in_progress",
+ * ROS actionlib's "PREEMPTED"), any letter case, "_" / "-" / " " alike:
+ * 1-5, or 0 when it is none (docs/formats.md, "Status values"). */
+int obs_status_word(const char *s, size_t n);
+
+/* What a status field is told to be when it is none of them. */
+#define OBS_STATUS_EXPECTED                                                        \
+	"one of preparing, running, succeeded, failed, aborted (or ok, done, error, " \
+	"cancelled and the like)"
+
 /* Limits (docs/formats.md, "Limits"). */
 #define OBS_MAX_STRING (64u << 10) /* bytes in any string or key */
 #define OBS_MAX_ITEMS 10000u       /* items in any array, members in any object */

@@ -135,38 +135,9 @@ static int ascii_ieq(const char *a, size_t n, const char *b)
 	return b[n] == '\0';
 }
 
-/* Other words robots log for the five statuses (ROS actionlib's among
- * them), any letter case, "_" / "-" / " " alike. */
-static int status_word(const char *s, size_t n)
-{
-	static const struct {
-		const char *w;
-		int k;
-	} words[] = {
-		{ "pending", 1 },    { "queued", 1 },      { "planned", 1 },     { "scheduled", 1 },
-		{ "started", 2 },    { "active", 2 },      { "in progress", 2 }, { "executing", 2 },
-		{ "ongoing", 2 },    { "busy", 2 },        { "ok", 3 },          { "done", 3 },
-		{ "success", 3 },    { "successful", 3 },  { "complete", 3 },    { "completed", 3 },
-		{ "finished", 3 },   { "passed", 3 },      { "failure", 4 },     { "fail", 4 },
-		{ "error", 4 },      { "errored", 4 },     { "rejected", 4 },    { "cancelled", 5 },
-		{ "canceled", 5 },   { "preempted", 5 },   { "interrupted", 5 }, { "recalled", 5 },
-		{ "stopped", 5 },
-	};
-	char b[16];
-	if (n >= sizeof b)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		b[i] = s[i] == '_' || s[i] == '-' ? ' ' : s[i];
-	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-		if (ascii_ieq(b, n, words[i].w))
-			return words[i].k;
-	return 0;
-}
-
 static int put_status(octx *c, uint32_t v)
 {
-	static const char expected[] = "one of preparing, running, succeeded, failed, aborted "
-	                               "(or ok, done, error, cancelled and the like)";
+	static const char expected[] = OBS_STATUS_EXPECTED;
 	const os_tok *t = &c->tok[v];
 	if (t->type != OS_STRING)
 		return op_fail(c, H2EMV_EPARSE, "expected %s, got %s", expected, op_type(t));
@@ -176,7 +147,7 @@ static int put_status(octx *c, uint32_t v)
 			return H2EMV_OK;
 		}
 	}
-	int k = status_word(t->s, t->n);
+	int k = obs_status_word(t->s, t->n);
 	if (k) {
 		msgpack_pack_uint8(&c->pk, (uint8_t)k);
 		return H2EMV_OK;

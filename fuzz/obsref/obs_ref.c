@@ -136,7 +136,7 @@ static int ascii_ieq(const char *a, const char *b, size_t n)
 
 static int put_status(jctx *c, const json_t *v)
 {
-	static const char expected[] = "one of preparing, running, succeeded, failed, aborted";
+	static const char expected[] = OBS_STATUS_EXPECTED;
 	if (!json_is_string(v))
 		return oj_fail(c, H2EMV_EPARSE, "expected %s, got %s", expected, oj_type(v));
 	const char *s = json_string_value(v);
@@ -146,6 +146,11 @@ static int put_status(jctx *c, const json_t *v)
 			msgpack_pack_uint8(&c->pk, (uint8_t)k);
 			return H2EMV_OK;
 		}
+	}
+	int k = obs_status_word(s, n); /* the other words robots log */
+	if (k) {
+		msgpack_pack_uint8(&c->pk, (uint8_t)k);
+		return H2EMV_OK;
 	}
 	return oj_fail(c, H2EMV_EPARSE, "unknown status \"%.*s\", expected %s (any case)",
 	               oj_clip(s, n, 40), s, expected);
