@@ -178,14 +178,10 @@ int count_by_verb(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *er
 				x->c[m++] = x->c[i];
 		x->n = m;
 	}
-	/* an action of the verb the first walk did not find */
-	int more = 0;
-	for (size_t i = 0; rc == H2EMV_OK && i < x->n && !more; i++) {
-		more = 1;
-		for (size_t j = 0; j < n && more; j++)
-			more = kept[j].f != x->c[i].f;
-	}
-	if (rc == H2EMV_OK && more) {
+	/* the word asked is no filter of these actions (no action of the verb
+	 * holds it in its own slots): every action of the verb is counted,
+	 * the ones the first reading scored low for lacking it too */
+	if (rc == H2EMV_OK && x->n) {
 		if (x->want_trace)
 			pr_str_addf(&x->trace, "no action names \"%s\" itself: every one of the verb\n",
 			            word);
@@ -194,8 +190,10 @@ int count_by_verb(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *er
 	}
 	*q = orig;
 	x->q = q;
+	if (rc == H2EMV_OK && n > x->cap)
+		rc = eng_fail(err, H2EMV_ECORRUPT, "recall: candidates lost");
 	if (rc == H2EMV_OK) {
-		memcpy(x->c, kept, n * sizeof *kept); /* (the walk found fewer: the array holds n) */
+		memcpy(x->c, kept, n * sizeof *kept); /* (the array only grows: it holds n) */
 		x->n = n;
 	}
 	free(kept);
