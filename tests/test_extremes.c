@@ -99,7 +99,7 @@ static void test_keys_in_their_own_object(void **state)
 	h2emv_mem *m = tu_mem_lines("extremes", windfarm, sizeof windfarm / sizeof *windfarm, &dir);
 	tu_expect_at(m, AT, "What's the serial number of the anemometer you put in T7?", "AN-55X1",
 	             NULL);
-	tu_expect_at(m, AT, "Which deck was the T8 swap on?", "2", NULL);
+	tu_expect_at(m, AT, "Which deck was the T8 swap on?", "deck 2", NULL);
 	tu_close_rm(m, dir);
 }
 
