@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "api/base/lex.h"
 
@@ -578,4 +579,10 @@ size_t lex_display(char *out, size_t cap, const char *id, size_t n)
 		return m;
 	}
 	return display_words(out, cap, id, n);
+}
+
+int lex_same_person(const char *listed, const char *p, size_t n)
+{
+	return listed && n && strlen(listed) >= n && !strncasecmp(listed, p, n) &&
+	       (listed[n] == 0 || (n >= 3 && listed[n] == ' '));
 }

@@ -80,4 +80,8 @@ int lex_same_group(const char *stem);
  * Returns the length written (cap > 0). */
 size_t lex_display(char *out, size_t cap, const char *id, size_t n);
 
+/* Is p (n bytes) the person `listed`: the same name in any case, or its
+ * first word of three letters or more ("Nico" for "Nico Ferreira")? */
+int lex_same_person(const char *listed, const char *p, size_t n);
+
 #endif

@@ -118,11 +118,11 @@ static void quote(pr_str *b, const fact *f, int64_t t)
 {
 	char dt[40];
 	if (is_act(f)) { /* the closest record: an action */
-		eng_buf r = { 0 };
-		facts_render_one(&r, f);
+		eng_buf r;
 		pr_str_addf(b, "The closest I remember: on %s %s, ", weekday_name(t),
 		            fmt_dt(dt, sizeof dt, t));
-		pr_str_add(b, (const char *)r.data, r.len);
+		if (render_text(&r, f))
+			pr_str_adds(b, (const char *)r.data);
 		pr_str_adds(b, ".");
 		eng_buf_free(&r);
 	} else if (f->type == FT_NOTE)
@@ -471,13 +471,9 @@ int do_by_day(rctx *x, pr_str *b, h2emv_answer *a, size_t k, int by_task, int ac
 			continue;
 		if (by_task ? f->type != FT_TASK : f->type != FT_ACT && !(f->type == FT_TASK && !acts))
 			continue;
-		eng_buf r = { 0 };
-		facts_render_one(&r, f);
-		if (!r.data) {
-			eng_buf_free(&r);
+		eng_buf r;
+		if (!render_text(&r, f))
 			continue;
-		}
-		eng_buf_append(&r, "", 1);
 		const char *t = (const char *)r.data;
 		if (!strncmp(t, "the task ", 9))
 			t += 9;

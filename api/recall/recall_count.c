@@ -371,13 +371,9 @@ void answer_done(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 				continue;
 			remember(&skills, f->s[FS_NAME]);
 		}
-		eng_buf r = { 0 };
-		facts_render_one(&r, f);
-		if (!r.data) {
-			eng_buf_free(&r);
+		eng_buf r;
+		if (!render_text(&r, f))
 			continue;
-		}
-		eng_buf_append(&r, "", 1);
 		if (!listed(&seen, (const char *)r.data)) {
 			remember(&seen, (const char *)r.data);
 			pr_str_adds(b, n++ ? "; " : "");

@@ -72,6 +72,10 @@ int counted_amount(const char *s, const rquestion *q, char *out, size_t cap);
 int stated_count(const char *s, const rquestion *q, char *out, size_t cap);
 int key_names(const lex_word *w, const rq_term *t);
 int next_part(const char **p, char *out, size_t cap);
+
+/* f as one line of text, NUL-terminated, into r (facts_render_one); 0
+ * when it could not be written (r is then empty and freed). */
+int render_text(eng_buf *r, const fact *f);
 int named_part(const char *state, const rq_term *t, char *out, size_t cap, double *num);
 int amount_of(const rquestion *q, const fact *f, double *v, char *key, size_t cap);
 int is_act(const fact *f);

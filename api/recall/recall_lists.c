@@ -104,13 +104,9 @@ size_t failures_list(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 		} else {
 			told_step = 0;
 		}
-		eng_buf r = { 0 };
-		facts_render_one(&r, f);
-		if (!r.data) {
-			eng_buf_free(&r);
+		eng_buf r;
+		if (!render_text(&r, f))
 			continue;
-		}
-		eng_buf_append(&r, "", 1);
 		char key[600];
 		snprintf(key, sizeof key, "%s %s", (const char *)r.data, fmt_dt(dt, sizeof dt, f->t1));
 		if (!listed(&seen, key)) {

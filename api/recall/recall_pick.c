@@ -190,6 +190,17 @@ int64_t when_of(const rctx *x, const fact *f)
 	return x->q->order == RO_FIRST ? f->t0 : f->t1;
 }
 
+int render_text(eng_buf *r, const fact *f)
+{
+	memset(r, 0, sizeof *r);
+	facts_render_one(r, f);
+	if (!r->data || eng_buf_append(r, "", 1)) {
+		eng_buf_free(r);
+		return 0;
+	}
+	return 1;
+}
+
 int add_evidence(h2emv_answer *a, h2emv_ref r)
 {
 	for (size_t i = 0; i < a->n_evidence; i++)

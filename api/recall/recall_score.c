@@ -84,15 +84,6 @@ static int role_title(const char *name)
 	return 0;
 }
 
-/* Is `said` (a speaker's name) the person listed as `listed`: the same
- * name, or its first word ("Lena" for "Lena Vogel")? */
-static int same_person(const char *listed, const char *said)
-{
-	size_t n = strlen(said);
-	return !strcasecmp(listed, said) ||
-	       (n && !strncasecmp(listed, said, n) && listed[n] == ' ');
-}
-
 int is_me(const rquestion *q, const facts *set, const char *name)
 {
 	if (!name)
@@ -109,7 +100,7 @@ int is_me(const rquestion *q, const facts *set, const char *name)
 		if (p->type != FT_PERSON || !p->s[FS_NAME] || !p->s[FS_PLACE])
 			continue;
 		people = 1;
-		if (same_person(p->s[FS_NAME], name))
+		if (lex_same_person(p->s[FS_NAME], name, strlen(name)))
 			return 0;
 	}
 	if (!people)
@@ -132,7 +123,7 @@ int is_me(const rquestion *q, const facts *set, const char *name)
 		int listed = 0;
 		for (size_t j = 0; j < set->n && !listed; j++)
 			listed = set->v[j].type == FT_PERSON && set->v[j].s[FS_NAME] &&
-			         set->v[j].s[FS_PLACE] && same_person(set->v[j].s[FS_NAME], s->s[FS_NAME]);
+			         set->v[j].s[FS_PLACE] && lex_same_person(set->v[j].s[FS_NAME], s->s[FS_NAME], strlen(s->s[FS_NAME]));
 		if (!listed && !profile_is_self(q->prof, s->s[FS_NAME]))
 			return 0;
 	}

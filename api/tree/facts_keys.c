@@ -131,8 +131,7 @@ int fx_names_person(const scene *s, const char *p, size_t n)
 {
 	/* the name listed, or its first word ("Nico" for "Nico Ferreira") */
 	for (size_t i = 0; i < s->n_persons; i++)
-		if (s->persons[i] && strlen(s->persons[i]) >= n && !strncasecmp(s->persons[i], p, n) &&
-		    (s->persons[i][n] == 0 || (n >= 3 && s->persons[i][n] == ' ')))
+		if (lex_same_person(s->persons[i], p, n))
 			return 1;
 	for (size_t i = 0; i < s->n_speech; i++)
 		if (s->speech[i].speaker && strlen(s->speech[i].speaker) == n &&
