@@ -80,6 +80,24 @@ int lex_same_group(const char *stem);
  * Returns the length written (cap > 0). */
 size_t lex_display(char *out, size_t cap, const char *id, size_t n);
 
+/* The past tense of a verb phrase's first word ("pick up" -> "picked up",
+ * "bring" -> "brought"), into out. */
+void lex_past(char *out, size_t cap, const char *verb);
+
+/* A skill or task name said as a phrase a person reads, its verb in the
+ * past tense when the lexicon knows it: "ReceiveObjectFromHuman" ->
+ * "received object from human", "Pickup(Tomato_1)" -> "picked up the
+ * tomato", "Place(Mug_0, CoffeeMachine)" -> "placed the mug on the coffee
+ * machine", "HomePose" -> "moved to the home pose", "Introduction" ->
+ * "introduced myself"; a name with no verb as its words ("thermal
+ * scan"). Returns the length written (cap > 0); "" for NULL. */
+size_t lex_skill_words(char *out, size_t cap, const char *name);
+
+/* The verb of a skill or task name in the past tense with its particle
+ * ("Pickup" -> "picked up", "HandOverObjectToHuman" -> "handed over",
+ * "navigate_to" -> "navigated"); "" (0) when its first word is no verb. */
+size_t lex_skill_verb(char *out, size_t cap, const char *name);
+
 /* Is p (n bytes) the person `listed`: the same name in any case, or its
  * first word of three letters or more ("Nico" for "Nico Ferreira")? */
 int lex_same_person(const char *listed, const char *p, size_t n);

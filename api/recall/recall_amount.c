@@ -419,6 +419,20 @@ int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
  * at the end) began at the running fact among the first n candidates —
  * its first report when that was the same run, its last when the facts
  * merged several runs (two introductions in an afternoon). */
+/* Did another run of f's skill end after the running fact g began and
+ * before f: then g started that run, not f's. */
+static int ended_between(const rctx *x, size_t n, const fact *f, const fact *g)
+{
+	for (size_t i = 0; i < n; i++) {
+		const fact *h = x->c[i].f;
+		if (h != f && h != g && h->status != FST_ONGOING && h->status != FST_NONE &&
+		    h->s[FS_NAME] && !strcmp(h->s[FS_NAME], f->s[FS_NAME]) && h->t1 > g->t1 &&
+		    h->t1 < f->t1)
+			return 1;
+	}
+	return 0;
+}
+
 int64_t run_start(const rctx *x, const fact *f, size_t n)
 {
 	const int64_t MIN = 60 * 1000000LL;
@@ -426,73 +440,11 @@ int64_t run_start(const rctx *x, const fact *f, size_t n)
 	for (size_t i = 0; f->t2 - start < 1000000 && i < n; i++) {
 		const fact *g = x->c[i].f;
 		if (g != f && g->status == FST_ONGOING && g->s[FS_NAME] && f->s[FS_NAME] &&
-		    !strcmp(g->s[FS_NAME], f->s[FS_NAME]) && g->t2 <= f->t1 && f->t1 - g->t2 < 30 * MIN)
+		    !strcmp(g->s[FS_NAME], f->s[FS_NAME]) && g->t2 <= f->t1 && f->t1 - g->t2 < 30 * MIN &&
+		    !ended_between(x, n, f, g))
 			start = f->t1 - g->t0 < 4 * 60 * MIN && f->count <= 1 ? g->t0 : g->t1;
 	}
 	if (f->t2 - start < 1000000 && f->count <= 1 && f->t0 < f->t1)
 		start = f->t0;
 	return start;
-}
-
-/* "What did you do last week", "describe what you did each day": a span
- * of several days told day by day, a few things each (its tasks when the
- * span holds more kinds of action than a list shows). 0 when the
- * candidates fall on one day and no day by day was asked. */
-int do_by_day(rctx *x, pr_str *b, h2emv_answer *a, size_t k, int by_task, int acts)
-{
-	enum { DAYS = 8, PER_DAY = 5 };
-	char day[40], last[40] = "";
-	size_t nd = 0;
-	for (size_t i = 0; i < k; i++) {
-		emv_fmt_date(day, sizeof day, x->c[i].f->t0);
-		if (strcmp(day, last))
-			nd++, snprintf(last, sizeof last, "%s", day);
-	}
-	if (nd < 2 && !x->q->by_day)
-		return 0;
-	/* the newest days when there are more than a list shows */
-	size_t skip = nd > DAYS ? nd - DAYS : 0, di = 0, n = 0, more = 0;
-	pr_str seen = { 0 };
-	last[0] = 0;
-	if (skip)
-		pr_str_addf(b, "(%zu earlier days not listed) ", skip);
-	for (size_t i = 0; i < k; i++) {
-		const fact *f = x->c[i].f;
-		emv_fmt_date(day, sizeof day, f->t0);
-		if (strcmp(day, last)) {
-			if (di++ >= skip && last[0] && n)
-				pr_str_addf(b, "%s; ", more ? " and more" : "");
-			snprintf(last, sizeof last, "%s", day);
-			n = more = 0;
-			pr_str_free(&seen);
-			memset(&seen, 0, sizeof seen);
-		}
-		if (di <= skip)
-			continue;
-		if (by_task ? f->type != FT_TASK : f->type != FT_ACT && !(f->type == FT_TASK && !acts))
-			continue;
-		eng_buf r;
-		if (!render_text(&r, f))
-			continue;
-		const char *t = (const char *)r.data;
-		if (!strncmp(t, "the task ", 9))
-			t += 9;
-		if (!listed(&seen, t)) {
-			remember(&seen, t);
-			if (n < PER_DAY) {
-				if (!n)
-					pr_str_addf(b, "On %s (%s): ", day, weekday_name(f->t0));
-				pr_str_addf(b, "%s%s", n ? ", " : "", t);
-				add_evidence(a, x->c[i].ref);
-				n++;
-			} else {
-				more = 1;
-			}
-		}
-		eng_buf_free(&r);
-	}
-	if (n)
-		pr_str_addf(b, "%s.", more ? " and more" : "");
-	pr_str_free(&seen);
-	return 1;
 }

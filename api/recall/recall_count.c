@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "api/base/lex.h"
 #include "api/base/timefmt.h"
 #include "api/tree/facts.h"
 #include "api/mem/mem.h"
@@ -210,6 +211,7 @@ void answer_yesno(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 	 * asks about a failure */
 	const cand *hit = NULL, *tried = NULL;
 	int any_done = 0, any_failed = 0;
+	int seeing = q->verb >= 0 && (q->term[q->verb].cls == LC_SEE || q->term[q->verb].cls == LC_LOOK);
 	/* "did the first run of X succeed": that run, whatever came after */
 	if (q->order_said && q->order == RO_FIRST && q->status != RS_FAILED) {
 		const cand *first = NULL;
@@ -256,6 +258,10 @@ void answer_yesno(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 		 * none succeeding */
 		if (is_act(f) && f->status == FST_ONGOING &&
 		    (q->status == RS_DONE || (any_failed && !any_done)))
+			continue;
+		/* seeing says yes only with every word asked: "did you see a
+		 * unicorn on stand 3" is not answered by the helmet seen there */
+		if (seeing && !x->c[i].complete)
 			continue;
 		if (!hit || f->t1 > hit->f->t1 ||
 		    (f->t1 == hit->f->t1 && !(f->type == FT_TASK && hit->f->type != FT_TASK)))
@@ -327,6 +333,18 @@ void answer_steps(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 		pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, t_first));
 }
 
+/* Is a name written in words (a run of three letters), not a code? */
+static int in_words(const char *s)
+{
+	int run = 0;
+	for (; *s; s++) {
+		run = ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'z') ? run + 1 : 0;
+		if (run >= 3)
+			return 1;
+	}
+	return 0;
+}
+
 /* What was done (or what failed): a list of actions, or of tasks, or day by day. */
 void answer_done(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 {
@@ -340,20 +358,27 @@ void answer_done(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 	 * more kinds of action than a list shows: a day of a skill-stack
 	 * robot is its tasks (bring the milk, load the dishwasher), not its
 	 * first ten motions */
-	int acts = 0, tasks = 0;
-	pr_str kinds = { 0 };
-	size_t n_kinds = 0;
+	int acts = 0;
+	pr_str kinds = { 0 }, named = { 0 };
+	size_t n_kinds = 0, tasks = 0;
 	for (size_t i = 0; i < k; i++) {
 		const fact *f = x->c[i].f;
 		acts |= f->type == FT_ACT;
-		tasks |= f->type == FT_TASK;
 		if (f->type == FT_ACT && f->s[FS_NAME] && !listed(&kinds, f->s[FS_NAME])) {
 			remember(&kinds, f->s[FS_NAME]);
 			n_kinds++;
 		}
+		/* tasks that tell apart: several, named in words ("day shift"
+		 * all week, or work orders "WO-2231", tell less than the actions) */
+		if (f->type == FT_TASK && f->s[FS_NAME] && !listed(&named, f->s[FS_NAME]) &&
+		    in_words(f->s[FS_NAME])) {
+			remember(&named, f->s[FS_NAME]);
+			tasks++;
+		}
 	}
 	pr_str_free(&kinds);
-	int by_task = q->kind == RQ_DO && tasks && n_kinds > LIST_MAX;
+	pr_str_free(&named);
+	int by_task = q->kind == RQ_DO && tasks >= 3 && n_kinds > LIST_MAX;
 	if (q->kind == RQ_DO && !q->t_point && do_by_day(x, b, a, k, by_task, acts)) {
 		pr_str_free(&seen);
 		pr_str_free(&skills);
@@ -374,6 +399,17 @@ void answer_done(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 		eng_buf r;
 		if (!render_text(&r, f))
 			continue;
+		/* a task said in words ("received object from human"), not as
+		 * "the task ReceiveObjectFromHuman" */
+		char said[160];
+		if (q->kind == RQ_DO && f->type == FT_TASK && f->status != FST_FAILED &&
+		    f->status != FST_ABORTED && lex_skill_words(said, sizeof said, f->s[FS_NAME])) {
+			r.len = 0;
+			if (eng_buf_append(&r, said, strlen(said) + 1)) {
+				eng_buf_free(&r);
+				continue;
+			}
+		}
 		if (!listed(&seen, (const char *)r.data)) {
 			remember(&seen, (const char *)r.data);
 			pr_str_adds(b, n++ ? "; " : "");

@@ -20,6 +20,51 @@
 #include "api/base/utf8.h"
 #include "api/recall/recall_internal.h"
 
+/* A duration in words: "22 seconds", "1 minute and 35 seconds". */
+static void say_duration(pr_str *b, int64_t secs)
+{
+	long long m = (long long)(secs / 60), sec = (long long)(secs % 60);
+	if (m)
+		pr_str_addf(b, "%lld minute%s and ", m, m == 1 ? "" : "s");
+	pr_str_addf(b, "%lld second%s", sec, sec == 1 ? "" : "s");
+}
+
+/* "How long did it take on average": the mean of the runs that lasted
+ * (a second or more; one occurrence each), with how many and the range.
+ * 0 when none lasted. */
+static int mean_duration(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
+{
+	double sum = 0;
+	int64_t lo = 0, hi = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < k; i++) {
+		const fact *f = x->c[i].f;
+		if (f->count > 1 || f->status == FST_FAILED || f->status == FST_ABORTED ||
+		    f->status == FST_ONGOING)
+			continue;
+		int64_t d = (f->t2 - run_start(x, f, x->n)) / 1000000;
+		if (d < 1)
+			continue;
+		sum += (double)d;
+		lo = !n || d < lo ? d : lo;
+		hi = !n || d > hi ? d : hi;
+		n++;
+		add_evidence(a, x->c[i].ref);
+	}
+	if (!n)
+		return 0;
+	int64_t m = (int64_t)(sum / (double)n + 0.5);
+	pr_str_adds(b, "On average about ");
+	say_duration(b, m);
+	if (m >= 60)
+		pr_str_addf(b, " (%lld seconds)", (long long)m);
+	pr_str_addf(b, " over %zu time%s", n, n == 1 ? "" : "s");
+	if (n > 1)
+		pr_str_addf(b, ", from %lld to %lld seconds", (long long)lo, (long long)hi);
+	pr_str_adds(b, ".");
+	return 1;
+}
+
 /* When or how long: the time of the one picked, a run from its start to its end. */
 static void answer_when(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 {
@@ -27,14 +72,17 @@ static void answer_when(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size
 	char dt[40], dd[40];
 	if (!c)
 		return;
+	if (q->kind == RQ_DURATION && q->extreme == 2 && mean_duration(x, b, a, k))
+		return;
 	if (q->kind == RQ_DURATION) {
 		/* a run whose end was recorded apart from its start (a
 		 * "running" fact, then a "succeeded" one at the end): the
 		 * run is the running fact's start to the end */
 		int64_t start = run_start(x, c->f, x->n);
 		int64_t d = (c->f->t2 - start) / 1000000;
-		pr_str_addf(b, "About %lld minutes and %lld seconds (%s).", (long long)(d / 60),
-		            (long long)(d % 60), fmt_dt(dt, sizeof dt, c->f->t1));
+		pr_str_adds(b, "About ");
+		say_duration(b, d);
+		pr_str_addf(b, " (%s).", fmt_dt(dt, sizeof dt, c->f->t1));
 	} else {
 		/* a run recorded as running, then finished: its start, and its
 		 * end when it lasted over a minute */
@@ -416,8 +464,9 @@ void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	}
 	/* answered from a gist of forgotten children (a summary's facts, a
 	 * placeholder's salient ones)? It keeps what happened, with whom,
-	 * when and where carried things went; never the words said or what
-	 * was seen */
+	 * when and where carried things went, and the words said or things
+	 * seen that were salient enough to keep; what it did not keep is
+	 * forgotten */
 	int gist = k > 0;
 	for (size_t i = 0; i < k; i++)
 		gist &= x->c[i].coarse != 0;
@@ -430,7 +479,8 @@ void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		if (!c)
 			c = &x->c[0];
 		/* an answer the gist gives is an answer: forgotten stays 0 */
-		if (q->kind == RQ_SAID || q->kind == RQ_SEEN ||
+		if ((q->kind == RQ_SAID && c->f->type != FT_SPEECH) ||
+		    (q->kind == RQ_SEEN && c->f->type != FT_SEEN) ||
 		    (q->kind == RQ_WHERE && !c->f->s[FS_DST] && !c->f->s[FS_PLACE]) ||
 		    (q->kind == RQ_FROM && !c->f->s[FS_SRC])) {
 			a->forgotten = 1;
@@ -453,6 +503,15 @@ void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 		} else {
 			pr_str_adds(b, NOT_FOUND);
 		}
+		return;
+	}
+	/* "what did you do yesterday before noon" over a span with nothing
+	 * in it: say so, with the span */
+	if (!k && q->kind == RQ_DO && q->t1 && !x->forgot && !x->cut && !content_terms(q) &&
+	    q->verb < 0) {
+		char d0[40], d1[40];
+		pr_str_addf(b, "I remember nothing I did between %s and %s.",
+		            fmt_dt(d0, sizeof d0, q->t0), fmt_dt(d1, sizeof d1, q->t1));
 		return;
 	}
 	if (!k && q->kind == RQ_YESNO && !x->forgot && !x->cut) {

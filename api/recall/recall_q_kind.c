@@ -276,6 +276,22 @@ static void read_wh(rquestion *q, const lex_word *w, size_t k, uint8_t *used, in
 	         !strcmp(w[3].w, "you") && !lex_stop(w[1].stem) && !lex_lemma(w[1].stem, NULL) &&
 	         !w[1].digit && strcmp(w[1].w, "else"))
 		q->kind = RQ_WHICH; /* "what crates did you carry" */
+	/* "how long did it take on average": the mean of the runs; "how long
+	 * did your last introduction take": take is the asking, not a doing */
+	for (size_t i = 2; q->kind == RQ_DURATION && i < k; i++) {
+		if (!strcmp(w[i].w, "average") || !strcmp(w[i].w, "avg") || !strcmp(w[i].w, "mean") ||
+		    !strcmp(w[i].w, "usually") || !strcmp(w[i].w, "typically")) {
+			q->extreme = 2;
+			used[i] = 1;
+		}
+		if ((!strcmp(w[i].w, "take") || !strcmp(w[i].w, "took") || !strcmp(w[i].w, "last") ||
+		     !strcmp(w[i].w, "lasted")) &&
+		    (i + 1 == k || !strcmp(w[i + 1].w, "to") || !strcmp(w[i + 1].w, "you") ||
+		     !strcmp(w[i + 1].w, "for") || !strcmp(w[i + 1].w, "on") ||
+		     !strcmp(w[i + 1].w, "in") || !strcmp(w[i + 1].w, "altogether") ||
+		     !strcmp(w[i + 1].w, "overall")))
+			used[i] = 1;
+	}
 }
 
 /* A measured value asked ("what was the CO2 level in the hab", "how high

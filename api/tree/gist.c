@@ -116,37 +116,6 @@ int gist_select(facts *out, const facts *pool, size_t budget)
 
 /* ------------------------------------------------------------ sentence -- */
 
-/* The past tense of a verb's first word ("pick up" -> "picked up"). */
-static void past(char *out, size_t cap, const char *verb)
-{
-	static const char *const irregular[][2] = {
-		{ "bring", "brought" }, { "put", "put" },     { "take", "took" },   { "give", "gave" },
-		{ "go", "went" },       { "hold", "held" },   { "find", "found" },  { "make", "made" },
-		{ "see", "saw" },       { "get", "got" },     { "leave", "left" },  { "cut", "cut" },
-		{ "set", "set" },       { "throw", "threw" }, { "drive", "drove" }, { "lay", "laid" },
-		{ "tell", "told" },     { "say", "said" },    { "meet", "met" },    { "buy", "bought" },
-		{ "send", "sent" },     { "run", "ran" },     { "read", "read" },   { "shut", "shut" },
-		{ "sell", "sold" },     { "ring", "rang" },   { "feed", "fed" },    { "hang", "hung" },
-		{ "grab", "grabbed" },  { "drop", "dropped" }, { "stop", "stopped" }, { "chop", "chopped" },
-		{ "mop", "mopped" },    { "wrap", "wrapped" }, { "scrub", "scrubbed" }, { "plan", "planned" },
-		{ "tap", "tapped" },    { "slip", "slipped" }, { "ship", "shipped" }, { "stir", "stirred" },
-	};
-	size_t w = strcspn(verb, " ");
-	const char *rest = verb + w;
-	for (size_t i = 0; i < sizeof irregular / sizeof *irregular; i++)
-		if (strlen(irregular[i][0]) == w && !strncmp(verb, irregular[i][0], w)) {
-			snprintf(out, cap, "%s%s", irregular[i][1], rest);
-			return;
-		}
-	const char *end = "ed";
-	size_t keep = w;
-	if (w && verb[w - 1] == 'e')
-		end = "d";
-	else if (w > 1 && verb[w - 1] == 'y' && !strchr("aeiou", verb[w - 2]))
-		keep--, end = "ied";
-	snprintf(out, cap, "%.*s%s%s", (int)keep, verb, end, rest);
-}
-
 /* Text appended with its first failure kept (out of memory). */
 typedef struct sink {
 	eng_buf *b;
@@ -178,12 +147,15 @@ static void add_thing(sink *b, const char *lead, const char *id, int article)
 	add_s(b, d);
 }
 
-/* One clause for x, occurring `count` times. */
-static void clause(sink *b, const fact *x, uint32_t count)
+/* One clause for x, occurring `count` times; `said` the verb already in
+ * the past tense (NULL: from the fact's lemma). */
+static void clause(sink *b, const fact *x, uint32_t count, const char *said)
 {
 	char verb[96];
 	const char *v = x->s[FS_VERB];
-	if (x->type == FT_TASK) {
+	if (said && !failed(x)) {
+		add_s(b, said);
+	} else if (x->type == FT_TASK) {
 		add_s(b, failed(x) ? "could not finish the task '" : "finished the task '");
 		add_s(b, x->s[FS_NAME] ? x->s[FS_NAME] : "");
 		add_s(b, "'");
@@ -194,7 +166,7 @@ static void clause(sink *b, const fact *x, uint32_t count)
 		if (failed(x))
 			snprintf(verb, sizeof verb, "could not %s", v);
 		else
-			past(verb, sizeof verb, v);
+			lex_past(verb, sizeof verb, v);
 		add_s(b, verb);
 	}
 	if (x->type == FT_ACT && x->s[FS_OBJ])
@@ -309,7 +281,7 @@ int gist_sentence(eng_buf *b, const fact *const *v, size_t n, size_t cap)
 	for (size_t i = 0; i < k && used + 12 < cap; i++) {
 		t.len = 0;
 		sink ts = { &t, 0 };
-		clause(&ts, o[i].f, o[i].count);
+		clause(&ts, o[i].f, o[i].count, NULL);
 		oom |= ts.oom;
 		if (used + t.len + (said ? 2 : 0) <= cap) {
 			used += t.len + (said ? 2 : 0);
@@ -325,9 +297,16 @@ int gist_sentence(eng_buf *b, const fact *const *v, size_t n, size_t cap)
 		if (o[i].take) {
 			if (!first)
 				add_s(&sk, "; ");
-			clause(&sk, o[i].f, o[i].count);
+			clause(&sk, o[i].f, o[i].count, NULL);
 			first = 0;
 		}
 	free(o);
 	return sk.oom ? -1 : said;
+}
+
+int gist_clause(eng_buf *b, const fact *x, uint32_t count, const char *verb)
+{
+	sink s = { b, 0 };
+	clause(&s, x, count, verb);
+	return s.oom ? -1 : 0;
 }

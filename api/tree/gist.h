@@ -35,4 +35,10 @@ int gist_select(facts *out, const facts *pool, size_t budget);
  * many clauses were written; -1 when out of memory. */
 int gist_sentence(eng_buf *b, const fact *const *v, size_t n, size_t cap);
 
+/* Append to `b` the clause gist_sentence says of one fact x occurring
+ * `count` times ("picked up the knife twice"); `verb`, when not NULL, is
+ * the verb said in the past tense in place of the fact's lemma ("handed
+ * over" for HandOver, whose lemma is give). -1 when out of memory. */
+int gist_clause(eng_buf *b, const fact *x, uint32_t count, const char *verb);
+
 #endif
