@@ -415,6 +415,21 @@ RULES["engineroom"] = [
     "and what you answered.",
     "Please always remember when a job failed or was aborted, and why.",
 ]
+RULES["filmset"] = [
+    "Always remember every take you shot, every track you laid and every "
+    "prop you fetched and for whom.",
+    "You should always remember what the director, the AD, the crew and "
+    "the cast said to you and what you told them.",
+    "Please always remember when a job failed or was cancelled, and why.",
+]
+RULES["carwash"] = [
+    "Always remember every car you washed: whose it was, which package, "
+    "what they paid and what you found inside.",
+    "You should always remember what the customers, Darnell, Tasha and "
+    "Luis said to you and what you told them.",
+    "Please always remember when a wash or a check failed or was stopped, "
+    "and why.",
+]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
     "You should always remember who visited and what they said.",
