@@ -124,6 +124,8 @@ import brewery   # noqa: E402
 import engineroom  # noqa: E402
 import armaruser  # noqa: E402
 import teachuser  # noqa: E402
+import filmset   # noqa: E402
+import carwash   # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -151,6 +153,7 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "firehall": (firehall, None),
            "datahall": (datahall, None), "bikeshop": (bikeshop, None),
            "brewery": (brewery, None), "engineroom": (engineroom, None)}
+WRITTEN.update({"filmset": (filmset, None), "carwash": (carwash, None)})
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
@@ -160,6 +163,7 @@ SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "station", "playhouse", "dairy", "firehall", "armaruser",
            "teachuser", "datahall", "bikeshop",
            "brewery", "engineroom"]
+SOURCES += ["filmset", "carwash"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -206,6 +210,9 @@ FRESH8 = ["datahall", "bikeshop"]
 # A ninth pair, kept apart (docs/realqa.md, "A ninth fresh untuned source
 # pair, kept apart (brewery, engineroom), 2026-11-28"); its own group line.
 FRESH9 = ["brewery", "engineroom"]
+# A tenth pair (docs/realqa.md, "A tenth fresh untuned source pair
+# (filmset, carwash), 2026-11-28"); its own group line.
+FRESH10 = ["filmset", "carwash"]
 # The real ARMAR-7 and TEACh histories asked by a new user in everyday
 # wording, measured once (docs/realqa.md, "Real data asked by a new user
 # (armaruser, teachuser), 2026-11-27"); their own group line.
@@ -230,6 +237,7 @@ GROUPS = [
     ("fresh_untuned_7", "fresh (untuned, seventh)", FRESH7),
     ("fresh_untuned_8", "fresh (untuned, eighth)", FRESH8),
     ("fresh_untuned_9", "fresh (untuned, ninth, kept apart)", FRESH9),
+    ("fresh_untuned_10", "fresh (untuned, tenth)", FRESH10),
     ("realuser", "real data, new user (untuned)", REALUSER),
 ]
 
@@ -407,6 +415,21 @@ RULES["engineroom"] = [
     "and what you answered.",
     "Please always remember when a job failed or was aborted, and why.",
 ]
+RULES["filmset"] = [
+    "Always remember every take you shot, every track you laid and every "
+    "prop you fetched and for whom.",
+    "You should always remember what the director, the AD, the crew and "
+    "the cast said to you and what you told them.",
+    "Please always remember when a job failed or was cancelled, and why.",
+]
+RULES["carwash"] = [
+    "Always remember every car you washed: whose it was, which package, "
+    "what they paid and what you found inside.",
+    "You should always remember what the customers, Darnell, Tasha and "
+    "Luis said to you and what you told them.",
+    "Please always remember when a wash or a check failed or was stopped, "
+    "and why.",
+]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
     "You should always remember who visited and what they said.",
@@ -473,7 +496,8 @@ class Run:
                 self.cli("import", *imp, "-q", "-o", f)
                 out[name] = (f, qfn(data)[0], imp)
         for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
-                FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9:
+                FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 +\
+                FRESH10:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)
@@ -754,7 +778,8 @@ def main(argv=None):
                 hospital.write(f)
                 qs += hospital.questions(f)[0]
             for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
-                FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9:
+                FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 +\
+                FRESH10:
                 if name in sources:
                     f = os.path.join(work, name + ".jsonl")
                     WRITTEN[name][0].write(f)
