@@ -36,7 +36,7 @@ import json
 import random
 
 from common import QuestionSet, Span, day_of, must_contain, one, \
-    parse_time, variants
+    parse_time
 
 SEED = 20261119
 THU, FRI, SAT = "2026-11-19", "2026-11-20", "2026-11-21"
