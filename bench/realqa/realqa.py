@@ -122,6 +122,8 @@ import datahall  # noqa: E402
 import bikeshop  # noqa: E402
 import brewery   # noqa: E402
 import engineroom  # noqa: E402
+import vetclinic  # noqa: E402
+import minecheck  # noqa: E402
 import armaruser  # noqa: E402
 import teachuser  # noqa: E402
 import filmset   # noqa: E402
@@ -152,8 +154,9 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "dairy": (dairy, None),
            "firehall": (firehall, None),
            "datahall": (datahall, None), "bikeshop": (bikeshop, None),
-           "brewery": (brewery, None), "engineroom": (engineroom, None)}
-WRITTEN.update({"filmset": (filmset, None), "carwash": (carwash, None)})
+           "brewery": (brewery, None), "engineroom": (engineroom, None),
+           "vetclinic": (vetclinic, None), "minecheck": (minecheck, None),
+           "filmset": (filmset, None), "carwash": (carwash, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
@@ -162,8 +165,8 @@ SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "shelfscan", "vineyard", "sitewalk", "cafeteria", "zookeeper",
            "station", "playhouse", "dairy", "firehall", "armaruser",
            "teachuser", "datahall", "bikeshop",
-           "brewery", "engineroom"]
-SOURCES += ["filmset", "carwash"]
+           "brewery", "engineroom", "filmset", "carwash", "vetclinic",
+           "minecheck"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -213,6 +216,9 @@ FRESH9 = ["brewery", "engineroom"]
 # A tenth pair (docs/realqa.md, "A tenth fresh untuned source pair
 # (filmset, carwash), 2026-11-28"); its own group line.
 FRESH10 = ["filmset", "carwash"]
+# An eleventh pair (docs/realqa.md, "An eleventh fresh untuned source pair
+# (vetclinic, minecheck), 2026-11-28"); its own group line.
+FRESH11 = ["vetclinic", "minecheck"]
 # The real ARMAR-7 and TEACh histories asked by a new user in everyday
 # wording, measured once (docs/realqa.md, "Real data asked by a new user
 # (armaruser, teachuser), 2026-11-27"); their own group line.
@@ -238,6 +244,7 @@ GROUPS = [
     ("fresh_untuned_8", "fresh (untuned, eighth)", FRESH8),
     ("fresh_untuned_9", "fresh (untuned, ninth, kept apart)", FRESH9),
     ("fresh_untuned_10", "fresh (untuned, tenth)", FRESH10),
+    ("fresh_untuned_11", "fresh (untuned, eleventh)", FRESH11),
     ("realuser", "real data, new user (untuned)", REALUSER),
 ]
 
@@ -429,6 +436,19 @@ RULES["carwash"] = [
     "Luis said to you and what you told them.",
     "Please always remember when a wash or a check failed or was stopped, "
     "and why.",
+RULES["vetclinic"] = [
+    "Always remember every patient you weighed, fed or sent home, with its "
+    "owner, and every drug you fetched.",
+    "You should always remember what the vets, the owners and the front desk "
+    "said to you and what you told them.",
+    "Please always remember when a job failed or was cancelled, and why.",
+]
+RULES["minecheck"] = [
+    "Always remember every gas reading, every hazard you tagged and every "
+    "pump check.",
+    "You should always remember what the shift boss, the crew and dispatch "
+    "said on the radio and what you answered.",
+    "Please always remember when a job failed or was aborted, and why.",
 ]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
@@ -497,7 +517,7 @@ class Run:
                 out[name] = (f, qfn(data)[0], imp)
         for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
                 FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 +\
-                FRESH10:
+                FRESH10 + FRESH11:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)
@@ -779,7 +799,7 @@ def main(argv=None):
                 qs += hospital.questions(f)[0]
             for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
                 FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 +\
-                FRESH10:
+                FRESH10 + FRESH11:
                 if name in sources:
                     f = os.path.join(work, name + ".jsonl")
                     WRITTEN[name][0].write(f)
