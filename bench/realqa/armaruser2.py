@@ -66,9 +66,8 @@ def seen_in_says(A, day=None):
 
 
 def loc(e):
-    """The place a navigation went to: 'MobileKitchen/sideboard' -> 'sideboard'."""
-    p = e.params.get("location", "")
-    return p
+    """The location a navigation went to ('MobileKitchen/sideboard')."""
+    return e.params.get("location", "")
 
 
 def goal_runs(A, name):
