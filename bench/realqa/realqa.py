@@ -68,7 +68,8 @@ with [key, value] pair args and a final line with name and status only,
 dispatch tones as raw speech, pipe-separated incident log notes).
 Real data asked by a new user (its own group line, REALUSER): armaruser
 (the real ARMAR-7 stream) and teachuser (the seven TEACh episodes), asked
-in everyday wording by an engineer who never read the product code.
+in everyday wording by an engineer who never read the product code;
+REALUSER2: armaruser2 and teachuser2 (eight other TEACh episodes), a second.
 Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
@@ -128,6 +129,8 @@ import armaruser  # noqa: E402
 import teachuser  # noqa: E402
 import filmset   # noqa: E402
 import carwash   # noqa: E402
+import armaruser2  # noqa: E402
+import teachuser2  # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -226,6 +229,14 @@ REALUSER = ["armaruser", "teachuser"]
 # The real sources' importers: source -> (importer module, questions).
 REAL_IMPORT = {"armaruser": ("armar", armaruser.questions),
                "teachuser": ("teach", teachuser.questions)}
+# The same real data asked by a second new user, teachuser2 on eight other
+# TEACh episodes (docs/realqa.md, "Real data asked by a second new user
+# (armaruser2, teachuser2), 2026-11-28"); their own group line.
+REALUSER2 = ["armaruser2", "teachuser2"]
+SOURCES += REALUSER2
+REAL_IMPORT.update({"armaruser2": ("armar", armaruser2.questions),
+                    "teachuser2": ("teach", teachuser2.questions)})
+REAL_TEACH_ARGS = {"teachuser2": teachuser2.import_args}
 
 # The group lines of the table, in order: the key in --json's output, the
 # label, the sources.
@@ -246,6 +257,7 @@ GROUPS = [
     ("fresh_untuned_10", "fresh (untuned, tenth)", FRESH10),
     ("fresh_untuned_11", "fresh (untuned, eleventh)", FRESH11),
     ("realuser", "real data, new user (untuned)", REALUSER),
+    ("realuser2", "real data, second new user (untuned)", REALUSER2),
 ]
 
 RULES = {
@@ -293,6 +305,7 @@ RULES["lab"] = [
 RULES["armar-para"] = RULES["armar"]
 RULES["armaruser"] = RULES["armar"]
 RULES["teachuser"] = RULES["teach"]
+RULES["armaruser2"], RULES["teachuser2"] = RULES["armar"], RULES["teach"]
 RULES["hotel"] = [
     "Always remember what you served and which room you brought things to.",
     "You should always remember what guests and staff told you.",
@@ -436,6 +449,7 @@ RULES["carwash"] = [
     "Luis said to you and what you told them.",
     "Please always remember when a wash or a check failed or was stopped, "
     "and why.",
+]
 RULES["vetclinic"] = [
     "Always remember every patient you weighed, fed or sent home, with its "
     "owner, and every drug you fetched.",
@@ -506,13 +520,14 @@ class Run:
             imp = ["teach"] + teach.import_args(data)
             self.cli("import", *imp, "-q", "-o", f)
             out["teach"] = (f, teach.questions(data)[0], imp)
-        for name in REALUSER:
+        for name in REALUSER + REALUSER2:
             if name in sources:
                 kind, qfn = REAL_IMPORT[name]
                 f = os.path.join(work, name + ".jsonl")
                 imp = (["armar", os.path.join(data, armar.PATH)]
                        if kind == "armar" else
-                       ["teach"] + teach.import_args(data))
+                       ["teach"] + REAL_TEACH_ARGS.get(
+                           name, teach.import_args)(data))
                 self.cli("import", *imp, "-q", "-o", f)
                 out[name] = (f, qfn(data)[0], imp)
         for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
@@ -790,7 +805,7 @@ def main(argv=None):
                 qs += armar_para.questions(args.data)[0]
             if "teach" in sources:
                 qs += teach.questions(args.data)[0]
-            for name in REALUSER:
+            for name in REALUSER + REALUSER2:
                 if name in sources:
                     qs += REAL_IMPORT[name][1](args.data)[0]
             if "hospital" in sources or "hospital-noprofile" in sources:
