@@ -76,6 +76,8 @@ static int add_facts(builder *b, const scene *s, int64_t gap)
 	 * arguments, ends the run the goal holds (facts_close_run) */
 	if (rc == H2EMV_OK && b->n_goals && (f = facts_of(b->goals[b->n_goals - 1])))
 		rc = facts_close_run(&sf, f, s);
+	if (rc == H2EMV_OK && b->n_goals && (f = facts_of(b->goals[b->n_goals - 1])))
+		rc = facts_join_run(&sf, f, s);
 	size_t n_prev = gap > b->cfg.event_gap ? 0 : b->n_prev;
 	if (rc == H2EMV_OK && b->event) {
 		if (!(f = facts_of(b->event)) ||

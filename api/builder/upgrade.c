@@ -68,8 +68,11 @@ static int fold_scene(up *u, tnode *sc, tnode *ev)
 	facts *f;
 	int rc = facts_from_scene(&sf, &s, u->b.prof, u->tasks);
 	tnode *g = ev->parent;
-	if (rc == H2EMV_OK && g && g->kind == H2EMV_KIND_GOAL && tlacks(g) && (f = facts_of(g)))
+	if (rc == H2EMV_OK && g && g->kind == H2EMV_KIND_GOAL && tlacks(g) && (f = facts_of(g))) {
 		rc = facts_close_run(&sf, f, &s);
+		if (rc == H2EMV_OK)
+			rc = facts_join_run(&sf, f, &s);
+	}
 	size_t n_prev = gap > u->b.cfg.event_gap ? 0 : u->n_prev;
 	for (tnode *n = ev; rc == H2EMV_OK && n; n = n->parent) {
 		if (n->kind != H2EMV_KIND_EVENT && n->kind != H2EMV_KIND_GOAL)

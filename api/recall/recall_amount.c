@@ -440,7 +440,7 @@ int64_t run_start(const rctx *x, const fact *f, size_t n)
 	for (size_t i = 0; f->t2 - start < 1000000 && i < n; i++) {
 		const fact *g = x->c[i].f;
 		if (g != f && g->status == FST_ONGOING && g->s[FS_NAME] && f->s[FS_NAME] &&
-		    !strcmp(g->s[FS_NAME], f->s[FS_NAME]) && g->t2 <= f->t1 && f->t1 - g->t2 < 30 * MIN &&
+		    !strcmp(g->s[FS_NAME], f->s[FS_NAME]) && g->t2 <= f->t1 && f->t1 - g->t2 < 4 * 60 * MIN &&
 		    !ended_between(x, n, f, g))
 			start = f->t1 - g->t0 < 4 * 60 * MIN && f->count <= 1 ? g->t0 : g->t1;
 	}

@@ -189,12 +189,30 @@ static void read_steps(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		}
 }
 
+/* "get up to", "been up to", "were you up to": the idiom for doing; its
+ * words are used. */
+static int up_to(const lex_word *w, size_t k, uint8_t *used)
+{
+	for (size_t i = 2; i + 1 < k; i++)
+		if (!strcmp(w[i].w, "up") && !strcmp(w[i + 1].w, "to") &&
+		    (!strcmp(w[i - 1].w, "get") || !strcmp(w[i - 1].w, "got") ||
+		     !strcmp(w[i - 1].w, "been") || !strcmp(w[i - 1].w, "you"))) {
+			used[i] = used[i + 1] = 1;
+			if (strcmp(w[i - 1].w, "you"))
+				used[i - 1] = 1;
+			return 1;
+		}
+	return 0;
+}
+
 /* The kind by the question word and what follows it ("how many", "what
  * day", "where", "who", "which"), said or seen asking for words or sights. */
 static void read_wh(rquestion *q, const lex_word *w, size_t k, uint8_t *used, int said, int seen)
 {
 	if (q->kind == RQ_STEPS)
 		; /* the steps of a task */
+	else if (first_is(w, k, "what") && up_to(w, k, used))
+		; /* "what did you get up to on Friday": what was done */
 	else if (starts(w, k, "how", "many") && k > 3 && rq_time_unit(w[2].w) &&
 	         (has(w, k, "take") || has(w, k, "took") || has(w, k, "last") ||
 	          has(w, k, "lasted") || has(w, k, "spend") || has(w, k, "spent")))
@@ -301,7 +319,8 @@ static void read_wh(rquestion *q, const lex_word *w, size_t k, uint8_t *used, in
 static void read_value(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 {
 	static const char *const adj[] = { "high", "low", "hot", "cold", "warm", "cool", "deep",
-		                               "full", "fast", "strong", "loud", "humid", NULL };
+		                               "full", "fast", "strong", "loud", "humid", "heavy",
+		                               NULL };
 	int be = k > 2 && (!strcmp(w[2].w, "was") || !strcmp(w[2].w, "were") ||
 	                   !strcmp(w[2].w, "is") || !strcmp(w[2].w, "did"));
 	int how = 0;
@@ -360,7 +379,7 @@ static void read_things(rquestion *q, const lex_word *w, size_t k)
 	     starts(w, k, "what", "were") || starts(w, k, "objects", "did") ||
 	     starts(w, k, "things", "did")) &&
 	    (has(w, k, "in") || has(w, k, "on") || has(w, k, "at") || has(w, k, "inside")) &&
-	    !has(w, k, "did"))
+	    !has(w, k, "did") && !(has(w, k, "up") && has(w, k, "to")))
 		q->kind = RQ_SEEN;
 	if (q->kind == RQ_SEEN && (has(w, k, "objects") || has(w, k, "things")))
 		q->plural = 1;

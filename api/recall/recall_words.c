@@ -289,12 +289,20 @@ int amount_of(const rquestion *q, const fact *f, double *v, char *key, size_t ca
 		if (t->cap || t->word[0] == 0 || (t->word[0] >= '0' && t->word[0] <= '9'))
 			continue;
 		if (named_part(f->s[FS_STATE], t, key, cap, v) && *v >= 0) {
-			char *sp = strchr(key, ' '); /* "weight 2.5 kg": weight */
+			/* "weight 2.5 kg": said in its unit, kg; "books 31": books */
+			char *sp = strchr(key, ' '), *last = strrchr(key, ' ');
+			char unit[16] = "";
+			if (sp && last > sp && strlen(last + 1) < sizeof unit &&
+			    (last[1] | 0x20) >= 'a' && (last[1] | 0x20) <= 'z')
+				snprintf(unit, sizeof unit, "%s", last + 1);
 			if (sp)
 				*sp = 0;
 			lex_word w[1];
-			if (lex_split(key, strlen(key), w, 1) >= 1 && amount_key(w[0].w, *v))
+			if (lex_split(key, strlen(key), w, 1) >= 1 && amount_key(w[0].w, *v)) {
+				if (unit[0])
+					snprintf(key, cap, "%s", unit);
 				return 1;
+			}
 		}
 	}
 	return verb_count(q, f, v, key, cap) || unit_amount(q, f, v, key, cap);

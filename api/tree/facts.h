@@ -86,6 +86,12 @@ int facts_from_scene(facts *out, const struct scene *s, const struct robot_profi
  * and place, and the note as its reason; nothing when there is none.
  * ENOMEM. */
 int facts_close_run(facts *out, const facts *goal, const struct scene *s);
+/* A final line of an action with arguments of its own (its result, its
+ * reason) that follows a line of the same goal starting that action with
+ * its inputs: the final line's fact in `out` takes the run's inputs it
+ * lacks (object, from, to, with), the inputs' parameters before its own,
+ * and the run's start as its first time. ENOMEM. */
+int facts_join_run(facts *out, const facts *goal, const struct scene *s);
 /* Would facts_close_run close a run of `goal` for s? */
 int facts_closes_run(const facts *goal, const struct scene *s);
 

@@ -421,6 +421,35 @@ static const char *where_is(const scene *s, const char *id)
 	return NULL;
 }
 
+/* The person present a speaker called by role stands for: the one whose
+ * id is the role ({name: Jules Okoye, id: props} for "Props"), or, for a
+ * visitor's role (customer, caller, guest...), the only person present
+ * besides the robot. NULL when the speaker is a name, or no one or more
+ * than one person fits. */
+static const char *speaker_person(const scene *s, const robot_profile *prof, const char *speaker)
+{
+	static const char *const roles[] = { "customer", "client", "visitor", "guest", "caller",
+		                                 "owner", "patron", "passenger", "resident", NULL };
+	if (!speaker || !*speaker || profile_is_self(prof, speaker))
+		return NULL;
+	for (size_t i = 0; i < s->n_persons; i++)
+		if (lex_same_person(s->persons[i], speaker, strlen(speaker)))
+			return NULL; /* a name of someone present */
+	for (size_t i = 0; s->person_ids && i < s->n_persons; i++)
+		if (s->person_ids[i] && !strcasecmp(s->person_ids[i], speaker) &&
+		    strcasecmp(s->persons[i], speaker))
+			return s->persons[i];
+	int role = 0;
+	for (const char *const *r = roles; *r && !role; r++)
+		role = !strcasecmp(speaker, *r);
+	const char *only = NULL;
+	size_t n = 0;
+	for (size_t i = 0; role && i < s->n_persons; i++)
+		if (!profile_is_self(prof, s->persons[i]))
+			only = s->persons[i], n++;
+	return n == 1 ? only : NULL;
+}
+
 int facts_from_scene(facts *out, const scene *s, const robot_profile *prof, int tasks)
 {
 	size_t first = out->n;
@@ -475,10 +504,16 @@ int facts_from_scene(facts *out, const scene *s, const robot_profile *prof, int 
 		if (!(f = fact_push(out)))
 			return H2EMV_ENOMEM;
 		f->type = FT_SPEECH;
-		fact_sets(f, FS_NAME, u->speaker);
+		/* a speaker called by role ("Props", "customer"): the person
+		 * present it names, the role kept beside the words */
+		const char *who = speaker_person(s, prof, u->speaker);
+		fact_sets(f, FS_NAME, who ? who : u->speaker);
+		if (who)
+			fact_sets(f, FS_STATE, u->speaker);
 		fact_sets(f, FS_TEXT, u->text);
 		fact_sets(f, FS_PLACE, s->location);
-		if (u->speaker && !profile_is_self(prof, u->speaker) && strcasecmp(u->speaker, "user")) {
+		if (!who && u->speaker && !profile_is_self(prof, u->speaker) &&
+		    strcasecmp(u->speaker, "user")) {
 			if (!(f = fact_push(out)))
 				return H2EMV_ENOMEM;
 			f->type = FT_PERSON;

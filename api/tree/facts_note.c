@@ -352,9 +352,26 @@ static const fact *run_closed(const facts *goal, const scene *s)
 	return run && run->t1 <= s->t ? run : NULL;
 }
 
+/* The goal's newest fact of the action a final line s names, when it is
+ * a run still going ("rig_car" in progress, then done 30 min on); NULL
+ * none. */
+static const fact *open_run(const facts *goal, const scene *s)
+{
+	if (!goal || !s->action || s->action_status < 3 || s->action_status > 5)
+		return NULL;
+	const fact *run = NULL;
+	for (size_t i = 0; i < goal->n; i++) {
+		const fact *f = &goal->v[i];
+		if (f->type == FT_ACT && f->s[FS_NAME] && !strcmp(f->s[FS_NAME], s->action) &&
+		    f->t1 <= s->t && (!run || f->t1 > run->t1))
+			run = f;
+	}
+	return run && (run->status == FST_ONGOING || run->status == FST_NONE) ? run : NULL;
+}
+
 int facts_closes_run(const facts *goal, const scene *s)
 {
-	return run_closed(goal, s) != NULL;
+	return run_closed(goal, s) != NULL || open_run(goal, s) != NULL;
 }
 
 int facts_close_run(facts *out, const facts *goal, const scene *s)
@@ -408,6 +425,57 @@ int facts_close_run(facts *out, const facts *goal, const scene *s)
 		snprintf(buf, sizeof buf, "reason %s", r);
 		fact_append_state(x, buf);
 	}
+	x->key = fact_key(x);
+	return H2EMV_OK;
+}
+
+int facts_join_run(facts *out, const facts *goal, const scene *s)
+{
+	/* a final line with arguments of its own (a result: "weight_kg
+	 * 31.4") after a line that started the run with its inputs
+	 * ("patient Bruno"): one run, its inputs and its result */
+	if (!goal || !s->action || !s->args_obj || s->action_status < 3 || s->action_status > 5)
+		return H2EMV_OK;
+	fact *x = NULL;
+	for (size_t i = 0; i < out->n && !x; i++)
+		if (out->v[i].type == FT_ACT && out->v[i].s[FS_NAME] &&
+		    !strcmp(out->v[i].s[FS_NAME], s->action) && out->v[i].status != FST_ONGOING &&
+		    out->v[i].status != FST_NONE)
+			x = &out->v[i];
+	const fact *run = x ? open_run(goal, s) : NULL;
+	/* it must be a start with inputs the result line does not repeat (a
+	 * line that repeats them is the same run's end, as before) */
+	static const int all[] = { FS_OBJ, FS_SRC, FS_DST, FS_WHO, FS_STATE };
+	int same = run != NULL;
+	for (size_t i = 0; same && i < sizeof all / sizeof *all; i++)
+		same = (!x->s[all[i]] && !run->s[all[i]]) ||
+		       (x->s[all[i]] && run->s[all[i]] && !strcmp(x->s[all[i]], run->s[all[i]]));
+	if (!run || same || (!run->s[FS_OBJ] && !run->s[FS_WHO] && !run->s[FS_DST] && !run->s[FS_SRC]) ||
+	    (x->s[FS_OBJ] && run->s[FS_OBJ] && strcmp(x->s[FS_OBJ], run->s[FS_OBJ])) ||
+	    s->t - run->t1 > 4 * 3600LL * 1000000)
+		return H2EMV_OK;
+	static const int slots[] = { FS_OBJ, FS_SRC, FS_DST, FS_WHO, FS_VERB };
+	for (size_t i = 0; i < sizeof slots / sizeof *slots; i++)
+		if (!x->s[slots[i]] && run->s[slots[i]] && fact_sets(x, slots[i], run->s[slots[i]]))
+			return H2EMV_ENOMEM;
+	if (run->s[FS_STATE] && (!x->s[FS_STATE] || !strstr(x->s[FS_STATE], run->s[FS_STATE]))) {
+		/* the inputs first, then the result */
+		char *mine = x->s[FS_STATE];
+		x->s[FS_STATE] = NULL;
+		if (fact_sets(x, FS_STATE, run->s[FS_STATE])) {
+			free(mine);
+			return H2EMV_ENOMEM;
+		}
+		if (mine)
+			fact_append_state(x, mine);
+		free(mine);
+	}
+	if (!x->cls)
+		x->cls = run->cls;
+	/* begun at the run's start; its last report stays the result line's
+	 * (what was seen on arrival is read at the end) */
+	x->t0 = run->t1;
+	x->t2 = s->t_end > s->t ? s->t_end : s->t;
 	x->key = fact_key(x);
 	return H2EMV_OK;
 }

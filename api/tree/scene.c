@@ -244,15 +244,19 @@ static int read_lists(scene *s, const msgpack_object *root, size_t *rcap)
 		}
 	if ((v = field(root, OBS_K_PERSONS)) && v->type == MSGPACK_OBJECT_ARRAY) {
 		s->persons = msgpack_zone_malloc(&s->zone, (v->via.array.size + 1) * sizeof(char *));
-		if (!s->persons)
+		s->person_ids = msgpack_zone_malloc(&s->zone, (v->via.array.size + 1) * sizeof(char *));
+		if (!s->persons || !s->person_ids)
 			return -1;
 		for (uint32_t i = 0; i < v->via.array.size; i++) {
 			const msgpack_object *p = &v->via.array.ptr[i], *f;
 			const char *name = (f = field(p, OBS_PER_NAME)) ? get_str(s, f) : NULL;
-			if (!name && (f = field(p, OBS_PER_ID)))
-				name = get_str(s, f);
-			if (name)
+			const char *id = (f = field(p, OBS_PER_ID)) ? get_str(s, f) : NULL;
+			if (!name)
+				name = id;
+			if (name) {
+				s->person_ids[s->n_persons] = id;
 				s->persons[s->n_persons++] = name;
+			}
 		}
 	}
 	if ((v = field(root, OBS_K_SPEECH)) && v->type == MSGPACK_OBJECT_ARRAY) {

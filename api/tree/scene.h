@@ -40,6 +40,7 @@ typedef struct scene {
 	scene_rel *rels;        /* top-level relations and those under objects */
 	size_t n_rels;
 	const char **persons;
+	const char **person_ids; /* each person's id as written ({name, id}), or NULL */
 	size_t n_persons;
 	scene_utt *speech;
 	size_t n_speech;

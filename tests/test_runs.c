@@ -1,0 +1,78 @@
+/*
+ * test_runs.c — a workshop robot nobody wrote a profile for, whose log
+ * writes a job as two lines (the start with its inputs, the end with its
+ * result, as ROS actions send a goal and then a result), calls people by
+ * their role, and is asked as a person asks: how much the dog weighed,
+ * how long the panel took, what the props master said, what the customer
+ * asked, what it got up to on a day.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "h2emv.h"
+#include "testutil.h"
+
+#define T(hms) "\"t\":\"2025-05-06T" hms "+02:00\""
+
+static const char *const workshop[] = {
+	/* a job's inputs at its start, its result at its end */
+	"{" T("09:00:00") ",\"goal\":[\"clinic day\",\"visit 11\"],\"location\":\"exam room\","
+	"\"action\":{\"name\":\"weighPatient\",\"args\":{\"patient\":{\"name\":\"Rex\",\"species\":"
+	"\"dog\"}},\"status\":\"started\"}}",
+	"{" T("09:02:00") ",\"goal\":[\"clinic day\",\"visit 11\"],\"location\":\"exam room\","
+	"\"action\":{\"name\":\"weighPatient\",\"args\":{\"weight_kg\":12.5},\"status\":\"done\"}}",
+	/* a long job: started, then done 45 minutes later with the same inputs */
+	"{" T("10:00:00") ",\"goal\":[\"clinic day\",\"repairs\"],\"location\":\"store room\","
+	"\"action\":{\"name\":\"mount_panel\",\"args\":{\"panel\":\"P7\"},\"status\":\"in progress\"}}",
+	"{" T("10:45:00") ",\"goal\":[\"clinic day\",\"repairs\"],\"location\":\"store room\","
+	"\"action\":{\"name\":\"mount_panel\",\"args\":{\"panel\":\"P7\"},\"status\":\"done\"}}",
+	/* speakers by role: the person whose id is the role; the only visitor */
+	"{" T("11:00:00") ",\"location\":\"store room\",\"persons\":[{\"name\":\"Dana Moss\",\"id\":"
+	"\"props\"}],\"speech\":{\"speaker\":\"Props\",\"text\":\"The brass lantern has a cracked "
+	"glass, keep it off the shelf.\"}}",
+	"{" T("11:30:00") ",\"location\":\"front desk\",\"persons\":[{\"name\":\"Ivo Petrov\",\"id\":"
+	"\"AB 123\"}],\"speech\":{\"speaker\":\"customer\",\"text\":\"Is my van ready for "
+	"collection yet?\"}}",
+	"{" T("12:00:00") ",\"goal\":\"idle\",\"action\":{\"name\":\"idle\",\"status\":\"running\"}}",
+};
+
+#define AT 1746612000000000LL /* 2025-05-07T10:00:00Z */
+
+static void test_a_run_joins_its_inputs_and_result(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_lines("runs", workshop, sizeof workshop / sizeof *workshop, &dir);
+	tu_expect_at(m, AT, "How much does Rex weigh?", "12.5 kg", NULL);
+	tu_expect_at(m, AT, "How heavy is Rex?", "12.5", NULL);
+	/* 45 minutes from its start to its end, though over the goal gap */
+	tu_expect_at(m, AT, "How long did it take to mount the panel?", "45 minutes", NULL);
+	tu_close_rm(m, dir);
+}
+
+static void test_speakers_by_role(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_lines("runs", workshop, sizeof workshop / sizeof *workshop, &dir);
+	tu_expect_at(m, AT, "What did Dana tell you about the lantern?", "cracked glass", NULL);
+	tu_expect_at(m, AT, "What did Ivo Petrov ask?", "van ready", NULL);
+	tu_expect_at(m, AT, "What did you get up to yesterday?", "weigh", "The ");
+	tu_close_rm(m, dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_a_run_joins_its_inputs_and_result),
+		cmocka_unit_test(test_speakers_by_role),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
