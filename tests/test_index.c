@@ -153,6 +153,33 @@ static void test_a_named_persons_requests_are_counted_exactly(void **state)
 	free(cut);
 }
 
+/* "Who did you meet last": no word for the index to look up; the walk of
+ * old read from the oldest goal on and, cut by the budget, named someone
+ * met weeks before. Now it goes newest first and passes by every node
+ * that ended before the newest person found: the same answer under any
+ * budget. */
+static void test_the_last_person_met_under_any_budget(void **state)
+{
+	fx *f = *state;
+	set_config(f->m, H2EMV_FORGET_NONE, 0);
+	static const char *who[] = { "Bob", "Alice", "Carol" };
+	for (int d = 0; d < 30; d++) {
+		tu_chores(f->m, T0, d);
+		tu_ingestf(f->m,
+		           "{\"t\":%lld,\"action\":{\"name\":\"LookAround\",\"status\":"
+		           "\"succeeded\"},\"persons\":[\"%s\"]}",
+		           (long long)(T0 + d * 24 * H + 12 * H), d == 29 ? "Zoe" : who[d % 3]);
+	}
+	build(f->m);
+	char *full = answer(f->m, "Who did you meet last?", 0);
+	set_config(f->m, 0, 120);
+	char *cut = answer(f->m, "Who did you meet last?", 0);
+	assert_non_null(strstr(full, "Zoe"));
+	assert_string_equal(cut, full);
+	free(full);
+	free(cut);
+}
+
 /* "the keys": a plural noun, whose kinds in WordNet (a latchkey) match it
  * too; the index looks up every kind, so the count is exact under a small
  * budget and takes the latchkeys with the keys. */
@@ -496,6 +523,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_index_walk_reads_the_named_goals_alone, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_nested_goals_are_counted_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_the_last_person_met_under_any_budget, setup,
+		                                teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,6 +62,8 @@ typedef struct rctx {
 	int settled;            /* ...and stop once a finished fact matches every word */
 	int tasks;              /* scenes read here yield task facts (not skill-stack) */
 	ridx *ix;               /* the term index (recall_index.h); NULL: none */
+	int newest;             /* "who did you meet last": newest first, and pass by... */
+	int64_t newest_t1;      /* ...every node that ends before the newest candidate */
 } rctx;
 
 

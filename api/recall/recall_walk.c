@@ -239,6 +239,8 @@ static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 			if (!coarse && final && complete && !near_verb && s >= 2 &&
 			    (is_act(v) || !acts_asked(x->q)))
 				x->settled = 1;
+			if (coarse != 2 && v->t1 > x->newest_t1)
+				x->newest_t1 = v->t1; /* (a gist's: take_gist, once kept) */
 		}
 	}
 	return H2EMV_OK;
@@ -260,13 +262,38 @@ static int take_gist(rctx *x, const h2emv_node *n)
 			x->c[j++] = x->c[i];
 	}
 	x->n = j;
+	for (size_t i = before; i < j; i++)
+		if (x->c[i].f->t1 > x->newest_t1)
+			x->newest_t1 = x->c[i].f->t1;
 	return H2EMV_OK;
+}
+
+/* "Who did you meet last": every fact of the right kind scores alike (no
+ * word to weigh) and the answer is the candidate that occurred last
+ * (pick), so a node that ends before the newest candidate found so far
+ * cannot change it; the walk goes newest first and passes such nodes by
+ * (candidates' times lie within their node's span). Found no candidate:
+ * it reads the whole scope, as before. */
+static int newest_only(const rctx *x)
+{
+	const rquestion *q = x->q;
+	return !x->early && q->kind == RQ_WHO && q->order == RO_LAST && !q->plural && !q->most &&
+	       !q->n_term && !q->evidence;
+}
+
+static void newest_start(rctx *x)
+{
+	x->newest = newest_only(x);
+	x->newest_t1 = INT64_MIN;
+	for (size_t i = 0; i < x->n; i++)
+		if (x->c[i].f->t1 > x->newest_t1)
+			x->newest_t1 = x->c[i].f->t1;
 }
 
 static int walk_kids(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 {
 	size_t k = h2emv_node_child_count(n);
-	int back = x->early && x->q->order == RO_LAST;
+	int back = (x->early && x->q->order == RO_LAST) || x->newest;
 	for (size_t j = 0; j < k && !(x->early && x->settled); j++) {
 		size_t i = back ? k - 1 - j : j;
 		const h2emv_node *c;
@@ -294,6 +321,8 @@ int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 	/* the index names the goals the question can be about: read only those */
 	if (depth == 0 && ridx_prepare(x->ix, x->q, x->now))
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
+	if (depth == 0)
+		newest_start(x);
 	int kind = h2emv_node_kind(n);
 	int64_t t0 = h2emv_node_start(n), t1 = h2emv_node_end(n);
 	size_t plen = 0;
@@ -303,6 +332,8 @@ int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 	if (kind != H2EMV_KIND_ROOT && !in_scope(x, t0, t1))
 		return H2EMV_OK;
 	if (kind != H2EMV_KIND_ROOT && ridx_skips(x->ix, n))
+		return H2EMV_OK;
+	if (kind != H2EMV_KIND_ROOT && x->newest && t1 < x->newest_t1)
 		return H2EMV_OK;
 	if (x->tokens >= x->budget && !ridx_active(x->ix)) {
 		x->cut = 1;
