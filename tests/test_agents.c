@@ -185,9 +185,10 @@ static void test_a_busy_day_is_its_tasks_and_user_is_nobody(void **state)
 	if (h2emv_build(NULL, m, NULL, &err))
 		fail_msg("build: %s", err.message);
 	ask_at = AT + 2 * 86400000000LL;
-	expect_in(m, "What did you do on March 3?", "the task BringMilk");
-	expect_in(m, "What did you do on March 3?", "the task LoadDishwasher");
-	expect(m, "What did you do on March 3?", "the task", "OpenHand");
+	/* its tasks, said in words */
+	expect_in(m, "What did you do on March 3?", "brought milk");
+	expect_in(m, "What did you do on March 3?", "loaded dishwasher");
+	expect(m, "What did you do on March 3?", "brought milk", "OpenHand");
 	expect(m, "Who did you meet on March 3?", "Nina Berg", "user");
 	ask_at = AT;
 	h2emv_mem_close(m);

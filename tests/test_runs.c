@@ -40,7 +40,18 @@ static const char *const workshop[] = {
 	"{" T("11:30:00") ",\"location\":\"front desk\",\"persons\":[{\"name\":\"Ivo Petrov\",\"id\":"
 	"\"AB 123\"}],\"speech\":{\"speaker\":\"customer\",\"text\":\"Is my van ready for "
 	"collection yet?\"}}",
-	"{" T("12:00:00") ",\"goal\":\"idle\",\"action\":{\"name\":\"idle\",\"status\":\"running\"}}",
+	/* the robot's words to the one present, then to another */
+	"{" T("13:00:00") ",\"location\":\"front desk\",\"persons\":[\"Mila Novak\"],\"speech\":"
+	"{\"speaker\":\"Mila Novak\",\"text\":\"Can you hold my keys for me?\"}}",
+	"{" T("13:01:00") ",\"location\":\"front desk\",\"persons\":[\"Mila Novak\"],\"speech\":"
+	"{\"speaker\":\"Wrench\",\"text\":\"I will keep them at the desk until five.\"}}",
+	"{" T("13:30:00") ",\"location\":\"front desk\",\"persons\":[\"Omar Diaz\"],\"speech\":"
+	"{\"speaker\":\"Wrench\",\"text\":\"The bay is closed for cleaning, I will call you.\"}}",
+	/* a reading kept on the thing seen, beside a level of the action */
+	"{" T("15:00:00") ",\"location\":\"tank room\",\"action\":{\"name\":\"inspect_tank\","
+	"\"args\":{\"tank\":\"T2\",\"level\":300},\"status\":\"succeeded\"},\"objects\":"
+	"[{\"id\":\"T2\",\"type\":\"storage tank\",\"state\":{\"o2_pct\":20.9,\"temp_c\":14}}]}",
+	"{" T("16:00:00") ",\"goal\":\"idle\",\"action\":{\"name\":\"idle\",\"status\":\"running\"}}",
 };
 
 #define AT 1746612000000000LL /* 2025-05-07T10:00:00Z */
@@ -65,6 +76,9 @@ static void test_speakers_by_role(void **state)
 	tu_expect_at(m, AT, "What did Dana tell you about the lantern?", "cracked glass", NULL);
 	tu_expect_at(m, AT, "What did Ivo Petrov ask?", "van ready", NULL);
 	tu_expect_at(m, AT, "What did you get up to yesterday?", "weigh", "The ");
+	/* said to the one present */
+	tu_expect_at(m, AT, "What did you promise Mila?", "until five", "closed");
+	tu_expect_at(m, AT, "What was the oxygen level in the storage tank?", "20.9", "300");
 	tu_close_rm(m, dir);
 }
 

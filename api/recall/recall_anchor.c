@@ -71,9 +71,14 @@ int seen_during(rctx *x, rquestion *q)
 	qsort(x->c, m, sizeof *x->c, cmp_time_asc);
 	for (size_t j = 0; j < m && nw < TRY; j++) {
 		const cand *cj = &x->c[a.order == RO_FIRST ? j : m - 1 - j];
-		int again = 0; /* the same run, read from two nodes */
+		int again = 0; /* the same run, read from two nodes (or its
+		                * reports and its end): one window to its end */
 		for (size_t i = 0; i < nw; i++)
-			again |= w0[i] == when_of(&tmp, cj->f);
+			if (w0[i] == when_of(&tmp, cj->f)) {
+				again = 1;
+				if (cj->f->t2 > w1[i])
+					w1[i] = cj->f->t2;
+			}
 		if (again)
 			continue;
 		w0[nw] = when_of(&tmp, cj->f);

@@ -127,9 +127,10 @@ void answer_count(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 			continue;
 		for (size_t j = 0; j < k; j++) {
 			const fact *g = x->c[j].f;
+			int64_t end = g->t2 > g->t1 ? g->t2 : g->t1; /* (a joined run ends at t2) */
 			if (g->status == FST_DONE && g->s[FS_NAME] && !strcmp(g->s[FS_NAME], f->s[FS_NAME]) &&
-			    g->count == 1 && f->t0 <= g->t1 && g->t1 >= f->t2 &&
-			    g->t1 - f->t0 < 4 * 3600 * 1000000LL) {
+			    g->count == 1 && f->t0 <= end && end >= f->t2 &&
+			    end - f->t0 < 4 * 3600 * 1000000LL) {
 				explained += f->count - 1;
 				break;
 			}
@@ -358,7 +359,7 @@ void answer_done(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 	 * more kinds of action than a list shows: a day of a skill-stack
 	 * robot is its tasks (bring the milk, load the dishwasher), not its
 	 * first ten motions */
-	int acts = 0;
+	int acts = 0, verbal = 0;
 	pr_str kinds = { 0 }, named = { 0 };
 	size_t n_kinds = 0, tasks = 0;
 	for (size_t i = 0; i < k; i++) {
@@ -368,17 +369,20 @@ void answer_done(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 			remember(&kinds, f->s[FS_NAME]);
 			n_kinds++;
 		}
-		/* tasks that tell apart: several, named in words ("day shift"
-		 * all week, or work orders "WO-2231", tell less than the actions) */
+		/* tasks that tell what was done: named by a doing ("BringMilk"),
+		 * or several in words ("day shift" all week, or work orders
+		 * "WO-2231", tell less than the actions) */
 		if (f->type == FT_TASK && f->s[FS_NAME] && !listed(&named, f->s[FS_NAME]) &&
 		    in_words(f->s[FS_NAME])) {
+			char v[96];
 			remember(&named, f->s[FS_NAME]);
 			tasks++;
+			verbal |= lex_skill_verb(v, sizeof v, f->s[FS_NAME]) > 0;
 		}
 	}
 	pr_str_free(&kinds);
 	pr_str_free(&named);
-	int by_task = q->kind == RQ_DO && tasks >= 3 && n_kinds > LIST_MAX;
+	int by_task = q->kind == RQ_DO && (tasks >= 3 || (tasks && verbal)) && n_kinds > LIST_MAX;
 	if (q->kind == RQ_DO && !q->t_point && do_by_day(x, b, a, k, by_task, acts)) {
 		pr_str_free(&seen);
 		pr_str_free(&skills);

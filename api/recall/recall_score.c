@@ -37,6 +37,14 @@ static int present_at(const facts *set, const fact *f, const rq_term *t)
 
 /* How well fact f answers q; 0 = not at all. *hits_out: the question's
  * words it matched. */
+/* The person an action was done with or for; words' audience (who was
+ * present when they were said) is no match for a word asked, only for
+ * whom "you told" (match_speaker). */
+static const char *doer_of(const fact *f)
+{
+	return f->type == FT_SPEECH ? NULL : f->s[FS_WHO];
+}
+
 /* Is `name`, a speaker, the robot itself? Its profile says so, or, when
  * nobody wrote one, the log shows it: the people present at that time
  * (set) are listed and the speaker is not among them — a robot does not
@@ -205,7 +213,7 @@ static double score_evidence(const rquestion *q, const fact *f, int *hits_out)
 		            !strcmp(t->stem, "want") || !strcmp(t->stem, "know") ||
 		            !strcmp(t->stem, "need") || !strcmp(t->stem, "wonder");
 		content += !frame;
-		int h = word_in_text(f->s[FS_TEXT], t) || word_in(f->s[FS_WHO], t) ||
+		int h = word_in_text(f->s[FS_TEXT], t) || word_in(doer_of(f), t) ||
 		        word_in(f->s[FS_PLACE], t) || word_in(f->s[FS_OBJ], t) ||
 		        word_in(f->s[FS_STATE], t) ||
 		        ((f->type == FT_SPEECH || act) && word_in(f->s[FS_NAME], t)) ||
@@ -267,7 +275,7 @@ static double term_hit(const rquestion *q, const fact *f, const facts *set, cons
 		h = 2;
 	static const int strong[] = { FS_OBJ, FS_DST, FS_SRC, FS_PLACE, FS_WHO };
 	for (size_t j = 0; j < sizeof strong / sizeof *strong && h == 0; j++)
-		if (word_in(f->s[strong[j]], t)) {
+		if (word_in(strong[j] == FS_WHO ? doer_of(f) : f->s[strong[j]], t)) {
 			h = words_said ? 1 : 2;
 			/* numbered there: "pad 2" */
 			/* (a place counts when the action's own words name
@@ -442,7 +450,8 @@ static int match_speaker(const rquestion *q, const fact *f, const facts *set, do
 		if (q->person >= 0 && f->type == FT_SPEECH) {
 			const rq_term *p = &q->term[q->person];
 			const fact *g = replied_to(set, f);
-			if (word_in(f->s[FS_TEXT], p) || (g && word_in(g->s[FS_NAME], p)))
+			if (word_in(f->s[FS_TEXT], p) || (g && word_in(g->s[FS_NAME], p)) ||
+			    word_in(f->s[FS_WHO], p))
 				*s += 2;
 		}
 		/* "what did you promise Marta": "I will look at it after lunch" */
@@ -537,7 +546,7 @@ int slot_holds(const fact *f, const rq_term *t)
 {
 	static const int slots[] = { FS_OBJ, FS_DST, FS_SRC, FS_PLACE, FS_WHO, FS_NAME };
 	for (size_t j = 0; j < sizeof slots / sizeof *slots; j++)
-		if (word_in(f->s[slots[j]], t))
+		if (word_in(slots[j] == FS_WHO ? doer_of(f) : f->s[slots[j]], t))
 			return 1;
 	return 0;
 }

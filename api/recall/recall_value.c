@@ -63,19 +63,32 @@ static int part_rank(const rquestion *q, const char *part)
 			rank = 2;
 		for (size_t t = 0; t < q->n_term; t++)
 			if (!q->term[t].lemma && !w[i].digit && !strcmp(q->term[t].stem, w[i].stem))
-				rank = 3;
+				rank = 4;
 	}
-	for (size_t t = 0; t < q->n_term; t++)
+	for (size_t t = 0; t < q->n_term; t++) {
 		if (alias_of(q->term[t].stem, key))
-			rank = 3;
-	if (d && q->measure[0] && (alias_of(q->measure, key) || !strcmp(q->measure, w[0].stem)))
+			rank = 4;
+		char first[16]; /* "o2_pct": o2 */
+		size_t fl = strcspn(part, " _-.");
+		if (fl < sizeof first) {
+			for (size_t i = 0; i < fl; i++)
+				first[i] = (char)((part[i] >= 'A' && part[i] <= 'Z') ? part[i] + 32 : part[i]);
+			first[fl] = 0;
+			if (alias_of(q->term[t].stem, first))
+				rank = 4;
+		}
+	}
+	/* the measure word ("level") names the key less than the thing
+	 * measured does ("the oxygen level": o2 before level) */
+	if (d && q->measure[0] && rank < 3 &&
+	    (alias_of(q->measure, key) || !strcmp(q->measure, w[0].stem)))
 		rank = 3;
 	/* "how much milk was in the tank": the volume, not the temperature */
 	static const char *const held[] = { "volume", "weight", "amount", "qty", "quantity",
 		                                "total", "load", "content", "contents", NULL };
 	for (const char *const *h = held; q->much && d && *h; h++)
 		if (!strcmp(w[0].w, *h))
-			rank = 3;
+			rank = rank < 3 ? 3 : rank;
 	return rank * 16 - (int)(d < 15 ? d : 15);
 }
 
@@ -85,7 +98,13 @@ static int best_part(const rquestion *q, const fact *f, char *best, size_t cap)
 {
 	char part[160];
 	int best_rank = 0, numbers = 0;
-	for (const char *p = f->s[FS_STATE]; next_part(&p, part, sizeof part);) {
+	/* a thing seen keeps its readings as "o2_pct=20.9": read as "o2_pct 20.9" */
+	char state[512];
+	snprintf(state, sizeof state, "%s", f->s[FS_STATE]);
+	for (char *e = state; f->type == FT_SEEN && *e; e++)
+		if (*e == '=')
+			*e = ' ';
+	for (const char *p = state; next_part(&p, part, sizeof part);) {
 		int r = part_rank(q, part);
 		numbers += r > 0;
 		if (r > best_rank) {
@@ -191,7 +210,8 @@ int value_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c)
 	int rank = 0;
 	for (size_t i = 0; i <= x->n; i++) {
 		const cand *d = i < x->n ? &x->c[i] : c;
-		if (!is_act(d->f) || !d->f->s[FS_STATE] || d->hits < c->hits)
+		if ((!is_act(d->f) && d->f->type != FT_SEEN) || !d->f->s[FS_STATE] ||
+		    d->hits < c->hits)
 			continue;
 		int r = best_part(q, d->f, part, sizeof part);
 		if (r > rank || (r == rank && r && (d == c || (at && at->coarse && !d->coarse)))) {

@@ -90,7 +90,7 @@ int facts_close_run(facts *out, const facts *goal, const struct scene *s);
  * reason) that follows a line of the same goal starting that action with
  * its inputs: the final line's fact in `out` takes the run's inputs it
  * lacks (object, from, to, with), the inputs' parameters before its own,
- * and the run's start as its first time. ENOMEM. */
+ * and the run's start as its time. ENOMEM. */
 int facts_join_run(facts *out, const facts *goal, const struct scene *s);
 /* Would facts_close_run close a run of `goal` for s? */
 int facts_closes_run(const facts *goal, const struct scene *s);

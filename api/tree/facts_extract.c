@@ -421,6 +421,25 @@ static const char *where_is(const scene *s, const char *id)
 	return NULL;
 }
 
+/* Whom words were said to: the people present on the line besides the
+ * speaker (up to three), into the speech fact's FS_WHO ("what did you
+ * tell Gloria" finds what the robot said with Gloria there). ENOMEM. */
+static int audience(fact *f, const scene *s, const char *speaker)
+{
+	char to[200] = "";
+	size_t n = 0, k = 0;
+	for (size_t i = 0; i < s->n_persons && k < 3; i++) {
+		const char *p = s->persons[i];
+		if (speaker && lex_same_person(p, speaker, strlen(speaker)))
+			continue;
+		int w = snprintf(to + n, sizeof to - n, "%s%s", k ? ", " : "", p);
+		if (w < 0 || (size_t)w >= sizeof to - n)
+			break;
+		n += (size_t)w, k++;
+	}
+	return k && fact_sets(f, FS_WHO, to) ? -1 : 0;
+}
+
 /* The person present a speaker called by role stands for: the one whose
  * id is the role ({name: Jules Okoye, id: props} for "Props"), or, for a
  * visitor's role (customer, caller, guest...), the only person present
@@ -512,6 +531,8 @@ int facts_from_scene(facts *out, const scene *s, const robot_profile *prof, int 
 			fact_sets(f, FS_STATE, u->speaker);
 		fact_sets(f, FS_TEXT, u->text);
 		fact_sets(f, FS_PLACE, s->location);
+		if (audience(f, s, who ? who : u->speaker))
+			return H2EMV_ENOMEM;
 		if (!who && u->speaker && !profile_is_self(prof, u->speaker) &&
 		    strcasecmp(u->speaker, "user")) {
 			if (!(f = fact_push(out)))

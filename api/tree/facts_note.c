@@ -369,6 +369,19 @@ static const fact *open_run(const facts *goal, const scene *s)
 	return run && (run->status == FST_ONGOING || run->status == FST_NONE) ? run : NULL;
 }
 
+/* Does the final line's fact x say more than its run's start (a result of
+ * its own), rather than repeat it? */
+static int adds_to(const fact *x, const fact *run)
+{
+	static const int all[] = { FS_OBJ, FS_SRC, FS_DST, FS_WHO, FS_STATE };
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+		const char *a = x->s[all[i]], *b = run->s[all[i]];
+		if ((a || b) && !(a && b && !strcmp(a, b)))
+			return 1;
+	}
+	return 0;
+}
+
 int facts_closes_run(const facts *goal, const scene *s)
 {
 	return run_closed(goal, s) != NULL || open_run(goal, s) != NULL;
@@ -444,13 +457,8 @@ int facts_join_run(facts *out, const facts *goal, const scene *s)
 			x = &out->v[i];
 	const fact *run = x ? open_run(goal, s) : NULL;
 	/* it must be a start with inputs the result line does not repeat (a
-	 * line that repeats them is the same run's end, as before) */
-	static const int all[] = { FS_OBJ, FS_SRC, FS_DST, FS_WHO, FS_STATE };
-	int same = run != NULL;
-	for (size_t i = 0; same && i < sizeof all / sizeof *all; i++)
-		same = (!x->s[all[i]] && !run->s[all[i]]) ||
-		       (x->s[all[i]] && run->s[all[i]] && !strcmp(x->s[all[i]], run->s[all[i]]));
-	if (!run || same || (!run->s[FS_OBJ] && !run->s[FS_WHO] && !run->s[FS_DST] && !run->s[FS_SRC]) ||
+	 * line that repeats them is that run's end, read as before) */
+	if (!run || !adds_to(x, run) || (!run->s[FS_OBJ] && !run->s[FS_WHO] && !run->s[FS_DST] && !run->s[FS_SRC]) ||
 	    (x->s[FS_OBJ] && run->s[FS_OBJ] && strcmp(x->s[FS_OBJ], run->s[FS_OBJ])) ||
 	    s->t - run->t1 > 4 * 3600LL * 1000000)
 		return H2EMV_OK;
@@ -472,9 +480,9 @@ int facts_join_run(facts *out, const facts *goal, const scene *s)
 	}
 	if (!x->cls)
 		x->cls = run->cls;
-	/* begun at the run's start; its last report stays the result line's
-	 * (what was seen on arrival is read at the end) */
-	x->t0 = run->t1;
+	/* the run: from its first report (its last, when that was more than
+	 * four hours before the end) to the line that ended it */
+	x->t0 = x->t1 = s->t - run->t0 < 4 * 3600LL * 1000000 ? run->t0 : run->t1;
 	x->t2 = s->t_end > s->t ? s->t_end : s->t;
 	x->key = fact_key(x);
 	return H2EMV_OK;
