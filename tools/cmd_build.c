@@ -240,7 +240,8 @@ int cmd_build(int argc, char **argv)
 		}
 		if (follow && rc == H2EMV_ENOSPC && !interrupted) {
 			rc = H2EMV_OK;
-			if (maintain && full_disk_due(&last_full, ++space_waits)) {
+			space_waits++;
+			if (maintain && full_disk_due(&last_full, space_waits)) {
 				/* what can make room: the maintenance serve runs on a full
 				 * disk, at once and then at most once a minute; the build
 				 * tries again after it */
