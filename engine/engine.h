@@ -189,8 +189,11 @@ rec_codec *eng_codec(eng_env *env);
 /* Let go of the data file's pages mapped into this process (they stay in
  * the page cache; the next read maps them again), so that the resident set
  * is what the process works on, not every page it or the kernel's
- * fault-around ever touched. Any thread, at any time; views stay valid. */
+ * fault-around ever touched. Any thread, at any time; views stay valid.
+ * A thread that holds a view may wait here while another remaps. */
 void eng_map_release(eng_env *env);
+/* How many eng_map_release calls of this process let go of a map. */
+uint64_t eng_map_releases(void);
 
 /* Begin / end a read view. Any number may be open, in any threads. */
 int eng_read_begin(eng_read **out, eng_env *env, h2emv_error *err);

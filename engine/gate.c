@@ -342,17 +342,105 @@ static void find_map(eng_env *env)
 	pthread_mutex_unlock(&mu);
 }
 
+/* Where generation `g`'s data file is mapped in this process. LMDB does not
+ * say (me_mapaddr is 0 without MDB_FIXEDMAP): a value read from the map
+ * lies on a page whose header holds its page number, which gives the map's
+ * start; it counts only when /proc/self/maps has a mapping that starts
+ * there and is as long as the environment's map (a damaged page number
+ * must not send madvise elsewhere), once per generation and map length.
+ * 0 when not found. */
+static int gen_map(uintptr_t *base, uint64_t *len, eng_env *env, eng_gen *g)
+{
+	MDB_txn *txn;
+	MDB_cursor *c;
+	MDB_envinfo info;
+	MDB_stat st;
+	MDB_val k, v;
+	uintptr_t cand = 0;
+	if (!g || !g->mdb || mdb_env_info(g->mdb, &info) || mdb_env_stat(g->mdb, &st) ||
+	    mdb_txn_begin(g->mdb, NULL, MDB_RDONLY, &txn))
+		return 0;
+	if (mdb_cursor_open(txn, env->dbi[DB_META], &c) == 0) {
+		if (mdb_cursor_get(c, &k, &v, MDB_FIRST) == 0 && v.mv_data) {
+			uintptr_t page = (uintptr_t)v.mv_data & ~(uintptr_t)(st.ms_psize - 1);
+			uint64_t pgno;
+			memcpy(&pgno, (const void *)page, sizeof pgno);
+			if (pgno <= info.me_last_pgno && page >= pgno * st.ms_psize)
+				cand = page - (uintptr_t)(pgno * st.ms_psize);
+		}
+		mdb_cursor_close(c);
+	}
+	mdb_txn_abort(txn);
+	if (!cand)
+		return 0;
+	/* found there before (this generation, this length): no /proc read */
+	if (__atomic_load_n(&g->map_seen, __ATOMIC_ACQUIRE) == cand &&
+	    __atomic_load_n(&g->map_seen_len, __ATOMIC_ACQUIRE) == (uint64_t)info.me_mapsize) {
+		*base = cand;
+		*len = info.me_mapsize;
+		return 1;
+	}
+	int found = 0;
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[4400];
+	while (f && !found && fgets(line, sizeof line, f)) {
+		unsigned long long lo, hi;
+		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && lo == cand &&
+		    hi - lo == (unsigned long long)info.me_mapsize) {
+			*base = cand;
+			*len = hi - lo;
+			found = 1;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (found) {
+		__atomic_store_n(&g->map_seen_len, *len, __ATOMIC_RELEASE);
+		__atomic_store_n(&g->map_seen, cand, __ATOMIC_RELEASE);
+	}
+	return found;
+}
+
+static uint64_t map_releases; /* process-wide count (eng_map_releases) */
+
+/* The map is read-only (no MDB_WRITEMAP: LMDB writes with pwrite) and
+ * shared, so MADV_DONTNEED only unmaps pages from this process: they stay
+ * in the page cache and the next access maps them again, and views open in
+ * other threads stay valid. The gate (no remap or reopen in this process)
+ * and a reference to the generation (no close) keep the range mapped to
+ * the data file while madvise runs: on a range unmapped and reused by
+ * malloc it would zero live memory. */
+static void release_gen(eng_env *env, eng_gen *g)
+{
+	uintptr_t base = 0;
+	uint64_t len = 0;
+	if (gen_map(&base, &len, env, g) && len &&
+	    madvise((void *)base, (size_t)len, MADV_DONTNEED) == 0)
+		__atomic_add_fetch(&map_releases, 1, __ATOMIC_RELAXED);
+}
+
 void eng_map_release(eng_env *env)
 {
-	gate_read_enter(&env->gate); /* no remap or reopen moves the map meanwhile */
-	find_map(env);
-	uintptr_t base = __atomic_load_n(&env->map_base, __ATOMIC_ACQUIRE);
-	uint64_t len = __atomic_load_n(&env->map_len, __ATOMIC_ACQUIRE);
-	/* a shared file mapping: the pages stay in the page cache and the next
-	 * access maps them again; views open in other threads stay valid */
-	if (base && len)
-		(void)madvise((void *)base, (size_t)len, MADV_DONTNEED);
+	eng_gen *g = NULL;
+	gate_read_enter(&env->gate);
+	if (gen_acquire(&g, env, NULL) == H2EMV_OK) {
+		release_gen(env, g);
+		gen_release(env, g);
+	}
 	gate_read_exit(&env->gate);
+}
+
+void env_view_tick(eng_read *r, unsigned n)
+{
+	uint64_t now = __atomic_add_fetch(&r->env->view_reads, n, __ATOMIC_RELAXED);
+	/* the view holds the gate and its generation: the map stays put */
+	if (now % VIEW_RELEASE_READS < n)
+		release_gen(r->env, r->gen);
+}
+
+uint64_t eng_map_releases(void)
+{
+	return __atomic_load_n(&map_releases, __ATOMIC_RELAXED);
 }
 
 static int in_map(eng_env *env, uintptr_t p)

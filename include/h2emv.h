@@ -838,6 +838,15 @@ typedef struct h2emv_stats {
 /* Counts and sizes. Returns OK, ECORRUPT, EIO. */
 int h2emv_mem_stats(h2emv_stats *out, h2emv_mem *mem, h2emv_error *err);
 
+/* Let go of the data file's pages mapped into this process by reads (the
+ * store is memory-mapped: every page a read touched counts in the resident
+ * set until the kernel needs the memory). They stay in the page cache, so
+ * the next read maps them again at the cost of a minor fault; open
+ * snapshots stay valid. A long-running reader (`h2emv serve` does it every
+ * second) calls this to keep its resident set to what it is working on.
+ * Any thread, any time; may wait while another thread grows the map. */
+void h2emv_mem_release_pages(h2emv_mem *mem);
+
 typedef struct h2emv_gc_options {
 	unsigned version;            /* H2EMV_GC_OPTIONS_VERSION */
 	uint32_t keep_snapshots;     /* always keep this many newest; 0 = 16 (min 1) */
@@ -952,10 +961,17 @@ typedef struct h2emv_maintain_result {
 	h2emv_gc_result gc;
 	uint64_t bytes_before, bytes_after; /* the data file around the call */
 	uint64_t free_bytes;          /* free pages inside it before compaction */
+	int compact_skipped;          /* 1 if compaction was due but its copy would not fit
+	                                 on the disk (the file is left as it is; later
+	                                 writes reuse gc's free pages inside it) */
+	char compact_skipped_why[512]; /* then: how many bytes the copy needs, what is free */
 } h2emv_maintain_result;
 
 /* Returns OK, EREADONLY, ECORRUPT, EIO, ENOSPC, ENOMEM. A compaction that
- * finds the memory busy is deferred (compact_deferred), not an error. */
+ * finds the memory busy is deferred (compact_deferred), and one whose copy
+ * would not fit on the disk is skipped (compact_skipped): neither is an
+ * error. *out is filled on failure too: what gc did before it stays
+ * counted. */
 int h2emv_maintain(h2emv_maintain_result *out, h2emv_mem *mem,
                    const h2emv_maintain_options *opts, h2emv_error *err);
 

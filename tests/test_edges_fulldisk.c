@@ -13,7 +13,10 @@
  * everything and counts its waits; check passes, and compact then copies.
  * The second test fills the disk with nothing beside the memory and
  * recovers with `gc && compact && build` alone, twice, where gc frees little;
- * the third does it with `serve` running, whose builder resumes by itself.
+ * the third does it with `serve` running, whose builder resumes by itself;
+ * the fourth with `build --follow` alone, which runs gc and compaction
+ * itself; the fifth: h2emv_maintain where the copy cannot fit says the
+ * compaction was skipped instead of failing.
  *
  * Mounting needs root (or CAP_SYS_ADMIN); CI runs as root. Where mounting
  * is impossible the test is skipped (exit 77).
@@ -447,6 +450,124 @@ static void test_serve_recovers_after_gc_and_compact(void **state)
 	free(servelog);
 }
 
+/* The same full disk with `build --follow` alone: nobody runs gc or
+ * compact, the follower runs them itself (h2emv_maintain forced, what
+ * `serve` runs there) and folds every waiting observation. Before, it
+ * waited for space from outside forever. */
+static void test_follow_recovers_by_itself(void **state)
+{
+	(void)state;
+	if (skip_reason)
+		tu_skip("H2EMV_REQUIRE_MOUNT",
+		        "cannot mount a small tmpfs here (%s); this test needs root or CAP_SYS_ADMIN, "
+		        "which CI has",
+		        skip_reason);
+	char *dir = tu_fmt("%s/mem", mountpoint);
+	char *scratch = tu_tmpdir("edges-fulldisk-follow");
+	char *batch = tu_fmt("%s/batch.jsonl", scratch);
+	char *errlog = tu_fmt("%s/stderr", scratch);
+	char *followlog = tu_fmt("%s/follow.stderr", scratch);
+	uint64_t acked = fill_with_words(dir, batch, errlog);
+	const char *follow[] = { "build", "-m", dir, "--follow", "-i", "1", "--commit", "50", NULL };
+	pid_t follower = tu_cli_spawn(follow, followlog, 0, 0);
+	uint64_t cursor, last;
+	progress_of(errlog, dir, &cursor, &last);
+	for (int s = 0; s < 120 && cursor < last; s++) {
+		sleep(1);
+		progress_of(errlog, dir, &cursor, &last);
+	}
+	kill(follower, SIGTERM);
+	int frc = tu_wait(follower);
+	size_t len = 0;
+	char *flog = tu_read_file(followlog, &len);
+	print_message("follower: exit %d; cursor %" PRIu64 " of %" PRIu64 "; stderr: %s\n",
+	              WIFEXITED(frc) ? WEXITSTATUS(frc) : -1, cursor, last, flog ? flog : "");
+	assert_int_equal(last, acked);
+	if (cursor < last)
+		fail_msg("build --follow did not make room itself: %" PRIu64 " of %" PRIu64 " built",
+		         cursor, last);
+	assert_true(WIFEXITED(frc) && WEXITSTATUS(frc) == 0);
+	assert_non_null(flog);
+	assert_non_null(strstr(flog, "build: maintenance: gc dropped"));
+	free(flog);
+	assert_int_equal(tu_cli_log(errlog, NULL, "check -m '%s'", dir), 0);
+	tu_rmrf(dir);
+	tu_rmrf(scratch);
+	free(dir);
+	free(scratch);
+	free(batch);
+	free(errlog);
+	free(followlog);
+}
+
+/* Fill `path` until about `leave` bytes stay free on its file system. */
+static void fill_but(const char *path, uint64_t leave)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	off_t at = 0;
+	for (uint64_t chunk = 4 << 20; chunk >= 4096; chunk /= 2)
+		while (tu_free_bytes(mountpoint) >= leave + chunk &&
+		       posix_fallocate(fd, at, (off_t)chunk) == 0)
+			at += (off_t)chunk;
+	assert_int_equal(close(fd), 0);
+}
+
+/* h2emv_maintain, forced, where the compaction's copy cannot fit (no
+ * reserve, under 1 MiB free): gc runs, the compaction is skipped and
+ * said why (compact_skipped), and the call succeeds. Before, it failed
+ * with ENOSPC and gc's counts were lost. */
+static void test_maintain_says_compaction_skipped(void **state)
+{
+	(void)state;
+	if (skip_reason)
+		tu_skip("H2EMV_REQUIRE_MOUNT",
+		        "cannot mount a small tmpfs here (%s); this test needs root or CAP_SYS_ADMIN, "
+		        "which CI has",
+		        skip_reason);
+	char *dir = tu_fmt("%s/mem", mountpoint);
+	char *scratch = tu_tmpdir("edges-fulldisk-maintain");
+	char *batch = tu_fmt("%s/batch.jsonl", scratch);
+	char *errlog = tu_fmt("%s/stderr", scratch);
+	assert_int_equal(tu_cli_log(errlog, NULL, "init '%s'", dir), 0);
+	for (uint64_t b = 0; b < 6; b++) {
+		write_word_batch(batch, b * 200, 200);
+		assert_int_equal(tu_cli_log(errlog, NULL, "ingest -m '%s' '%s'", dir, batch), 0);
+		assert_int_equal(tu_cli_log(errlog, NULL, "build -m '%s' -q --commit 50", dir), 0);
+	}
+	char *reserve = tu_fmt("%s/reserve", dir), *ballast = tu_fmt("%s/ballast", mountpoint);
+	unlink(reserve);
+	fill_but(ballast, 512 << 10);
+	h2emv_open_options oo = H2EMV_OPEN_OPTIONS_INIT;
+	h2emv_mem *m = NULL;
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_mem_open(&m, dir, &oo, &err), H2EMV_OK);
+	unlink(reserve); /* the open may have made one in the room left */
+	h2emv_maintain_options mo = H2EMV_MAINTAIN_OPTIONS_INIT;
+	mo.force = 1;
+	h2emv_maintain_result r;
+	memset(&r, 0, sizeof r);
+	int rc = h2emv_maintain(&r, m, &mo, &err);
+	print_message("maintain: %d (%s); gc %d, compacted %d, skipped %d: %s\n", rc, err.message,
+	              r.gc_ran, r.compacted, r.compact_skipped, r.compact_skipped_why);
+	assert_int_equal(rc, H2EMV_OK);
+	assert_int_equal(r.gc_ran, 1);
+	assert_int_equal(r.compacted, 0);
+	assert_int_equal(r.compact_skipped, 1);
+	assert_non_null(strstr(r.compact_skipped_why, "not compacted"));
+	h2emv_mem_close(m);
+	unlink(ballast);
+	assert_int_equal(tu_cli_log(errlog, NULL, "check -m '%s'", dir), 0);
+	tu_rmrf(dir);
+	tu_rmrf(scratch);
+	free(dir);
+	free(scratch);
+	free(batch);
+	free(errlog);
+	free(reserve);
+	free(ballast);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -455,6 +576,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_gc_compact_build_recover_when_gc_frees_little,
 		                                mount_small_tmpfs, unmount_small_tmpfs),
 		cmocka_unit_test_setup_teardown(test_serve_recovers_after_gc_and_compact,
+		                                mount_small_tmpfs, unmount_small_tmpfs),
+		cmocka_unit_test_setup_teardown(test_follow_recovers_by_itself, mount_small_tmpfs,
+		                                unmount_small_tmpfs),
+		cmocka_unit_test_setup_teardown(test_maintain_says_compaction_skipped,
 		                                mount_small_tmpfs, unmount_small_tmpfs),
 	};
 	return tu_exit(cmocka_run_group_tests(tests, NULL, NULL));

@@ -11,7 +11,8 @@
  * compacts, and the builder resumes by itself. Every acknowledged
  * observation is stored and built once (h2emv_observations_built_total
  * equals what was received), the server stops cleanly, `check` passes and
- * the store holds exactly what was acknowledged. Before, maintenance
+ * the store holds exactly what was acknowledged, and /v1/status shows the
+ * disk-full error as cleared, not as the last error. Before, maintenance
  * waited for gc to be due (64 snapshots or a day of the memory's clock),
  * never was on a full disk, and the builder waited for space forever.
  *
@@ -211,6 +212,13 @@ static void test_serve_fills_the_disk_and_recovers_by_itself(void **state)
 	print_message("status: %s\n", text);
 	if (!built_all)
 		fail_msg("the server did not resume by itself within 150 s: %s", text);
+	/* the full disk is over: /v1/status no longer shows its error as a
+	 * standing one, but as the one that cleared (it kept it before) */
+	json_t *mt = json_object_get(st, "maintenance");
+	const char *le = json_string_value(json_object_get(mt, "last_error"));
+	const char *ce = json_string_value(json_object_get(mt, "cleared_error"));
+	if (!le || *le || !ce || !*ce)
+		fail_msg("after the recovery, last_error is not empty or cleared_error is: %s", text);
 	free(text);
 	json_decref(st);
 	assert_true(metric(&s, "h2emv_gc_runs_total") >= 1);

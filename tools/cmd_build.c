@@ -41,7 +41,8 @@ static const char help[] =
 	"\n"
 	"On a full disk a build stops with exit status 4 (nothing is lost; `h2emv gc`\n"
 	"and `h2emv compact` make room); build --follow says \"disk full: waiting for\n"
-	"space\", counts its waits, and goes on by itself once a write fits again.\n";
+	"space\", counts its waits, runs gc and compaction as `serve` does there (at\n"
+	"once, then at most once a minute), and goes on by itself once a write fits.\n";
 
 static volatile sig_atomic_t interrupted;
 
@@ -90,17 +91,19 @@ static int print(const h2emv_build_result *r, int json)
 	return EXIT_OK;
 }
 
-/* Idle: collect and compact when due (h2emv_maintain decides). */
-static int idle_maintenance(h2emv_mem *m, int quiet, h2emv_error *err)
+/* Idle: collect and compact when due (h2emv_maintain decides). On a full
+ * disk (`force`): gc and compaction now, as `serve` runs them there (its
+ * maintenance through the same call) and as `h2emv gc && h2emv compact`
+ * would. */
+static int maintenance(h2emv_mem *m, int quiet, int force, h2emv_error *err)
 {
 	h2emv_maintain_result r;
 	/* a stop (SIGTERM) is heard between gc's batches, not after all of them */
 	h2emv_maintain_options mo = H2EMV_MAINTAIN_OPTIONS_INIT;
+	mo.force = force;
 	mo.gc.progress = stop_only;
 	int rc = h2emv_maintain(&r, m, &mo, err);
-	if (rc == H2EMV_ENOSPC && strstr(err->message, "not compacted"))
-		return H2EMV_OK; /* no room for a copy: gc's pages are reused in place */
-	if (rc || quiet)
+	if (quiet)
 		return rc;
 	if (r.gc_ran)
 		fprintf(stderr,
@@ -113,12 +116,26 @@ static int idle_maintenance(h2emv_mem *m, int quiet, h2emv_error *err)
 	if (r.compacted)
 		fprintf(stderr, "build: maintenance: compacted %llu -> %llu bytes\n",
 		        (unsigned long long)r.bytes_before, (unsigned long long)r.bytes_after);
+	if (r.compact_skipped)
+		fprintf(stderr, "build: maintenance: compaction skipped, no room for the copy (%s)\n",
+		        r.compact_skipped_why);
 	static int told;
 	if (r.compact_deferred && !told)
 		fprintf(stderr, "build: maintenance: compaction due, but another process has the "
 		                "memory open; trying again when idle\n");
 	told = r.compact_deferred;
-	return H2EMV_OK;
+	return rc;
+}
+
+/* A full disk: is forced maintenance due (the first wait, then once a
+ * minute)? */
+static int full_disk_due(time_t *last, uint64_t waits)
+{
+	time_t now = time(NULL);
+	if (waits > 1 && now - *last < 60)
+		return 0;
+	*last = now;
+	return 1;
 }
 
 /* build --follow on a full disk: say so (the first time, then every tenth
@@ -199,6 +216,8 @@ int cmd_build(int argc, char **argv)
 	o.progress_ctx = &p;
 	h2emv_build_result total = { 0 };
 	uint64_t space_waits = 0, total_waits = 0; /* disk full: waits now, and in all */
+	uint64_t full_runs = 0;                     /* ... and maintenance runs it made */
+	time_t last_full = 0;
 	do {
 		h2emv_build_result r = { 0 };
 		rc = h2emv_build(&r, m, &o, &err);
@@ -215,13 +234,26 @@ int cmd_build(int argc, char **argv)
 		total.obs_missing += r.obs_missing;
 		if (follow && rc == H2EMV_OK && !interrupted && r.obs_folded == 0) {
 			if (maintain)
-				rc = idle_maintenance(m, quiet || json, &err);
+				rc = maintenance(m, quiet || json, 0, &err);
 			if (rc == H2EMV_OK)
 				sleep((unsigned)interval);
 		}
 		if (follow && rc == H2EMV_ENOSPC && !interrupted) {
-			wait_for_space(cli_mem_dir(mem), ++space_waits, json);
 			rc = H2EMV_OK;
+			space_waits++;
+			if (maintain && full_disk_due(&last_full, space_waits)) {
+				/* what can make room: the maintenance serve runs on a full
+				 * disk, at once and then at most once a minute; the build
+				 * tries again after it */
+				h2emv_error merr = { 0 };
+				full_runs++;
+				if (maintenance(m, quiet || json, 1, &merr) == H2EMV_OK)
+					continue;
+				if (!json)
+					fprintf(stderr, "h2emv build: maintenance on the full disk: %s\n",
+					        merr.message);
+			}
+			wait_for_space(cli_mem_dir(mem), space_waits, json);
 			continue;
 		}
 		if (rc == H2EMV_OK && space_waits) {
@@ -245,8 +277,9 @@ int cmd_build(int argc, char **argv)
 		        (unsigned long long)ps.retries, (unsigned long long)ps.fallbacks,
 		        (unsigned long long)ps.transport_errors);
 	if (total_waits + space_waits && !json)
-		fprintf(stderr, "h2emv build: waited %llu times for disk space\n",
-		        (unsigned long long)(total_waits + space_waits));
+		fprintf(stderr, "h2emv build: waited %llu times for disk space (%llu maintenance "
+		        "runs on the full disk)\n", (unsigned long long)(total_waits + space_waits),
+		        (unsigned long long)full_runs);
 	if (rc) {
 		int st = cli_fail("build", rc, &err); /* EXIT_DAMAGED for damage */
 		if (rc == H2EMV_ENOSPC)

@@ -178,9 +178,17 @@ typedef struct serve_state {
 	/* what the worker is doing: "idle", "building", "maintaining", "stopped",
 	 * or SERVE_STATE_DISK_FULL */
 	const char *state;
-	char last_error[600];
+	char last_error[600];  /* "" when none, or when the work that failed succeeded since */
+	int last_error_kind;   /* 1 build, 2 maintenance, 0 none */
+	double last_error_at;
+	char cleared_error[600]; /* the last error that cleared, and when */
+	double cleared_at;
+	uint64_t compactions_skipped; /* compaction due, its copy did not fit */
+	char compact_skipped_why[512];
 	double last_maintain;  /* wall clock of the last h2emv_maintain, 0 = never */
 	double last_trim;      /* wall clock of the last malloc_trim */
+	double last_release;   /* ... and of the last h2emv_mem_release_pages */
+	uint64_t page_releases, heap_trims;
 	double started;
 	/* counters (under mu) */
 	uint64_t obs_received, obs_refused, batches, obs_built, snapshots_built, nodes_forgotten;

@@ -59,6 +59,12 @@ static void reply_status(serve_reply *out, int rc, const h2emv_error *err, const
 	case H2EMV_EBUSY: serve_err_set(&e, 503, "busy", "%s: %s", what, msg); break;
 	case H2EMV_ENOSPC: serve_err_set(&e, 507, "disk_full", "%s: %s", what, msg); break;
 	case H2EMV_ENOMEM: serve_err_set(&e, 500, "out_of_memory", "%s: %s", what, msg); break;
+	case H2EMV_EFORMAT: /* a tree from before typed facts: nothing a retry mends */
+		serve_err_set(&e, 409, "needs_upgrade", "%s: %s%s", what, msg,
+		              strstr(msg, "h2emv upgrade") ? ""
+		                                           : "; stop the server and run `h2emv "
+		                                             "upgrade -m DIR` once");
+		break;
 	default: serve_err_set(&e, 500, "internal", "%s: %s", what, msg); break;
 	}
 	serve_reply_error(out, &e);

@@ -172,6 +172,28 @@ int serve_waits_for_space(serve_state *st)
 	return full;
 }
 
+/* Called with mu held. The error of the builder (kind 1) or of maintenance
+ * (kind 2) that /v1/status shows until the same work next succeeds; then it
+ * moves to cleared_error, so a state that recovered (a full disk) does not
+ * read as a standing fault (docs/serve.md). */
+static void set_error(serve_state *st, int kind, const char *what, int rc, const char *msg)
+{
+	snprintf(st->last_error, sizeof st->last_error, "%s: %s", what,
+	         msg && *msg ? msg : h2emv_strerror(rc));
+	st->last_error_kind = kind;
+	st->last_error_at = serve_now();
+}
+
+static void clear_error(serve_state *st, int kind)
+{
+	if (st->last_error_kind != kind)
+		return;
+	memcpy(st->cleared_error, st->last_error, sizeof st->cleared_error);
+	st->cleared_at = serve_now();
+	st->last_error[0] = 0;
+	st->last_error_kind = 0;
+}
+
 /* Called with mu held; releases it around the build. */
 static void build_once(serve_state *st)
 {
@@ -199,10 +221,10 @@ static void build_once(serve_state *st)
 	add_tokens(&st->tok_forget, &r.tokens_forget);
 	if (rc) {
 		st->build_errors++;
-		snprintf(st->last_error, sizeof st->last_error, "build: %s",
-		         err.message[0] ? err.message : h2emv_strerror(rc));
+		set_error(st, 1, "build", rc, err.message);
 		return;
 	}
+	clear_error(st, 1);
 	size_t k = 0;
 	while (k < st->n_marks && st->marks[k].last_seq <= r.build_cursor)
 		k++;
@@ -217,36 +239,6 @@ static void build_once(serve_state *st)
 static int utc_day(double t)
 {
 	return (int)(t / 86400);
-}
-
-/* Maintenance on a full disk, what `gc && compact` beside it would do: gc
- * (mo->gc: the maintenance's own retention), then a compaction, forced.
- * A copy that cannot fit is no failure here ("not compacted": the builder
- * reuses gc's pages in place); gc's work is counted either way. */
-static int maintain_full_disk(h2emv_maintain_result *r, serve_state *st,
-                              const h2emv_maintain_options *mo, h2emv_error *err)
-{
-	memset(r, 0, sizeof *r);
-	int rc = h2emv_gc(&r->gc, st->mem, &mo->gc, err);
-	if (rc)
-		return rc;
-	r->gc_ran = 1;
-	uint64_t before = 0, after = 0;
-	h2emv_error cerr = { 0 };
-	rc = h2emv_compact(&before, &after, st->mem, &cerr);
-	r->bytes_before = before;
-	r->bytes_after = after;
-	if (rc == H2EMV_EBUSY) {
-		r->compact_deferred = 1;
-	} else if (rc == H2EMV_ENOSPC && strstr(cerr.message, "not compacted")) {
-		snprintf(err->message, sizeof err->message, "%s", cerr.message);
-	} else if (rc) {
-		*err = cerr;
-		return rc;
-	} else {
-		r->compacted = 1;
-	}
-	return H2EMV_OK;
 }
 
 /* Called with mu held after a build that folded nothing (the queue empty,
@@ -274,7 +266,10 @@ static void maybe_maintain(serve_state *st)
 	mo.gc.progress_ctx = st;
 	h2emv_maintain_result r = { 0 };
 	h2emv_error err = { 0 };
-	int rc = full ? maintain_full_disk(&r, st, &mo, &err) : h2emv_maintain(&r, st->mem, &mo, &err);
+	/* on a full disk, what `gc && compact` beside it would do; a copy that
+	 * cannot fit is no failure (compact_skipped: the builder reuses gc's
+	 * pages in place), and gc's work is counted either way */
+	int rc = h2emv_maintain(&r, st->mem, &mo, &err);
 	pthread_mutex_lock(&st->mu);
 	st->state = st->disk_full ? SERVE_STATE_DISK_FULL : "idle";
 	st->last_maintain = serve_now();
@@ -286,11 +281,14 @@ static void maybe_maintain(serve_state *st)
 	}
 	if (nightly)
 		st->nightly_day = utc_day(now);
-	if (rc || err.message[0]) /* or a compaction that did not fit */
-		snprintf(st->last_error, sizeof st->last_error, "maintenance: %s",
-		         err.message[0] ? err.message : h2emv_strerror(rc));
 	if (rc)
-		return;
+		set_error(st, 2, "maintenance", rc, err.message);
+	else
+		clear_error(st, 2);
+	st->compactions_skipped += r.compact_skipped;
+	if (r.compact_skipped)
+		snprintf(st->compact_skipped_why, sizeof st->compact_skipped_why, "%s",
+		         r.compact_skipped_why);
 	st->gc_runs += r.gc_ran;
 	st->compactions += r.compacted;
 	st->compactions_deferred += r.compact_deferred;
@@ -299,20 +297,31 @@ static void maybe_maintain(serve_state *st)
 	st->gc_obs_reclaimed += r.gc.obs_reclaimed;
 }
 
-/* Called with mu held. Every 10 s, hand the memory freed by requests and
- * builds back to the system (malloc_trim: the free pages of every malloc
- * arena, not only the tops): with many threads each allocating in its own
- * arena, freed memory otherwise stays with the process, and its RSS only
- * grows under a mixed load (issue 21). */
+/* Called with mu held. Every second, let go of the store's pages that
+ * requests mapped in (they stay in the page cache; a read maps them again):
+ * askers and tree exports touch pages of a store that keeps growing, and
+ * each counts in the resident set until released. Every 10 s, hand the
+ * memory freed by requests and builds back to the system (malloc_trim:
+ * the free pages of every malloc arena, not only the tops): with many
+ * threads each allocating in its own arena, freed memory otherwise stays
+ * with the process. Without both, RSS only grows under a mixed load
+ * (issue 21). */
 static void give_back(serve_state *st)
 {
 	double now = serve_now();
-	if (now - st->last_trim < 10)
+	int release = now - st->last_release >= 1, trim = now - st->last_trim >= 10;
+	if (!release && !trim)
 		return;
-	st->last_trim = now;
+	st->last_release = now;
+	if (trim)
+		st->last_trim = now;
 	pthread_mutex_unlock(&st->mu);
-	malloc_trim(0);
+	h2emv_mem_release_pages(st->mem);
+	if (trim)
+		malloc_trim(0);
 	pthread_mutex_lock(&st->mu);
+	st->page_releases++;
+	st->heap_trims += trim;
 }
 
 static void *worker_main(void *arg)
@@ -442,6 +451,19 @@ json_t *serve_status_json(serve_state *st)
 		st->last_error,
 		"questions", "answered", (json_int_t)st->questions, "failed",
 		(json_int_t)st->question_errors, "not_ready", (json_int_t)st->questions_not_ready);
+	json_t *mt = o ? json_object_get(o, "maintenance") : NULL;
+	if (mt && (json_object_set_new(mt, "last_error_seconds_ago",
+	                               json_real(st->last_error[0] ? now - st->last_error_at : -1)) ||
+	           json_object_set_new(mt, "cleared_error", json_string(st->cleared_error)) ||
+	           json_object_set_new(mt, "cleared_seconds_ago",
+	                               json_real(st->cleared_at ? now - st->cleared_at : -1)) ||
+	           json_object_set_new(mt, "compactions_skipped",
+	                               json_integer((json_int_t)st->compactions_skipped)) ||
+	           json_object_set_new(mt, "compaction_skipped_why",
+	                               json_string(st->compact_skipped_why)))) {
+		json_decref(o);
+		o = NULL;
+	}
 	if (o && json_object_set_new(o, "queue_depth", json_integer((json_int_t)queue))) {
 		json_decref(o);
 		o = NULL;
@@ -600,6 +622,14 @@ char *serve_metrics_text(serve_state *st, size_t *len)
 	       "Observations deleted from the log by gc.", (double)st->gc_obs_reclaimed);
 	metric(&b, "h2emv_compactions_total", "counter", "Compactions of the data file.",
 	       (double)st->compactions);
+	metric(&b, "h2emv_compactions_skipped_total", "counter",
+	       "Compactions due whose copy would not fit on the disk (gc's pages are reused).",
+	       (double)st->compactions_skipped);
+	metric(&b, "h2emv_store_pages_released_total", "counter",
+	       "Times the store's mapped pages were let go of (every second).",
+	       (double)st->page_releases);
+	metric(&b, "h2emv_heap_trims_total", "counter", "malloc_trim calls (every 10 s).",
+	       (double)st->heap_trims);
 	metric(&b, "h2emv_disk_bytes", "gauge", "Size of the data file.", (double)v.file_bytes);
 	metric(&b, "h2emv_disk_used_bytes", "gauge", "Pages in use inside the data file.",
 	       (double)v.used_bytes);

@@ -7,6 +7,7 @@
  * enough free pages or still passes the budget.
  */
 #include <msgpack.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "api/mem/mem.h"
@@ -17,6 +18,9 @@
 #define COMPACT_MIN_BYTES (8ull << 20)
 #define STATE_KEY "maintenance"
 #define KEEP_SNAPSHOTS 4
+/* How h2emv_compact says its copy would not fit (engine/compact.c's
+ * ENOSPC before anything is written; any other ENOSPC is a failure). */
+#define NOT_COMPACTED "compact: not compacted:"
 
 static int buf_write(void *data, const char *p, size_t len)
 {
@@ -83,6 +87,14 @@ static int newest(eng_snap *s, h2emv_mem *mem, h2emv_error *err)
 	return rc == H2EMV_ENOTFOUND ? H2EMV_OK : rc;
 }
 
+/* The result goes out on every return, so what gc did is never lost. */
+static int done(h2emv_maintain_result *out, const h2emv_maintain_result *res, int rc)
+{
+	if (out)
+		*out = *res;
+	return rc;
+}
+
 int h2emv_maintain(h2emv_maintain_result *out, h2emv_mem *mem,
                    const h2emv_maintain_options *opts, h2emv_error *err)
 {
@@ -108,7 +120,7 @@ int h2emv_maintain(h2emv_maintain_result *out, h2emv_mem *mem,
 	if (rc == H2EMV_OK)
 		rc = eng_space(&file, &freeb, mem->env, err);
 	if (rc)
-		return rc;
+		return done(out, &res, rc);
 	res.bytes_before = res.bytes_after = file;
 	int over = cfg.max_size && file > cfg.max_size;
 	/* over budget: collect again once there is something new to collect */
@@ -127,7 +139,7 @@ int h2emv_maintain(h2emv_maintain_result *out, h2emv_mem *mem,
 			go.purge = 1;
 		}
 		if ((rc = h2emv_gc(&res.gc, mem, &go, err)))
-			return rc;
+			return done(out, &res, rc);
 		res.gc_ran = 1;
 		uint64_t now[2] = { s.seq, (uint64_t)(s.t_now > 0 ? s.t_now : 0) };
 		eng_buf b = { 0 };
@@ -136,10 +148,14 @@ int h2emv_maintain(h2emv_maintain_result *out, h2emv_mem *mem,
 			rc = eng_kv_put(mem->env, ENG_KV_META, STATE_KEY, strlen(STATE_KEY), b.data,
 			                b.len, err);
 		eng_buf_free(&b);
+		/* on a full disk the bookkeeping may not fit before the
+		 * compaction makes room: gc just runs again next time */
+		if (rc == H2EMV_ENOSPC)
+			rc = H2EMV_OK;
 		if (rc)
-			return rc;
+			return done(out, &res, rc);
 		if ((rc = eng_space(&file, &freeb, mem->env, err)))
-			return rc;
+			return done(out, &res, rc);
 	}
 	res.free_bytes = freeb;
 	over = cfg.max_size && file > cfg.max_size;
@@ -151,16 +167,18 @@ int h2emv_maintain(h2emv_maintain_result *out, h2emv_mem *mem,
 		int crc = h2emv_compact(&before, &after, mem, &cerr);
 		if (crc == H2EMV_EBUSY) {
 			res.compact_deferred = 1;
+		} else if (crc == H2EMV_ENOSPC && strstr(cerr.message, NOT_COMPACTED)) {
+			res.compact_skipped = 1;
+			snprintf(res.compact_skipped_why, sizeof res.compact_skipped_why, "%s",
+			         cerr.message);
 		} else if (crc) {
 			if (err)
 				*err = cerr;
-			return crc;
+			return done(out, &res, crc);
 		} else {
 			res.compacted = 1;
 			res.bytes_after = after;
 		}
 	}
-	if (out)
-		*out = res;
-	return H2EMV_OK;
+	return done(out, &res, H2EMV_OK);
 }

@@ -180,6 +180,12 @@ int h2emv_mem_stats(h2emv_stats *out, h2emv_mem *mem, h2emv_error *err)
 	return eng_stats(out, mem->env, err);
 }
 
+void h2emv_mem_release_pages(h2emv_mem *mem)
+{
+	if (mem)
+		eng_map_release(mem->env);
+}
+
 static int cache_used(int64_t *t, const void *body, size_t len)
 {
 	double alpha;
