@@ -56,8 +56,6 @@ typedef struct eng_gen {
 	MDB_env *mdb;
 	uint64_t num;  /* 0 = DIR/data.mdb, N = DIR/data.N.mdb */
 	int refs;      /* under eng_env.genmu */
-	uintptr_t map_seen; /* the map's start and length gate.c last found in */
-	uint64_t map_seen_len; /* /proc/self/maps (atomic) */
 } eng_gen;
 
 struct eng_env {

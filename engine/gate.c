@@ -343,12 +343,11 @@ static void find_map(eng_env *env)
 }
 
 /* Where generation `g`'s data file is mapped in this process. LMDB does not
- * say (me_mapaddr is 0 without MDB_FIXEDMAP): a value read from the map
- * lies on a page whose header holds its page number, which gives the map's
- * start; it counts only when /proc/self/maps has a mapping that starts
- * there and is as long as the environment's map (a damaged page number
- * must not send madvise elsewhere), once per generation and map length.
- * 0 when not found. */
+ * say, and the device and inode /proc/self/maps shows are not fstat's on
+ * every file system (overlayfs shows the layer's): a value read from the
+ * map lies on a page whose header holds its page number, which gives the
+ * map's start; it counts only when /proc/self/maps has a mapping that
+ * starts there and is as long as the environment's map. 0 when not found. */
 static int gen_map(uintptr_t *base, uint64_t *len, eng_env *env, eng_gen *g)
 {
 	MDB_txn *txn;
@@ -373,13 +372,6 @@ static int gen_map(uintptr_t *base, uint64_t *len, eng_env *env, eng_gen *g)
 	mdb_txn_abort(txn);
 	if (!cand)
 		return 0;
-	/* found there before (this generation, this length): no /proc read */
-	if (__atomic_load_n(&g->map_seen, __ATOMIC_ACQUIRE) == cand &&
-	    __atomic_load_n(&g->map_seen_len, __ATOMIC_ACQUIRE) == (uint64_t)info.me_mapsize) {
-		*base = cand;
-		*len = info.me_mapsize;
-		return 1;
-	}
 	int found = 0;
 	FILE *f = fopen("/proc/self/maps", "re");
 	char line[4400];
@@ -394,10 +386,6 @@ static int gen_map(uintptr_t *base, uint64_t *len, eng_env *env, eng_gen *g)
 	}
 	if (f)
 		fclose(f);
-	if (found) {
-		__atomic_store_n(&g->map_seen_len, *len, __ATOMIC_RELEASE);
-		__atomic_store_n(&g->map_seen, cand, __ATOMIC_RELEASE);
-	}
 	return found;
 }
 

@@ -1,11 +1,10 @@
 /*
  * test_edges_map_release.c — the store's pages a read maps into the
  * process are let go of by h2emv_mem_release_pages (what `serve` calls
- * every second, issue 21 item 6: RSS bounded under mixed load), and by
- * a read view itself every 512 records it reads: reading every
- * observation of a store of a few MB leaves under half of it resident
- * (/proc/self/smaps), a release then next to nothing, and reading again
- * maps the pages again (the data is intact).
+ * every second, issue 21 item 6: RSS bounded under mixed load). After
+ * reading every observation of a store of a few MB, the data file's
+ * resident pages (/proc/self/smaps) fall to almost nothing, and reading
+ * again maps them again (the data is intact).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -83,17 +82,13 @@ static void test_read_pages_are_let_go_of(void **state)
 	print_message("%" PRIu64 " bytes read: %" PRIu64 " kB of the data file resident, %" PRIu64
 	              " kB after h2emv_mem_release_pages\n",
 	              bytes, read_kb, released_kb);
-	/* a view lets go as it reads (every 512 records): reading the whole
-	 * store does not leave it all resident (before: 8 MB of 6 MB read) */
-	if (read_kb * 1024 > bytes / 2)
-		fail_msg("%" PRIu64 " kB resident after reading %" PRIu64 " bytes", read_kb, bytes);
-	assert_true(read_kb > 0);
+	assert_true(read_kb >= 1024);
 	if (released_kb * 8 > read_kb)
 		fail_msg("%" PRIu64 " of %" PRIu64 " kB still resident after the release",
 		         released_kb, read_kb);
 	/* the pages come back on the next read, the same bytes */
 	assert_int_equal(read_all(m), bytes);
-	assert_true(data_rss_kb() > 0);
+	assert_true(data_rss_kb() >= read_kb / 2);
 	h2emv_mem_close(m);
 	tu_rmrf(dir);
 	free(dir);
