@@ -100,7 +100,6 @@ struct eng_env {
 	uint64_t map_len;
 	uintptr_t map_mdb;         /* the MDB_env map_base was found for */
 	eng_index_fn ix_fn;        /* the term index's extractor (index.c); NULL: none */
-	uint64_t view_reads;       /* records read by views, for env_view_tick (atomic) */
 	void *ix_ctx;
 };
 
@@ -139,13 +138,6 @@ void env_damage_confirm(eng_env *env, uint64_t gen);
  * env_damage_found) it writes the DAMAGED mark first, with open, write,
  * fsync, close and rename only. */
 void env_damage_assert(MDB_env *mdb, const char *msg);
-
-/* Count `n` records read by view `r`: every VIEW_RELEASE_READS of them
- * (all views of the handle together) the view's generation's mapped pages
- * are let go of (gate.c, as eng_map_release), so that readers that walk
- * the whole store (a tree export) do not keep all of it resident. */
-#define VIEW_RELEASE_READS 512
-void env_view_tick(eng_read *r, unsigned n);
 
 /* Turn an LMDB or errno code into an h2emv status with a message. */
 int env_err(h2emv_error *err, int mdb_rc, const char *what);

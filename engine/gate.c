@@ -398,32 +398,19 @@ static uint64_t map_releases; /* process-wide count (eng_map_releases) */
  * and a reference to the generation (no close) keep the range mapped to
  * the data file while madvise runs: on a range unmapped and reused by
  * malloc it would zero live memory. */
-static void release_gen(eng_env *env, eng_gen *g)
-{
-	uintptr_t base = 0;
-	uint64_t len = 0;
-	if (gen_map(&base, &len, env, g) && len &&
-	    madvise((void *)base, (size_t)len, MADV_DONTNEED) == 0)
-		__atomic_add_fetch(&map_releases, 1, __ATOMIC_RELAXED);
-}
-
 void eng_map_release(eng_env *env)
 {
 	eng_gen *g = NULL;
 	gate_read_enter(&env->gate);
 	if (gen_acquire(&g, env, NULL) == H2EMV_OK) {
-		release_gen(env, g);
+		uintptr_t base = 0;
+		uint64_t len = 0;
+		if (gen_map(&base, &len, env, g) && len &&
+		    madvise((void *)base, (size_t)len, MADV_DONTNEED) == 0)
+			__atomic_add_fetch(&map_releases, 1, __ATOMIC_RELAXED);
 		gen_release(env, g);
 	}
 	gate_read_exit(&env->gate);
-}
-
-void env_view_tick(eng_read *r, unsigned n)
-{
-	uint64_t now = __atomic_add_fetch(&r->env->view_reads, n, __ATOMIC_RELAXED);
-	/* the view holds the gate and its generation: the map stays put */
-	if (now % VIEW_RELEASE_READS < n)
-		release_gen(r->env, r->gen);
 }
 
 uint64_t eng_map_releases(void)

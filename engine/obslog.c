@@ -235,7 +235,6 @@ int eng_obsids_prune_txn(void *mdb_txn, eng_env *env, uint64_t *dropped, h2emv_e
 
 int eng_obs_get(eng_buf *out, eng_read *r, uint64_t seq, h2emv_error *err)
 {
-	env_view_tick(r, 1);
 	uint8_t key[8];
 	be64(key, seq);
 	const uint8_t *body;

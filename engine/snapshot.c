@@ -187,14 +187,12 @@ static int node_get_txn(eng_node **out, MDB_txn *txn, eng_env *env, eng_ref ref,
 
 int eng_node_get(eng_node **out, eng_read *r, eng_ref ref, h2emv_error *err)
 {
-	env_view_tick(r, 1);
 	return node_get_txn(out, r->txn, r->env, ref, &r->scratch, err);
 }
 
 int eng_node_get_with(eng_node **out, eng_read *r, eng_ref ref, node_alloc_fn alloc, void *actx,
                       h2emv_error *err)
 {
-	env_view_tick(r, 1);
 	return node_get_txn_with(out, r->txn, r->env, ref, &r->scratch, alloc, actx, err);
 }
 
@@ -319,7 +317,6 @@ static int get_many(eng_node **out, eng_read *r, eng_node_cursor *nc, const eng_
 int eng_nodes_get_many(eng_node **out, eng_read *r, eng_node_cursor *nc, const eng_ref *refs,
                        size_t n, node_alloc_fn alloc, void *actx, h2emv_error *err)
 {
-	env_view_tick(r, (unsigned)(n < VIEW_RELEASE_READS ? n : VIEW_RELEASE_READS));
 	if (nc)
 		return get_many(out, r, nc, refs, n, alloc, actx, err);
 	int rc = eng_node_cursor_open(&nc, r, err);
