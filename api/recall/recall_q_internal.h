@@ -63,4 +63,15 @@ int rq_extreme_word(const lex_word *w, size_t k, size_t *at);
 int rq_where_said(const lex_word *w, size_t k);
 int rq_read_trouble(const lex_word *w, size_t k, uint8_t *used);
 
+/* Is word s among w[0..k); do w start (within their first words) with
+ * a then b (b NULL: any); is w[0] a? */
+int rq_has(const lex_word *w, size_t k, const char *s);
+int rq_starts(const lex_word *w, size_t k, const char *a, const char *b);
+int rq_first_is(const lex_word *w, size_t k, const char *a);
+
+/* The status asked ("did X fail", "what went wrong", "did row 12 pass its
+ * check") and the order ("first", "last", "the third time"). */
+void rq_read_status(rquestion *q, const lex_word *w, size_t k, uint8_t *used, int trouble);
+void rq_read_order(rquestion *q, const lex_word *w, size_t k, uint8_t *used);
+
 #endif

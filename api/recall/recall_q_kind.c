@@ -16,14 +16,6 @@
 
 /* -------------------------------------------------------------- the kind -- */
 
-static int has(const lex_word *w, size_t k, const char *s)
-{
-	for (size_t i = 0; i < k; i++)
-		if (!strcmp(w[i].w, s))
-			return 1;
-	return 0;
-}
-
 /* Does a clause ("she asked where her mother was", "the guard told you to
  * wait") name words someone said: a verb of saying before anything else
  * that is a verb? */
@@ -35,19 +27,6 @@ int said_clause(const lex_word *w, size_t k)
 			return cls == LC_SAY;
 	}
 	return 0;
-}
-
-static int starts(const lex_word *w, size_t k, const char *a, const char *b)
-{
-	for (size_t i = 0; i + 1 < k && i < 4; i++)
-		if (!strcmp(w[i].w, a) && (!b || !strcmp(w[i + 1].w, b)))
-			return 1;
-	return 0;
-}
-
-static int first_is(const lex_word *w, size_t k, const char *a)
-{
-	return k && !strcmp(w[0].w, a);
 }
 
 /* "what's the name of the person", "what was that lady's name": a
@@ -74,33 +53,6 @@ static int name_of_person(const lex_word *w, size_t k, uint8_t *used)
 	}
 	return 0;
 }
-
-/* "who opened the gate", "who let the courier in", "who signed for the
- * parcels": who did it, the robot or someone in its notes; not whom the
- * robot met ("who came", "who visited"), spoke with ("who called"), was
- * given something by ("who gave you"), nor "who did you ...". */
-static int asks_agent(const lex_word *w, size_t k)
-{
-	static const char *const not_verb[] = { "did", "do", "does", "was", "were", "is", "are",
-		                                    "has", "have", "had", "else", "the", "of", "from",
-		                                    "to", "with", "in", "at", "on", "s", "will", "would",
-		                                    "can", "could", NULL };
-	if (k < 3 || strcmp(w[0].w, "who") || w[1].cap || w[1].digit)
-		return 0;
-	for (const char *const *p = not_verb; *p; p++)
-		if (!strcmp(w[1].w, *p))
-			return 0;
-	/* "who fixed the centrifuge for you": someone else */
-	if (has(w, k, "you") || has(w, k, "me") || has(w, k, "us") || !strcmp(w[2].w, "by"))
-		return 0;
-	int cls = LC_NONE;
-	if (lex_lemma(w[1].stem, &cls))
-		/* ("who got the laptop": whom it went to) */
-		return cls != LC_GO && cls != LC_MEET && cls != LC_SAY && cls != LC_SEE &&
-		       cls != LC_LOOK && cls != LC_TAKE && cls != LC_RECEIVE;
-	return !wn_speech_verb(w[1].w);
-}
-
 
 /* A title before a name says nothing about who it is. */
 int title_word(const char *w)
@@ -152,8 +104,8 @@ static void read_steps(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 {
 	/* "how many pipetting steps", "which steps failed": a count and a
 	 * failure question, not the steps of a task */
-	int steps_ok = !(starts(w, k, "how", "many") || starts(w, k, "how", "often") ||
-	                 starts(w, k, "number", "of") || has(w, k, "fail") || has(w, k, "failed"));
+	int steps_ok = !(rq_starts(w, k, "how", "many") || rq_starts(w, k, "how", "often") ||
+	                 rq_starts(w, k, "number", "of") || rq_has(w, k, "fail") || rq_has(w, k, "failed"));
 	for (size_t i = 0; steps_ok && i < k; i++)
 		if ((!strcmp(w[i].w, "step") || !strcmp(w[i].w, "steps")) &&
 		    /* (not a thing: "the step ladder", "a step stool") */
@@ -169,14 +121,14 @@ static void read_steps(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	for (size_t i = 1; q->kind != RQ_STEPS && i < k; i++)
 		if ((!strcmp(w[i].w, "thing") || !strcmp(w[i].w, "things")) &&
 		    (!strcmp(w[i - 1].w, "first") || !strcmp(w[i - 1].w, "last")) &&
-		    (has(w, k, "did") || has(w, k, "do"))) {
+		    (rq_has(w, k, "did") || rq_has(w, k, "do"))) {
 			q->kind = RQ_STEPS;
 			q->step = !strcmp(w[i - 1].w, "first") ? 1 : -1;
 			used[i - 1] = 1;
 		}
 	/* "what did you do last on July 12", "what did you do first today":
 	 * the last (first) step of the span, not all of it */
-	for (size_t i = 1; q->kind != RQ_STEPS && first_is(w, k, "what") && i < k; i++)
+	for (size_t i = 1; q->kind != RQ_STEPS && rq_first_is(w, k, "what") && i < k; i++)
 		if ((!strcmp(w[i].w, "last") || !strcmp(w[i].w, "first") || !strcmp(w[i].w, "lastly")) &&
 		    (!strcmp(w[i - 1].w, "do") || !strcmp(w[i - 1].w, "did")) &&
 		    (i + 1 == k || !strcmp(w[i + 1].w, "on") || !strcmp(w[i + 1].w, "in") ||
@@ -211,51 +163,51 @@ static void read_wh(rquestion *q, const lex_word *w, size_t k, uint8_t *used, in
 {
 	if (q->kind == RQ_STEPS)
 		; /* the steps of a task */
-	else if (first_is(w, k, "what") && up_to(w, k, used))
+	else if (rq_first_is(w, k, "what") && up_to(w, k, used))
 		; /* "what did you get up to on Friday": what was done */
-	else if (starts(w, k, "how", "many") && k > 3 && rq_time_unit(w[2].w) &&
-	         (has(w, k, "take") || has(w, k, "took") || has(w, k, "last") ||
-	          has(w, k, "lasted") || has(w, k, "spend") || has(w, k, "spent")))
+	else if (rq_starts(w, k, "how", "many") && k > 3 && rq_time_unit(w[2].w) &&
+	         (rq_has(w, k, "take") || rq_has(w, k, "took") || rq_has(w, k, "last") ||
+	          rq_has(w, k, "lasted") || rq_has(w, k, "spend") || rq_has(w, k, "spent")))
 		q->kind = RQ_DURATION, used[2] = 1; /* "how many minutes did the sweep take" */
-	else if (starts(w, k, "how", "many") || starts(w, k, "how", "often") ||
-	    starts(w, k, "number", "of") || starts(w, k, "how", "frequently") ||
-	    starts(w, k, "how", "much"))
-		q->kind = RQ_COUNT, q->much = starts(w, k, "how", "much"); /* (an amount summed) */
-	else if (starts(w, k, "how", "long"))
+	else if (rq_starts(w, k, "how", "many") || rq_starts(w, k, "how", "often") ||
+	    rq_starts(w, k, "number", "of") || rq_starts(w, k, "how", "frequently") ||
+	    rq_starts(w, k, "how", "much"))
+		q->kind = RQ_COUNT, q->much = rq_starts(w, k, "how", "much"); /* (an amount summed) */
+	else if (rq_starts(w, k, "how", "long"))
 		q->kind = RQ_DURATION;
-	else if (starts(w, k, "what", "day") || starts(w, k, "which", "day") ||
-	         starts(w, k, "which", "days") || starts(w, k, "what", "days") ||
-	         starts(w, k, "what", "date") || starts(w, k, "which", "date") ||
-	         starts(w, k, "which", "dates") || starts(w, k, "on", "what") ||
-	         starts(w, k, "on", "which"))
-		q->kind = RQ_DAY, q->plural = has(w, k, "days") || has(w, k, "dates");
-	else if (first_is(w, k, "when") || starts(w, k, "what", "time") ||
-	         starts(w, k, "which", "time") ||
-	         (starts(w, k, "at", "what") && k > 2 &&
+	else if (rq_starts(w, k, "what", "day") || rq_starts(w, k, "which", "day") ||
+	         rq_starts(w, k, "which", "days") || rq_starts(w, k, "what", "days") ||
+	         rq_starts(w, k, "what", "date") || rq_starts(w, k, "which", "date") ||
+	         rq_starts(w, k, "which", "dates") || rq_starts(w, k, "on", "what") ||
+	         rq_starts(w, k, "on", "which"))
+		q->kind = RQ_DAY, q->plural = rq_has(w, k, "days") || rq_has(w, k, "dates");
+	else if (rq_first_is(w, k, "when") || rq_starts(w, k, "what", "time") ||
+	         rq_starts(w, k, "which", "time") ||
+	         (rq_starts(w, k, "at", "what") && k > 2 &&
 	          (!strcmp(w[2].w, "time") || !strcmp(w[2].w, "hour") || !strcmp(w[2].w, "point") ||
 	           !strcmp(w[2].w, "moment") || !strcmp(w[2].w, "o"))))
 		q->kind = RQ_WHEN; /* not "at what speed" */
-	else if (first_is(w, k, "where") && k > 3 && !strcmp(w[1].w, "did") &&
+	else if (rq_first_is(w, k, "where") && k > 3 && !strcmp(w[1].w, "did") &&
 	         !strcmp(w[2].w, "you") && (!strcmp(w[3].w, "tell") || !strcmp(w[3].w, "say")))
 		q->kind = RQ_SAID; /* "where did you tell the visitor the sloths were": the words */
 	else if (rq_where_said(w, k))
 		q->kind = RQ_SAID; /* "where did the Commander say the mug was": the words */
-	else if (first_is(w, k, "where") || starts(w, k, "which", "place") ||
-	         starts(w, k, "what", "place") || starts(w, k, "which", "location") ||
-	         starts(w, k, "what", "location") || starts(w, k, "which", "room") ||
-	         starts(w, k, "to", "where") || starts(w, k, "from", "where"))
-		q->kind = (has(w, k, "from") && !has(w, k, "to")) ? RQ_FROM : RQ_WHERE;
-	else if (first_is(w, k, "who") || first_is(w, k, "whom") || starts(w, k, "which", "person") ||
-	         starts(w, k, "what", "person") || starts(w, k, "which", "people") ||
-	         starts(w, k, "to", "whom") || starts(w, k, "whose", NULL))
+	else if (rq_first_is(w, k, "where") || rq_starts(w, k, "which", "place") ||
+	         rq_starts(w, k, "what", "place") || rq_starts(w, k, "which", "location") ||
+	         rq_starts(w, k, "what", "location") || rq_starts(w, k, "which", "room") ||
+	         rq_starts(w, k, "to", "where") || rq_starts(w, k, "from", "where"))
+		q->kind = (rq_has(w, k, "from") && !rq_has(w, k, "to")) ? RQ_FROM : RQ_WHERE;
+	else if (rq_first_is(w, k, "who") || rq_first_is(w, k, "whom") || rq_starts(w, k, "which", "person") ||
+	         rq_starts(w, k, "what", "person") || rq_starts(w, k, "which", "people") ||
+	         rq_starts(w, k, "to", "whom") || rq_starts(w, k, "whose", NULL))
 		q->kind = RQ_WHO;
-	else if (first_is(w, k, "what") && name_of_person(w, k, used))
+	else if (rq_first_is(w, k, "what") && name_of_person(w, k, used))
 		q->kind = RQ_WHO; /* "what's the name of the person you met" */
-	else if ((first_is(w, k, "what") || first_is(w, k, "which")) && said)
+	else if ((rq_first_is(w, k, "what") || rq_first_is(w, k, "which")) && said)
 		q->kind = RQ_SAID;
-	else if ((first_is(w, k, "what") || first_is(w, k, "which")) && seen)
+	else if ((rq_first_is(w, k, "what") || rq_first_is(w, k, "which")) && seen)
 		q->kind = RQ_SEEN, q->plural = 1;
-	else if ((first_is(w, k, "which") || first_is(w, k, "what")) && k > 1 &&
+	else if ((rq_first_is(w, k, "which") || rq_first_is(w, k, "what")) && k > 1 &&
 	         strcmp(w[1].w, "failed") && strcmp(w[1].w, "went") && strcmp(w[1].w, "happened") &&
 	         strcmp(w[1].w, "was") && strcmp(w[1].w, "were") && strcmp(w[1].w, "problem") &&
 	         strcmp(w[1].w, "problems") && strcmp(w[1].w, "did") && strcmp(w[1].w, "of") &&
@@ -265,31 +217,31 @@ static void read_wh(rquestion *q, const lex_word *w, size_t k, uint8_t *used, in
 	         strcmp(w[1].w, "skills") && strcmp(w[1].w, "job") && strcmp(w[1].w, "jobs") &&
 	         strcmp(w[1].w, "operation") && strcmp(w[1].w, "operations") &&
 	         strcmp(w[1].w, "things") && strcmp(w[1].w, "activities") &&
-	         (has(w, k, "fail") || has(w, k, "failed")))
+	         (rq_has(w, k, "fail") || rq_has(w, k, "failed")))
 		q->kind = RQ_WHICH; /* "which tote did you fail to pick" */
-	else if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "wrong") ||
-	         has(w, k, "problem") || has(w, k, "problems") || has(w, k, "unsuccessful") ||
-	         has(w, k, "unable") || (has(w, k, "not") && (has(w, k, "could") ||
-	                                                      has(w, k, "able"))))
-		q->kind = first_is(w, k, "did") || first_is(w, k, "have") || first_is(w, k, "was") ||
-		                  first_is(w, k, "were") || first_is(w, k, "has")
+	else if (rq_has(w, k, "fail") || rq_has(w, k, "failed") || rq_has(w, k, "wrong") ||
+	         rq_has(w, k, "problem") || rq_has(w, k, "problems") || rq_has(w, k, "unsuccessful") ||
+	         rq_has(w, k, "unable") || (rq_has(w, k, "not") && (rq_has(w, k, "could") ||
+	                                                      rq_has(w, k, "able"))))
+		q->kind = rq_first_is(w, k, "did") || rq_first_is(w, k, "have") || rq_first_is(w, k, "was") ||
+		                  rq_first_is(w, k, "were") || rq_first_is(w, k, "has")
 		              ? RQ_YESNO
 		              : RQ_FAILED;
-	else if (first_is(w, k, "did") || first_is(w, k, "have") || first_is(w, k, "has") ||
-	         first_is(w, k, "were") || first_is(w, k, "was") || first_is(w, k, "do") ||
-	         first_is(w, k, "is") || first_is(w, k, "are") || first_is(w, k, "had"))
+	else if (rq_first_is(w, k, "did") || rq_first_is(w, k, "have") || rq_first_is(w, k, "has") ||
+	         rq_first_is(w, k, "were") || rq_first_is(w, k, "was") || rq_first_is(w, k, "do") ||
+	         rq_first_is(w, k, "is") || rq_first_is(w, k, "are") || rq_first_is(w, k, "had"))
 		q->kind = RQ_YESNO;
-	else if (starts(w, k, "which", NULL) || starts(w, k, "what", "object") ||
-	         starts(w, k, "what", "objects") || starts(w, k, "what", "item") ||
-	         starts(w, k, "what", "thing") || starts(w, k, "what", "things"))
+	else if (rq_starts(w, k, "which", NULL) || rq_starts(w, k, "what", "object") ||
+	         rq_starts(w, k, "what", "objects") || rq_starts(w, k, "what", "item") ||
+	         rq_starts(w, k, "what", "thing") || rq_starts(w, k, "what", "things"))
 		q->kind = RQ_WHICH;
-	else if (first_is(w, k, "what") && !has(w, k, "do") && !has(w, k, "doing") &&
-	         !has(w, k, "did") && !has(w, k, "happen") && !has(w, k, "happened"))
+	else if (rq_first_is(w, k, "what") && !rq_has(w, k, "do") && !rq_has(w, k, "doing") &&
+	         !rq_has(w, k, "did") && !rq_has(w, k, "happen") && !rq_has(w, k, "happened"))
 		q->kind = RQ_WHICH;
-	else if (first_is(w, k, "what") && k > 1 && !strcmp(w[1].w, "did") && !has(w, k, "do") &&
-	         !has(w, k, "happen"))
+	else if (rq_first_is(w, k, "what") && k > 1 && !strcmp(w[1].w, "did") && !rq_has(w, k, "do") &&
+	         !rq_has(w, k, "happen"))
 		q->kind = RQ_WHICH; /* "what did you grasp" (not "what you did") */
-	else if (first_is(w, k, "what") && k > 3 && (!strcmp(w[2].w, "did") || !strcmp(w[2].w, "do") ||
+	else if (rq_first_is(w, k, "what") && k > 3 && (!strcmp(w[2].w, "did") || !strcmp(w[2].w, "do") ||
 	                                             !strcmp(w[2].w, "have")) &&
 	         !strcmp(w[3].w, "you") && !lex_stop(w[1].stem) && !lex_lemma(w[1].stem, NULL) &&
 	         !w[1].digit && strcmp(w[1].w, "else"))
@@ -326,28 +278,28 @@ static void read_value(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	int how = 0;
 	for (const char *const *p = adj; be && *p && !how; p++)
 		how = !strcmp(w[0].w, "how") && !strcmp(w[1].w, *p);
-	int what = k > 2 && (first_is(w, k, "what") || first_is(w, k, "which")) &&
+	int what = k > 2 && (rq_first_is(w, k, "what") || rq_first_is(w, k, "which")) &&
 	           (!strcmp(w[1].w, "was") || !strcmp(w[1].w, "were") || !strcmp(w[1].w, "is"));
 	size_t m = k, e = k;
 	for (size_t i = 1; what && i < k && m == k; i++)
 		if (rq_measure_word(w[i].w))
 			m = i;
-	int extreme = (what || (k > 2 && first_is(w, k, "how"))) ? rq_extreme_word(w, k, &e) : 0;
+	int extreme = (what || (k > 2 && rq_first_is(w, k, "how"))) ? rq_extreme_word(w, k, &e) : 0;
 	/* "what was the highest yield": the noun after the extreme is measured */
 	if (what && extreme && m == k && e + 1 < k && !lex_stop(w[e + 1].stem) &&
 	    !lex_lemma(w[e + 1].stem, NULL) && !w[e + 1].digit)
 		m = e + 1;
-	int got = has(w, k, "get") || has(w, k, "got") || has(w, k, "reach") ||
-	          has(w, k, "reached") || has(w, k, "go") || has(w, k, "drop") ||
-	          has(w, k, "fall") || has(w, k, "rise") || has(w, k, "climb");
+	int got = rq_has(w, k, "get") || rq_has(w, k, "got") || rq_has(w, k, "reach") ||
+	          rq_has(w, k, "reached") || rq_has(w, k, "go") || rq_has(w, k, "drop") ||
+	          rq_has(w, k, "fall") || rq_has(w, k, "rise") || rq_has(w, k, "climb");
 	if (what && extreme && m == k && got)
 		m = e; /* "what was the coldest the fridge got" */
 	if (how && !extreme && got)
 		extreme = (!strcmp(w[1].w, "low") || !strcmp(w[1].w, "cold") ||
 		           !strcmp(w[1].w, "cool")) ? -1 : 1; /* "how cold did it get" */
 	/* "how much milk was in the tank at the last check": what it held */
-	int held = k > 3 && starts(w, k, "how", "much") && !has(w, k, "did") && !has(w, k, "do") &&
-	           (has(w, k, "was") || has(w, k, "is") || has(w, k, "were") || has(w, k, "are"));
+	int held = k > 3 && rq_starts(w, k, "how", "much") && !rq_has(w, k, "did") && !rq_has(w, k, "do") &&
+	           (rq_has(w, k, "was") || rq_has(w, k, "is") || rq_has(w, k, "were") || rq_has(w, k, "are"));
 	if (held) {
 		q->kind = RQ_WHICH;
 		q->value = 1;
@@ -374,17 +326,17 @@ static void read_things(rquestion *q, const lex_word *w, size_t k)
 {
 	/* "which objects were in room 14", "what was on the table" */
 	if ((q->kind == RQ_WHICH || q->kind == RQ_DO) &&
-	    (starts(w, k, "objects", "were") || starts(w, k, "things", "were") ||
-	     starts(w, k, "items", "were") || starts(w, k, "what", "was") ||
-	     starts(w, k, "what", "were") || starts(w, k, "objects", "did") ||
-	     starts(w, k, "things", "did")) &&
-	    (has(w, k, "in") || has(w, k, "on") || has(w, k, "at") || has(w, k, "inside")) &&
-	    !has(w, k, "did") && !(has(w, k, "up") && has(w, k, "to")))
+	    (rq_starts(w, k, "objects", "were") || rq_starts(w, k, "things", "were") ||
+	     rq_starts(w, k, "items", "were") || rq_starts(w, k, "what", "was") ||
+	     rq_starts(w, k, "what", "were") || rq_starts(w, k, "objects", "did") ||
+	     rq_starts(w, k, "things", "did")) &&
+	    (rq_has(w, k, "in") || rq_has(w, k, "on") || rq_has(w, k, "at") || rq_has(w, k, "inside")) &&
+	    !rq_has(w, k, "did") && !(rq_has(w, k, "up") && rq_has(w, k, "to")))
 		q->kind = RQ_SEEN;
-	if (q->kind == RQ_SEEN && (has(w, k, "objects") || has(w, k, "things")))
+	if (q->kind == RQ_SEEN && (rq_has(w, k, "objects") || rq_has(w, k, "things")))
 		q->plural = 1;
 	/* "which objects did you grasp", "what items did you deliver": all */
-	if (q->kind == RQ_WHICH && k > 1 && (first_is(w, k, "which") || first_is(w, k, "what")) &&
+	if (q->kind == RQ_WHICH && k > 1 && (rq_first_is(w, k, "which") || rq_first_is(w, k, "what")) &&
 	    (!strcmp(w[1].w, "objects") || !strcmp(w[1].w, "things") || !strcmp(w[1].w, "items") ||
 	     (strlen(w[1].w) > 3 && w[1].w[strlen(w[1].w) - 1] == 's' &&
 	      w[1].w[strlen(w[1].w) - 2] != 's' && strcmp(w[1].w, "was") &&
@@ -398,14 +350,14 @@ static void read_things(rquestion *q, const lex_word *w, size_t k)
 		                                        "users", "worker", "workers", "colleague",
 		                                        "colleagues", "resident", "residents", NULL };
 	if ((q->kind == RQ_WHICH || q->kind == RQ_DO) && k > 1 &&
-	    (first_is(w, k, "which") || first_is(w, k, "what")))
+	    (rq_first_is(w, k, "which") || rq_first_is(w, k, "what")))
 		for (const char *const *p = people_nouns; *p; p++)
 			if (!strcmp(w[1].w, *p))
 				q->kind = RQ_WHO, q->plural = 1;
 	/* "Name the people you met", "list everyone you talked to" */
-	if (q->kind == RQ_DO && (has(w, k, "people") || has(w, k, "persons") ||
-	                         has(w, k, "everyone") || has(w, k, "everybody") ||
-	                         has(w, k, "visitors")))
+	if (q->kind == RQ_DO && (rq_has(w, k, "people") || rq_has(w, k, "persons") ||
+	                         rq_has(w, k, "everyone") || rq_has(w, k, "everybody") ||
+	                         rq_has(w, k, "visitors")))
 		q->kind = RQ_WHO, q->plural = 1;
 	/* "which shelf / what room / which station": a place */
 	static const char *const place_nouns[] = { "room", "place", "location", "shelf", "station",
@@ -423,183 +375,32 @@ static void read_things(rquestion *q, const lex_word *w, size_t k)
 	                      !strcmp(w[0].w, "into") || !strcmp(w[0].w, "on") ||
 	                      !strcmp(w[0].w, "onto"))
 	                ? 1 : 0;
-	if ((q->kind == RQ_WHICH || (wh && q->kind == RQ_DAY && !has(w, k, "day") &&
-	                             !has(w, k, "days") && !has(w, k, "date"))) &&
+	if ((q->kind == RQ_WHICH || (wh && q->kind == RQ_DAY && !rq_has(w, k, "day") &&
+	                             !rq_has(w, k, "days") && !rq_has(w, k, "date"))) &&
 	    k > wh + 1 && (!strcmp(w[wh].w, "which") || !strcmp(w[wh].w, "what")))
 		for (size_t j = wh + 1; j <= wh + 2 && j < k; j++)
 			for (const char *const *p = place_nouns; *p; p++)
 				if (!strcmp(w[j].w, *p) || (strlen(w[j].w) == strlen(*p) + 1 &&
 				                            !strncmp(w[j].w, *p, strlen(*p))))
-					q->kind = (has(w, k, "from") && !has(w, k, "to")) ||
+					q->kind = (rq_has(w, k, "from") && !rq_has(w, k, "to")) ||
 					                  !strcmp(w[0].w, "from")
 					              ? RQ_FROM : RQ_WHERE;
 }
 
-/* "Did lineset 12 pass its check", "did the first fog test pass": a
- * check or a test that passed is one that succeeded; "pass" is marked
- * used (it is no verb to match). */
-static int passed_check(const lex_word *w, size_t k, uint8_t *used)
-{
-	static const char *const test[] = { "check", "test", "inspection", "audit", "exam",
-		                                "checks", "tests", NULL };
-	int any = 0;
-	for (const char *const *p = test; *p && !any; p++)
-		any = has(w, k, *p);
-	for (size_t i = 0; any && i < k; i++)
-		if (!strcmp(w[i].w, "pass") || !strcmp(w[i].w, "passed")) {
-			used[i] = 1;
-			return 1;
-		}
-	return 0;
-}
-
-/* Why, who did it, how many people, and how it went: failed, done or any. */
-static void read_status(rquestion *q, const lex_word *w, size_t k, uint8_t *used, int trouble)
-{
-	int could_not = 0;
-	q->why = first_is(w, k, "why");
-	/* "why did you stop on row 22": stopping is how a run went, no skill
-	 * (the reason is the failure's, or the note's: "Stopped the lashing
-	 * round at bay 20: wind gusts") */
-	for (size_t i = 1; q->why && !trouble && i + 1 < k; i++)
-		if ((!strcmp(w[i].w, "stop") || !strcmp(w[i].w, "stopped") || !strcmp(w[i].w, "halt") ||
-		     !strcmp(w[i].w, "quit")) && !strcmp(w[i - 1].w, "you")) {
-			used[i] = 1;
-			if (q->kind == RQ_DO)
-				q->kind = RQ_FAILED; /* what went wrong there, if anything did */
-		}
-	q->agent = q->kind == RQ_WHO && asks_agent(w, k);
-	if (q->kind == RQ_COUNT && k > 2 && starts(w, k, "how", "many")) {
-		static const char *const who[] = { "people", "persons", "person", "humans", "folks",
-			                               NULL };
-		for (const char *const *p = who; *p && !q->people; p++)
-			q->people = !strcmp(w[2].w, *p);
-		if (!q->people)
-			q->people = wn_is_person(w[2].w); /* visitors, guests, patients */
-	}
-	if (trouble && first_is(w, k, "why"))
-		q->kind = RQ_FAILED;
-	else if (trouble && (q->kind == RQ_WHICH || q->kind == RQ_DO))
-		q->kind = RQ_FAILED;
-	for (size_t i = 0; i + 1 < k; i++)
-		if ((!strcmp(w[i].w, "could") || !strcmp(w[i].w, "couldn") || !strcmp(w[i].w, "not")) &&
-		    (!strcmp(w[i + 1].w, "not") || !strcmp(w[i + 1].w, "t") ||
-		     !strcmp(w[i + 1].w, "able")))
-			could_not = 1;
-	/* "what didn't work out", "what did not succeed", "what didn't you
-	 * finish" */
-	for (size_t i = 0; i + 1 < k; i++) {
-		size_t j = i + 1;
-		if (j + 1 < k && (!strcmp(w[j].w, "you") || !strcmp(w[j].w, "we")))
-			j++;
-		if ((!strcmp(w[i].w, "not") || !strcmp(w[i].w, "t") || !strcmp(w[i].w, "never")) &&
-		    (!strcmp(w[j].w, "work") || !strcmp(w[j].w, "succeed") ||
-		     !strcmp(w[j].w, "go") || !strcmp(w[j].w, "finish") ||
-		     !strcmp(w[j].w, "complete"))) {
-			could_not = 1;
-			if (q->kind == RQ_WHICH || q->kind == RQ_DO)
-				q->kind = RQ_FAILED;
-		}
-	}
-	/* ("what did Lucía say was wrong with her bike": what she said, which
-	 * no status of the robot's tells) */
-	if (q->kind == RQ_SAID)
-		;
-	else if (has(w, k, "fail") || has(w, k, "failed") || has(w, k, "unsuccessful") ||
-	    has(w, k, "problem") || has(w, k, "problems") || has(w, k, "wrong") ||
-	    has(w, k, "unable") || could_not || trouble)
-		q->status = RS_FAILED;
-	else if (passed_check(w, k, used))
-		q->status = RS_DONE; /* "did lineset 12 pass its check" */
-	else if (has(w, k, "successfully") || has(w, k, "manage") || has(w, k, "managed") ||
-	         has(w, k, "succeed") || has(w, k, "succeeded") || has(w, k, "able") ||
-	         has(w, k, "complete") || has(w, k, "completed") || has(w, k, "finish") ||
-	         has(w, k, "finished") || has(w, k, "successful"))
-		q->status = RS_DONE;
-	/* "did you finish row 22": finishing is how it went, not a skill; the
-	 * words after it are what was done */
-	for (size_t i = 0; q->status == RS_DONE && i + 1 < k; i++)
-		if ((!strcmp(w[i].w, "finish") || !strcmp(w[i].w, "finished") ||
-		     !strcmp(w[i].w, "complete") || !strcmp(w[i].w, "completed")) &&
-		    !w[i + 1].digit && !lex_stop(w[i + 1].stem))
-			used[i] = 1;
-}
-
-/* The robot as the subject or speaker, and the order asked (first,
- * last, the n-th time). */
-static void read_order(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
-{
-	/* "which row did you start with": the first */
-	for (size_t i = 0; i + 1 < k; i++)
-		if ((!strcmp(w[i].w, "start") || !strcmp(w[i].w, "begin") || !strcmp(w[i].w, "started") ||
-		     !strcmp(w[i].w, "began")) && !strcmp(w[i + 1].w, "with")) {
-			used[i] = used[i + 1] = 1;
-			q->order = RO_FIRST;
-			q->order_said = 1;
-		}
-	/* "did you send", "where did you ...": the robot is the subject */
-	for (size_t i = 0; i + 1 < k && !q->you; i++)
-		q->you = (!strcmp(w[i].w, "did") || !strcmp(w[i].w, "do") || !strcmp(w[i].w, "have")) &&
-		         !strcmp(w[i + 1].w, "you");
-	/* "what did you say", "what did you tell" */
-	for (size_t i = 0; i + 2 < k; i++) {
-		/* ("what did you last say": an adverb between) */
-		size_t v = i + 2;
-		if (v + 1 < k && (!strcmp(w[v].w, "last") || !strcmp(w[v].w, "first") ||
-		                  !strcmp(w[v].w, "just") || !strcmp(w[v].w, "ever") ||
-		                  !strcmp(w[v].w, "actually") || !strcmp(w[v].w, "also")))
-			v++;
-		if (!strcmp(w[i].w, "did") && !strcmp(w[i + 1].w, "you") &&
-		    (!strcmp(w[v].w, "say") || !strcmp(w[v].w, "tell") ||
-		     !strcmp(w[v].w, "answer") || !strcmp(w[v].w, "reply") ||
-		     !strcmp(w[v].w, "report") || !strcmp(w[v].w, "announce") ||
-		     /* "what did you promise Tom": the robot's words to Tom */
-		     !strcmp(w[v].w, "promise") || !strcmp(w[v].w, "suggest") ||
-		     !strcmp(w[v].w, "recommend") || !strcmp(w[v].w, "warn") ||
-		     !strcmp(w[v].w, "advise") || !strcmp(w[v].w, "explain") ||
-		     !strcmp(w[v].w, "offer")))
-			q->self_speaker = 1;
-		/* a promise says what the robot will do */
-		if (q->self_speaker && (!strcmp(w[v].w, "promise") || !strcmp(w[v].w, "offer")))
-			q->promise = 1;
-	}
-	/* order */
-	for (size_t i = 0; i < k; i++) {
-		const char *s = w[i].w;
-		int o;
-		if (!strcmp(s, "last") || !strcmp(s, "latest") || !strcmp(s, "recently") ||
-		    !strcmp(s, "recent")) {
-			if (!used[i])
-				q->order = RO_LAST, q->order_said = 1;
-		} else if ((!strcmp(s, "first") || !strcmp(s, "earliest") || !strcmp(s, "initially")) &&
-		           !used[i]) {
-			q->order = RO_FIRST, q->order_said = 1;
-		} else if ((o = ordinal(s)) > 1 && i + 1 < k &&
-		           (!strcmp(w[i + 1].w, "time") || !strcmp(w[i + 1].w, "occasion"))) {
-			q->order = RO_NTH, q->nth = o, q->order_said = 1;
-		} else if (!strcmp(s, "ever") || !strcmp(s, "all") || !strcmp(s, "every")) {
-			if (q->kind == RQ_DAY || q->kind == RQ_WHO || q->kind == RQ_SEEN)
-				q->plural = 1;
-		}
-	}
-	if (q->kind == RQ_WHO && !has(w, k, "last") && !has(w, k, "first"))
-		q->plural = 1;
-}
-
 void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 {
-	int said = has(w, k, "say") || has(w, k, "said") || has(w, k, "tell") ||
-	           has(w, k, "told") || has(w, k, "ask") || has(w, k, "asked") ||
-	           has(w, k, "mention") || has(w, k, "mentioned") || has(w, k, "talk") ||
-	           has(w, k, "speak") || has(w, k, "spoke") || has(w, k, "says") ||
-	           has(w, k, "hear") || has(w, k, "heard") || has(w, k, "report") ||
-	           has(w, k, "reported") || has(w, k, "instructions") || has(w, k, "instructed") ||
-	           has(w, k, "announce") || has(w, k, "announced");
-	int seen = has(w, k, "see") || has(w, k, "saw") || has(w, k, "seen") ||
-	           has(w, k, "notice") || has(w, k, "noticed") || has(w, k, "detect") ||
-	           has(w, k, "detected") || has(w, k, "spot") || has(w, k, "spotted") ||
-	           has(w, k, "observe") || has(w, k, "observed") || has(w, k, "recognize") ||
-	           has(w, k, "recognized");
+	int said = rq_has(w, k, "say") || rq_has(w, k, "said") || rq_has(w, k, "tell") ||
+	           rq_has(w, k, "told") || rq_has(w, k, "ask") || rq_has(w, k, "asked") ||
+	           rq_has(w, k, "mention") || rq_has(w, k, "mentioned") || rq_has(w, k, "talk") ||
+	           rq_has(w, k, "speak") || rq_has(w, k, "spoke") || rq_has(w, k, "says") ||
+	           rq_has(w, k, "hear") || rq_has(w, k, "heard") || rq_has(w, k, "report") ||
+	           rq_has(w, k, "reported") || rq_has(w, k, "instructions") || rq_has(w, k, "instructed") ||
+	           rq_has(w, k, "announce") || rq_has(w, k, "announced");
+	int seen = rq_has(w, k, "see") || rq_has(w, k, "saw") || rq_has(w, k, "seen") ||
+	           rq_has(w, k, "notice") || rq_has(w, k, "noticed") || rq_has(w, k, "detect") ||
+	           rq_has(w, k, "detected") || rq_has(w, k, "spot") || rq_has(w, k, "spotted") ||
+	           rq_has(w, k, "observe") || rq_has(w, k, "observed") || rq_has(w, k, "recognize") ||
+	           rq_has(w, k, "recognized");
 	/* "what did Mia complain about", "what did the guest beg for": a verb
 	 * of saying the lexicon does not know, after "did" (WordNet) */
 	size_t sv = verb_after_did(w, k);
@@ -607,7 +408,7 @@ void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		said = 1;
 	/* "what did you find in the aisles": what was seen there (not "find
 	 * out", nor "what tools did you find": a thing named) */
-	if (k > 4 && first_is(w, k, "what") && !strcmp(w[1].w, "did") && !strcmp(w[2].w, "you") &&
+	if (k > 4 && rq_first_is(w, k, "what") && !strcmp(w[1].w, "did") && !strcmp(w[2].w, "you") &&
 	    (!strcmp(w[3].w, "find") || !strcmp(w[3].w, "discover")) &&
 	    (!strcmp(w[4].w, "in") || !strcmp(w[4].w, "on") || !strcmp(w[4].w, "at") ||
 	     !strcmp(w[4].w, "during") || !strcmp(w[4].w, "near") || !strcmp(w[4].w, "under") ||
@@ -622,6 +423,6 @@ void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	read_things(q, w, k);
 	read_value(q, w, k, used);
 	int trouble = rq_read_trouble(w, k, used);
-	read_status(q, w, k, used, trouble);
-	read_order(q, w, k, used);
+	rq_read_status(q, w, k, used, trouble);
+	rq_read_order(q, w, k, used);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/recall/recall.h"
+#include "api/base/wordnet.h"
 #include "api/recall/recall_q_internal.h"
 
 /* A word that names a measured value (recall.h). */
@@ -110,4 +111,206 @@ int rq_where_said(const lex_word *w, size_t k)
 				    !strcmp(w[i].w, "left") || !strcmp(w[i].w, "kept"))
 					return 1;
 	return 0;
+}
+
+/* ------------------------------------------------------- word helpers -- */
+
+int rq_has(const lex_word *w, size_t k, const char *s)
+{
+	for (size_t i = 0; i < k; i++)
+		if (!strcmp(w[i].w, s))
+			return 1;
+	return 0;
+}
+
+int rq_starts(const lex_word *w, size_t k, const char *a, const char *b)
+{
+	for (size_t i = 0; i + 1 < k && i < 4; i++)
+		if (!strcmp(w[i].w, a) && (!b || !strcmp(w[i + 1].w, b)))
+			return 1;
+	return 0;
+}
+
+int rq_first_is(const lex_word *w, size_t k, const char *a)
+{
+	return k && !strcmp(w[0].w, a);
+}
+
+/* --------------------------------------------------- status and order -- */
+
+/* "who opened the gate", "who let the courier in", "who signed for the
+ * parcels": who did it, the robot or someone in its notes; not whom the
+ * robot met ("who came", "who visited"), spoke with ("who called"), was
+ * given something by ("who gave you"), nor "who did you ...". */
+static int asks_agent(const lex_word *w, size_t k)
+{
+	static const char *const not_verb[] = { "did", "do", "does", "was", "were", "is", "are",
+		                                    "has", "have", "had", "else", "the", "of", "from",
+		                                    "to", "with", "in", "at", "on", "s", "will", "would",
+		                                    "can", "could", NULL };
+	if (k < 3 || strcmp(w[0].w, "who") || w[1].cap || w[1].digit)
+		return 0;
+	for (const char *const *p = not_verb; *p; p++)
+		if (!strcmp(w[1].w, *p))
+			return 0;
+	/* "who fixed the centrifuge for you": someone else */
+	if (rq_has(w, k, "you") || rq_has(w, k, "me") || rq_has(w, k, "us") || !strcmp(w[2].w, "by"))
+		return 0;
+	int cls = LC_NONE;
+	if (lex_lemma(w[1].stem, &cls))
+		/* ("who got the laptop": whom it went to) */
+		return cls != LC_GO && cls != LC_MEET && cls != LC_SAY && cls != LC_SEE &&
+		       cls != LC_LOOK && cls != LC_TAKE && cls != LC_RECEIVE;
+	return !wn_speech_verb(w[1].w);
+}
+
+/* "Did lineset 12 pass its check", "did the first fog test pass": a
+ * check or a test that passed is one that succeeded; "pass" is marked
+ * used (it is no verb to match). */
+static int passed_check(const lex_word *w, size_t k, uint8_t *used)
+{
+	static const char *const test[] = { "check", "test", "inspection", "audit", "exam",
+		                                "checks", "tests", NULL };
+	int any = 0;
+	for (const char *const *p = test; *p && !any; p++)
+		any = rq_has(w, k, *p);
+	for (size_t i = 0; any && i < k; i++)
+		if (!strcmp(w[i].w, "pass") || !strcmp(w[i].w, "passed")) {
+			used[i] = 1;
+			return 1;
+		}
+	return 0;
+}
+
+/* Why, who did it, how many people, and how it went: failed, done or any. */
+void rq_read_status(rquestion *q, const lex_word *w, size_t k, uint8_t *used, int trouble)
+{
+	int could_not = 0;
+	q->why = rq_first_is(w, k, "why");
+	/* "why did you stop on row 22": stopping is how a run went, no skill
+	 * (the reason is the failure's, or the note's: "Stopped the lashing
+	 * round at bay 20: wind gusts") */
+	for (size_t i = 1; q->why && !trouble && i + 1 < k; i++)
+		if ((!strcmp(w[i].w, "stop") || !strcmp(w[i].w, "stopped") || !strcmp(w[i].w, "halt") ||
+		     !strcmp(w[i].w, "quit")) && !strcmp(w[i - 1].w, "you")) {
+			used[i] = 1;
+			if (q->kind == RQ_DO)
+				q->kind = RQ_FAILED; /* what went wrong there, if anything did */
+		}
+	q->agent = q->kind == RQ_WHO && asks_agent(w, k);
+	if (q->kind == RQ_COUNT && k > 2 && rq_starts(w, k, "how", "many")) {
+		static const char *const who[] = { "people", "persons", "person", "humans", "folks",
+			                               NULL };
+		for (const char *const *p = who; *p && !q->people; p++)
+			q->people = !strcmp(w[2].w, *p);
+		if (!q->people)
+			q->people = wn_is_person(w[2].w); /* visitors, guests, patients */
+	}
+	if (trouble && rq_first_is(w, k, "why"))
+		q->kind = RQ_FAILED;
+	else if (trouble && (q->kind == RQ_WHICH || q->kind == RQ_DO))
+		q->kind = RQ_FAILED;
+	for (size_t i = 0; i + 1 < k; i++)
+		if ((!strcmp(w[i].w, "could") || !strcmp(w[i].w, "couldn") || !strcmp(w[i].w, "not")) &&
+		    (!strcmp(w[i + 1].w, "not") || !strcmp(w[i + 1].w, "t") ||
+		     !strcmp(w[i + 1].w, "able")))
+			could_not = 1;
+	/* "what didn't work out", "what did not succeed", "what didn't you
+	 * finish" */
+	for (size_t i = 0; i + 1 < k; i++) {
+		size_t j = i + 1;
+		if (j + 1 < k && (!strcmp(w[j].w, "you") || !strcmp(w[j].w, "we")))
+			j++;
+		if ((!strcmp(w[i].w, "not") || !strcmp(w[i].w, "t") || !strcmp(w[i].w, "never")) &&
+		    (!strcmp(w[j].w, "work") || !strcmp(w[j].w, "succeed") ||
+		     !strcmp(w[j].w, "go") || !strcmp(w[j].w, "finish") ||
+		     !strcmp(w[j].w, "complete"))) {
+			could_not = 1;
+			if (q->kind == RQ_WHICH || q->kind == RQ_DO)
+				q->kind = RQ_FAILED;
+		}
+	}
+	/* ("what did Lucía say was wrong with her bike": what she said, which
+	 * no status of the robot's tells) */
+	if (q->kind == RQ_SAID)
+		;
+	else if (rq_has(w, k, "fail") || rq_has(w, k, "failed") || rq_has(w, k, "unsuccessful") ||
+	    rq_has(w, k, "problem") || rq_has(w, k, "problems") || rq_has(w, k, "wrong") ||
+	    rq_has(w, k, "unable") || could_not || trouble)
+		q->status = RS_FAILED;
+	else if (passed_check(w, k, used))
+		q->status = RS_DONE; /* "did lineset 12 pass its check" */
+	else if (rq_has(w, k, "successfully") || rq_has(w, k, "manage") || rq_has(w, k, "managed") ||
+	         rq_has(w, k, "succeed") || rq_has(w, k, "succeeded") || rq_has(w, k, "able") ||
+	         rq_has(w, k, "complete") || rq_has(w, k, "completed") || rq_has(w, k, "finish") ||
+	         rq_has(w, k, "finished") || rq_has(w, k, "successful"))
+		q->status = RS_DONE;
+	/* "did you finish row 22": finishing is how it went, not a skill; the
+	 * words after it are what was done */
+	for (size_t i = 0; q->status == RS_DONE && i + 1 < k; i++)
+		if ((!strcmp(w[i].w, "finish") || !strcmp(w[i].w, "finished") ||
+		     !strcmp(w[i].w, "complete") || !strcmp(w[i].w, "completed")) &&
+		    !w[i + 1].digit && !lex_stop(w[i + 1].stem))
+			used[i] = 1;
+}
+
+/* The robot as the subject or speaker, and the order asked (first,
+ * last, the n-th time). */
+void rq_read_order(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
+{
+	/* "which row did you start with": the first */
+	for (size_t i = 0; i + 1 < k; i++)
+		if ((!strcmp(w[i].w, "start") || !strcmp(w[i].w, "begin") || !strcmp(w[i].w, "started") ||
+		     !strcmp(w[i].w, "began")) && !strcmp(w[i + 1].w, "with")) {
+			used[i] = used[i + 1] = 1;
+			q->order = RO_FIRST;
+			q->order_said = 1;
+		}
+	/* "did you send", "where did you ...": the robot is the subject */
+	for (size_t i = 0; i + 1 < k && !q->you; i++)
+		q->you = (!strcmp(w[i].w, "did") || !strcmp(w[i].w, "do") || !strcmp(w[i].w, "have")) &&
+		         !strcmp(w[i + 1].w, "you");
+	/* "what did you say", "what did you tell" */
+	for (size_t i = 0; i + 2 < k; i++) {
+		/* ("what did you last say": an adverb between) */
+		size_t v = i + 2;
+		if (v + 1 < k && (!strcmp(w[v].w, "last") || !strcmp(w[v].w, "first") ||
+		                  !strcmp(w[v].w, "just") || !strcmp(w[v].w, "ever") ||
+		                  !strcmp(w[v].w, "actually") || !strcmp(w[v].w, "also")))
+			v++;
+		if (!strcmp(w[i].w, "did") && !strcmp(w[i + 1].w, "you") &&
+		    (!strcmp(w[v].w, "say") || !strcmp(w[v].w, "tell") ||
+		     !strcmp(w[v].w, "answer") || !strcmp(w[v].w, "reply") ||
+		     !strcmp(w[v].w, "report") || !strcmp(w[v].w, "announce") ||
+		     /* "what did you promise Tom": the robot's words to Tom */
+		     !strcmp(w[v].w, "promise") || !strcmp(w[v].w, "suggest") ||
+		     !strcmp(w[v].w, "recommend") || !strcmp(w[v].w, "warn") ||
+		     !strcmp(w[v].w, "advise") || !strcmp(w[v].w, "explain") ||
+		     !strcmp(w[v].w, "offer")))
+			q->self_speaker = 1;
+		/* a promise says what the robot will do */
+		if (q->self_speaker && (!strcmp(w[v].w, "promise") || !strcmp(w[v].w, "offer")))
+			q->promise = 1;
+	}
+	/* order */
+	for (size_t i = 0; i < k; i++) {
+		const char *s = w[i].w;
+		int o;
+		if (!strcmp(s, "last") || !strcmp(s, "latest") || !strcmp(s, "recently") ||
+		    !strcmp(s, "recent")) {
+			if (!used[i])
+				q->order = RO_LAST, q->order_said = 1;
+		} else if ((!strcmp(s, "first") || !strcmp(s, "earliest") || !strcmp(s, "initially")) &&
+		           !used[i]) {
+			q->order = RO_FIRST, q->order_said = 1;
+		} else if ((o = ordinal(s)) > 1 && i + 1 < k &&
+		           (!strcmp(w[i + 1].w, "time") || !strcmp(w[i + 1].w, "occasion"))) {
+			q->order = RO_NTH, q->nth = o, q->order_said = 1;
+		} else if (!strcmp(s, "ever") || !strcmp(s, "all") || !strcmp(s, "every")) {
+			if (q->kind == RQ_DAY || q->kind == RQ_WHO || q->kind == RQ_SEEN)
+				q->plural = 1;
+		}
+	}
+	if (q->kind == RQ_WHO && !rq_has(w, k, "last") && !rq_has(w, k, "first"))
+		q->plural = 1;
 }
