@@ -127,6 +127,34 @@ static int maintenance(h2emv_mem *m, int quiet, int force, h2emv_error *err)
 	return rc;
 }
 
+/* What the policy did, when it was asked anything. */
+static void say_policy(const h2emv_policy_stats *ps)
+{
+	if (ps->decisions)
+		fprintf(stderr,
+		        "%s policy: %llu decisions; %llu replies did not fit (%llu asked again, "
+		        "%llu settled by the fallback); %llu lost to the transport\n",
+		        ps->name, (unsigned long long)ps->decisions,
+		        (unsigned long long)ps->bad_replies, (unsigned long long)ps->retries,
+		        (unsigned long long)ps->fallbacks, (unsigned long long)ps->transport_errors);
+}
+
+/* One build's result added to the follower's totals. */
+static void add_result(h2emv_build_result *total, const h2emv_build_result *r)
+{
+	total->obs_folded += r->obs_folded;
+	total->snapshots += r->snapshots;
+	total->nodes_forgotten += r->nodes_forgotten;
+	total->tree_size = r->tree_size;
+	total->build_cursor = r->build_cursor;
+	total->tokens_build.prompt += r->tokens_build.prompt;
+	total->tokens_build.completion += r->tokens_build.completion;
+	total->tokens_forget.prompt += r->tokens_forget.prompt;
+	total->tokens_forget.completion += r->tokens_forget.completion;
+	total->obs_skipped += r->obs_skipped;
+	total->obs_missing += r->obs_missing;
+}
+
 /* A full disk: is forced maintenance due (the first wait, then once a
  * minute)? */
 static int full_disk_due(time_t *last, uint64_t waits)
@@ -221,17 +249,7 @@ int cmd_build(int argc, char **argv)
 	do {
 		h2emv_build_result r = { 0 };
 		rc = h2emv_build(&r, m, &o, &err);
-		total.obs_folded += r.obs_folded;
-		total.snapshots += r.snapshots;
-		total.nodes_forgotten += r.nodes_forgotten;
-		total.tree_size = r.tree_size;
-		total.build_cursor = r.build_cursor;
-		total.tokens_build.prompt += r.tokens_build.prompt;
-		total.tokens_build.completion += r.tokens_build.completion;
-		total.tokens_forget.prompt += r.tokens_forget.prompt;
-		total.tokens_forget.completion += r.tokens_forget.completion;
-		total.obs_skipped += r.obs_skipped;
-		total.obs_missing += r.obs_missing;
+		add_result(&total, &r);
 		if (follow && rc == H2EMV_OK && !interrupted && r.obs_folded == 0) {
 			if (maintain)
 				rc = maintenance(m, quiet || json, 0, &err);
@@ -269,13 +287,8 @@ int cmd_build(int argc, char **argv)
 	h2emv_mem_policy_stats(&ps, m);
 	h2emv_mem_close(m);
 	/* a model's replies that did not fit: said even when the build failed */
-	if (!quiet && !json && ps.decisions)
-		fprintf(stderr,
-		        "%s policy: %llu decisions; %llu replies did not fit (%llu asked again, "
-		        "%llu settled by the fallback); %llu lost to the transport\n",
-		        ps.name, (unsigned long long)ps.decisions, (unsigned long long)ps.bad_replies,
-		        (unsigned long long)ps.retries, (unsigned long long)ps.fallbacks,
-		        (unsigned long long)ps.transport_errors);
+	if (!quiet && !json)
+		say_policy(&ps);
 	if (total_waits + space_waits && !json)
 		fprintf(stderr, "h2emv build: waited %llu times for disk space (%llu maintenance "
 		        "runs on the full disk)\n", (unsigned long long)(total_waits + space_waits),

@@ -154,6 +154,47 @@ static void metric(textbuf *b, const char *name, const char *type, const char *h
 	tb_printf(b, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, v);
 }
 
+/* The question latency histogram (st->mu held). */
+static void question_histogram(textbuf *b, const serve_state *st)
+{
+	tb_printf(b, "# HELP h2emv_question_duration_seconds Time to answer POST /v1/ask.\n"
+	              "# TYPE h2emv_question_duration_seconds histogram\n");
+	uint64_t cum = 0;
+	for (int i = 0; i < SERVE_LAT_BUCKETS; i++) {
+		cum += st->lat_buckets[i];
+		tb_printf(b, "h2emv_question_duration_seconds_bucket{le=\"%g\"} %llu\n",
+		          serve_lat_bounds[i], (unsigned long long)cum);
+	}
+	tb_printf(b,
+	          "h2emv_question_duration_seconds_bucket{le=\"+Inf\"} %llu\n"
+	          "h2emv_question_duration_seconds_sum %.9g\n"
+	          "h2emv_question_duration_seconds_count %llu\n",
+	          (unsigned long long)st->questions, st->lat_sum, (unsigned long long)st->questions);
+}
+
+/* Policy calls and tokens by use (st->mu held). */
+static void policy_tokens(textbuf *b, const serve_state *st)
+{
+	tb_printf(b, "# HELP h2emv_policy_calls_total Policy calls, by what they were for.\n"
+	              "# TYPE h2emv_policy_calls_total counter\n");
+	const struct {
+		const char *what;
+		const h2emv_tokens *t;
+	} tk[] = { { "build", &st->tok_build }, { "forget", &st->tok_forget },
+		   { "ask", &st->tok_ask }, { "say", &st->tok_say } };
+	for (size_t i = 0; i < 4; i++)
+		tb_printf(b, "h2emv_policy_calls_total{for=\"%s\"} %llu\n", tk[i].what,
+		          (unsigned long long)tk[i].t->calls);
+	tb_printf(b, "# HELP h2emv_policy_tokens_total Policy tokens, by use and kind.\n"
+	              "# TYPE h2emv_policy_tokens_total counter\n");
+	for (size_t i = 0; i < 4; i++)
+		tb_printf(b,
+		          "h2emv_policy_tokens_total{for=\"%s\",kind=\"prompt\"} %llu\n"
+		          "h2emv_policy_tokens_total{for=\"%s\",kind=\"completion\"} %llu\n",
+		          tk[i].what, (unsigned long long)tk[i].t->prompt, tk[i].what,
+		          (unsigned long long)tk[i].t->completion);
+}
+
 char *serve_metrics_text(serve_state *st, size_t *len)
 {
 	snapshot_view v;
@@ -192,19 +233,7 @@ char *serve_metrics_text(serve_state *st, size_t *len)
 	       (double)v.last_snapshot);
 	metric(&b, "h2emv_tree_nodes", "gauge", "Nodes of level 3 and above in the newest tree.",
 	       (double)v.n_nodes);
-	tb_printf(&b, "# HELP h2emv_question_duration_seconds Time to answer POST /v1/ask.\n"
-	              "# TYPE h2emv_question_duration_seconds histogram\n");
-	uint64_t cum = 0;
-	for (int i = 0; i < SERVE_LAT_BUCKETS; i++) {
-		cum += st->lat_buckets[i];
-		tb_printf(&b, "h2emv_question_duration_seconds_bucket{le=\"%g\"} %llu\n",
-		          serve_lat_bounds[i], (unsigned long long)cum);
-	}
-	tb_printf(&b,
-	          "h2emv_question_duration_seconds_bucket{le=\"+Inf\"} %llu\n"
-	          "h2emv_question_duration_seconds_sum %.9g\n"
-	          "h2emv_question_duration_seconds_count %llu\n",
-	          (unsigned long long)st->questions, st->lat_sum, (unsigned long long)st->questions);
+	question_histogram(&b, st);
 	metric(&b, "h2emv_questions_answered_total", "counter", "Questions answered.",
 	       (double)st->questions);
 	metric(&b, "h2emv_questions_failed_total", "counter",
@@ -213,24 +242,7 @@ char *serve_metrics_text(serve_state *st, size_t *len)
 	metric(&b, "h2emv_questions_not_ready_total", "counter",
 	       "Questions asked before anything was built (409 nothing_built).",
 	       (double)st->questions_not_ready);
-	tb_printf(&b, "# HELP h2emv_policy_calls_total Policy calls, by what they were for.\n"
-	              "# TYPE h2emv_policy_calls_total counter\n");
-	const struct {
-		const char *what;
-		const h2emv_tokens *t;
-	} tk[] = { { "build", &st->tok_build }, { "forget", &st->tok_forget },
-		   { "ask", &st->tok_ask }, { "say", &st->tok_say } };
-	for (size_t i = 0; i < 4; i++)
-		tb_printf(&b, "h2emv_policy_calls_total{for=\"%s\"} %llu\n", tk[i].what,
-		          (unsigned long long)tk[i].t->calls);
-	tb_printf(&b, "# HELP h2emv_policy_tokens_total Policy tokens, by use and kind.\n"
-	              "# TYPE h2emv_policy_tokens_total counter\n");
-	for (size_t i = 0; i < 4; i++)
-		tb_printf(&b,
-		          "h2emv_policy_tokens_total{for=\"%s\",kind=\"prompt\"} %llu\n"
-		          "h2emv_policy_tokens_total{for=\"%s\",kind=\"completion\"} %llu\n",
-		          tk[i].what, (unsigned long long)tk[i].t->prompt, tk[i].what,
-		          (unsigned long long)tk[i].t->completion);
+	policy_tokens(&b, st);
 	metric(&b, "h2emv_policy_decisions_total", "counter",
 	       "Decisions the policy was asked for (llm policy; 0 for builtin).",
 	       (double)ps.decisions);
