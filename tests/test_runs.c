@@ -33,6 +33,15 @@ static const char *const workshop[] = {
 	"\"action\":{\"name\":\"mount_panel\",\"args\":{\"panel\":\"P7\"},\"status\":\"in progress\"}}",
 	"{" T("10:45:00") ",\"goal\":[\"clinic day\",\"repairs\"],\"location\":\"store room\","
 	"\"action\":{\"name\":\"mount_panel\",\"args\":{\"panel\":\"P7\"},\"status\":\"done\"}}",
+	/* the same inputs started twice in a goal, each run ending with its result */
+	"{" T("10:50:00") ",\"goal\":[\"clinic day\",\"scans\"],\"location\":\"server room\","
+	"\"action\":{\"name\":\"thermal_scan\",\"args\":{\"rows\":\"A-D\"},\"status\":\"started\"}}",
+	"{" T("10:52:00") ",\"goal\":[\"clinic day\",\"scans\"],\"location\":\"server room\","
+	"\"action\":{\"name\":\"thermal_scan\",\"args\":{\"max_c\":27},\"status\":\"done\"}}",
+	"{" T("10:55:00") ",\"goal\":[\"clinic day\",\"scans\"],\"location\":\"server room\","
+	"\"action\":{\"name\":\"thermal_scan\",\"args\":{\"rows\":\"A-D\"},\"status\":\"started\"}}",
+	"{" T("10:58:00") ",\"goal\":[\"clinic day\",\"scans\"],\"location\":\"server room\","
+	"\"action\":{\"name\":\"thermal_scan\",\"args\":{\"max_c\":31},\"status\":\"done\"}}",
 	/* speakers by role: the person whose id is the role; the only visitor */
 	"{" T("11:00:00") ",\"location\":\"store room\",\"persons\":[{\"name\":\"Dana Moss\",\"id\":"
 	"\"props\"}],\"speech\":{\"speaker\":\"Props\",\"text\":\"The brass lantern has a cracked "
@@ -65,6 +74,8 @@ static void test_a_run_joins_its_inputs_and_result(void **state)
 	tu_expect_at(m, AT, "How heavy is Rex?", "12.5", NULL);
 	/* 45 minutes from its start to its end, though over the goal gap */
 	tu_expect_at(m, AT, "How long did it take to mount the panel?", "45 minutes", NULL);
+	/* the second scan began at its own start, not the first one's */
+	tu_expect_at(m, AT, "How long did the last thermal scan take?", "3 minutes", "8 minutes");
 	tu_close_rm(m, dir);
 }
 

@@ -442,6 +442,19 @@ int facts_close_run(facts *out, const facts *goal, const scene *s)
 	return H2EMV_OK;
 }
 
+/* Did a run of action `name` in `goal` end in (a, b]? */
+static int ended_within(const facts *goal, const char *name, int64_t a, int64_t b)
+{
+	for (size_t i = 0; i < goal->n; i++) {
+		const fact *f = &goal->v[i];
+		int64_t end = f->t2 > f->t1 ? f->t2 : f->t1;
+		if (f->type == FT_ACT && f->status != FST_ONGOING && f->status != FST_NONE &&
+		    f->s[FS_NAME] && !strcmp(f->s[FS_NAME], name) && end > a && end <= b)
+			return 1;
+	}
+	return 0;
+}
+
 int facts_join_run(facts *out, const facts *goal, const scene *s)
 {
 	/* a final line with arguments of its own (a result: "weight_kg
@@ -480,9 +493,13 @@ int facts_join_run(facts *out, const facts *goal, const scene *s)
 	}
 	if (!x->cls)
 		x->cls = run->cls;
-	/* the run: from its first report (its last, when that was more than
-	 * four hours before the end) to the line that ended it */
-	x->t0 = x->t1 = s->t - run->t0 < 4 * 3600LL * 1000000 ? run->t0 : run->t1;
+	/* the run: from its first report to the line that ended it; from its
+	 * last when the first was more than four hours before, or when an
+	 * earlier run of the skill ended between them (the same inputs started
+	 * twice are one fact: "thermal-scan rows A-D" every hour) */
+	int first = s->t - run->t0 < 4 * 3600LL * 1000000 &&
+	            !ended_within(goal, s->action, run->t0, run->t1);
+	x->t0 = x->t1 = first ? run->t0 : run->t1;
 	x->t2 = s->t_end > s->t ? s->t_end : s->t;
 	x->key = fact_key(x);
 	return H2EMV_OK;
