@@ -400,19 +400,18 @@ void answer_done(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 				continue;
 			remember(&skills, f->s[FS_NAME]);
 		}
-		eng_buf r;
-		if (!render_text(&r, f))
-			continue;
 		/* a task said in words ("received object from human"), not as
-		 * "the task ReceiveObjectFromHuman" */
+		 * "the task ReceiveObjectFromHuman"; anything else rendered */
+		eng_buf r = { 0 };
 		char said[160];
 		if (q->kind == RQ_DO && f->type == FT_TASK && f->status != FST_FAILED &&
 		    f->status != FST_ABORTED && lex_skill_words(said, sizeof said, f->s[FS_NAME])) {
-			r.len = 0;
 			if (eng_buf_append(&r, said, strlen(said) + 1)) {
 				eng_buf_free(&r);
 				continue;
 			}
+		} else if (!render_text(&r, f)) {
+			continue;
 		}
 		if (!listed(&seen, (const char *)r.data)) {
 			remember(&seen, (const char *)r.data);

@@ -98,13 +98,18 @@ static int best_part(const rquestion *q, const fact *f, char *best, size_t cap)
 {
 	char part[160];
 	int best_rank = 0, numbers = 0;
-	/* a thing seen keeps its readings as "o2_pct=20.9": read as "o2_pct 20.9" */
+	/* a thing seen keeps its readings as "o2_pct=20.9": read as "o2_pct 20.9"
+	 * (an action's parameters are read as stored) */
 	char state[512];
-	snprintf(state, sizeof state, "%s", f->s[FS_STATE]);
-	for (char *e = state; f->type == FT_SEEN && *e; e++)
-		if (*e == '=')
-			*e = ' ';
-	for (const char *p = state; next_part(&p, part, sizeof part);) {
+	const char *text = f->s[FS_STATE];
+	if (f->type == FT_SEEN) {
+		snprintf(state, sizeof state, "%s", text);
+		for (char *e = state; *e; e++)
+			if (*e == '=')
+				*e = ' ';
+		text = state;
+	}
+	for (const char *p = text; next_part(&p, part, sizeof part);) {
 		int r = part_rank(q, part);
 		numbers += r > 0;
 		if (r > best_rank) {
