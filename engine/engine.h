@@ -18,8 +18,12 @@
  * 2: observation ids (body key 12, the obsids database). A format-1 store
  * stays 1, readable by older builds, until its first id is stored: that
  * transaction raises it to 2 (ENG_FORMAT_IDS). */
-#define ENG_FORMAT 2
+#define ENG_FORMAT 3
 #define ENG_FORMAT_IDS 2
+/* 3: observation bodies that keep t's UTC offset (body key 13). A store
+ * stays 2 until the first such body is appended: eng_format_raise. */
+#define ENG_FORMAT_ZONE 3
+
 
 /* ------------------------------------------------------------- buffers -- */
 
@@ -205,6 +209,9 @@ void eng_read_end(eng_read *r);
  * durable transaction. *first_seq gets the first new seq. */
 int eng_obs_append(eng_env *env, const eng_buf *bodies, size_t n, uint64_t *first_seq,
                    h2emv_error *err);
+/* Raise the store's format record to `fmt` if it is lower (one small write
+ * transaction, the first time only in a process). OK, or the write's error. */
+int eng_format_raise(eng_env *env, uint64_t fmt, h2emv_error *err);
 /* Producer ids make appends idempotent: the `obsids` database maps each
  * id (its bytes, 1..ENG_OBS_ID_MAX of them) to the seq of the observation
  * stored with it, written in the same transaction as the observation.

@@ -89,6 +89,7 @@ struct eng_env {
 	MDB_assert_func *on_assert; /* LMDB's assertion hook for every generation
 	                               (env_damage_assert, set by eng_open) */
 	int no_obsids;             /* read-only store from before the obsids database */
+	uint64_t format_at_least;  /* the format record is known to be >= this (eng_format_raise) */
 	int broken;                /* a commit failed with an I/O error: reopen first */
 	uint64_t verified_gen;     /* generation + 1 and txnid whose meta pages and free */
 	uint64_t verified_txnid;   /* list a writer last verified (env_write); under wlock */

@@ -143,6 +143,28 @@ static int append_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 	return H2EMV_OK;
 }
 
+static int raise_fn(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
+{
+	uint64_t want = *(const uint64_t *)ctx, fmt;
+	int rc = meta_get_u64(&fmt, txn, env, "format", err);
+	if (rc == H2EMV_OK && fmt < want)
+		rc = meta_put_u64(txn, env, "format", want, err);
+	return rc;
+}
+
+int eng_format_raise(eng_env *env, uint64_t fmt, h2emv_error *err)
+{
+	if (fmt > ENG_FORMAT)
+		return eng_fail(err, H2EMV_EINVAL, "store format %llu is newer than this h2emv's %d",
+		                (unsigned long long)fmt, ENG_FORMAT);
+	if (__atomic_load_n(&env->format_at_least, __ATOMIC_ACQUIRE) >= fmt)
+		return H2EMV_OK;
+	int rc = env_write(env, raise_fn, &fmt, err);
+	if (rc == H2EMV_OK)
+		__atomic_store_n(&env->format_at_least, fmt, __ATOMIC_RELEASE);
+	return rc;
+}
+
 int eng_obs_append_ids(eng_env *env, const eng_buf *bodies, const eng_buf *ids, size_t n,
                        uint64_t *seqs, uint8_t *dup, uint64_t *first_seq, size_t *stored,
                        size_t *conflict, h2emv_error *err)

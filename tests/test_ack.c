@@ -183,6 +183,29 @@ static void test_the_first_id_raises_an_old_stores_format(void **state)
 	free(dir);
 }
 
+/* A store of format 2 stays readable by the builds before local offsets
+ * until a time written with one is stored: that ingest raises it to 3. */
+static void test_the_first_local_time_raises_the_format(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("ack", &dir);
+	assert_non_null(m);
+	uint8_t body[10] = { 0x91, 0xcf };
+	be64(body + 2, ENG_FORMAT_IDS);
+	assert_int_equal(eng_kv_put(m->env, ENG_KV_META, "format", 6, body, sizeof body, NULL),
+	                 H2EMV_OK);
+	const char *utc = "{\"t\":\"2023-11-14T22:13:20+00:00\",\"note\":\"a\"}";
+	assert_int_equal(h2emv_ingest(NULL, m, utc, strlen(utc), NULL), H2EMV_OK);
+	assert_int_equal(store_format(m), ENG_FORMAT_IDS);
+	const char *local = "{\"t\":\"2023-11-14T15:14:20-07:00\",\"note\":\"b\"}";
+	assert_int_equal(h2emv_ingest(NULL, m, local, strlen(local), NULL), H2EMV_OK);
+	assert_int_equal(store_format(m), ENG_FORMAT_ZONE);
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+}
+
 static int delete_obs_2(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err)
 {
 	(void)ctx;
@@ -701,6 +724,7 @@ int main(void)
 		cmocka_unit_test(test_a_reused_id_with_other_content_is_refused),
 		cmocka_unit_test(test_version_1_callers_keep_their_result_size),
 		cmocka_unit_test(test_the_first_id_raises_an_old_stores_format),
+		cmocka_unit_test(test_the_first_local_time_raises_the_format),
 		cmocka_unit_test(test_ids_of_collected_observations_are_pruned),
 		cmocka_unit_test(test_check_reports_ids_naming_missing_observations),
 		cmocka_unit_test(test_a_store_without_the_index_opens_both_ways),

@@ -206,15 +206,51 @@ static void test_empty_strings_round_trip(void **state)
 	free(json);
 }
 
+/* A time written with a UTC offset keeps it: the body stores the offset
+ * after the fields, the canonical JSON writes t back in it, and the same
+ * instant in UTC differs only by that. */
+static void test_a_local_offset_is_kept(void **state)
+{
+	(void)state;
+	char *json = round_trip("{\"t\":\"2026-11-19T07:02:41-08:00\",\"t_end\":"
+	                        "\"2026-11-19T16:05:00Z\",\"note\":\"call\"}");
+	assert_string_equal(json, "{\"t\":\"2026-11-19T07:02:41.000000-08:00\",\"t_end\":"
+	                          "\"2026-11-19T08:05:00.000000-08:00\",\"note\":\"call\"}");
+	free(json);
+	json = round_trip("{\"t\":\"2026-11-19T07:02:41+05:30\"}");
+	assert_string_equal(json, "{\"t\":\"2026-11-19T07:02:41.000000+05:30\"}");
+	free(json);
+	eng_buf a = { 0 }, b = { 0 };
+	must_parse(&a, "{\"t\":\"2026-11-19T07:02:41-08:00\"}");
+	must_parse(&b, "{\"t\":\"2026-11-19T15:02:41Z\"}");
+	assert_true(a.len == b.len + 4); /* the key and -480 as an int16 */
+	eng_buf_free(&a);
+	eng_buf_free(&b);
+	/* a stored offset out of range or 0 is damage */
+	static const uint8_t bad[][12] = {
+		{ 0x82, 0x01, 0x01, 0x0d, 0x00 },             /* {1: 1, 13: 0} */
+		{ 0x82, 0x01, 0x01, 0x0d, 0xcd, 0x10, 0x00 }, /* {1: 1, 13: 4096} */
+		{ 0x82, 0x01, 0x01, 0x0d, 0xa1, 0x41 },       /* {1: 1, 13: "A"} */
+	};
+	static const size_t len[] = { 5, 7, 6 };
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(obs_body_check(bad[i], len[i], NULL), H2EMV_ECORRUPT);
+	static const uint8_t good[] = { 0x82, 0x01, 0x01, 0x0d, 0xd1, 0xfe, 0x20 }; /* 13: -480 */
+	assert_int_equal(obs_body_check(good, sizeof good, NULL), H2EMV_OK);
+}
+
 static void test_equivalent_inputs_give_the_same_body(void **state)
 {
 	(void)state;
 	static const char *const pairs[][2] = {
 		{ "{\"t\":\"2024-06-26T19:48:57.810898Z\"}", "{\"t\":1719431337810898}" },
-		{ "{\"t\":\"2024-06-26T21:48:57.810898+02:00\"}", "{\"t\":1719431337810898}" },
+		{ "{\"t\":\"2024-06-26T19:48:57.810898+00:00\"}", "{\"t\":1719431337810898}" },
+		{ "{\"t\":\"2024-06-26T21:48:57.810898+02:00\"}",
+		  "{\"t\":\"2024-06-26 21:48:57.810898999+02:00\"}" },
 		{ "{\"t\":\"2024-06-26 19:48:57.810898999\"}", "{\"t\":1719431337810898}" },
 		{ "{\"t\":\"2024-06-26t19:48:57.810898z\"}", "{\"t\":1719431337810898}" },
-		{ "{\"t\":\"2024-06-26T17:48:57.810898-02:00\"}", "{\"t\":1719431337810898}" },
+		{ "{\"t\":\"2024-06-26T17:48:57.810898-02:00\"}",
+		  "{\"t\":\"2024-06-26t17:48:57.810898-02:00\"}" },
 		{ "{\"t\":\"2024-02-29T00:00:00\"}", "{\"t\":1709164800000000}" },
 		{ "{\"t\":\"2000-03-01T05:00:00.123456Z\"}", "{\"t\":951886800123456}" },
 		{ "{\"t\":\"9999-12-31T23:59:59.999999Z\"}", "{\"t\":253402300799999999}" },
@@ -611,7 +647,8 @@ static const raw_body hostile[] = {
 	RAW("\x80", "without its t"),
 	RAW("\x81\x02\x05", "without its t"),
 	RAW("\x82\x01\x05\x01\x06", "unordered"),
-	RAW("\x82\x01\x05\x0d\x06", "bad"),
+	RAW("\x82\x01\x05\x0e\x06", "bad"),
+	RAW("\x82\x01\x05\x0d\x00", "field 'zone': expected a UTC offset"),
 	RAW("\x82\x01\x05\x0c\x06", "field 'id': an id that is not"),
 	RAW("\x82\x01\x05\x0c\xa3\x61\x20\x62", "field 'id': an id that is not"),
 	RAW("\x81\xa1t\x05", "bad"),
@@ -737,6 +774,7 @@ int main(void)
 		cmocka_unit_test(test_armar_line_round_trips),
 		cmocka_unit_test(test_teach_line_round_trips),
 		cmocka_unit_test(test_canonical_form_is_fixed),
+		cmocka_unit_test(test_a_local_offset_is_kept),
 		cmocka_unit_test(test_id_round_trips_up_to_its_limit),
 		cmocka_unit_test(test_empty_strings_round_trip),
 		cmocka_unit_test(test_equivalent_inputs_give_the_same_body),

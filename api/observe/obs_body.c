@@ -22,6 +22,7 @@ typedef struct bctx {
 	eng_buf *out; /* NULL: check only */
 	int nomem;
 	int64_t t;    /* the body's t, to check t_end against */
+	int zone;     /* the offset t was written in (minutes), to render it back */
 	obs_path path;
 } bctx;
 
@@ -272,6 +273,7 @@ typedef struct map_kind {
 	const field_fn *fns;
 	unsigned required; /* bit k: key k */
 	int need_one;      /* at least one key (a person) */
+	unsigned hidden;   /* bit k: key k is checked but not rendered */
 } map_kind;
 
 static int int_map(bctx *c, mobj *o, const map_kind *k)
@@ -296,14 +298,23 @@ static int int_map(bctx *c, mobj *o, const map_kind *k)
 
 	int rc = H2EMV_OK;
 	emit(c, "{", 1);
+	int first = 1;
 	for (uint32_t i = 0; i < o->via.map.size && !rc; i++) {
-		const char *name = k->names[o->via.map.ptr[i].key.via.u64];
-		if (i)
+		uint64_t key = o->via.map.ptr[i].key.via.u64;
+		const char *name = k->names[key];
+		eng_buf *out = c->out;
+		if (k->hidden & (1u << key))
+			c->out = NULL; /* checked, not rendered */
+		else if (!first)
 			emit(c, ",", 1);
-		emit_string(c, name, strlen(name));
-		emit(c, ":", 1);
+		if (c->out) {
+			first = 0;
+			emit_string(c, name, strlen(name));
+			emit(c, ":", 1);
+		}
 		obs_path_key(&c->path, name, strlen(name));
-		rc = k->fns[o->via.map.ptr[i].key.via.u64](c, &o->via.map.ptr[i].val);
+		rc = k->fns[key](c, &o->via.map.ptr[i].val);
+		c->out = out;
 		if (!rc)
 			obs_path_pop(&c->path);
 	}
@@ -319,7 +330,7 @@ static int time_val(bctx *c, mobj *o, int64_t *us)
 		return corrupt(c, "expected a time in microseconds, got %s", mtype(o));
 	*us = (int64_t)o->via.u64;
 	char text[OBS_TIME_TEXT];
-	obs_time_format(text, *us);
+	obs_time_format_zone(text, *us, c->zone);
 	emit(c, "\"", 1);
 	emits(c, text);
 	emit(c, "\"", 1);
@@ -338,6 +349,19 @@ static int t_end_val(bctx *c, mobj *o)
 	if (!rc && t_end < c->t)
 		return corrupt(c, "ends before it starts");
 	return rc;
+}
+
+/* The offset t was written in: minutes east of UTC, never 0 (UTC is
+ * not stored); rendered through t (walk_body reads it first). */
+static int zone_val(bctx *c, mobj *o)
+{
+	int64_t z = o->type == MSGPACK_OBJECT_POSITIVE_INTEGER ? (int64_t)o->via.u64
+	            : o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER ? o->via.i64
+	                                                          : 0;
+	if (!z || z < -OBS_ZONE_MAX || z > OBS_ZONE_MAX)
+		return corrupt(c, "expected a UTC offset of -%d..%d minutes other than 0",
+		               OBS_ZONE_MAX, OBS_ZONE_MAX);
+	return H2EMV_OK;
 }
 
 static int status_val(bctx *c, mobj *o)
@@ -359,7 +383,7 @@ static int args_val(bctx *c, mobj *o)
 static const char *const action_names[] = { NULL, "name", "args", "status" };
 static const field_fn action_fns[] = { NULL, ident_val, args_val, status_val };
 static const map_kind action_kind = { "an action", OBS_ACT_STATUS, action_names, action_fns,
-	                              1u << OBS_ACT_NAME, 0 };
+	                              1u << OBS_ACT_NAME, 0, 0 };
 
 static int action_val(bctx *c, mobj *o)
 {
@@ -443,7 +467,7 @@ static const char *const object_names[] = { NULL, "id", "type", "state", "relati
 static const field_fn object_fns[] = { NULL, ident_val, ident_val, state_val,
 	                               object_relations_val };
 static const map_kind object_kind = { "an object", OBS_OBJ_RELATIONS, object_names, object_fns,
-	                              (1u << OBS_OBJ_ID) | (1u << OBS_OBJ_TYPE), 0 };
+	                              (1u << OBS_OBJ_ID) | (1u << OBS_OBJ_TYPE), 0, 0 };
 
 static int object_val(bctx *c, mobj *o)
 {
@@ -457,7 +481,7 @@ static int objects_val(bctx *c, mobj *o)
 
 static const char *const person_names[] = { NULL, "name", "id" };
 static const field_fn person_fns[] = { NULL, ident_val, ident_val };
-static const map_kind person_kind = { "a person", OBS_PER_ID, person_names, person_fns, 0, 1 };
+static const map_kind person_kind = { "a person", OBS_PER_ID, person_names, person_fns, 0, 1, 0 };
 
 static int person_val(bctx *c, mobj *o)
 {
@@ -472,7 +496,7 @@ static int persons_val(bctx *c, mobj *o)
 static const char *const speech_names[] = { NULL, "speaker", "text" };
 static const field_fn speech_fns[] = { NULL, ident_val, text_val };
 static const map_kind speech_kind = { "an utterance", OBS_SP_TEXT, speech_names, speech_fns,
-	                              1u << OBS_SP_TEXT, 0 };
+	                              1u << OBS_SP_TEXT, 0, 0 };
 
 static int utterance_val(bctx *c, mobj *o)
 {
@@ -484,7 +508,7 @@ static int speech_val(bctx *c, mobj *o)
 	return array_of(c, o, utterance_val);
 }
 
-static const field_fn top_fns[OBS_K_LAST + 1] = {
+static const field_fn top_fns[OBS_K_BODY_LAST + 1] = {
 	[OBS_K_T] = t_val,
 	[OBS_K_T_END] = t_end_val,
 	[OBS_K_ACTION] = action_val,
@@ -497,9 +521,28 @@ static const field_fn top_fns[OBS_K_LAST + 1] = {
 	[OBS_K_SPEECH] = speech_val,
 	[OBS_K_NOTE] = text_val,
 	[OBS_K_ID] = id_val,
+	[OBS_K_ZONE] = zone_val,
 };
-static const map_kind top_kind = { "an observation", OBS_K_LAST, obs_top_names, top_fns,
-	                           1u << OBS_K_T, 0 };
+static const map_kind top_kind = { "an observation", OBS_K_BODY_LAST, obs_top_names, top_fns,
+	                           1u << OBS_K_T, 0, 1u << OBS_K_ZONE };
+
+/* The zone a body's t was written in (0 when none or not readable). */
+static int body_zone(mobj *root)
+{
+	if (root->type != MSGPACK_OBJECT_MAP)
+		return 0;
+	for (uint32_t i = 0; i < root->via.map.size; i++) {
+		const msgpack_object_kv *kv = &root->via.map.ptr[i];
+		if (kv->key.type == MSGPACK_OBJECT_POSITIVE_INTEGER && kv->key.via.u64 == OBS_K_ZONE) {
+			int64_t z = kv->val.type == MSGPACK_OBJECT_NEGATIVE_INTEGER ? kv->val.via.i64
+			            : kv->val.type == MSGPACK_OBJECT_POSITIVE_INTEGER
+			                ? (int64_t)(kv->val.via.u64 > OBS_ZONE_MAX ? 0 : kv->val.via.u64)
+			                : 0;
+			return z >= -OBS_ZONE_MAX && z <= OBS_ZONE_MAX ? (int)z : 0;
+		}
+	}
+	return 0;
+}
 
 /* ---------------------------------------------------------------- entry -- */
 
@@ -528,8 +571,10 @@ static int walk_body(bctx *c, const void *body, size_t blen)
 		rc = obs_fail(c->err, H2EMV_ENOMEM, "out of memory unpacking an observation");
 	else if (ret != MSGPACK_UNPACK_SUCCESS || off != blen)
 		rc = corrupt(c, "msgpack that does not unpack");
-	else
+	else {
+		c->zone = body_zone(&root);
 		rc = int_map(c, &root, &top_kind);
+	}
 	msgpack_zone_destroy(&zone);
 	return rc;
 }
@@ -562,6 +607,27 @@ int obs_body_check(const void *body, size_t blen, h2emv_error *err)
 {
 	bctx c = { .err = err };
 	return walk_body(&c, body, blen);
+}
+
+int obs_body_zoned(const void *body, size_t blen)
+{
+	/* key 13 is the map's last entry, its value an int of 1 to 3 bytes:
+	 * only a body that ends so is unpacked to be sure */
+	const uint8_t *p = body;
+	int tail = (blen > 2 && p[blen - 2] == OBS_K_ZONE) ||
+	           (blen > 3 && p[blen - 3] == OBS_K_ZONE && (p[blen - 2] == 0xd0 || p[blen - 2] == 0xcc)) ||
+	           (blen > 4 && p[blen - 4] == OBS_K_ZONE && (p[blen - 3] == 0xd1 || p[blen - 3] == 0xcd));
+	if (!tail || blen > OBS_MAX_BODY || mp_prescan(body, blen, MP_MAX_DEPTH, NULL))
+		return 0;
+	msgpack_zone zone;
+	if (!msgpack_zone_init(&zone, 1024))
+		return 0;
+	msgpack_object root;
+	size_t off = 0;
+	int z = msgpack_unpack(body, blen, &off, &zone, &root) == MSGPACK_UNPACK_SUCCESS &&
+	        off == blen && body_zone(&root) != 0;
+	msgpack_zone_destroy(&zone);
+	return z;
 }
 
 int obs_body_id(const void **id, size_t *len, const void *body, size_t blen)

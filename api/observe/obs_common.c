@@ -12,9 +12,9 @@
 #include "api/observe/obs_internal.h"
 #include "api/base/utf8.h"
 
-const char *const obs_top_names[OBS_K_LAST + 1] = {
+const char *const obs_top_names[OBS_K_BODY_LAST + 1] = {
 	NULL, "t", "t_end", "action", "goal", "goal_status", "location",
-	"objects", "relations", "persons", "speech", "note", "id",
+	"objects", "relations", "persons", "speech", "note", "id", "zone",
 };
 
 int obs_id_ok(const char *s, size_t n)

@@ -354,6 +354,12 @@ static int judge_and_append(h2emv_ingest_result *res, h2emv_mem *mem, batch *b, 
 	uint64_t late = 0;
 	size_t stored = 0, conflict = 0;
 	rc = judge(&clock, &late, &res->failed, in, err);
+	/* a body that keeps its UTC offset needs a reader of format 3 */
+	int zoned = 0;
+	for (size_t i = 0; rc == H2EMV_OK && i < in->n && !zoned; i++)
+		zoned = obs_body_zoned(b->bodies[i].data, b->bodies[i].len);
+	if (zoned)
+		rc = eng_format_raise(mem->env, ENG_FORMAT_ZONE, err);
 	if (rc == H2EMV_OK)
 		rc = eng_obs_append_ids(mem->env, b->bodies, b->any_id ? b->ids : NULL, in->n, b->seqs,
 		                        b->dup, &res->first_seq, &stored, &conflict, err);

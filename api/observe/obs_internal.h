@@ -28,7 +28,12 @@ enum obs_key {
 	OBS_K_SPEECH = 10,
 	OBS_K_NOTE = 11,
 	OBS_K_ID = 12, /* the producer's id, the key of idempotent ingest */
-	OBS_K_LAST = OBS_K_ID
+	OBS_K_LAST = OBS_K_ID, /* the last key a JSON field names */
+	/* The offset t was written in, minutes east of UTC (an int, never 0):
+	 * not a field of its own but read from t ("...T07:02:41-08:00"), so
+	 * questions can use the robot's local day; t is rendered back in it. */
+	OBS_K_ZONE = 13,
+	OBS_K_BODY_LAST = OBS_K_ZONE
 };
 
 /* Keys inside the nested maps. */
@@ -48,7 +53,7 @@ enum obs_status {
 };
 
 /* JSON names, indexed by the enums above (index 0 unused). */
-extern const char *const obs_top_names[OBS_K_LAST + 1];
+extern const char *const obs_top_names[OBS_K_BODY_LAST + 1];
 extern const char *const obs_status_names[OBS_ST_LAST + 1];
 
 /* The status another word robots log means ("ok", "DONE", "in_progress",
@@ -129,9 +134,18 @@ uint64_t obs_column_of(const char *text, size_t len, size_t pos);
 /* Parse an RFC 3339 date-time (see docs/formats.md) into µs since the
  * epoch. Returns 0, or -1 with *why set to a phrase for the message. */
 int obs_time_parse(int64_t *out, const char *s, size_t n, const char **why);
-/* "2024-06-26T19:48:57.810898Z" (27 characters + NUL) for 0..OBS_TIME_MAX. */
-#define OBS_TIME_TEXT 28
+/* The same, also giving the offset the text was written in, in minutes
+ * east of UTC (0 for Z or no zone). */
+int obs_time_parse_zone(int64_t *out, int *zone_min, const char *s, size_t n, const char **why);
+/* "2024-06-26T19:48:57.810898Z" (27 characters + NUL) for 0..OBS_TIME_MAX;
+ * with a zone "2024-06-26T11:48:57.810898-08:00" (32 + NUL). */
+#define OBS_TIME_TEXT 33
 void obs_time_format(char out[OBS_TIME_TEXT], int64_t us);
+/* The same instant written in the local time of offset `zone_min`
+ * (minutes east of UTC; 0 or out of range: UTC with Z). */
+void obs_time_format_zone(char out[OBS_TIME_TEXT], int64_t us, int zone_min);
+/* A stored offset is within +-23:59 (parse_zone's limit). */
+#define OBS_ZONE_MAX (23 * 60 + 59)
 
 /* t and t_end (t when absent) of a stored observation body, read from the
  * map's first entries without decoding the rest (api/obs_ingest.c).

@@ -305,6 +305,19 @@ static const put_fn top_fns[OBS_K_LAST + 1] = {
 	[OBS_K_ID] = put_id,
 };
 
+/* The offset t is written in (minutes east of UTC), 0 for UTC, an
+ * integer time or a t that does not parse (put_t reports that). */
+static int t_zone(const octx *c, uint32_t v)
+{
+	int64_t us;
+	int zone = 0;
+	const char *why = "";
+	if (!v || c->tok[v].type != OS_STRING ||
+	    obs_time_parse_zone(&us, &zone, c->tok[v].s, c->tok[v].n, &why))
+		return 0;
+	return zone;
+}
+
 static int put_observation(octx *c)
 {
 	const os_tok *root = &c->tok[0];
@@ -320,13 +333,18 @@ static int put_observation(octx *c)
 	size_t n = 0;
 	for (int k = 1; k <= OBS_K_LAST; k++)
 		n += (size_t)op_has(c, m[k]);
-	msgpack_pack_map(&c->pk, n);
+	int zone = t_zone(c, m[OBS_K_T]);
+	msgpack_pack_map(&c->pk, n + (zone != 0));
 	for (int k = 1; k <= OBS_K_LAST && !rc; k++) {
 		/* t is required, so even t: null is handed to its checker. */
 		if (k != OBS_K_T && !op_has(c, m[k]))
 			continue;
 		msgpack_pack_uint8(&c->pk, (uint8_t)k);
 		rc = op_put_member(c, m[k], obs_top_names[k], top_fns[k]);
+	}
+	if (!rc && zone) {
+		msgpack_pack_uint8(&c->pk, (uint8_t)OBS_K_ZONE);
+		msgpack_pack_int(&c->pk, zone);
 	}
 	return rc;
 }

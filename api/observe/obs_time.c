@@ -168,6 +168,13 @@ static int parse_zone(tscan *t, int64_t *offset_s, const char **why)
 
 int obs_time_parse(int64_t *out, const char *s, size_t n, const char **why)
 {
+	int zone;
+	return obs_time_parse_zone(out, &zone, s, n, why);
+}
+
+int obs_time_parse_zone(int64_t *out, int *zone_min, const char *s, size_t n, const char **why)
+{
+	*zone_min = 0;
 	tscan t = { s, n, 0 };
 	int y, mo, d, h, mi, sec;
 	int64_t frac_us, offset_s;
@@ -191,6 +198,7 @@ int obs_time_parse(int64_t *out, const char *s, size_t n, const char **why)
 		return -1;
 	}
 	*out = secs * US_PER_SEC + frac_us;
+	*zone_min = (int)(offset_s / 60);
 	return 0;
 }
 
@@ -206,10 +214,21 @@ static char *put_digits(char *p, int64_t v, int width)
 
 void obs_time_format(char out[OBS_TIME_TEXT], int64_t us)
 {
+	obs_time_format_zone(out, us, 0);
+}
+
+void obs_time_format_zone(char out[OBS_TIME_TEXT], int64_t us, int zone_min)
+{
 	if (us < 0)
 		us = 0;
 	if (us > OBS_TIME_MAX)
 		us = OBS_TIME_MAX;
+	if (zone_min < -OBS_ZONE_MAX || zone_min > OBS_ZONE_MAX)
+		zone_min = 0;
+	int64_t local = us + (int64_t)zone_min * 60 * US_PER_SEC;
+	if (local < 0 || local > OBS_TIME_MAX) /* the clock would leave 0000..9999 */
+		local = us, zone_min = 0;
+	us = local;
 	int64_t secs = us / US_PER_SEC, in_day = secs % SEC_PER_DAY, y;
 	int m, d;
 	date_from_days(secs / SEC_PER_DAY, &y, &m, &d);
@@ -226,7 +245,15 @@ void obs_time_format(char out[OBS_TIME_TEXT], int64_t us)
 	p = put_digits(p, in_day % 60, 2);
 	*p++ = '.';
 	p = put_digits(p, us % US_PER_SEC, 6);
-	*p++ = 'Z';
+	if (!zone_min) {
+		*p++ = 'Z';
+	} else {
+		int a = zone_min < 0 ? -zone_min : zone_min;
+		*p++ = zone_min < 0 ? '-' : '+';
+		p = put_digits(p, a / 60, 2);
+		*p++ = ':';
+		p = put_digits(p, a % 60, 2);
+	}
 	*p = '\0';
 }
 
@@ -289,8 +316,8 @@ const char *h2emv_time_format(char out[H2EMV_TIME_TEXT], h2emv_time t, int form)
 		return out;
 	}
 	char full[OBS_TIME_TEXT];
-	obs_time_format(full, t);
-	memcpy(out, full, OBS_TIME_TEXT);
+	obs_time_format(full, t); /* UTC: 27 characters, within H2EMV_TIME_TEXT */
+	memcpy(out, full, strlen(full) + 1);
 	if (form == H2EMV_TIME_HUMAN) { /* 2024-09-23T10:00:00.000000Z -> 2024-09-23 10:00:00 */
 		out[10] = ' ';
 		out[19] = '\0';

@@ -33,6 +33,8 @@ int obs_body_check(const void *body, size_t blen, h2emv_error *err);
 /* A stored body's producer id: 1 and *id (pointing into `body`), *len;
  * 0 when it has none; -1 when the bytes are not a body. */
 int obs_body_id(const void **id, size_t *len, const void *body, size_t blen);
+/* Does a body keep the UTC offset its t was written in (body key 13)? */
+int obs_body_zoned(const void *body, size_t blen);
 /* A stored body's end time (its time when it has no end). 0, or -1 when
  * the bytes are not a body obs_from_json wrote. */
 int obs_body_end(int64_t *t, const void *body, size_t blen);

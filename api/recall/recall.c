@@ -226,11 +226,37 @@ static int retrieve(rctx *x, rquestion *q, const h2emv_node *root, int trace, h2
 	return rc;
 }
 
+/* The offset the robot's newest scene was written in (minutes east of
+ * UTC; 0 when it wrote UTC or the newest leaf is not a scene): the days
+ * and hours a question names are its local ones. */
+static int robot_zone(h2emv_snap *snap)
+{
+	h2emv_snap_info info;
+	const h2emv_node *n = NULL;
+	h2emv_snap_get_info(&info, snap);
+	if (!info.root.id || h2emv_snap_root(&n, snap, NULL) != H2EMV_OK)
+		return 0;
+	for (int depth = 0; depth < 64 && h2emv_node_kind(n) != H2EMV_KIND_SCENE; depth++) {
+		size_t k = h2emv_node_child_count(n);
+		if (!k || h2emv_node_child(&n, snap, n, k - 1, NULL) != H2EMV_OK)
+			return 0;
+	}
+	size_t len;
+	const void *p = h2emv_node_payload(n, &len);
+	scene s;
+	if (h2emv_node_kind(n) != H2EMV_KIND_SCENE || !p || !len ||
+	    scene_decode(&s, p, len, NULL) != H2EMV_OK)
+		return 0;
+	int zone = s.utc_offset;
+	scene_free(&s);
+	return zone;
+}
+
 int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const char *question,
                   int64_t now, uint64_t max_tokens, int trace, h2emv_error *err)
 {
 	rquestion q;
-	rq_parse(&q, question, now);
+	rq_parse_zone(&q, question, now, robot_zone(snap));
 	robot_profile *prof = NULL;
 	int rc = profile_load(&prof, mem->env, err);
 	if (rc)

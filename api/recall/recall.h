@@ -93,6 +93,8 @@ typedef struct rquestion {
 	int extreme;          /* with value: the highest (1), lowest (-1) or average (2)
 	                       * of the readings asked, not one of them; 0 one */
 	char measure[48];     /* its measure word's stem ("humid"), if one was said */
+	char how_adj[12];     /* "how full / deep / heavy ...": the adjective */
+	char unit[12];        /* the unit asked ("in percent", "in cm"), normalised */
 	int people;           /* "how many people / visitors": persons, each once */
 	int agent;            /* "who opened the gate": who did it (the robot's own
 	                       * action, or a person a note names), not whom it met */
@@ -107,6 +109,12 @@ typedef struct rquestion {
 
 /* Read a question; `now` resolves relative times. Never fails. */
 void rq_parse(rquestion *q, const char *text, int64_t now);
+/* The same for a robot whose clock reads `zone_min` minutes east of UTC:
+ * "Tuesday morning" and "at 3 pm" are its local day and hour. */
+void rq_parse_zone(rquestion *q, const char *text, int64_t now, int zone_min);
+
+/* A unit word in one spelling ("percent" and "pct": "pct"); "" if none. */
+const char *rq_norm_unit(const char *w);
 
 /* A word that names a measured value ("level", "reading", "temperature"). */
 int rq_measure_word(const char *w);

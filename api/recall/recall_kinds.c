@@ -528,6 +528,12 @@ void answer_text(rctx *x, pr_str *b, h2emv_answer *a)
 	const cand *c = pick(x, k);
 	if (c && (value_answer(x, b, a, c) || key_answer(x, b, a, c, k)))
 		return;
+	/* "how wide was the crack": no part of the parameters is a width
+	 * by its key; the record says it as it was written */
+	if (c && q->how_adj[0] && !q->extreme && q->kind == RQ_WHICH) {
+		answer_done(x, b, a, c, k);
+		return;
+	}
 	/* "how many workers were on site": a note that says "17 workers"
 	 * answers before the people the robot met */
 	if (q->kind == RQ_COUNT && (sum_answer(x, b, a, k) || people_answer(x, b, a, k)))

@@ -324,11 +324,35 @@ int generic_name(const char *who)
 }
 
 /* The best evidence: the highest score, by the order asked among equals. */
+/* "What was the reservoir level": does the record say the measure word
+ * with a number ("Reservoir level 3.6 m")? */
+static int says_measure(const rquestion *q, const fact *f)
+{
+	if (!q->value || !q->measure[0] || !f->s[FS_TEXT])
+		return 0;
+	lex_word w[48];
+	size_t n = lex_split(f->s[FS_TEXT], strlen(f->s[FS_TEXT]), w, 48);
+	int named = 0, number = 0;
+	for (size_t i = 0; i < n && i < 48; i++) {
+		named |= !strcmp(w[i].stem, q->measure);
+		number |= w[i].digit;
+	}
+	return named && number;
+}
+
 const cand *best_evidence(const rctx *x)
 {
 	const cand *c = NULL;
+	int cm = 0;
 	for (size_t i = 0; i < x->n; i++) {
 		const cand *d = &x->c[i];
+		int dm = says_measure(x->q, d->f);
+		if (c && dm != cm) {
+			if (dm)
+				c = d, cm = dm;
+			continue;
+		}
+		cm = dm;
 		if (!c || d->score > c->score + 1e-9)
 			c = d;
 		else if (d->score > c->score - 1e-9 &&

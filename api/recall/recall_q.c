@@ -266,6 +266,11 @@ static void read_most(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 
 void rq_parse(rquestion *q, const char *text, int64_t now)
 {
+	rq_parse_zone(q, text, now, 0);
+}
+
+void rq_parse_zone(rquestion *q, const char *text, int64_t now, int zone_min)
+{
 	memset(q, 0, sizeof *q);
 	q->verb = q->person = -1;
 	lex_word w[MAXW];
@@ -275,8 +280,17 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	uint8_t used[MAXW] = { 0 };
 	read_texting(w, k);
 	scope sc = { INT64_MIN, 0, -1, -1, -1, 0, 0, 0, 0, -1, -1 };
-	read_scope(w, k, now, &sc, used);
-	scope_range(&sc, now, &q->t0, &q->t1, &q->t_point);
+	/* days and hours are the robot's local ones: the scope is read on a
+	 * clock moved by its offset, then moved back to UTC */
+	int64_t zone = now ? (int64_t)zone_min * 60 * 1000000 : 0;
+	read_scope(w, k, now + zone, &sc, used);
+	scope_range(&sc, now + zone, &q->t0, &q->t1, &q->t_point);
+	if (q->t1) {
+		q->t0 = q->t0 > zone ? q->t0 - zone : 0;
+		q->t1 -= zone;
+	}
+	if (q->t_point)
+		q->t_point -= zone;
 	q->weekday = sc.weekday && sc.span == DAY_US && q->t1;
 	size_t qi = question_start(w, k, used);
 	read_kind(q, w + qi, k - qi, used + qi);

@@ -66,6 +66,8 @@ int rq_read_trouble(const lex_word *w, size_t k, uint8_t *used);
 /* Is word s among w[0..k); do w start (within their first words) with
  * a then b (b NULL: any); is w[0] a? */
 int rq_has(const lex_word *w, size_t k, const char *s);
+int rq_length_unit(const char *u);
+void rq_read_unit(rquestion *q, const lex_word *w, size_t k);
 int rq_starts(const lex_word *w, size_t k, const char *a, const char *b);
 int rq_first_is(const lex_word *w, size_t k, const char *a);
 

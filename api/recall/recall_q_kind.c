@@ -272,12 +272,22 @@ static void read_value(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 {
 	static const char *const adj[] = { "high", "low", "hot", "cold", "warm", "cool", "deep",
 		                               "full", "fast", "strong", "loud", "humid", "heavy",
-		                               NULL };
+		                               "empty", "far", "tall", "wide", "thick", "big",
+		                               "long", NULL };
 	int be = k > 2 && (!strcmp(w[2].w, "was") || !strcmp(w[2].w, "were") ||
 	                   !strcmp(w[2].w, "is") || !strcmp(w[2].w, "did"));
 	int how = 0;
 	for (const char *const *p = adj; be && *p && !how; p++)
 		how = !strcmp(w[0].w, "how") && !strcmp(w[1].w, *p);
+	rq_read_unit(q, w, k);
+	/* "how long was the cable run, in metres": a length, not a duration */
+	if (how && !strcmp(w[1].w, "long") && !rq_length_unit(q->unit))
+		how = 0;
+	if (how) {
+		snprintf(q->how_adj, sizeof q->how_adj, "%.11s", w[1].stem);
+		if (q->kind == RQ_DURATION || q->kind == RQ_COUNT)
+			q->kind = RQ_WHICH;
+	}
 	int what = k > 2 && (rq_first_is(w, k, "what") || rq_first_is(w, k, "which")) &&
 	           (!strcmp(w[1].w, "was") || !strcmp(w[1].w, "were") || !strcmp(w[1].w, "is"));
 	size_t m = k, e = k;

@@ -245,6 +245,14 @@ static const char *term_lemma(const rquestion *q, const lex_word *w, size_t k, s
 	                  !strcmp(w[i + 1].w, "were") || !strcmp(w[i + 1].w, "is") ||
 	                  !strcmp(w[i + 1].w, "had") || !strcmp(w[i + 1].w, "have")))
 		lemma = NULL, *cls = LC_NONE;
+	/* "how deep was the water", "after a check": after an article or a
+	 * demonstrative the word is a noun ("your instructions" still name
+	 * what was said to the robot) */
+	static const char *const det[] = { "the", "a", "an", "this", "that", "these", "those",
+		                               NULL };
+	for (const char *const *d = det; lemma && i > 0 && *d; d++)
+		if (!strcmp(w[i - 1].w, *d))
+			lemma = NULL, *cls = LC_NONE;
 	if (!lemma && q->kind == RQ_SAID && i > qi && i == qi + verb_after_did(w + qi, k - qi) &&
 	    said_verb(w, i))
 		lemma = "say", *cls = LC_SAY;

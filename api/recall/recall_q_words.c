@@ -19,11 +19,56 @@ int rq_measure_word(const char *w)
 		                             "humidity", "rate", "concentration", "voltage",
 		                             "percentage", "speed", "depth", "charge", "battery",
 		                             "dose", "moisture", "ph", "measurement", "score",
-		                             NULL };
+		                             "torque", "weight", "height", "length", "distance",
+		                             "width", "flow", "tension", "thickness", NULL };
 	for (const char *const *p = m; *p; p++)
 		if (!strcmp(w, *p))
 			return 1;
 	return 0;
+}
+
+/* A unit as one spelling: "percent", "%" and "pct" are "pct"; "metres"
+ * is "m"; "" for a word that is no unit this reader knows. */
+const char *rq_norm_unit(const char *w)
+{
+	static const char *const u[][2] = {
+		{ "percent", "pct" }, { "pct", "pct" }, { "%", "pct" }, { "per", "pct" },
+		{ "cm", "cm" }, { "centimetres", "cm" }, { "centimeters", "cm" },
+		{ "mm", "mm" }, { "millimetres", "mm" }, { "millimeters", "mm" },
+		{ "m", "m" }, { "metres", "m" }, { "meters", "m" }, { "metre", "m" }, { "meter", "m" },
+		{ "km", "km" }, { "kilometres", "km" }, { "kilometers", "km" },
+		{ "ft", "ft" }, { "feet", "ft" }, { "foot", "ft" },
+		{ "kg", "kg" }, { "kilos", "kg" }, { "kilograms", "kg" }, { "g", "g" }, { "grams", "g" },
+		{ "lb", "lb" }, { "lbs", "lb" }, { "pounds", "lb" },
+		{ "l", "l" }, { "litres", "l" }, { "liters", "l" }, { "ml", "ml" },
+		{ "millilitres", "ml" }, { "milliliters", "ml" }, { "gal", "gal" }, { "gallons", "gal" },
+		{ "c", "c" }, { "degc", "c" }, { "celsius", "c" }, { "degrees", "c" },
+		{ "f", "f" }, { "fahrenheit", "f" }, { "nm", "nm" }, { "psi", "psi" }, { "bar", "bar" },
+		{ "kpa", "kpa" }, { "ppm", "ppm" }, { "rpm", "rpm" }, { "db", "db" }, { "decibels", "db" },
+		{ "v", "v" }, { "volts", "v" }, { "amps", "a" }, { "kw", "kw" }, { "kwh", "kwh" },
+	};
+	for (size_t i = 0; i < sizeof u / sizeof *u; i++)
+		if (!strcmp(w, u[i][0]))
+			return u[i][1];
+	return "";
+}
+
+/* A unit of length, normalised ("cm", "m"). */
+int rq_length_unit(const char *u)
+{
+	return !strcmp(u, "cm") || !strcmp(u, "mm") || !strcmp(u, "m") || !strcmp(u, "km") ||
+	       !strcmp(u, "ft");
+}
+
+/* "..., in percent?", "in cm": the unit the answer is asked in, into
+ * q->unit (the last "in <unit>" of the question). */
+void rq_read_unit(rquestion *q, const lex_word *w, size_t k)
+{
+	q->unit[0] = 0;
+	for (size_t i = 0; i + 1 < k; i++)
+		if (!strcmp(w[i].w, "in") && *rq_norm_unit(w[i + 1].w) &&
+		    (i + 2 == k || !strcmp(w[i + 1].w, "percent")))
+			snprintf(q->unit, sizeof q->unit, "%s", rq_norm_unit(w[i + 1].w));
 }
 
 /* A unit of time ("minutes", "hours"). */

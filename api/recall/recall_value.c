@@ -27,6 +27,59 @@ static int alias_of(const char *stem, const char *key)
 	return 0;
 }
 
+/* Does a key word (stemmed) name what "how <adj>" asks: "level" or
+ * "pct" for full, "depth" for deep, "weight" or "kg" for heavy? */
+static int adj_key(const char *adj, const char *kw)
+{
+	static const char *const fam[][6] = {
+		{ "full", "level", "pct", "fill", "percent", "full" },
+		{ "empty", "level", "pct", "fill", "percent", "empti" },
+		{ "deep", "depth", "deep", "level", NULL, NULL },
+		{ "high", "height", "high", "level", "elev", NULL },
+		{ "tall", "height", "tall", "high", NULL, NULL },
+		{ "low", "height", "level", "low", NULL, NULL },
+		{ "hot", "temp", "temperatur", "c", "degc", "t" },
+		{ "cold", "temp", "temperatur", "c", "degc", "t" },
+		{ "warm", "temp", "temperatur", "c", "degc", "t" },
+		{ "cool", "temp", "temperatur", "c", "degc", "t" },
+		{ "heavi", "weight", "kg", "mass", "wt", "lb" },
+		{ "fast", "speed", "rpm", "kmh", "mph", "veloc" },
+		{ "loud", "db", "nois", "loud", "volum", NULL },
+		{ "humid", "rh", "humid", NULL, NULL, NULL },
+		{ "strong", "strength", "torqu", "forc", "nm", NULL },
+		{ "far", "distanc", "dist", "m", "km", NULL },
+		{ "long", "length", "len", "m", "cm", "ft" },
+		{ "wide", "width", "wide", "m", "cm", NULL },
+		{ "thick", "thick", "mm", "cm", NULL, NULL },
+		{ "big", "size", "diamet", "cm", "m", NULL },
+	};
+	for (size_t i = 0; i < sizeof fam / sizeof *fam; i++) {
+		if (strncmp(adj, fam[i][0], strlen(fam[i][0])))
+			continue;
+		for (int j = 1; j < 6 && fam[i][j]; j++)
+			if (!strcmp(kw, fam[i][j]))
+				return 1;
+	}
+	return 0;
+}
+
+/* What "how <adj>" and "in <unit>" say of a part's key and unit: 0, 1 or
+ * 2 (both). `kw` are the key's words, `val` the value's text. */
+static int asked_fit(const rquestion *q, const lex_word *kw, size_t d, const char *val)
+{
+	int adj = 0, unit = 0;
+	for (size_t i = 0; i < d; i++) {
+		adj |= q->how_adj[0] && adj_key(q->how_adj, kw[i].stem);
+		unit |= q->unit[0] && !strcmp(rq_norm_unit(kw[i].w), q->unit);
+	}
+	/* the unit after the value: "18 pct", "15 cm" */
+	lex_word u[4];
+	size_t n = lex_split(val, strlen(val), u, 4);
+	if (q->unit[0] && n > 1 && n <= 4 && !strcmp(rq_norm_unit(u[1].w), q->unit))
+		unit = 1;
+	return adj + unit;
+}
+
 /* How well a part of an action's parameters ("co2 3100 ppm") answers:
  * 3 its key names a word of the question, 2 its key is a measure word
  * ("reading 4.1°C"), 1 any other number; 0 no number, or the number is
@@ -83,6 +136,10 @@ static int part_rank(const rquestion *q, const char *part)
 	if (d && q->measure[0] && rank < 3 &&
 	    (alias_of(q->measure, key) || !strcmp(q->measure, w[0].stem)))
 		rank = 3;
+	/* "how full was the tank, in percent": "level 18 pct" */
+	int fit = asked_fit(q, w, d, val);
+	if (fit && rank < 2 + fit)
+		rank = 2 + fit;
 	/* "how much milk was in the tank": the volume, not the temperature */
 	static const char *const held[] = { "volume", "weight", "amount", "qty", "quantity",
 		                                "total", "load", "content", "contents", NULL };

@@ -303,6 +303,10 @@ int scene_decode(scene *s, const void *body, size_t len, h2emv_error *err)
 	if ((v = field(&root, OBS_K_T_END)) && v->type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
 	    (int64_t)v->via.u64 >= s->t)
 		s->t_end = (int64_t)v->via.u64;
+	if ((v = field(&root, OBS_K_ZONE)) && (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER ||
+	                                      v->type == MSGPACK_OBJECT_POSITIVE_INTEGER) &&
+	    v->via.i64 >= -OBS_ZONE_MAX && v->via.i64 <= OBS_ZONE_MAX)
+		s->utc_offset = (int)v->via.i64;
 	read_action(s, field(&root, OBS_K_ACTION));
 	if ((v = field(&root, OBS_K_GOAL)) && v->type == MSGPACK_OBJECT_ARRAY) {
 		s->goal = msgpack_zone_malloc(&s->zone, (v->via.array.size + 1) * sizeof(char *));

@@ -26,6 +26,7 @@ typedef struct scene_utt {
 
 typedef struct scene {
 	int64_t t, t_end;       /* t_end = t when absent */
+	int utc_offset;         /* minutes east of UTC that t was written in; 0: UTC */
 	const char *action;     /* NULL: none */
 	char *args;             /* rendered "object=knife_0, target=countertop_0" or "a, b"; may be NULL */
 	const msgpack_object *args_obj; /* the arguments as stored (points into the zone and

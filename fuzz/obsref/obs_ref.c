@@ -319,13 +319,25 @@ static int put_observation(jctx *c, const json_t *root)
 	size_t n = 0;
 	for (int k = 1; k <= OBS_K_LAST; k++)
 		n += oj_member(root, obs_top_names[k]) != NULL;
-	msgpack_pack_map(&c->pk, n);
+	/* the offset t was written in, stored after the fields when not UTC */
+	const json_t *t = json_object_get(root, "t");
+	int64_t us;
+	int zone = 0;
+	const char *why;
+	if (!json_is_string(t) || obs_time_parse_zone(&us, &zone, json_string_value(t),
+	                                              json_string_length(t), &why))
+		zone = 0;
+	msgpack_pack_map(&c->pk, n + (zone != 0));
 	for (int k = 1; k <= OBS_K_LAST && !rc; k++) {
 		/* t is required, so even t: null is handed to its checker. */
 		if (k != OBS_K_T && !oj_member(root, obs_top_names[k]))
 			continue;
 		msgpack_pack_uint8(&c->pk, (uint8_t)k);
 		rc = oj_put_member(c, root, obs_top_names[k], top_fns[k]);
+	}
+	if (!rc && zone) {
+		msgpack_pack_uint8(&c->pk, (uint8_t)OBS_K_ZONE);
+		msgpack_pack_int(&c->pk, zone);
 	}
 	return rc;
 }
