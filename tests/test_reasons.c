@@ -120,11 +120,50 @@ static void test_reasons_on_the_failed_line(void **state)
 	tu_close_rm(m, dir);
 }
 
+/* A clinic and car-wash robot: a job started with its inputs and closed
+ * by a line with none; a reason nested in the arguments ({"err": {code,
+ * text}}) or under "why"; failures asked without the word "fail". */
+static const char *const wash[] = {
+	"{\"t\":\"2025-09-01T08:00:00Z\",\"location\":\"ward\",\"action\":{\"name\":"
+	"\"cleanKennel\",\"args\":{\"kennel\":\"K3\"},\"status\":\"started\"}}",
+	"{\"t\":\"2025-09-01T08:15:00Z\",\"location\":\"ward\",\"action\":{\"name\":"
+	"\"cleanKennel\",\"status\":\"done\"}}",
+	"{\"t\":\"2025-09-01T09:00:00Z\",\"location\":\"ward\",\"action\":{\"name\":"
+	"\"cleanKennel\",\"args\":{\"kennel\":\"K2\"},\"status\":\"started\"}}",
+	"{\"t\":\"2025-09-01T09:12:00Z\",\"location\":\"ward\",\"action\":{\"name\":"
+	"\"cleanKennel\",\"status\":\"done\"}}",
+	"{\"t\":\"2025-09-01T10:00:00Z\",\"location\":\"tunnel\",\"action\":{\"name\":"
+	"\"Tunnel-Wash\",\"args\":{\"vehicle\":{\"make\":\"Subaru\",\"model\":\"Outback\"},"
+	"\"err\":{\"code\":\"E-41\",\"text\":\"conveyor roller jammed\"}},\"status\":"
+	"\"aborted\"}}",
+	"{\"t\":\"2025-09-01T10:20:00Z\",\"location\":\"tunnel\",\"action\":{\"name\":"
+	"\"Tunnel-Wash\",\"args\":{\"vehicle\":{\"make\":\"Subaru\",\"model\":\"Outback\"}},"
+	"\"status\":\"ok\"}}",
+	"{\"t\":\"2025-09-01T11:00:00Z\",\"location\":\"street set\",\"action\":{\"name\":"
+	"\"lay_track\",\"args\":{\"track_ft\":40,\"level\":\"on ramps\",\"why\":\"the floor "
+	"is cobbled\"},\"status\":\"error\"}}",
+	"{\"t\":\"2025-09-01T11:40:00Z\",\"location\":\"street set\",\"action\":{\"name\":"
+	"\"lay_track\",\"args\":{\"track_ft\":30,\"level\":\"on plywood\"},\"status\":\"done\"}}",
+};
+
+static void test_failures_asked_in_other_words(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_lines("reasons3", wash, sizeof wash / sizeof *wash, &dir);
+	/* the closing line is no second kennel */
+	tu_expect_at(m, AT, "How many kennels did you clean?", "2", "4");
+	tu_expect_at(m, AT, "What stopped the Outback?", "roller jammed", NULL);
+	tu_expect_at(m, AT, "Why didn't the first track work?", "cobbled", "plywood");
+	tu_close_rm(m, dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_outcomes_told_apart),
 		cmocka_unit_test(test_reasons_on_the_failed_line),
+		cmocka_unit_test(test_failures_asked_in_other_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

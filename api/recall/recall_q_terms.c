@@ -245,6 +245,12 @@ static const char *term_lemma(const rquestion *q, const lex_word *w, size_t k, s
 	                  !strcmp(w[i + 1].w, "were") || !strcmp(w[i + 1].w, "is") ||
 	                  !strcmp(w[i + 1].w, "had") || !strcmp(w[i + 1].w, "have")))
 		lemma = NULL, *cls = LC_NONE;
+	/* "why was take 2 stopped": a verb's bare form right after "was" or
+	 * "is" is a thing ("was running" stays a doing) */
+	if (lemma && i > 0 && !strcmp(w[i].w, lemma) &&
+	    (!strcmp(w[i - 1].w, "was") || !strcmp(w[i - 1].w, "were") ||
+	     !strcmp(w[i - 1].w, "is") || !strcmp(w[i - 1].w, "are")))
+		lemma = NULL, *cls = LC_NONE;
 	/* "how deep was the water", "after a check": after an article or a
 	 * demonstrative the word is a noun ("your instructions" still name
 	 * what was said to the robot) */

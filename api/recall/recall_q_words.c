@@ -275,6 +275,40 @@ void rq_read_status(rquestion *q, const lex_word *w, size_t k, uint8_t *used, in
 				q->kind = RQ_FAILED;
 		}
 	}
+	/* "what stopped the Outback", "what held up the wash": why it did */
+	if (k > 2 && rq_first_is(w, k, "what") && (q->kind == RQ_DO || q->kind == RQ_WHICH) &&
+	    (!strcmp(w[1].w, "stopped") || !strcmp(w[1].w, "interrupted") ||
+	     !strcmp(w[1].w, "delayed") || !strcmp(w[1].w, "halted") ||
+	     !strcmp(w[1].w, "blocked") || (!strcmp(w[1].w, "held") && !strcmp(w[2].w, "up")))) {
+		used[1] = 1;
+		q->why = 1;
+		q->kind = RQ_FAILED;
+		could_not = 1;
+	}
+	/* "why didn't the first street track work", "why was take 2
+	 * stopped / cancelled / no good": what went wrong with that one */
+	if (q->why && !could_not && (q->kind == RQ_DO || q->kind == RQ_WHICH)) {
+		static const char *const bad[] = { "stopped", "cancelled", "canceled", "aborted",
+			                               "scrapped", "halted", "interrupted", "rejected",
+			                               "abandoned", "refused", NULL };
+		int neg = 0, sunk = 0;
+		for (size_t i = 1; i < k; i++) {
+			neg |= !strcmp(w[i].w, "not") || !strcmp(w[i].w, "t") || !strcmp(w[i].w, "never");
+			sunk |= neg && (!strcmp(w[i].w, "work") || !strcmp(w[i].w, "succeed") ||
+			                !strcmp(w[i].w, "finish") || !strcmp(w[i].w, "complete") ||
+			                !strcmp(w[i].w, "happen") || !strcmp(w[i].w, "start"));
+			sunk |= i + 1 < k && !strcmp(w[i].w, "no") && !strcmp(w[i + 1].w, "good");
+			for (const char *const *b = bad; *b && !sunk; b++)
+				if (!strcmp(w[i].w, *b)) {
+					sunk = 1;
+					used[i] = 1;
+				}
+		}
+		if (sunk) {
+			could_not = 1;
+			q->kind = RQ_FAILED;
+		}
+	}
 	/* ("what did Lucía say was wrong with her bike": what she said, which
 	 * no status of the robot's tells) */
 	if (q->kind == RQ_SAID)

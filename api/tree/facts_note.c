@@ -394,11 +394,12 @@ int facts_close_run(facts *out, const facts *goal, const scene *s)
 	if (!run)
 		return H2EMV_OK;
 	/* "RigCheck" failed with no arguments: that run's end, not a run of
-	 * its own */
+	 * its own (a closing line has no arguments, so a thing its fact
+	 * names comes from the skill's name alone: "cleanKennel" done is no
+	 * second kennel cleaned) */
 	for (size_t i = 0; s->action && i < out->n; i++)
 		if (out->v[i].type == FT_ACT && out->v[i].s[FS_NAME] &&
-		    !strcmp(out->v[i].s[FS_NAME], s->action) && !out->v[i].s[FS_OBJ] &&
-		    !out->v[i].s[FS_STATE]) {
+		    !strcmp(out->v[i].s[FS_NAME], s->action) && !out->v[i].s[FS_STATE]) {
 			fact_free(&out->v[i]);
 			memmove(&out->v[i], &out->v[i + 1], (out->n - i - 1) * sizeof *out->v);
 			out->n--;
