@@ -93,11 +93,43 @@ static void test_speakers_by_role(void **state)
 	tu_close_rm(m, dir);
 }
 
+/* A mine robot with a lower-case call sign ("drift"), people listed
+ * with their role in brackets, and a pump whose code ends in a digit. */
+static const char *const mine[] = {
+	"{" T("08:00:00") ",\"location\":\"XC-16\",\"persons\":[\"Ken Whitfield (mines "
+	"inspector)\"],\"speech\":{\"speaker\":\"Ken\",\"text\":\"How often do you check the "
+	"refuge oxygen?\"}}",
+	"{" T("08:01:00") ",\"location\":\"XC-16\",\"persons\":[\"Ken Whitfield (mines "
+	"inspector)\"],\"speech\":{\"speaker\":\"drift\",\"text\":\"Every shift, and it read "
+	"20.9 percent this morning.\"}}",
+	"{" T("09:00:00") ",\"location\":\"main sump\",\"action\":{\"name\":\"pump::check\","
+	"\"args\":{\"pump\":\"P-3\"},\"status\":\"done\"},\"objects\":[{\"id\":\"P-3\","
+	"\"type\":\"sump pump\",\"state\":{\"flow_lpm\":310}}]}",
+	"{" T("10:00:00") ",\"location\":\"yard\",\"speech\":{\"speaker\":\"radio\",\"text\":"
+	"\"All crews: the north gate is closed.\"}}",
+	"{" T("11:00:00") ",\"goal\":\"idle\",\"action\":{\"name\":\"idle\",\"status\":"
+	"\"running\"}}",
+};
+
+static void test_roles_in_brackets_and_call_signs(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_lines("mine", mine, sizeof mine / sizeof *mine, &dir);
+	tu_expect_at(m, AT, "What did the inspector ask you?", "refuge oxygen", NULL);
+	tu_expect_at(m, AT, "What did you answer the inspector?", "Every shift", "How often");
+	tu_expect_at(m, AT, "Which pump did you check?", "P-3", NULL);
+	/* a channel is not the robot */
+	tu_expect_at(m, AT, "What came over the radio?", "north gate", "I said");
+	tu_close_rm(m, dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_run_joins_its_inputs_and_result),
 		cmocka_unit_test(test_speakers_by_role),
+		cmocka_unit_test(test_roles_in_brackets_and_call_signs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -562,8 +562,9 @@ size_t lex_display(char *out, size_t cap, const char *id, size_t n)
 		lower |= id[i] >= 'a' && id[i] <= 'z';
 	if (e > 3 && lower && n - e == 1 && (id[e - 1] == '_' || id[e - 1] == '#'))
 		n = e - 1;
-	else if (e > 3 && lower && e < n && id[e - 1] == '-' && n - e <= 2)
-		n = e - 1;
+	else if (e > 3 && lower && e < n && id[e - 1] == '-' && n - e <= 2 &&
+	         id[e - 2] >= 'a' && id[e - 2] <= 'z')
+		n = e - 1; /* ("cup-3"; "sump pump P-3" keeps its code) */
 	/* a code ("T-118", "A7-11", "P-55"): shown as written */
 	int run = 0, word = 0, digit = 0;
 	for (size_t i = 0; i < n; i++) {

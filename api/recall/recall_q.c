@@ -193,6 +193,24 @@ static void read_speaker(rquestion *q, const lex_word *w, size_t k)
 			break;
 		}
 	}
+	/* "what did you answer the inspector", "what did you say to the
+	 * driver": the one spoken to, by a word that names a person */
+	if (q->kind == RQ_SAID && q->self_speaker && q->person < 0 && k && !strcmp(w[0].w, "what")) {
+		for (size_t i = 0; i + 3 < k; i++) {
+			if (strcmp(w[i].w, "did") || strcmp(w[i + 1].w, "you"))
+				continue;
+			size_t j = i + 3;
+			while (j < k && (!strcmp(w[j].w, "to") || !strcmp(w[j].w, "the") ||
+			                 !strcmp(w[j].w, "a") || !strcmp(w[j].w, "an") ||
+			                 !strcmp(w[j].w, "that") || !strcmp(w[j].w, "this")))
+				j++;
+			for (size_t t = 0; j < k && t < q->n_term; t++)
+				if (!strcmp(q->term[t].word, w[j].w) && !q->term[t].lemma &&
+				    wn_is_person(w[j].w))
+					q->person = (int)t;
+			break;
+		}
+	}
 }
 
 /* "who came over", "who visited": someone met, not a place gone to. */

@@ -405,7 +405,11 @@ void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	           rq_has(w, k, "speak") || rq_has(w, k, "spoke") || rq_has(w, k, "says") ||
 	           rq_has(w, k, "hear") || rq_has(w, k, "heard") || rq_has(w, k, "report") ||
 	           rq_has(w, k, "reported") || rq_has(w, k, "instructions") || rq_has(w, k, "instructed") ||
-	           rq_has(w, k, "announce") || rq_has(w, k, "announced");
+	           rq_has(w, k, "announce") || rq_has(w, k, "announced") ||
+	           rq_has(w, k, "answer") || rq_has(w, k, "answered") || rq_has(w, k, "reply") ||
+	           rq_has(w, k, "replied") || rq_has(w, k, "respond") ||
+	           rq_has(w, k, "responded") || rq_has(w, k, "radio") || rq_has(w, k, "radioed") ||
+	           rq_has(w, k, "messaged") || rq_has(w, k, "texted");
 	int seen = rq_has(w, k, "see") || rq_has(w, k, "saw") || rq_has(w, k, "seen") ||
 	           rq_has(w, k, "notice") || rq_has(w, k, "noticed") || rq_has(w, k, "detect") ||
 	           rq_has(w, k, "detected") || rq_has(w, k, "spot") || rq_has(w, k, "spotted") ||

@@ -361,6 +361,7 @@ void rq_read_order(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		    (!strcmp(w[v].w, "say") || !strcmp(w[v].w, "tell") ||
 		     !strcmp(w[v].w, "answer") || !strcmp(w[v].w, "reply") ||
 		     !strcmp(w[v].w, "report") || !strcmp(w[v].w, "announce") ||
+		     !strcmp(w[v].w, "radio") || !strcmp(w[v].w, "respond") ||
 		     /* "what did you promise Tom": the robot's words to Tom */
 		     !strcmp(w[v].w, "promise") || !strcmp(w[v].w, "suggest") ||
 		     !strcmp(w[v].w, "recommend") || !strcmp(w[v].w, "warn") ||

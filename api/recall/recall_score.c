@@ -74,8 +74,9 @@ static int addressed(const facts *set, const char *name)
 	return 0;
 }
 
-/* A speaker named by a title or a job ("Captain", "Nurse", "Dispatch"):
- * someone the robot meets, never the robot (not WordNet's persons: a
+/* A speaker named by a title or a job ("Captain", "Nurse", "Dispatch"),
+ * or the channel they speak through ("radio"): someone the robot meets,
+ * never the robot (not WordNet's persons: a
  * robot called Kiwi or Page is one). */
 static int role_title(const char *name)
 {
@@ -85,7 +86,10 @@ static int role_title(const char *name)
 		                             "mechanic", "pilot", "ranger", "coach", "inspector",
 		                             "dispatch", "dispatcher", "caretaker", "porter", "clerk",
 		                             "foreman", "vet", "commander", "operator", "courier",
-		                             "receptionist", "pharmacist", "technician", NULL };
+		                             "receptionist", "pharmacist", "technician",
+		                             /* a channel others speak through */
+		                             "radio", "intercom", "pa", "tannoy", "phone", "speaker",
+		                             "loudspeaker", "base", "control", "hq", NULL };
 	for (const char *const *p = t; *p; p++)
 		if (!strcasecmp(name, *p))
 			return 1;
@@ -113,10 +117,10 @@ int is_me(const rquestion *q, const facts *set, const char *name)
 	}
 	if (!people)
 		return 0;
-	/* a role ("courier", "the driver", "Captain") is someone the robot met */
-	if (name[0] >= 'a' && name[0] <= 'z')
-		return 0;
-	if (role_title(name))
+	/* a role ("courier", "the driver", "Captain") is someone the robot
+	 * met; a name in lower case that names no person ("drift", a robot's
+	 * call sign) may still be the robot's */
+	if (role_title(name) || (name[0] >= 'a' && name[0] <= 'z' && wn_is_person(name)))
 		return 0;
 	/* others call the robot by its name ("Juno, my appointment ...") */
 	if (addressed(set, name))
@@ -434,6 +438,19 @@ static int match_verb(const rquestion *q, const fact *f, int failed, hitsum *sum
 	return 1;
 }
 
+/* Is the speaker `who` a person listed with the role asked ("Ken",
+ * listed as "Ken Whitfield (mines inspector)", for "the inspector")? */
+static int listed_with_role(const facts *set, const char *who, const rq_term *p)
+{
+	for (size_t i = 0; set && who && *who && i < set->n; i++) {
+		const fact *g = &set->v[i];
+		if (g->type == FT_PERSON && g->s[FS_NAME] && strcmp(g->s[FS_NAME], who) &&
+		    lex_same_person(g->s[FS_NAME], who, strlen(who)) && word_in(g->s[FS_NAME], p))
+			return 1;
+	}
+	return 0;
+}
+
 /* In a question about words, who said them: *s weighed; 0 when the
  * speaker rules the fact out, else 1. */
 static int match_speaker(const rquestion *q, const fact *f, const facts *set, double *s)
@@ -451,7 +468,8 @@ static int match_speaker(const rquestion *q, const fact *f, const facts *set, do
 			const rq_term *p = &q->term[q->person];
 			const fact *g = replied_to(set, f);
 			if (word_in(f->s[FS_TEXT], p) || (g && word_in(g->s[FS_NAME], p)) ||
-			    word_in(f->s[FS_WHO], p))
+			    word_in(f->s[FS_WHO], p) ||
+			    (g && listed_with_role(set, g->s[FS_NAME], p)))
 				*s += 2;
 		}
 		/* "what did you promise Marta": "I will look at it after lunch" */
@@ -473,6 +491,8 @@ static int match_speaker(const rquestion *q, const fact *f, const facts *set, do
 			ok = (q->term[i].cap || !q->term[i].lemma) && word_in(who, &q->term[i]);
 		if (who && !ok && (!strcmp(p->word, "doctor") || !strcmp(p->word, "dr")))
 			ok = strstr(who, "Dr") != NULL || strstr(who, "dr.") != NULL;
+		if (!ok && f->type == FT_SPEECH)
+			ok = listed_with_role(set, who, p);
 		if (!ok)
 			return 0;
 		*s += 2;
