@@ -302,8 +302,9 @@ def add_which(W, Q):
     Q.words("which", "tuesday, before you did the plate, what stuff did you "
             "have to move out of the way", SUN,
             [variants(m) for m in moved], pl.t, ", ".join(moved), k=3)
+    noon = parse_time(THU + "T12:00:00Z")
     y = sorted({a.type for a in W.find(name="Slice", day=THU)
-                if day_of(a.t) == THU and a.t > parse_time(THU + "T12:00:00Z")})
+                if a.t > noon})
     Q.words("which", "yesterday evening what did you slice",
             "2024-05-10T09:00:00Z", [[t.lower()] for t in y],
             W.end(5), ", ".join(y), none=["apple"])
