@@ -69,7 +69,8 @@ dispatch tones as raw speech, pipe-separated incident log notes).
 Real data asked by a new user (its own group line, REALUSER): armaruser
 (the real ARMAR-7 stream) and teachuser (the seven TEACh episodes), asked
 in everyday wording by an engineer who never read the product code;
-REALUSER2: armaruser2 and teachuser2 (eight other TEACh episodes), a second.
+REALUSER2: armaruser2 and teachuser2 (eight other TEACh episodes), a second;
+REALUSER3: armaruser3 and teachuser3 (eight more TEACh episodes), a third.
 Modes: none (forgetting none), feedback (default
 configuration, relevance rules said to the robot before ingest), default.
 
@@ -131,6 +132,8 @@ import filmset   # noqa: E402
 import carwash   # noqa: E402
 import armaruser2  # noqa: E402
 import teachuser2  # noqa: E402
+import armaruser3  # noqa: E402
+import teachuser3  # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -237,6 +240,13 @@ SOURCES += REALUSER2
 REAL_IMPORT.update({"armaruser2": ("armar", armaruser2.questions),
                     "teachuser2": ("teach", teachuser2.questions)})
 REAL_TEACH_ARGS = {"teachuser2": teachuser2.import_args}
+# A third new user, teachuser3 on eight more TEACh episodes (docs/realqa.md,
+# "Real data asked by a third new user (armaruser3, teachuser3), 2026-11-28").
+REALUSER3 = ["armaruser3", "teachuser3"]
+SOURCES += REALUSER3
+REAL_IMPORT.update({"armaruser3": ("armar", armaruser3.questions),
+                    "teachuser3": ("teach", teachuser3.questions)})
+REAL_TEACH_ARGS["teachuser3"] = teachuser3.import_args
 
 # The group lines of the table, in order: the key in --json's output, the
 # label, the sources.
@@ -258,6 +268,7 @@ GROUPS = [
     ("fresh_untuned_11", "fresh (untuned, eleventh)", FRESH11),
     ("realuser", "real data, new user (untuned)", REALUSER),
     ("realuser2", "real data, second new user (untuned)", REALUSER2),
+    ("realuser3", "real data, third new user (untuned)", REALUSER3),
 ]
 
 RULES = {
@@ -306,6 +317,7 @@ RULES["armar-para"] = RULES["armar"]
 RULES["armaruser"] = RULES["armar"]
 RULES["teachuser"] = RULES["teach"]
 RULES["armaruser2"], RULES["teachuser2"] = RULES["armar"], RULES["teach"]
+RULES["armaruser3"], RULES["teachuser3"] = RULES["armar"], RULES["teach"]
 RULES["hotel"] = [
     "Always remember what you served and which room you brought things to.",
     "You should always remember what guests and staff told you.",
@@ -520,7 +532,7 @@ class Run:
             imp = ["teach"] + teach.import_args(data)
             self.cli("import", *imp, "-q", "-o", f)
             out["teach"] = (f, teach.questions(data)[0], imp)
-        for name in REALUSER + REALUSER2:
+        for name in REALUSER + REALUSER2 + REALUSER3:
             if name in sources:
                 kind, qfn = REAL_IMPORT[name]
                 f = os.path.join(work, name + ".jsonl")
@@ -805,7 +817,7 @@ def main(argv=None):
                 qs += armar_para.questions(args.data)[0]
             if "teach" in sources:
                 qs += teach.questions(args.data)[0]
-            for name in REALUSER + REALUSER2:
+            for name in REALUSER + REALUSER2 + REALUSER3:
                 if name in sources:
                     qs += REAL_IMPORT[name][1](args.data)[0]
             if "hospital" in sources or "hospital-noprofile" in sources:
