@@ -74,6 +74,11 @@ int lex_class_near(int a, int b);
  * "tv" and "television", "mom" and "mother" share one): a small table of
  * nouns people use for one another. -1 for any other word. */
 int lex_same_group(const char *stem);
+/* The word a robot's log writes for a thing people call otherwise ("tap":
+ * "faucet", "cupboard": "cabinet"), stemmed; NULL none. Read only when a
+ * question is: unlike lex_same_group it is in no index, so it may grow
+ * without touching a stored memory. */
+const char *lex_asked_alias(const char *stem);
 
 /* A display name of an object id or type: "soy_milk_0" -> "soy milk",
  * "CounterTop|+01.00|..." -> "counter top", "DishWasher" -> "dish washer".

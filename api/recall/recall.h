@@ -37,6 +37,7 @@ typedef struct rq_term {
 	const char *lemma;
 	uint8_t cap;       /* written with a capital: maybe a name */
 	int same;          /* lex_same_group of the stem: other words for it; -1 none */
+	const char *alias; /* lex_asked_alias: the log's word for it ("faucet"), or NULL */
 	uint8_t owner;     /* "Lucia's suitcase": whose it is; counts when a fact
 	                    * names it, never required */
 	uint8_t kind;      /* a category a fact's word may be a kind of (WordNet): 1 the

@@ -269,6 +269,8 @@ static size_t expand(uint64_t *out, const rq_term *t, int lemma)
 	out[n++] = ridx_term(st);
 	if (t->same >= 0)
 		out[n++] = group_term(t->same);
+	if (t->alias)
+		out[n++] = ridx_term(t->alias);
 	if (lemma && t->lemma) {
 		lex_stem(t->lemma, strlen(t->lemma), st);
 		out[n++] = ridx_term(st);
@@ -383,7 +385,7 @@ int ridx_prepare(ridx *ix, const rquestion *q, int64_t now)
 			return H2EMV_ENOMEM;
 		if (krc)
 			return H2EMV_OK; /* (not active: the walk reads the tree) */
-		uint64_t terms[6];
+		uint64_t terms[8];
 		size_t k = expand(terms, t, q->evidence || q->kind == RQ_SAID);
 		for (size_t j = 0; j < k; j++) {
 			int dup = 0;

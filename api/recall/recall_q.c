@@ -59,6 +59,7 @@ static void noun_after_many(rquestion *q, const char *word)
 	q->term[t].lemma = NULL;
 	q->term[t].cls = LC_NONE;
 	q->term[t].same = lex_same_group(q->term[t].stem);
+	q->term[t].alias = lex_asked_alias(q->term[t].stem);
 	q->verb = -1;
 	for (size_t u = 0; u < q->n_term && q->verb < 0; u++)
 		if ((int)u != t && q->term[u].lemma && !q->term[u].cap)
@@ -312,6 +313,15 @@ void rq_parse_zone(rquestion *q, const char *text, int64_t now, int zone_min)
 	q->weekday = sc.weekday && sc.span == DAY_US && q->t1;
 	size_t qi = question_start(w, k, used);
 	read_kind(q, w + qi, k - qi, used + qi);
+	/* "last time you turned the tap on?", "first time you waved at
+	 * people?": when, asked without "when" */
+	size_t lt = k > 3 && !strcmp(w[0].w, "the") ? 1 : 0;
+	if (q->kind == RQ_DO && k > lt + 3 &&
+	    (!strcmp(w[lt].w, "last") || !strcmp(w[lt].w, "first")) &&
+	    !strcmp(w[lt + 1].w, "time") &&
+	    (!strcmp(w[lt + 2].w, "you") || !strcmp(w[lt + 2].w, "that") ||
+	     !strcmp(w[lt + 2].w, "somebody") || !strcmp(w[lt + 2].w, "someone")))
+		q->kind = RQ_WHEN;
 	for (size_t i = qi; q->kind == RQ_COUNT && i < k; i++)
 		if (!strcmp(w[i].w, "try") || !strcmp(w[i].w, "tried") || !strcmp(w[i].w, "attempt") ||
 		    !strcmp(w[i].w, "attempts") || !strcmp(w[i].w, "attempted") ||
@@ -331,6 +341,16 @@ void rq_parse_zone(rquestion *q, const char *text, int64_t now, int zone_min)
 	          !strcmp(w[0].w, "give") || !strcmp(w[0].w, "recall")))
 		used[0] = 1;
 	read_most(q, w, k, used);
+	/* "how many cupboards did you open looking for a plate": the
+	 * purpose is not what was counted ("what did you tell the man
+	 * looking for pasta" keeps it: it names the man) */
+	for (size_t i = qi + 3; q->kind == RQ_COUNT && i + 1 < k; i++)
+		if ((!strcmp(w[i].w, "looking") || !strcmp(w[i].w, "searching") ||
+		     !strcmp(w[i].w, "hunting")) && !strcmp(w[i + 1].w, "for") && k - i <= 6) {
+			for (size_t j = i; j < k; j++)
+				used[j] = 1;
+			break;
+		}
 	read_terms(q, w, k, qi, used);
 	read_agent(q, w, k, qi);
 	main_verb(q, w, k);

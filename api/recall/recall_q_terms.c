@@ -348,6 +348,7 @@ static void add_term(rquestion *q, const lex_word *w, size_t k, size_t i, const 
 	t->lemma = lemma;
 	t->cls = cls;
 	t->same = lemma ? -1 : lex_same_group(w[i].stem);
+	t->alias = lemma ? NULL : lex_asked_alias(w[i].stem);
 	t->owner = (uint8_t)owner;
 	t->pos = (uint8_t)i;
 	/* "during the (morning) demo" */

@@ -556,7 +556,10 @@ double score_hits(const rquestion *q, const fact *f, const facts *set, int *hits
 		*hits_out |= 0x10000; /* every word matched (see add_cand) */
 	/* a near verb ("put" for "pick up"): no stop at it (take_facts) */
 	/* (but the robot's "I can see a vanilla cookie" is its seeing) */
-	if (q->verb >= 0 && q->term[q->verb].lemma && is_act(f) && sum->vs < 2 &&
+	/* (nor a verb of another class near it: "load the dishwasher" for
+	 * "hand over", though both move a thing) */
+	if (q->verb >= 0 && q->term[q->verb].lemma && is_act(f) &&
+	    (sum->vs < 2 || (sum->vs < 3 && f->cls != q->term[q->verb].cls)) &&
 	    !(q->term[q->verb].cls == LC_SEE && f->s[FS_TEXT] && seen_said(f->s[FS_TEXT], NULL, 0)))
 		*hits_out |= 0x20000;
 	return sum->s + 0.1; /* something of the right kind in scope */

@@ -197,7 +197,8 @@ int word_in(const char *s, const rq_term *t)
 		return 0;
 	}
 	for (size_t i = 0; i < k; i++)
-		if (!strcmp(w[i].stem, t->stem) || !strcmp(w[i].w, t->word))
+		if (!strcmp(w[i].stem, t->stem) || !strcmp(w[i].w, t->word) ||
+		    (t->alias && !strcmp(w[i].stem, t->alias)))
 			return 1;
 	/* "the charger" at the "charging dock", a "printer" for "printing":
 	 * the doer's noun and its verb share a stem */
@@ -389,7 +390,7 @@ int type_ok(const rquestion *q, const fact *f)
 }
 
 /* How close a question's verb term is to an action fact's verb: 3 the same
- * lemma, 2 a near class or a word of the skill's name, 1 a loose relation
+ * lemma, 2.5 the same class, 2 a near class or a word of the skill's name, 1 a loose relation
  * (fetching and delivering are both transports), 0 none. */
 double verb_match(const rq_term *v, const fact *f)
 {
@@ -398,8 +399,10 @@ double verb_match(const rq_term *v, const fact *f)
 	/* "repair" for a fix, "purchase" for a buy: one sense in WordNet */
 	if (f->s[FS_VERB] && wn_same_verb(f->s[FS_VERB], v->lemma ? v->lemma : v->word))
 		return 3;
+	/* the same class ("hand" for HandOver's giving) before a near one
+	 * ("load the dishwasher" also moves a thing) */
 	if (lex_class_near(v->cls, f->cls))
-		return 2;
+		return v->cls == f->cls ? 2.5 : 2;
 	/* a word of the skill's name: "hand" in HandOver, but LookAtHumanHand
 	 * is a look, not a handing over */
 	if (word_in(f->s[FS_NAME], v))

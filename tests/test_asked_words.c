@@ -1,0 +1,64 @@
+/*
+ * test_asked_words.c — a kitchen robot asked in a household's own words:
+ * "the tap" for the log's Faucet, "cupboards" for its Cabinets, a purpose
+ * clause that is not what was counted ("looking for a plate"), "last time
+ * you ...?" without "when", and a verb of the same class before a near
+ * one ("hand over" is the HandOver, not the later LoadDishwasher).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "h2emv.h"
+#include "testutil.h"
+
+#define T(hms) "\"t\":\"2024-04-08T" hms "Z\""
+#define ACT(name, arg) ",\"action\":{\"name\":\"" name "\",\"args\":[\"" arg "\"],\"status\":" \
+	"\"succeeded\"}}"
+
+static const char *const kitchen[] = {
+	"{" T("08:30:00") ",\"location\":\"kitchen\"" ACT("ToggleOn", "Faucet"),
+	"{" T("08:31:00") ",\"location\":\"kitchen\"" ACT("ToggleOff", "Faucet"),
+	"{" T("08:40:00") ",\"location\":\"kitchen\"" ACT("ToggleOn", "Faucet"),
+	"{" T("08:41:00") ",\"location\":\"kitchen\"" ACT("ToggleOff", "Faucet"),
+	"{" T("18:10:00") ",\"location\":\"kitchen\"" ACT("Open", "Cabinet_1"),
+	"{" T("18:11:00") ",\"location\":\"kitchen\"" ACT("Open", "Cabinet_6"),
+	"{" T("18:12:00") ",\"location\":\"kitchen\"" ACT("Open", "Cabinet_7"),
+	"{" T("18:13:00") ",\"location\":\"kitchen\"" ACT("Pickup", "Plate_2"),
+	"{" T("19:00:00") ",\"location\":\"kitchen\",\"persons\":[\"Ana\"],\"action\":{\"name\":"
+	"\"HandOverObjectToHuman\",\"args\":{\"object\":\"plate\"},\"status\":\"succeeded\"}}",
+	"{" T("19:30:00") ",\"location\":\"kitchen\",\"action\":{\"name\":\"LoadDishwasher\","
+	"\"args\":{\"object\":\"mug\"},\"status\":\"succeeded\"}}",
+	"{" T("20:00:00") ",\"location\":\"kitchen\",\"action\":{\"name\":\"idle\",\"status\":"
+	"\"running\"}}",
+};
+
+#define AT 1712656800000000LL /* 2024-04-09T10:00:00Z */
+
+static void test_a_households_words(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_lines("asked", kitchen, sizeof kitchen / sizeof *kitchen, &dir);
+	tu_expect_at(m, AT, "How many times did you turn the tap on yesterday morning?", "2 times",
+	             NULL);
+	tu_expect_at(m, AT, "last time you turned the tap on?", "08:40", "On 2024");
+	tu_expect_at(m, AT, "How many cupboards did you open yesterday looking for a plate?", "3",
+	             NULL);
+	tu_expect_at(m, AT, "When did you last hand something to someone?", "19:00", "19:30");
+	tu_close_rm(m, dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_a_households_words),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
