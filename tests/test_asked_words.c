@@ -3,7 +3,9 @@
  * "the tap" for the log's Faucet, "cupboards" for its Cabinets, a purpose
  * clause that is not what was counted ("looking for a plate"), "last time
  * you ...?" without "when", and a verb of the same class before a near
- * one ("hand over" is the HandOver, not the later LoadDishwasher).
+ * one ("hand over" is the HandOver, not the later LoadDishwasher); where
+ * a thing came from when the take names no source (the container opened
+ * just before it), and where a thing "ended up".
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -35,6 +37,15 @@ static const char *const kitchen[] = {
 	"\"HandOverObjectToHuman\",\"args\":{\"object\":\"plate\"},\"status\":\"succeeded\"}}",
 	"{" T("19:30:00") ",\"location\":\"kitchen\",\"action\":{\"name\":\"LoadDishwasher\","
 	"\"args\":{\"object\":\"mug\"},\"status\":\"succeeded\"}}",
+	/* a take that names no source, out of the container just opened */
+	"{" T("19:40:00") ",\"location\":\"kitchen\"" ACT("Open", "Drawer_2"),
+	"{" T("19:41:00") ",\"location\":\"kitchen\"" ACT("Open", "Fridge"),
+	"{" T("19:41:05") ",\"location\":\"kitchen\"" ACT("Pickup", "Lettuce_1"),
+	"{" T("19:41:10") ",\"location\":\"kitchen\"" ACT("Close", "Fridge"),
+	"{" T("19:42:00") ",\"location\":\"kitchen\"" ACT("Slice", "Lettuce_1"),
+	"{" T("19:43:00") ",\"location\":\"kitchen\"" ACT("Pickup", "Lettuce_1_Sliced_1"),
+	"{" T("19:43:05") ",\"location\":\"kitchen\",\"action\":{\"name\":\"Place\",\"args\":"
+	"[\"Lettuce_1_Sliced_1\",\"Plate_1\"],\"status\":\"succeeded\"}}",
 	"{" T("20:00:00") ",\"location\":\"kitchen\",\"action\":{\"name\":\"idle\",\"status\":"
 	"\"running\"}}",
 };
@@ -52,6 +63,8 @@ static void test_a_households_words(void **state)
 	tu_expect_at(m, AT, "How many cupboards did you open yesterday looking for a plate?", "3",
 	             NULL);
 	tu_expect_at(m, AT, "When did you last hand something to someone?", "19:00", "19:30");
+	tu_expect_at(m, AT, "Where did you get the lettuce yesterday?", "fridge", "drawer");
+	tu_expect_at(m, AT, "Where did the lettuce slice end up?", "plate", NULL);
 	tu_close_rm(m, dir);
 }
 

@@ -341,6 +341,14 @@ void rq_parse_zone(rquestion *q, const char *text, int64_t now, int zone_min)
 	          !strcmp(w[0].w, "give") || !strcmp(w[0].w, "recall")))
 		used[0] = 1;
 	read_most(q, w, k, used);
+	/* "where did the lettuce slice end up" (a thing's, not "where did
+	 * you end up"): the words before it name the thing */
+	for (size_t i = 2; q->kind == RQ_WHERE && i + 1 < k; i++)
+		if ((!strcmp(w[i].w, "end") || !strcmp(w[i].w, "ended")) && !strcmp(w[i + 1].w, "up") &&
+		    strcmp(w[i - 1].w, "you") && strcmp(w[i - 1].w, "we") && strcmp(w[i - 1].w, "i")) {
+			used[i] = used[i + 1] = 1;
+			q->end_up = 1;
+		}
 	/* "how many cupboards did you open looking for a plate": the
 	 * purpose is not what was counted ("what did you tell the man
 	 * looking for pasta" keeps it: it names the man) */

@@ -419,6 +419,17 @@ void read_agent(rquestion *q, const lex_word *w, size_t k, size_t qi)
 /* The main verb: the one after "did you". */
 void main_verb(rquestion *q, const lex_word *w, size_t k)
 {
+	/* "where did the lettuce slice end up": no word before it is a doing */
+	if (q->end_up) {
+		for (size_t u = 0; u < q->n_term; u++)
+			if (q->term[u].lemma && !q->term[u].cap) {
+				q->term[u].lemma = NULL;
+				q->term[u].cls = LC_NONE;
+				q->term[u].same = lex_same_group(q->term[u].stem);
+			}
+		q->verb = -1;
+		return;
+	}
 	/* the main verb is the one after "did you" ("whose face did you try to
 	 * learn": learn, not face) */
 	for (size_t i = 0; i + 1 < k; i++) {

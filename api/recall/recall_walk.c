@@ -236,7 +236,11 @@ static int take_facts(rctx *x, const h2emv_node *n, int coarse)
 			 * milk": the grasp is asked for) */
 			/* (nor the Place after a Pickup: a near verb scores lower,
 			 * and the verb asked may be in an older goal) */
-			if (!coarse && final && complete && !near_verb && s >= 2 &&
+			/* (nor a take that names no source, for "where did you get
+			 * the lettuce": an older one may, or its container) */
+			int no_source = is_act(v) && v->cls == LC_TAKE && !v->s[FS_SRC] &&
+			                (x->q->kind == RQ_FROM || x->q->kind == RQ_WHERE);
+			if (!coarse && final && complete && !near_verb && !no_source && s >= 2 &&
 			    (is_act(v) || !acts_asked(x->q)))
 				x->settled = 1;
 			if (coarse != 2 && v->t1 > x->newest_t1)
