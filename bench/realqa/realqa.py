@@ -134,6 +134,8 @@ import armaruser2  # noqa: E402
 import teachuser2  # noqa: E402
 import armaruser3  # noqa: E402
 import teachuser3  # noqa: E402
+import prmchair  # noqa: E402
+import sortline  # noqa: E402
 
 # Histories written by this bench for robots unlike ours: module, the robot
 # profile to load (None: a robot nobody wrote a profile for).
@@ -162,7 +164,8 @@ WRITTEN = {"hospital": (hospital, hospital.PROFILE),
            "datahall": (datahall, None), "bikeshop": (bikeshop, None),
            "brewery": (brewery, None), "engineroom": (engineroom, None),
            "vetclinic": (vetclinic, None), "minecheck": (minecheck, None),
-           "filmset": (filmset, None), "carwash": (carwash, None)}
+           "filmset": (filmset, None), "carwash": (carwash, None),
+           "prmchair": (prmchair, None), "sortline": (sortline, None)}
 from common import KINDS, parse_time  # noqa: E402
 
 SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
@@ -172,7 +175,7 @@ SOURCES = ["armar", "teach", "hospital", "hospital-noprofile", "warehouse",
            "station", "playhouse", "dairy", "firehall", "armaruser",
            "teachuser", "datahall", "bikeshop",
            "brewery", "engineroom", "filmset", "carwash", "vetclinic",
-           "minecheck"]
+           "minecheck", "prmchair", "sortline"]
 MODES = ["none", "feedback", "default"]
 # The overall score is over these; hospital-noprofile repeats hospital's
 # questions and is reported on its own line.
@@ -225,6 +228,9 @@ FRESH10 = ["filmset", "carwash"]
 # An eleventh pair (docs/realqa.md, "An eleventh fresh untuned source pair
 # (vetclinic, minecheck), 2026-11-28"); its own group line.
 FRESH11 = ["vetclinic", "minecheck"]
+# A twelfth pair (docs/realqa.md, "A twelfth fresh untuned source pair
+# (prmchair, sortline), 2026-11-28"); its own group line.
+FRESH12 = ["prmchair", "sortline"]
 # The real ARMAR-7 and TEACh histories asked by a new user in everyday
 # wording, measured once (docs/realqa.md, "Real data asked by a new user
 # (armaruser, teachuser), 2026-11-27"); their own group line.
@@ -266,6 +272,7 @@ GROUPS = [
     ("fresh_untuned_9", "fresh (untuned, ninth, kept apart)", FRESH9),
     ("fresh_untuned_10", "fresh (untuned, tenth)", FRESH10),
     ("fresh_untuned_11", "fresh (untuned, eleventh)", FRESH11),
+    ("fresh_untuned_12", "fresh (untuned, twelfth)", FRESH12),
     ("realuser", "real data, new user (untuned)", REALUSER),
     ("realuser2", "real data, second new user (untuned)", REALUSER2),
     ("realuser3", "real data, third new user (untuned)", REALUSER3),
@@ -476,6 +483,21 @@ RULES["minecheck"] = [
     "said on the radio and what you answered.",
     "Please always remember when a job failed or was aborted, and why.",
 ]
+RULES["prmchair"] = [
+    "Always remember every passenger you collected or took to a gate, and "
+    "whom you handed them over to.",
+    "You should always remember what the passengers, the gate agents and "
+    "the PRM supervisor said to you and what you told them.",
+    "Please always remember when an assist failed or was interrupted, and "
+    "why.",
+]
+RULES["sortline"] = [
+    "Always remember every bale you made, how much it weighed and which "
+    "truck took it, and every battery or hazard you pulled off the line.",
+    "You should always remember what the shift lead, QA, maintenance and "
+    "visitors said to you and what you told them.",
+    "Please always remember when a job failed or was stopped, and why.",
+]
 RULES["homecare"] = [
     "Always remember what you brought Rosa and where you found it.",
     "You should always remember who visited and what they said.",
@@ -544,7 +566,7 @@ class Run:
                 out[name] = (f, qfn(data)[0], imp)
         for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
                 FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 +\
-                FRESH10 + FRESH11:
+                FRESH10 + FRESH11 + FRESH12:
             if name in sources:
                 f = os.path.join(work, name + ".jsonl")
                 WRITTEN[name][0].write(f)
@@ -826,7 +848,7 @@ def main(argv=None):
                 qs += hospital.questions(f)[0]
             for name in NEW_SOURCES + ["homecare"] + UNTUNED + FRESH + FRESH2 +\
                 FRESH3 + FRESH4 + FRESH5 + FRESH6 + FRESH7 + FRESH8 + FRESH9 +\
-                FRESH10 + FRESH11:
+                FRESH10 + FRESH11 + FRESH12:
                 if name in sources:
                     f = os.path.join(work, name + ".jsonl")
                     WRITTEN[name][0].write(f)
