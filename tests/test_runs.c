@@ -124,12 +124,37 @@ static void test_roles_in_brackets_and_call_signs(void **state)
 	tu_close_rm(m, dir);
 }
 
+/* An airport wheelchair logging its jobs in the short form, with the
+ * passenger listed beside the line. */
+static const char *const chair[] = {
+	"{" T("07:20:00") ",\"location\":\"arrivals hall\",\"goal\":\"PRM.SSR-1201\","
+	"\"action\":\"Escort(SSR-1201, gate F04, arrivals hall)\",\"goal_status\":\"complete\","
+	"\"persons\":[{\"name\":\"Chen Li\",\"id\":\"passenger\"}]}",
+	"{" T("08:10:00") ",\"location\":\"gate F22\",\"goal\":\"PRM.SSR-1205\","
+	"\"action\":\"Escort(SSR-1205, check-in 6, gate F22)\",\"goal_status\":\"complete\","
+	"\"persons\":[{\"name\":\"Aisha Mensah\",\"id\":\"passenger\"}]}",
+	"{" T("09:00:00") ",\"goal\":\"idle\",\"action\":{\"name\":\"idle\",\"status\":"
+	"\"running\"}}",
+};
+
+static void test_a_short_form_escort(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_lines("chair", chair, sizeof chair / sizeof *chair, &dir);
+	/* the third name is where the escort went, the second where from */
+	tu_expect_at(m, AT, "Where did you take Chen Li?", "arrivals hall", "F04");
+	tu_expect_at(m, AT, "Where did you take Aisha Mensah?", "gate F22", "check");
+	tu_close_rm(m, dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_run_joins_its_inputs_and_result),
 		cmocka_unit_test(test_speakers_by_role),
 		cmocka_unit_test(test_roles_in_brackets_and_call_signs),
+		cmocka_unit_test(test_a_short_form_escort),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

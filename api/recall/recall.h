@@ -103,6 +103,7 @@ typedef struct rquestion {
 	char agent_particle[8]; /* its particle ("handed in"), "" none */
 	int by_day;           /* "what did you do each day": told day by day */
 	int end_up;           /* "where did the lettuce slice end up": where a thing went */
+	int64_t zone;         /* the robot's UTC offset in µs: its days are local ones */
 	int evidence;         /* internal: no typed fact answered; read notes and
 	                       * words for the question's own words (an evidence
 	                       * answer quotes them); 2: actions too, the closest

@@ -130,8 +130,9 @@ int do_by_day(rctx *x, pr_str *b, h2emv_answer *a, size_t k, int by_task, int ac
 {
 	char day[40], last[40] = "";
 	size_t nd = 0;
+	const int64_t z = x->q->zone; /* the robot's own days */
 	for (size_t i = 0; i < k; i++) {
-		emv_fmt_date(day, sizeof day, x->c[i].f->t0);
+		emv_fmt_date(day, sizeof day, x->c[i].f->t0 + z);
 		if (strcmp(day, last))
 			nd++, snprintf(last, sizeof last, "%s", day);
 	}
@@ -149,7 +150,7 @@ int do_by_day(rctx *x, pr_str *b, h2emv_answer *a, size_t k, int by_task, int ac
 	for (size_t i = 0; i <= k; i++) {
 		const fact *f = i < k ? x->c[i].f : NULL;
 		if (f)
-			emv_fmt_date(day, sizeof day, f->t0);
+			emv_fmt_date(day, sizeof day, f->t0 + z);
 		if (!f || strcmp(day, last)) {
 			if (di > skip && n) {
 				pr_str_adds(b, said++ ? "; " : "");
@@ -159,7 +160,7 @@ int do_by_day(rctx *x, pr_str *b, h2emv_answer *a, size_t k, int by_task, int ac
 				break;
 			di++;
 			snprintf(last, sizeof last, "%s", day);
-			t_day = f->t0;
+			t_day = f->t0 + z;
 			n = more = 0;
 		}
 		if (di <= skip)

@@ -302,6 +302,7 @@ void rq_parse_zone(rquestion *q, const char *text, int64_t now, int zone_min)
 	/* days and hours are the robot's local ones: the scope is read on a
 	 * clock moved by its offset, then moved back to UTC */
 	int64_t zone = now ? (int64_t)zone_min * 60 * 1000000 : 0;
+	q->zone = zone;
 	read_scope(w, k, now + zone, &sc, used);
 	scope_range(&sc, now + zone, &q->t0, &q->t1, &q->t_point);
 	if (q->t1) {

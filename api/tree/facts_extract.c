@@ -28,6 +28,7 @@ typedef struct xctx {
 	const prof_skill *sk;
 	fact *act;
 	int pos;            /* positional argument index */
+	int npos;           /* how many positional names (not bare numbers) there are */
 	int pass;           /* 0: keys with a known role; 1: guesses and numbers */
 	int bare;           /* the skill's name is a bare verb ("water", "dust") */
 	const char *outer;  /* walking a parameter's own object ({"part": {"serial":
@@ -95,7 +96,11 @@ static int positional_arg(xctx *x, const char *p, size_t n, int depth, int *role
 		fact_append_state(x->act, v);
 		return 1;
 	}
-	*role = fx_positional_role(x->act->cls, x->pos++);
+	*role = fx_positional_role(x->act->cls, x->pos++, x->npos);
+	/* ("CollectPassenger(SSR-1104, 'Mrs Ingrid Bauer', check-in 14)": a
+	 * person present is who it was with) */
+	if ((*role == R_SOURCE || *role == R_DEST) && fx_names_person(x->sc, p, n))
+		*role = R_WHO;
 	/* "measureCrack(L1, column C7, 0.6 mm)", "photograph(..., 8 photos)":
 	 * an amount, and any argument past the roles, is still a word of the
 	 * action */
@@ -364,7 +369,13 @@ static int extract_action(facts *out, const scene *s, const robot_profile *prof)
 			fact_sets(f, FS_VERB, w[0].w), vi = 0;
 	}
 	f->cls = (uint8_t)cls;
-	xctx x = { s, prof, sk, f, 0, 0, !(sk && (sk->verb || sk->object)), NULL, 0 };
+	xctx x = { s, prof, sk, f, 0, 0, 0, !(sk && (sk->verb || sk->object)), NULL, 0 };
+	for (uint32_t i = 0; s->args_obj && s->args_obj->type == MSGPACK_OBJECT_ARRAY &&
+	                     i < s->args_obj->via.array.size; i++) {
+		const msgpack_object *a = &s->args_obj->via.array.ptr[i];
+		x.npos += a->type == MSGPACK_OBJECT_STR && a->via.str.size &&
+		          strspn(a->via.str.ptr, "0123456789.") < a->via.str.size;
+	}
 	for (size_t i = vi + 1; i < k && x.bare; i++)
 		if (!generic_name_word(w[i].w) && !lex_lemma(w[i].stem, NULL))
 			x.bare = 0;
@@ -398,6 +409,17 @@ static int extract_action(facts *out, const scene *s, const robot_profile *prof)
 	}
 	if (!f->s[FS_PLACE] && s->location)
 		fact_sets(f, FS_PLACE, s->location);
+	/* "Escort(SSR-1201, gate F04, arrivals hall)" with one passenger
+	 * listed: the escort was of that person ("where did you take Chen
+	 * Li"; only an escort: a person present at other work is no part of
+	 * it) */
+	const char *only = NULL;
+	size_t others = 0;
+	for (size_t p = 0; f->cls == LC_FOLLOW && !f->s[FS_WHO] && p < s->n_persons; p++)
+		if (!profile_is_self(prof, s->persons[p]))
+			only = s->persons[p], others++;
+	if (others == 1 && fact_sets(f, FS_WHO, only))
+		return H2EMV_ENOMEM;
 	/* why a run failed, when the robot wrote it down ("the nozzle was
 	 * clogged"): what a person asks after "what went wrong" */
 	if ((f->status == FST_FAILED || f->status == FST_ABORTED) && s->note && *s->note &&

@@ -65,7 +65,7 @@ void fx_add_other(fact *f, const char *key, size_t klen, const char *p, size_t n
 int fx_names_person(const struct scene *s, const char *p, size_t n);
 int fx_names_seen_object(const struct scene *s, const char *p, size_t n);
 int fx_role_slot(int role);
-int fx_positional_role(int cls, int pos);
+int fx_positional_role(int cls, int pos, int npos);
 int fx_key_in_name(const char *name, const char *key, size_t klen);
 int fx_person_named(const char *action, const char *key, size_t klen);
 int fx_kv_pair(const msgpack_object *o, const msgpack_object **v, const char **k, size_t *kl);

@@ -163,8 +163,14 @@ int fx_role_slot(int role)
 }
 
 /* A positional argument's role by its place and the verb. */
-int fx_positional_role(int cls, int pos)
+int fx_positional_role(int cls, int pos, int npos)
 {
+	/* "Escort(SSR-1104, check-in 14, gate C35)": a move with three
+	 * names goes from the second to the third */
+	int move = cls == LC_GO || cls == LC_FOLLOW || cls == LC_PUT || cls == LC_GIVE ||
+	           cls == LC_TAKE;
+	if (move && npos >= 3)
+		return pos == 0 ? R_OBJECT : pos == 1 ? R_SOURCE : pos == 2 ? R_DEST : R_NONE;
 	if (cls == LC_SAY)
 		return pos == 0 ? R_TEXT : R_NONE;
 	if (cls == LC_GO)
