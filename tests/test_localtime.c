@@ -40,6 +40,9 @@ static const char *const wash[] = {
 	"\"Luis\",\"text\":\"Lane 2 is closed for the evening.\"}}",
 	"{" T("24", "20:30:00") ",\"location\":\"wash bay\"," LUIS ",\"speech\":{\"speaker\":"
 	"\"Luis\",\"text\":\"Locking up the vacuum station now.\"}}",
+	"{" T("24", "21:00:00") ",\"location\":\"charger\",\"action\":\"Dock(bay W3)\","
+	"\"goal_status\":\"complete\",\"objects\":[{\"id\":\"SUDS\",\"type\":\"wash robot\","
+	"\"state\":{\"battery_pct\":23}}]}",
 	"{" T("25", "07:00:00") ",\"location\":\"wash bay\",\"action\":{\"name\":\"idle\","
 	"\"status\":\"running\"}}",
 };
@@ -75,6 +78,8 @@ static void test_a_value_asked_by_adjective_and_unit(void **state)
 	tu_expect_at(m, AT, "How wide was the crack on C7?", "0.6 mm", NULL);
 	/* only notes hold it: the one that says the level with a number */
 	tu_expect_at(m, AT, "What was the reservoir level on Tuesday?", "3.6", "cyclists");
+	/* a reading on a thing seen on the action's line: the robot's own */
+	tu_expect_at(m, AT, "What was your battery level when you last docked?", "23", NULL);
 	tu_close_rm(m, dir);
 }
 

@@ -282,6 +282,28 @@ int value_answer(rctx *x, pr_str *b, h2emv_answer *a, const cand *c)
 			snprintf(best, sizeof best, "%s", part);
 		}
 	}
+	/* "what was your battery level when you last docked": a reading kept
+	 * on a thing seen on the line of the action picked (the robot's own
+	 * {battery_pct: 27}) */
+	const fact *seen = NULL;
+	int64_t end = c->f->t2 > c->f->t1 ? c->f->t2 : c->f->t1;
+	for (size_t s = 0; (q->measure[0] || q->how_adj[0]) && is_act(c->f) && s < x->n_sets; s++)
+		for (size_t i = 0; x->sets[s] && i < x->sets[s]->n; i++) {
+			const fact *g = &x->sets[s]->v[i];
+			if (g->type != FT_SEEN || !g->s[FS_STATE] || g->t0 < c->f->t1 || g->t0 > end)
+				continue;
+			int r = best_part(q, g, part, sizeof part);
+			if (r > rank) {
+				rank = r;
+				seen = g;
+				snprintf(best, sizeof best, "%s", part);
+			}
+		}
+	if (seen) {
+		pr_str_addf(b, "%s (%s).", best, fmt_dt(dt, sizeof dt, seen->t0));
+		add_evidence(a, c->ref);
+		return 1;
+	}
 	if (!at)
 		return 0;
 	pr_str_addf(b, "%s (%s).", best, fmt_dt(dt, sizeof dt, when_of(x, at->f)));
