@@ -61,7 +61,7 @@ static int addressed(const facts *set, const char *name)
 		if (g->type != FT_SPEECH || !t || !g->s[FS_NAME] || !strcasecmp(g->s[FS_NAME], name))
 			continue;
 		for (int w = 0; w < 3 && *t; w++) {
-			if (!strncmp(t, name, n) && (t[n] == ',' || t[n] == '!'))
+			if (!strncasecmp(t, name, n) && (t[n] == ',' || t[n] == '!'))
 				return 1;
 			while (*t && *t != ' ' && *t != ',')
 				t++;
@@ -121,6 +121,10 @@ int is_me(const rquestion *q, const facts *set, const char *name)
 	 * met; a name in lower case that names no person ("drift", a robot's
 	 * call sign) may still be the robot's */
 	if (role_title(name) || (name[0] >= 'a' && name[0] <= 'z' && wn_is_person(name)))
+		return 0;
+	/* ("shift lead", "shift boss": a job in words; a robot's call sign
+	 * is one word) */
+	if (name[0] >= 'a' && name[0] <= 'z' && strchr(name, ' '))
 		return 0;
 	/* others call the robot by its name ("Juno, my appointment ...") */
 	if (addressed(set, name))
