@@ -3,7 +3,8 @@
  * (docs/index.md, engine/index.c): each term's first time as a short
  * distance from the entry's base, exact for any time; an index of the
  * older layout (eight bytes a time) is not read, emptied by the next
- * commit and rebuilt; a malformed entry is refused.
+ * commit and rebuilt by the build after it or by h2emv upgrade; a
+ * malformed entry is refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -174,6 +175,30 @@ static void test_an_older_layout_is_rebuilt(void **state)
 	free(after);
 }
 
+/* h2emv upgrade of a memory whose index is of the older format builds it
+ * again (a tree that needs no facts derived otherwise). */
+static void test_upgrade_rebuilds_an_older_layout(void **state)
+{
+	fx *f = *state;
+	forgetting_off(f->m);
+	for (int d = 0; d < 4; d++)
+		tu_chores(f->m, T0, d);
+	build(f->m);
+	char *before = answer(f->m, "How many times did you pick up the cup?");
+	assert_int_equal(env_write(f->m->env, to_format_1, NULL, NULL), H2EMV_OK);
+	assert_false(ready(f->m));
+	h2emv_upgrade_options o = { .version = H2EMV_UPGRADE_OPTIONS_VERSION };
+	h2emv_upgrade_result r;
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_upgrade(&r, f->m, &o, &err), H2EMV_OK);
+	assert_true(ready(f->m));
+	assert_int_equal(violations(f->m), 0);
+	char *after = answer(f->m, "How many times did you pick up the cup?");
+	assert_string_equal(after, before);
+	free(before);
+	free(after);
+}
+
 /* An extractor whose first times lie at the ends of the clock: the entry
  * gives each back exactly (check finds every posting through it). */
 static const int64_t far[] = { INT64_MIN, INT64_MAX, -1, 0, 1, INT64_MIN + 1, T0 };
@@ -221,6 +246,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_an_older_layout_is_rebuilt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_upgrade_rebuilds_an_older_layout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_any_time_round_trips, setup, teardown),
 		cmocka_unit_test(test_a_malformed_entry_is_refused),
 	};
