@@ -108,6 +108,8 @@ struct eng_read {
 	eng_gen *gen; /* the generation the view began on; it ends there */
 	MDB_txn *txn;
 	eng_buf scratch;
+	MDB_dbi ix_dbi[2]; /* the term index's databases in txn (index.c) */
+	int ix_state;      /* 0 not looked up yet, 1 open, -1 absent */
 };
 
 /* Damage met by this thread since env_write began (a record that fails its

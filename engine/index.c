@@ -341,9 +341,20 @@ int ix_drop_txn(MDB_txn *txn, eng_env *env, const uint8_t nk[12], h2emv_error *e
 
 /* ------------------------------------------------------------- reading -- */
 
+/* (looked up once a view: a question asks for them once a candidate) */
 static int read_dbis(MDB_dbi *post, MDB_dbi *node, eng_read *r, h2emv_error *err)
 {
-	return ix_dbis(post, node, r->txn, 0, err);
+	if (!r->ix_state) {
+		int rc = ix_dbis(&r->ix_dbi[0], &r->ix_dbi[1], r->txn, 0, err);
+		if (rc && rc != H2EMV_ENOTFOUND)
+			return rc;
+		r->ix_state = rc ? -1 : 1;
+	}
+	if (r->ix_state < 0)
+		return H2EMV_ENOTFOUND;
+	*post = r->ix_dbi[0];
+	*node = r->ix_dbi[1];
+	return H2EMV_OK;
 }
 
 int eng_index_ready(eng_read *r)
