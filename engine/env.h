@@ -109,6 +109,8 @@ struct eng_read {
 	eng_gen *gen; /* the generation the view began on; it ends there */
 	MDB_txn *txn;
 	eng_buf scratch;
+	MDB_dbi ix_dbi[2]; /* the term index's databases in txn (index.c) */
+	int ix_state;      /* 0 not looked up yet, 1 open, -1 absent */
 };
 
 /* Damage met by this thread since env_write began (a record that fails its
@@ -266,6 +268,12 @@ int ix_commit_txn(MDB_txn *txn, eng_env *env, eng_node *const *nodes, size_t n,
 /* Write version n's postings and its entry (died-at `died`). */
 int ix_put_node(MDB_txn *txn, MDB_dbi post, MDB_dbi node, eng_env *env, const eng_node *n,
                 uint64_t died, eng_buf *b, h2emv_error *err);
+/* An ixnode entry's terms as the first 16 bytes of their posting keys
+ * (term, t_first), malloc'd; ECORRUPT when malformed. */
+int ix_entry_keys(uint8_t **keys, uint32_t *np, const void *entry, size_t len);
+/* The completeness marker: 1 in this layout, 0 absent, -1 another layout. */
+int ix_marker_state(MDB_txn *txn, MDB_dbi node);
+int ix_put_marker(MDB_txn *txn, MDB_dbi node, h2emv_error *err);
 /* GC: delete the postings of version `nk` (id | version, 12 bytes). */
 int ix_drop_txn(MDB_txn *txn, eng_env *env, const uint8_t nk[12], h2emv_error *err);
 /* Empty the index (its marker too: incomplete until rebuilt), its pages

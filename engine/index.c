@@ -5,7 +5,8 @@
  * record loops of check, compaction and salvage leave them alone, and a
  * salvaged store simply has none until it is rebuilt):
  *   ixpost  term(8) | t_first(8) | id(8) | version(4)  ->  t_last(8) types(1) tf(1) roles(2)
- *   ixnode  id(8) | version(4)  ->  born(8) died(8) n(4) then n x (term(8) t_first(8))
+ *   ixnode  id(8) | version(4)  ->  born(8) died(8) n(4) base(8) then n x (term(8)
+ *           varint(zigzag(t_first - base))), base the first term's t_first
  * One posting per term and node version; a range scan over one term gives
  * the postings in time order. A posting is visible to snapshot s exactly
  * when its node version is: born <= s < died (died = UINT64_MAX while the
@@ -13,7 +14,11 @@
  * supersedes the version. GC deletes a version's postings with the version.
  * The key of twelve zero bytes in ixnode (no node has id 0) marks the index
  * complete: written when the first commit finds no node yet, or by a
- * rebuild; a commit made without an extractor removes it. On a full disk
+ * rebuild; a commit made without an extractor removes it. Its value's last
+ * byte is the layout of the ixnode entries (IX_FORMAT): an index of another
+ * layout (format 1 gave each term's t_first in 8 bytes) is not read, and
+ * the first commit or gc that meets it empties it; the rebuild that
+ * opening a memory for writing runs makes it again. On a full disk
  * gc and compaction may empty the index (ix_clear_txn) rather than copy
  * its pages; the next rebuild with room makes it again.
  */
@@ -27,6 +32,7 @@
 #define IX_VAL 12
 #define IX_NODE_HEAD 20
 #define IX_BATCH 1024
+#define IX_FORMAT 2
 
 static pthread_mutex_t ix_open_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -72,6 +78,78 @@ static void post_val(uint8_t v[IX_VAL], const eng_posting *p)
 	v[11] = (uint8_t)p->roles;
 }
 
+/* ---------------------------------------------- an ixnode entry's terms -- */
+
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+	for (; v >= 0x80; v >>= 7)
+		p[n++] = (uint8_t)(v | 0x80);
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+/* The entry's terms after its head: base, then each term with its
+ * t_first's distance from the base (as two's complement, zigzagged: the
+ * times of a goal's words lie close together). */
+static size_t put_terms(uint8_t *out, const eng_posting *p, size_t np)
+{
+	uint64_t base = (uint64_t)p[0].t_first;
+	be64(out, base);
+	size_t o = 8;
+	for (size_t i = 0; i < np; i++) {
+		uint64_t d = (uint64_t)p[i].t_first - base;
+		be64(out + o, p[i].term);
+		o += 8;
+		o += put_varint(out + o, (d << 1) ^ (uint64_t)((int64_t)d >> 63));
+	}
+	return o;
+}
+
+int ix_entry_keys(uint8_t **keys, uint32_t *np, const void *entry, size_t len)
+{
+	const uint8_t *e = entry;
+	*keys = NULL;
+	*np = 0;
+	if (len < IX_NODE_HEAD)
+		return H2EMV_ECORRUPT;
+	uint32_t n = get_be32(e + 16);
+	if (n == 0)
+		return len == IX_NODE_HEAD ? H2EMV_OK : H2EMV_ECORRUPT;
+	if (len < IX_NODE_HEAD + 8 || (len - IX_NODE_HEAD - 8) / 9 < n)
+		return H2EMV_ECORRUPT;
+	uint8_t *k = malloc((size_t)n * 16);
+	if (!k)
+		return H2EMV_ENOMEM;
+	uint64_t base = get_be64(e + IX_NODE_HEAD);
+	size_t o = IX_NODE_HEAD + 8;
+	for (uint32_t i = 0; i < n; i++) {
+		if (len - o < 9)
+			goto bad;
+		memcpy(k + (size_t)i * 16, e + o, 8);
+		o += 8;
+		uint64_t z = 0;
+		for (unsigned sh = 0;; sh += 7) {
+			if (o >= len || sh > 63)
+				goto bad;
+			uint8_t c = e[o++];
+			z |= (uint64_t)(c & 0x7f) << sh;
+			if (!(c & 0x80))
+				break;
+		}
+		uint64_t d = (z >> 1) ^ (0 - (z & 1));
+		be64(k + (size_t)i * 16 + 8, (base + d) ^ (1ull << 63));
+	}
+	if (o != len)
+		goto bad;
+	*keys = k;
+	*np = n;
+	return H2EMV_OK;
+bad:
+	free(k);
+	return H2EMV_ECORRUPT;
+}
+
 int ix_put_node(MDB_txn *txn, MDB_dbi post, MDB_dbi node, eng_env *env,
                              const eng_node *n, uint64_t died, eng_buf *b, h2emv_error *err)
 {
@@ -81,7 +159,7 @@ int ix_put_node(MDB_txn *txn, MDB_dbi post, MDB_dbi node, eng_env *env,
 	if (rc)
 		return eng_fail(err, rc, "index: the terms of node %llu", (unsigned long long)n->id);
 	b->len = 0;
-	if (np && eng_buf_reserve(b, IX_NODE_HEAD + np * 16)) {
+	if (np && eng_buf_reserve(b, IX_NODE_HEAD + 8 + np * 18)) {
 		free(p);
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	}
@@ -93,15 +171,16 @@ int ix_put_node(MDB_txn *txn, MDB_dbi post, MDB_dbi node, eng_env *env,
 		int mrc = mdb_put(txn, post, &kv, &vv, 0);
 		if (mrc)
 			rc = env_err(err, mrc, "index: a posting");
-		memcpy(b->data + IX_NODE_HEAD + i * 16, k, 16);
 	}
-	free(p);
-	if (rc || !np)
+	if (rc || !np) {
+		free(p);
 		return rc;
+	}
 	be64(b->data, n->born);
 	be64(b->data + 8, died);
 	be32(b->data + 16, (uint32_t)np);
-	b->len = IX_NODE_HEAD + np * 16;
+	b->len = IX_NODE_HEAD + put_terms(b->data + IX_NODE_HEAD, p, np);
+	free(p);
 	uint8_t nk[12];
 	be64(nk, n->id);
 	be32(nk + 8, n->version);
@@ -131,18 +210,40 @@ static int mark_died(MDB_txn *txn, MDB_dbi node, const uint8_t nk[12], uint64_t 
 	return mrc ? env_err(err, mrc, "index") : H2EMV_OK;
 }
 
-static int has_marker(MDB_txn *txn, MDB_dbi node)
+/* 1: complete, in this layout; 0: no marker; -1: a marker of another
+ * layout (an index this code does not read). */
+int ix_marker_state(MDB_txn *txn, MDB_dbi node)
 {
 	MDB_val k = { 12, (void *)ix_marker }, v;
-	return mdb_get(txn, node, &k, &v) == 0;
+	if (mdb_get(txn, node, &k, &v))
+		return 0;
+	const uint8_t *p = v.mv_data;
+	return v.mv_size == IX_NODE_HEAD && p[IX_NODE_HEAD - 1] == IX_FORMAT ? 1 : -1;
 }
 
-static int put_marker(MDB_txn *txn, MDB_dbi node, h2emv_error *err)
+static int has_marker(MDB_txn *txn, MDB_dbi node)
+{
+	return ix_marker_state(txn, node) == 1;
+}
+
+int ix_put_marker(MDB_txn *txn, MDB_dbi node, h2emv_error *err)
 {
 	uint8_t v[IX_NODE_HEAD] = { 0 };
+	v[IX_NODE_HEAD - 1] = IX_FORMAT;
 	MDB_val k = { 12, (void *)ix_marker }, vv = { sizeof v, v };
 	int mrc = mdb_put(txn, node, &k, &vv, 0);
 	return mrc ? env_err(err, mrc, "index") : H2EMV_OK;
+}
+
+/* An index of another layout: emptied (a rebuild makes it again). */
+static int clear_stale(MDB_txn *txn, MDB_dbi post, MDB_dbi node, h2emv_error *err)
+{
+	if (ix_marker_state(txn, node) != -1)
+		return H2EMV_OK;
+	int mrc = mdb_drop(txn, post, 0);
+	if (!mrc)
+		mrc = mdb_drop(txn, node, 0);
+	return mrc ? env_err(err, mrc, "index: clearing an older layout") : H2EMV_OK;
 }
 
 int ix_commit_txn(MDB_txn *txn, eng_env *env, eng_node *const *nodes, size_t n,
@@ -159,6 +260,8 @@ int ix_commit_txn(MDB_txn *txn, eng_env *env, eng_node *const *nodes, size_t n,
 		return rc ? rc : mrc && mrc != MDB_NOTFOUND ? env_err(err, mrc, "index") : H2EMV_OK;
 	}
 	int rc = ix_dbis(&post, &node, txn, 1, err);
+	if (rc == H2EMV_OK)
+		rc = clear_stale(txn, post, node, err);
 	if (rc)
 		return rc;
 	if (!has_marker(txn, node)) {
@@ -167,7 +270,7 @@ int ix_commit_txn(MDB_txn *txn, eng_env *env, eng_node *const *nodes, size_t n,
 		int mrc = mdb_stat(txn, env->dbi[DB_NODES], &st);
 		if (mrc)
 			return env_err(err, mrc, "index");
-		if (st.ms_entries == n && (rc = put_marker(txn, node, err)))
+		if (st.ms_entries == n && (rc = ix_put_marker(txn, node, err)))
 			return rc;
 	}
 	eng_buf b = { 0 };
@@ -204,7 +307,7 @@ int ix_drop_txn(MDB_txn *txn, eng_env *env, const uint8_t nk[12], h2emv_error *e
 	int rc = ix_dbis(&post, &node, txn, 0, err);
 	if (rc == H2EMV_ENOTFOUND)
 		return H2EMV_OK;
-	if (rc)
+	if (rc || (rc = clear_stale(txn, post, node, err)))
 		return rc;
 	MDB_val kv = { 12, (void *)nk }, vv;
 	int mrc = mdb_get(txn, node, &kv, &vv);
@@ -212,18 +315,15 @@ int ix_drop_txn(MDB_txn *txn, eng_env *env, const uint8_t nk[12], h2emv_error *e
 		return H2EMV_OK;
 	if (mrc)
 		return env_err(err, mrc, "gc: index");
-	if (vv.mv_size < IX_NODE_HEAD)
-		return eng_fail(err, H2EMV_ECORRUPT, "index: a malformed node entry");
-	const uint8_t *e = vv.mv_data;
-	uint32_t np = get_be32(e + 16);
-	if (vv.mv_size != IX_NODE_HEAD + (size_t)np * 16)
-		return eng_fail(err, H2EMV_ECORRUPT, "index: a malformed node entry");
-	/* (the entry's bytes live in the map: copy before deleting keys) */
-	uint8_t *terms = np ? malloc((size_t)np * 16) : NULL;
-	if (np && !terms)
-		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
-	if (np)
-		memcpy(terms, e + IX_NODE_HEAD, (size_t)np * 16);
+	/* (the entry's bytes live in the map: copied before deleting keys) */
+	uint8_t *terms;
+	uint32_t np;
+	rc = ix_entry_keys(&terms, &np, vv.mv_data, vv.mv_size);
+	if (rc == H2EMV_ECORRUPT && !ix_marker_state(txn, node))
+		rc = H2EMV_OK; /* (an incomplete index, never read: its rebuild empties it) */
+	else if (rc)
+		return eng_fail(err, rc, rc == H2EMV_ENOMEM ? "out of memory"
+		                                            : "index: a malformed node entry");
 	for (uint32_t i = 0; i < np && rc == H2EMV_OK; i++) {
 		uint8_t k[28];
 		memcpy(k, terms + (size_t)i * 16, 16);
@@ -241,9 +341,20 @@ int ix_drop_txn(MDB_txn *txn, eng_env *env, const uint8_t nk[12], h2emv_error *e
 
 /* ------------------------------------------------------------- reading -- */
 
+/* (looked up once a view: a question asks for them once a candidate) */
 static int read_dbis(MDB_dbi *post, MDB_dbi *node, eng_read *r, h2emv_error *err)
 {
-	return ix_dbis(post, node, r->txn, 0, err);
+	if (!r->ix_state) {
+		int rc = ix_dbis(&r->ix_dbi[0], &r->ix_dbi[1], r->txn, 0, err);
+		if (rc && rc != H2EMV_ENOTFOUND)
+			return rc;
+		r->ix_state = rc ? -1 : 1;
+	}
+	if (r->ix_state < 0)
+		return H2EMV_ENOTFOUND;
+	*post = r->ix_dbi[0];
+	*node = r->ix_dbi[1];
+	return H2EMV_OK;
 }
 
 int eng_index_ready(eng_read *r)

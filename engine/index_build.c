@@ -10,7 +10,6 @@
 
 #include "engine/env.h"
 
-#define IX_NODE_HEAD 20
 /* node versions per commit: few commits, since each copies the index pages
  * it touches (spread over all of them), and a full disk has no room for
  * many copies */
@@ -122,13 +121,8 @@ static int rebuild_batch(MDB_txn *txn, eng_env *env, void *ctx, h2emv_error *err
 	if (mrc && mrc != MDB_NOTFOUND)
 		return env_err(err, mrc, "index: reading nodes");
 	x->done = mrc == MDB_NOTFOUND;
-	if (x->done) {
-		static const uint8_t marker[12];
-		uint8_t mv[IX_NODE_HEAD] = { 0 };
-		MDB_val mk = { 12, (void *)marker }, vv = { sizeof mv, mv };
-		if ((mrc = mdb_put(txn, node, &mk, &vv, 0)) != 0)
-			return env_err(err, mrc, "index");
-	}
+	if (x->done && (rc = ix_put_marker(txn, node, err)))
+		return rc;
 	x->nodes = done;
 	return H2EMV_OK;
 }
@@ -194,20 +188,18 @@ int eng_index_rebuild(eng_env *env, h2emv_progress_fn progress, void *pctx, h2em
 
 /* The stored terms of version (id, version) against those its record
  * gives now. */
-static int same_terms(eng_env *env, const eng_node *n, const MDB_val *e, eng_buf *b)
+static int same_terms(eng_env *env, const eng_node *n, const uint8_t *keys, uint32_t nk)
 {
-	(void)b;
 	eng_posting *p = NULL;
 	size_t np = 0;
 	if (env->ix_fn(&p, &np, n, env->ix_ctx))
 		return -1;
-	int same = e ? e->mv_size == IX_NODE_HEAD + np * 16 : np == 0;
-	b->len = 0;
-	for (size_t i = 0; same && e && i < np; i++) {
+	int same = np == nk;
+	for (size_t i = 0; same && i < np; i++) {
 		uint8_t k[16];
 		be64(k, p[i].term);
 		be64(k + 8, (uint64_t)p[i].t_first ^ (1ull << 63));
-		same = !memcmp((uint8_t *)e->mv_data + IX_NODE_HEAD + i * 16, k, 16);
+		same = !memcmp(keys + i * 16, k, 16);
 	}
 	free(p);
 	return same;
@@ -218,7 +210,7 @@ static int check_nodes(MDB_txn *txn, eng_env *env, MDB_dbi post, MDB_dbi node, i
 {
 	MDB_cursor *cur;
 	MDB_val k, v;
-	eng_buf scratch = { 0 }, b = { 0 };
+	eng_buf scratch = { 0 };
 	int mrc = mdb_cursor_open(txn, env->dbi[DB_NODES], &cur);
 	if (mrc)
 		return env_err(NULL, mrc, "check: index");
@@ -232,12 +224,15 @@ static int check_nodes(MDB_txn *txn, eng_env *env, MDB_dbi post, MDB_dbi node, i
 		MDB_val ek = { 12, k.mv_data }, ev;
 		int has = mdb_get(txn, node, &ek, &ev) == 0;
 		eng_ref ref = { n->id, n->version };
-		int same = same_terms(env, n, has ? &ev : NULL, &b);
+		uint8_t *keys = NULL;
+		uint32_t nk = 0;
+		int krc = has ? ix_entry_keys(&keys, &nk, ev.mv_data, ev.mv_size) : H2EMV_OK;
+		int same = krc == H2EMV_ENOMEM ? -1 : krc ? 0 : same_terms(env, n, keys, nk);
 		if (same == 0)
 			bad(ctx, "index-terms", ref, "the index lists other terms than the node's facts give");
-		for (uint32_t i = 0; same == 1 && has && i < get_be32((uint8_t *)ev.mv_data + 16); i++) {
+		for (uint32_t i = 0; same == 1 && i < nk; i++) {
 			uint8_t pk[28];
-			memcpy(pk, (uint8_t *)ev.mv_data + IX_NODE_HEAD + i * 16, 16);
+			memcpy(pk, keys + (size_t)i * 16, 16);
 			memcpy(pk + 16, k.mv_data, 12);
 			MDB_val pkk = { 28, pk }, pv;
 			if (mdb_get(txn, post, &pkk, &pv)) {
@@ -245,13 +240,13 @@ static int check_nodes(MDB_txn *txn, eng_env *env, MDB_dbi post, MDB_dbi node, i
 				break;
 			}
 		}
-		if (has && get_be64(ev.mv_data) != n->born)
+		if (has && ev.mv_size >= 8 && get_be64(ev.mv_data) != n->born)
 			bad(ctx, "index-born", ref, "the index gives the node another birth snapshot");
+		free(keys);
 		free(n);
 	}
 	mdb_cursor_close(cur);
 	eng_buf_free(&scratch);
-	eng_buf_free(&b);
 	return mrc == MDB_NOTFOUND ? H2EMV_OK : env_err(NULL, mrc, "check: index");
 }
 
@@ -295,10 +290,8 @@ int ix_check_txn(MDB_txn *txn, eng_env *env, ix_bad_fn bad, void *ctx)
 	MDB_dbi post, node;
 	if (ix_dbis(&post, &node, txn, 0, NULL))
 		return H2EMV_OK; /* no index: answers read the tree */
-	static const uint8_t marker[12];
-	MDB_val mk = { 12, (void *)marker }, mv;
-	if (mdb_get(txn, node, &mk, &mv))
-		return H2EMV_OK; /* incomplete: not used until rebuilt */
+	if (ix_marker_state(txn, node) != 1)
+		return H2EMV_OK; /* incomplete or of an older layout: not used until rebuilt */
 	int rc = check_orphans(txn, env, post, node, bad, ctx);
 	if (rc == H2EMV_OK && env->ix_fn)
 		rc = check_nodes(txn, env, post, node, bad, ctx);
