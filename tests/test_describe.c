@@ -114,6 +114,20 @@ static void test_yes_needs_the_thing_asked(void **state)
 	tu_close_rm(m, dir);
 }
 
+/* Questions over the whole history: the busiest day, and what is done
+ * most often, in a part of every day. */
+static void test_busiest_day_and_habits(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_lines("habits", days, sizeof days / sizeof *days, &dir);
+	tu_expect_at(m, AT, "What was your busiest day?", "2025/03/05", "I could not");
+	tu_expect_at(m, AT, "What do you usually do in the morning?", "Most often in the morning",
+	             "On 2025");
+	tu_expect_at(m, AT, "What do you usually do in the evening?", "Nothing", NULL);
+	tu_close_rm(m, dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -121,6 +135,7 @@ int main(void)
 		cmocka_unit_test(test_days_described_in_words),
 		cmocka_unit_test(test_how_long_on_average),
 		cmocka_unit_test(test_yes_needs_the_thing_asked),
+		cmocka_unit_test(test_busiest_day_and_habits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -104,6 +104,9 @@ typedef struct rquestion {
 	int by_day;           /* "what did you do each day": told day by day */
 	int end_up;           /* "where did the lettuce slice end up": where a thing went */
 	int64_t zone;         /* the robot's UTC offset in µs: its days are local ones */
+	int busiest;          /* "what was your busiest day": the day with most done */
+	int habit;            /* "what do you usually do (in the afternoon)": over every day */
+	int hour0, hour1;     /* with habit: the part of each day asked, or -1 */
 	int evidence;         /* internal: no typed fact answered; read notes and
 	                       * words for the question's own words (an evidence
 	                       * answer quotes them); 2: actions too, the closest

@@ -174,3 +174,101 @@ int do_by_day(rctx *x, pr_str *b, h2emv_answer *a, size_t k, int by_task, int ac
 	free(v);
 	return 1;
 }
+
+/* ------------------------------------------------------------ habits -- */
+
+static int by_count(const void *pa, const void *pb)
+{
+	const activity *a = pa, *b = pb;
+	if (a->n != b->n)
+		return a->n > b->n ? -1 : 1;
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* "What was your busiest day": the robot's local day with the most done
+ * (each run counted as often as it ran), with the next busiest. */
+int busiest_day(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
+{
+	activity *v = calloc(DAY_MAX, sizeof *v);
+	if (!v)
+		return 0;
+	size_t n = 0;
+	for (size_t i = 0; i < k; i++) {
+		const fact *f = x->c[i].f;
+		if (f->type != FT_ACT)
+			continue;
+		char day[40];
+		emv_fmt_date(day, sizeof day, f->t0 + x->q->zone);
+		size_t j = 0;
+		while (j < n && strcmp(v[j].s, day))
+			j++;
+		if (j == n && n == DAY_MAX)
+			continue;
+		if (j == n) {
+			snprintf(v[n].s, sizeof v[n].s, "%s", day);
+			v[n++].first = i;
+		}
+		v[j].n += f->count ? f->count : 1;
+	}
+	if (!n) {
+		free(v);
+		return 0;
+	}
+	qsort(v, n, sizeof *v, by_count);
+	pr_str_addf(b, "On %s (%s): %u things done, more than on any other day", v[0].s,
+	            weekday_name(x->c[v[0].first].f->t0 + x->q->zone), v[0].n);
+	if (n > 1)
+		pr_str_addf(b, " (next: %s, %u)", v[1].s, v[1].n);
+	pr_str_adds(b, ".");
+	add_evidence(a, x->c[v[0].first].ref);
+	free(v);
+	return 1;
+}
+
+/* "What do you usually do in the afternoon": what was done most often
+ * over every day (within the hours asked), in words, with how often. */
+int usual_activities(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
+{
+	const rquestion *q = x->q;
+	activity *v = malloc(DAY_MAX * sizeof *v);
+	if (!v)
+		return 0;
+	size_t n = 0, more = 0, days = 0;
+	char last[40] = "", day[40];
+	/* a robot that logs its skills as tasks (ARMAR-7's WhatCanYouSeeNow
+	 * over its Say and LookAt steps): the tasks are what it does */
+	int type = FT_ACT;
+	for (size_t i = 0; i < k && type == FT_ACT; i++)
+		if (x->c[i].f->type == FT_TASK)
+			type = FT_TASK;
+	for (size_t i = 0; i < k; i++) {
+		const fact *f = x->c[i].f;
+		int64_t t = f->t0 + q->zone;
+		int hour = (int)(((t / 1000000) % 86400 + 86400) % 86400 / 3600);
+		if ((int)f->type != type || (q->hour0 >= 0 && (hour < q->hour0 || hour >= q->hour1)))
+			continue;
+		emv_fmt_date(day, sizeof day, t);
+		if (strcmp(day, last))
+			days++, snprintf(last, sizeof last, "%s", day);
+		add_activity(v, &n, &more, f, i);
+	}
+	if (!n) {
+		free(v);
+		if (q->hour0 < 0)
+			return 0;
+		pr_str_addf(b, "Nothing: I remember nothing done between %02d:00 and %02d:00 on any day.",
+		            q->hour0, q->hour1 % 24);
+		return 1;
+	}
+	qsort(v, n, sizeof *v, by_count);
+	size_t shown = n < 3 ? n : 3;
+	pr_str_addf(b, "Most often%s: ", q->hour0 < 0 ? "" : q->hour0 < 12 ? " in the morning"
+	                                : q->hour0 < 17 ? " in the afternoon" : " in the evening");
+	for (size_t i = 0; i < shown; i++) {
+		pr_str_addf(b, "%s%s (%u time%s)", i ? ", " : "", v[i].s, v[i].n, v[i].n == 1 ? "" : "s");
+		add_evidence(a, x->c[v[i].first].ref);
+	}
+	pr_str_addf(b, ", over %zu day%s.", days, days == 1 ? "" : "s");
+	free(v);
+	return 1;
+}

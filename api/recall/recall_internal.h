@@ -153,6 +153,14 @@ int distinct_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k);
 int most_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k);
 size_t failures_list(rctx *x, pr_str *b, h2emv_answer *a, size_t k);
 int do_by_day(rctx *x, pr_str *b, h2emv_answer *a, size_t k, int by_task, int acts);
+/* recall_describe.c: "what was your busiest day", "what do you usually
+ * do in the afternoon" over the candidates; 1 when answered. */
+int busiest_day(rctx *x, pr_str *b, h2emv_answer *a, size_t k);
+int usual_activities(rctx *x, pr_str *b, h2emv_answer *a, size_t k);
+/* recall_from.c: "where did you get the lettuce" from the container opened
+ * before a take that names no source; 1 when it answered. May walk again
+ * (the candidates are replaced). */
+int from_opened(rctx *x, pr_str *b, h2emv_answer *a, size_t k, int have_source);
 
 /* recall_kinds.c */
 void answer_text(rctx *x, pr_str *b, h2emv_answer *a);

@@ -283,6 +283,36 @@ static void read_most(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	}
 }
 
+/* "What was your busiest day", "what do you usually do in the
+ * afternoon": questions over the whole history, tallied. A habit keeps
+ * the part of the day asked, of every day, not of the last one. */
+static void read_habit(rquestion *q, const lex_word *w, size_t k, scope *sc, uint8_t *used)
+{
+	q->hour0 = q->hour1 = -1;
+	for (size_t i = 0; i < k; i++) {
+		const char *s = w[i].w;
+		if (!strcmp(s, "busiest") || (!strcmp(s, "most") && i + 1 < k &&
+		                              (!strcmp(w[i + 1].w, "busy") || !strcmp(w[i + 1].w, "active"))))
+			q->busiest = 1, used[i] = 1;
+		if (!strcmp(s, "usually") || !strcmp(s, "typically") || !strcmp(s, "normally") ||
+		    !strcmp(s, "generally") ||
+		    (!strcmp(s, "tend") && i + 1 < k && !strcmp(w[i + 1].w, "to")))
+			q->habit = 1, used[i] = 1;
+	}
+	if (q->busiest)
+		q->habit = 0;
+	for (size_t i = 0; q->habit && i < k; i++)
+		if (!strcmp(w[i].w, "overall") || !strcmp(w[i].w, "day"))
+			used[i] = 1;
+	if (q->habit && sc->day == INT64_MIN && sc->hour0 >= 0) {
+		q->hour0 = sc->hour0;
+		q->hour1 = sc->hour1;
+		sc->hour0 = sc->hour1 = -1; /* every day's, not the last one's */
+	}
+	if (q->habit && sc->day != INT64_MIN)
+		q->habit = 0; /* "what did you usually do last week": that week */
+}
+
 void rq_parse(rquestion *q, const char *text, int64_t now)
 {
 	rq_parse_zone(q, text, now, 0);
@@ -304,6 +334,7 @@ void rq_parse_zone(rquestion *q, const char *text, int64_t now, int zone_min)
 	int64_t zone = now ? (int64_t)zone_min * 60 * 1000000 : 0;
 	q->zone = zone;
 	read_scope(w, k, now + zone, &sc, used);
+	read_habit(q, w, k, &sc, used);
 	scope_range(&sc, now + zone, &q->t0, &q->t1, &q->t_point);
 	if (q->t1) {
 		q->t0 = q->t0 > zone ? q->t0 - zone : 0;
