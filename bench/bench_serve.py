@@ -167,9 +167,10 @@ def mixed_load(port, pid, questions, lines, start, a):
     while time.time() < stop_at:
         samples.append((time.time() - t0, rss_kb(pid)))
         time.sleep(5)
+    # no sample after the load ends: with no reader left the store's pages
+    # are let go of within 0.1 s, and the figure would say nothing
     for t in ts:
         t.join()
-    samples.append((time.time() - t0, rss_kb(pid)))
     return samples, stats["failed"] + extra["failed"], extra
 
 
@@ -313,8 +314,15 @@ def main():
                                                     len(lines) - len(rest) + ing["pos"], a)
         failed += rss_failed
         base_t = 60 if a.minutes >= 2 else a.minutes * 30
-        base = next((kb for t, kb in samples if t >= base_t), samples[-1][1])
-        rss = (base, samples[-1][1], max(kb[0] for _, kb in samples), rss_extra, samples)
+        # a sample is what readers mapped in the last instant (a tree export
+        # maps the store faster than any release drops it): the medians of
+        # the minute after base_t and of the last minute, field by field
+        span = base_t
+        end_t = samples[-1][0] - span
+        med = lambda sel: tuple(sorted(kb[i] for _, kb in sel)[len(sel) // 2] for i in range(3))
+        base = med([x for x in samples if base_t <= x[0] < base_t + span] or samples[-1:])
+        end = med([x for x in samples if x[0] >= end_t] or samples[-1:])
+        rss = (base, end, max(kb[0] for _, kb in samples), rss_extra, samples)
     proc.terminate()
     proc.wait(timeout=60)
 
@@ -349,15 +357,16 @@ def main():
         base, end, peak, ex, samples = rss
         ratio = [e / b if b else float("inf") for b, e in zip(base, end)]
         # the check, read literally: the whole resident set (the server lets
-        # go of the store's mapped pages every second, so they count too),
+        # go of the store's mapped pages every 0.1 s, so they count too),
         # and the allocated (anonymous) part alone
         rss_bad = ratio[0] > 1.5 or ratio[1] > 1.5
-        print("memory: %.1f min of mixed load (%d askers, %d batches, %d tree exports), after "
-              "%s -> at the end: RSS %.0f -> %.0f MB (x%.2f, limit x1.5; peak %.0f MB), of which "
+        print("memory: %.1f min of mixed load (%d askers, %d batches, %d tree exports), median "
+              "of the samples (every 5 s) of the %s after the first -> of the last: "
+              "RSS %.0f -> %.0f MB (x%.2f, limit x1.5; peak %.0f MB), of which "
               "anonymous (RssAnon) %.0f -> %.0f MB (x%.2f) and file-backed (RssFile: the "
               "store's mapped pages, the program) %.0f -> %.0f MB (x%.2f)%s"
               % (a.minutes, a.askers, ex["batches"], ex["exports"],
-                 "1 min" if a.minutes >= 2 else "half the run", base[0] / 1024, end[0] / 1024,
+                 "minute" if a.minutes >= 2 else "quarter", base[0] / 1024, end[0] / 1024,
                  ratio[0], peak / 1024, base[1] / 1024, end[1] / 1024, ratio[1],
                  base[2] / 1024, end[2] / 1024, ratio[2], " -- TOO MUCH" if rss_bad else ""))
         print("memory samples (s: RSS / anon / file MB):", " ".join(

@@ -244,6 +244,7 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 	pthread_mutex_init(&env->wlock, NULL);
 	pthread_mutex_init(&env->trainlock, NULL);
 	pthread_mutex_init(&env->genmu, NULL);
+	pthread_mutex_init(&env->rel_mu, NULL);
 	gate_init(&env->gate);
 	if ((rc = rec_codec_new(&env->codec)) != H2EMV_OK) {
 		eng_fail(err, rc, "out of memory");
@@ -304,6 +305,7 @@ void eng_close(eng_env *env)
 	if (env->wlockfd >= 0)
 		close(env->wlockfd);
 	pthread_mutex_destroy(&env->genmu);
+	pthread_mutex_destroy(&env->rel_mu);
 	rec_codec_free(env->codec);
 	pthread_mutex_destroy(&env->wlock);
 	pthread_mutex_destroy(&env->trainlock);

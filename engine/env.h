@@ -38,6 +38,7 @@ typedef struct map_gate {
 	pthread_cond_t cv;
 	int readers;   /* read views open in this process */
 	int remapping; /* a remap waits or runs: new readers wait */
+	unsigned epoch; /* remaps begun: a map address found before is stale */
 } map_gate;
 
 void gate_init(map_gate *g);
@@ -100,6 +101,15 @@ struct eng_env {
 	uintptr_t map_base;        /* where the data file is mapped (gate.c) */
 	uint64_t map_len;
 	uintptr_t map_mdb;         /* the MDB_env map_base was found for */
+	/* The map eng_map_release let go of last, and the generation and gate
+	 * epoch it was found in (reused while both hold: no /proc read, no
+	 * read transaction per release); under rel_mu. */
+	pthread_mutex_t rel_mu;
+	uintptr_t rel_base;
+	uint64_t rel_len;
+	eng_gen *rel_gen;
+	uint64_t rel_num;
+	unsigned rel_epoch;
 	eng_index_fn ix_fn;        /* the term index's extractor (index.c); NULL: none */
 	void *ix_ctx;
 };

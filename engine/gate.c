@@ -402,12 +402,25 @@ void eng_map_release(eng_env *env)
 {
 	eng_gen *g = NULL;
 	gate_read_enter(&env->gate);
+	pthread_mutex_lock(&env->gate.mu);
+	unsigned epoch = env->gate.epoch;
+	pthread_mutex_unlock(&env->gate.mu);
 	if (gen_acquire(&g, env, NULL) == H2EMV_OK) {
-		uintptr_t base = 0;
-		uint64_t len = 0;
-		if (gen_map(&base, &len, env, g) && len &&
-		    madvise((void *)base, (size_t)len, MADV_DONTNEED) == 0)
+		pthread_mutex_lock(&env->rel_mu);
+		if (env->rel_gen != g || env->rel_num != g->num || env->rel_epoch != epoch) {
+			env->rel_len = 0;
+			if (!gen_map(&env->rel_base, &env->rel_len, env, g))
+				env->rel_len = 0;
+			env->rel_gen = g;
+			env->rel_num = g->num;
+			env->rel_epoch = epoch;
+		}
+		if (env->rel_len && madvise((void *)env->rel_base, (size_t)env->rel_len,
+		                            MADV_DONTNEED) == 0)
 			__atomic_add_fetch(&map_releases, 1, __ATOMIC_RELAXED);
+		else
+			env->rel_gen = NULL; /* not found or refused: look again next time */
+		pthread_mutex_unlock(&env->rel_mu);
 		gen_release(env, g);
 	}
 	gate_read_exit(&env->gate);

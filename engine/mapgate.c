@@ -18,6 +18,7 @@ void gate_init(map_gate *g)
 	pthread_cond_init(&g->cv, NULL);
 	g->readers = 0;
 	g->remapping = 0;
+	g->epoch = 0;
 }
 
 void gate_destroy(map_gate *g)
@@ -53,6 +54,7 @@ int gate_remap_begin(map_gate *g, int wait_seconds)
 		if (pthread_cond_timedwait(&g->cv, &g->mu, &until) == ETIMEDOUT)
 			goto busy;
 	g->remapping = 1;
+	g->epoch++;
 	while (g->readers > 0)
 		if (wait_seconds == 0 ||
 		    pthread_cond_timedwait(&g->cv, &g->mu, &until) == ETIMEDOUT) {

@@ -97,10 +97,58 @@ static void test_read_pages_are_let_go_of(void **state)
 	free(errlog);
 }
 
+/* The release remembers where the map is (no /proc read per call): after a
+ * compaction (a new generation, mapped elsewhere, through a remap of the
+ * gate) it must let go of the new map, not of the old address. */
+static void test_release_follows_a_compaction(void **state)
+{
+	(void)state;
+	char *dir = tu_tmpdir("map-release-gen");
+	char *mem = tu_fmt("%s/mem", dir), *batch = tu_fmt("%s/batch.jsonl", dir);
+	char *errlog = tu_fmt("%s/stderr", dir);
+	tu_write_batch(batch, 0, 2000);
+	assert_int_equal(tu_cli_log(errlog, NULL, "ingest -m '%s' --create '%s'", mem, batch), 0);
+	assert_int_equal(tu_cli_log(errlog, NULL, "build -m '%s' -q --no-maintenance", mem), 0);
+	h2emv_mem *m = NULL;
+	h2emv_error err = { 0 };
+	assert_int_equal(h2emv_mem_open(&m, mem, NULL, &err), H2EMV_OK);
+	uint64_t bytes = read_all(m);
+	h2emv_mem_release_pages(m); /* the map of generation 0, remembered */
+	h2emv_maintain_options mo = H2EMV_MAINTAIN_OPTIONS_INIT;
+	mo.force = 1;
+	h2emv_maintain_result mr;
+	assert_int_equal(h2emv_maintain(&mr, m, &mo, &err), H2EMV_OK);
+	assert_int_equal(mr.compacted, 1);
+	h2emv_stats st;
+	assert_int_equal(h2emv_mem_stats(&st, m, &err), H2EMV_OK);
+	assert_true(st.generation >= 1);
+	for (int round = 0; round < 2; round++) {
+		uint64_t again = read_all(m);
+		assert_true(again > 0 && again <= bytes); /* gc may have dropped some */
+		uint64_t read_kb = data_rss_kb();
+		h2emv_mem_release_pages(m);
+		uint64_t released_kb = data_rss_kb();
+		print_message("generation %" PRIu64 ", round %d: %" PRIu64 " kB resident, %" PRIu64
+		              " kB after the release\n",
+		              st.generation, round, read_kb, released_kb);
+		assert_true(read_kb >= 256);
+		if (released_kb * 8 > read_kb)
+			fail_msg("%" PRIu64 " of %" PRIu64 " kB still resident after the release",
+			         released_kb, read_kb);
+	}
+	h2emv_mem_close(m);
+	tu_rmrf(dir);
+	free(dir);
+	free(mem);
+	free(batch);
+	free(errlog);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_pages_are_let_go_of),
+		cmocka_unit_test(test_release_follows_a_compaction),
 	};
 	return tu_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -187,8 +187,11 @@ typedef struct serve_state {
 	char compact_skipped_why[512];
 	double last_maintain;  /* wall clock of the last h2emv_maintain, 0 = never */
 	double last_trim;      /* wall clock of the last malloc_trim */
-	double last_release;   /* ... and of the last h2emv_mem_release_pages */
-	uint64_t page_releases, heap_trims;
+	pthread_t releaser;    /* lets go of the store's mapped pages (serve_worker.c) */
+	int releaser_running;
+	int releaser_stop;     /* atomic */
+	uint64_t page_releases; /* atomic */
+	uint64_t heap_trims;
 	double started;
 	/* counters (under mu) */
 	uint64_t obs_received, obs_refused, batches, obs_built, snapshots_built, nodes_forgotten;

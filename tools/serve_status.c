@@ -266,8 +266,8 @@ char *serve_metrics_text(serve_state *st, size_t *len)
 	       "Compactions due whose copy would not fit on the disk (gc's pages are reused).",
 	       (double)st->compactions_skipped);
 	metric(&b, "h2emv_store_pages_released_total", "counter",
-	       "Times the store's mapped pages were let go of (every second).",
-	       (double)st->page_releases);
+	       "Times the store's mapped pages were let go of (every 0.1 s).",
+	       (double)__atomic_load_n(&st->page_releases, __ATOMIC_RELAXED));
 	metric(&b, "h2emv_heap_trims_total", "counter", "malloc_trim calls (every 10 s).",
 	       (double)st->heap_trims);
 	metric(&b, "h2emv_disk_bytes", "gauge", "Size of the data file.", (double)v.file_bytes);

@@ -191,5 +191,27 @@ class TestSnapshotsAndExport(Base):
             h2emv.time_parse("yesterday")
 
 
+class TestMaintenance(Base):
+    def test_maintain_upgrade_and_release_pages(self):
+        with self.built() as m:
+            before = m.ask("Where are the keys?")
+            r = m.maintain(force=True)
+            self.assertEqual(r["gc_ran"], 1)
+            # a forced maintain compacts unless the copy would not fit or
+            # the memory is busy; then it says why, and it is no error
+            self.assertEqual(r["compacted"] + r["compact_skipped"] + r["compact_deferred"], 1)
+            self.assertIsInstance(r["compact_skipped_why"], str)
+            self.assertEqual(bool(r["compact_skipped_why"]), bool(r["compact_skipped"]))
+            self.assertIn("obs_reclaimed", r["gc"])
+            self.assertGreater(r["bytes_before"], 0)
+            self.assertEqual(m.maintain()["compacted"], 0)  # nothing due now
+            m.release_pages()
+            self.assertEqual(m.ask("Where are the keys?")["answer"], before["answer"])
+            u = m.upgrade(backup=os.path.join(self.dir, "copy"))
+            self.assertEqual(u["snapshot"], 0)  # built by this version: nothing to do
+            self.assertEqual(set(u), {"nodes_read", "events", "goals", "summaries",
+                                      "snapshot", "backup_bytes"})
+
+
 if __name__ == "__main__":
     unittest.main()

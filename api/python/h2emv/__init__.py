@@ -480,3 +480,36 @@ class Memory:
         _check(_C.h2emv_mem_backup(ctypes.byref(n), self._h(), str(dest).encode(),
                                    ctypes.byref(err)), err)
         return n.value
+
+    def maintain(self, force=False):
+        """gc and compaction when due, or now with force=True (h2emv_maintain).
+        A dict: gc_ran, compacted, compact_deferred (the memory was busy),
+        compact_skipped and compact_skipped_why (the copy would not fit on
+        the disk; not an error), gc (its counts), bytes_before, bytes_after,
+        free_bytes."""
+        o, r, err = _lib.MaintainOptions(), _lib.MaintainResult(), _lib.Error()
+        o.version, o.force = _lib.MaintainOptions.VERSION, 1 if force else 0
+        _check(_C.h2emv_maintain(ctypes.byref(r), self._h(), ctypes.byref(o),
+                                 ctypes.byref(err)), err)
+        d = {n: getattr(r, n) for n, _ in _lib.MaintainResult._fields_}
+        d["gc"] = {n: getattr(r.gc, n) for n, _ in _lib.GcResult._fields_}
+        d["compact_skipped_why"] = _text(r.compact_skipped_why)
+        return d
+
+    def upgrade(self, backup=None):
+        """Give a tree built before typed facts its facts (h2emv_upgrade),
+        copying the memory to the new directory `backup` first if given.
+        A dict: nodes_read, events, goals, summaries, snapshot (0: nothing
+        to upgrade), backup_bytes."""
+        o, r, err = _lib.UpgradeOptions(), _lib.UpgradeResult(), _lib.Error()
+        o.version = _lib.UpgradeOptions.VERSION
+        o.backup = str(backup).encode() if backup is not None else None
+        _check(_C.h2emv_upgrade(ctypes.byref(r), self._h(), ctypes.byref(o),
+                                ctypes.byref(err)), err)
+        return {n: getattr(r, n) for n, _ in _lib.UpgradeResult._fields_}
+
+    def release_pages(self):
+        """Let go of the store's pages mapped into this process by reads
+        (h2emv_mem_release_pages): a long-running reader calls it to keep its
+        resident set to what it works on; open snapshots stay valid."""
+        _C.h2emv_mem_release_pages(self._h())

@@ -152,6 +152,44 @@ class Stats(ctypes.Structure):
         ("reserve_bytes", c_u64)]
 
 
+class GcOptions(ctypes.Structure):
+    VERSION = 3
+    _fields_ = [("version", c_uint), ("keep_snapshots", c_u32), ("keep_age", c_i64),
+                ("now", c_i64), ("batch", c_u32), ("progress", c_void_p),
+                ("progress_ctx", c_void_p), ("keep_log", c_int), ("purge", c_int)]
+
+
+class GcResult(ctypes.Structure):
+    _fields_ = [(n, c_u64) for n in (
+        "snapshots_dropped", "versions_deleted", "batches", "obs_reclaimed",
+        "obs_bytes_reclaimed", "cache_collected")]
+
+
+class MaintainOptions(ctypes.Structure):
+    VERSION = 1
+    _fields_ = [("version", c_uint), ("gc_every_snapshots", c_u32), ("gc_every", c_i64),
+                ("compact_free_share", ctypes.c_double), ("compact_min_bytes", c_u64),
+                ("force", c_int), ("gc", GcOptions)]
+
+
+class MaintainResult(ctypes.Structure):
+    _fields_ = [("gc_ran", c_int), ("compacted", c_int), ("compact_deferred", c_int),
+                ("gc", GcResult), ("bytes_before", c_u64), ("bytes_after", c_u64),
+                ("free_bytes", c_u64), ("compact_skipped", c_int),
+                ("compact_skipped_why", ctypes.c_char * 512)]
+
+
+class UpgradeOptions(ctypes.Structure):
+    VERSION = 1
+    _fields_ = [("version", c_uint), ("backup", c_char_p), ("progress", c_void_p),
+                ("progress_ctx", c_void_p)]
+
+
+class UpgradeResult(ctypes.Structure):
+    _fields_ = [(n, c_u64) for n in (
+        "nodes_read", "events", "goals", "summaries", "snapshot", "backup_bytes")]
+
+
 def _proto(lib, name, args, res=c_int):
     f = getattr(lib, name)
     f.argtypes = args
@@ -200,6 +238,9 @@ def bind(lib):
         "h2emv_mem_stats": ([P(Stats), M, E], c_int),
         "h2emv_check": ([P(c_u64), M, c_void_p, E], c_int),
         "h2emv_mem_backup": ([P(c_u64), M, c_char_p, E], c_int),
+        "h2emv_maintain": ([P(MaintainResult), M, P(MaintainOptions), E], c_int),
+        "h2emv_upgrade": ([P(UpgradeResult), M, P(UpgradeOptions), E], c_int),
+        "h2emv_mem_release_pages": ([M], None),
         "h2emv_snap_export": ([S, WRITE_FN, c_void_p, P(ExportOptions), E], c_int),
         "h2emv_obs_export": ([P(c_u64), M, c_i64, c_i64, WRITE_FN, c_void_p, PROGRESS_FN,
                               c_void_p, E], c_int),
