@@ -125,6 +125,8 @@ static void test_busiest_day_and_habits(void **state)
 	tu_expect_at(m, AT, "What do you usually do in the morning?", "Most often in the morning",
 	             "On 2025");
 	tu_expect_at(m, AT, "What do you usually do in the evening?", "Nothing", NULL);
+	/* "on the 4th": the latest 4th, a day of its own */
+	tu_expect_at(m, AT, "what did you do on the 3rd", "Introduction", "omato");
 	tu_close_rm(m, dir);
 }
 

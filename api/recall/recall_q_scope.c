@@ -279,6 +279,17 @@ void read_scope(const lex_word *w, size_t k, int64_t now, scope *sc, uint8_t *us
 				sc->day = emv_day_start(y, m, d), sc->span = DAY_US;
 				used[i] = used[i + 1] = used[i + 2] = 1;
 			}
+		} else if (w[i].digit && atoi(s) >= 1 && atoi(s) <= 31 && i + 1 < k &&
+		           (is(w, k, i + 1, "th") || is(w, k, i + 1, "st") || is(w, k, i + 1, "nd") ||
+		            is(w, k, i + 1, "rd")) &&
+		           !(i + 2 < k && (month_of(w[i + 2].w) || is(w, k, i + 2, "of")))) {
+			/* "on the 26th": the latest 26th up to today */
+			int d = atoi(s), y = ny, m = nm;
+			if (d > nd && --m < 1)
+				m = 12, y--;
+			sc->day = emv_day_start(y, m, d), sc->span = DAY_US;
+			sc->weekday = 0;
+			used[i] = used[i + 1] = 1;
 		} else if ((mon = month_of(s))) {
 			read_month(w, k, i, mon, ny, nm, nd, sc, used);
 		} else if (!strcmp(s, "lunch") || !strcmp(s, "lunchtime")) {
