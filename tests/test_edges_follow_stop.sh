@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_edges_follow_stop.sh H2EMV — `build --follow` stops soon on SIGTERM
 # under load (issue 21, point 8's last item: twice it took over 30 s). A
-# backlog of 40,000 observations and an ingester adding batches of 500
+# backlog of 12,000 observations and an ingester adding batches of 500
 # beside it; SIGTERM after 2 s: the builder exits 0 within 15 s (a guard
 # against a hang, not a speed test), every batch an ingest acknowledged is
 # stored once, `check` finds nothing, and a later build folds the rest.
@@ -31,7 +31,7 @@ obs() {
 }
 
 M="$WORK/mem"
-obs 0 40000 >"$WORK/backlog.jsonl"
+obs 0 12000 >"$WORK/backlog.jsonl"
 "$H" init "$M" >/dev/null 2>&1 && "$H" ingest -m "$M" "$WORK/backlog.jsonl" >/dev/null 2>&1 ||
 	{ echo "FAIL: setting up the backlog"; exit 1; }
 
@@ -40,7 +40,7 @@ FOL=$!
 # the ingester: batches of 500 until told to stop; each acknowledged batch
 # is counted (its lines must all be stored)
 (
-	i=40000
+	i=12000
 	while [ ! -e "$WORK/stop" ]; do
 		obs "$i" 500 >"$WORK/batch.jsonl"
 		"$H" ingest -m "$M" "$WORK/batch.jsonl" >/dev/null 2>&1 && echo 500 >>"$WORK/acked"
@@ -67,7 +67,7 @@ touch "$WORK/stop"
 wait "$ING"
 ING=
 
-acked=$((40000 + $(awk '{ s += $1 } END { print s + 0 }' "$WORK/acked" 2>/dev/null || echo 0)))
+acked=$((12000 + $(awk '{ s += $1 } END { print s + 0 }' "$WORK/acked" 2>/dev/null || echo 0)))
 last=$("$H" stats -m "$M" --json 2>/dev/null | sed -n 's/.*"obs_last_seq": *\([0-9]*\).*/\1/p')
 [ "$last" = "$acked" ] || fail "acknowledged $acked observations, the log ends at seq ${last:-?}"
 timeout 120 "$H" check -m "$M" >"$WORK/check.out" 2>&1 || fail "check after the stop: $(tail -n 2 "$WORK/check.out")"
