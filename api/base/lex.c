@@ -491,31 +491,6 @@ int lex_same_group(const char *stem)
 	return -1;
 }
 
-static const char *const alias_src[][2] = {
-	{ "tap", "faucet" },   { "cupboard", "cabinet" }, { "hob", "stove" },
-	{ "cooker", "stove" }, { "worktop", "counter" },  { "bin", "garbage" },
-	{ "dustbin", "garbage" }, { "telly", "television" }, { "loo", "toilet" },
-};
-#define ALIASES (sizeof alias_src / sizeof *alias_src)
-static char alias_stems[ALIASES][2][LEX_WORD_MAX];
-static pthread_once_t alias_once = PTHREAD_ONCE_INIT;
-
-static void alias_build(void)
-{
-	for (size_t i = 0; i < ALIASES; i++)
-		for (int j = 0; j < 2; j++)
-			lex_stem(alias_src[i][j], strlen(alias_src[i][j]), alias_stems[i][j]);
-}
-
-const char *lex_asked_alias(const char *stem)
-{
-	pthread_once(&alias_once, alias_build);
-	for (size_t i = 0; i < ALIASES; i++)
-		if (!strcmp(stem, alias_stems[i][0]))
-			return alias_stems[i][1];
-	return NULL;
-}
-
 /* ------------------------------------------------------------ display -- */
 
 /* The words of a name for a person to read: separators become spaces,

@@ -144,6 +144,10 @@ void obs_time_format(char out[OBS_TIME_TEXT], int64_t us);
 /* The same instant written in the local time of offset `zone_min`
  * (minutes east of UTC; 0 or out of range: UTC with Z). */
 void obs_time_format_zone(char out[OBS_TIME_TEXT], int64_t us, int zone_min);
+/* The offset a body map's key 13 holds (0 when none or out of range);
+ * obs_body_peek.c. (A msgpack_object: include msgpack.h first.) */
+struct msgpack_object;
+int obs_body_zone_of(const struct msgpack_object *root);
 /* A stored offset is within +-23:59 (parse_zone's limit). */
 #define OBS_ZONE_MAX (23 * 60 + 59)
 
