@@ -56,10 +56,7 @@ static void noun_after_many(rquestion *q, const char *word)
 	if (t < 0 || strcmp(q->term[t].word, word) ||
 	    (n > 4 && (!strcmp(word + n - 3, "ing") || !strcmp(word + n - 2, "ed"))))
 		return;
-	q->term[t].lemma = NULL;
-	q->term[t].cls = LC_NONE;
-	q->term[t].same = lex_same_group(q->term[t].stem);
-	q->term[t].alias = lex_asked_alias(q->term[t].stem);
+	rq_term_as_noun(&q->term[t]);
 	q->verb = -1;
 	for (size_t u = 0; u < q->n_term && q->verb < 0; u++)
 		if ((int)u != t && q->term[u].lemma && !q->term[u].cap)

@@ -67,6 +67,9 @@ int rq_read_trouble(const lex_word *w, size_t k, uint8_t *used);
  * a then b (b NULL: any); is w[0] a? */
 int rq_has(const lex_word *w, size_t k, const char *s);
 int rq_length_unit(const char *u);
+/* A word first read as a doing, read as a thing instead (its groups and
+ * alias as a noun's). */
+void rq_term_as_noun(rq_term *t);
 void rq_read_unit(rquestion *q, const lex_word *w, size_t k);
 int rq_starts(const lex_word *w, size_t k, const char *a, const char *b);
 int rq_first_is(const lex_word *w, size_t k, const char *a);

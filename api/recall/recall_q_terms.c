@@ -417,16 +417,21 @@ void read_agent(rquestion *q, const lex_word *w, size_t k, size_t qi)
 }
 
 /* The main verb: the one after "did you". */
+void rq_term_as_noun(rq_term *t)
+{
+	t->lemma = NULL;
+	t->cls = LC_NONE;
+	t->same = lex_same_group(t->stem);
+	t->alias = lex_asked_alias(t->stem);
+}
+
 void main_verb(rquestion *q, const lex_word *w, size_t k)
 {
 	/* "where did the lettuce slice end up": no word before it is a doing */
 	if (q->end_up) {
 		for (size_t u = 0; u < q->n_term; u++)
-			if (q->term[u].lemma && !q->term[u].cap) {
-				q->term[u].lemma = NULL;
-				q->term[u].cls = LC_NONE;
-				q->term[u].same = lex_same_group(q->term[u].stem);
-			}
+			if (q->term[u].lemma && !q->term[u].cap)
+				rq_term_as_noun(&q->term[u]);
 		q->verb = -1;
 		return;
 	}
