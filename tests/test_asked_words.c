@@ -5,7 +5,10 @@
  * you ...?" without "when", and a verb of the same class before a near
  * one ("hand over" is the HandOver, not the later LoadDishwasher); where
  * a thing came from when the take names no source (the container opened
- * just before it), and where a thing "ended up".
+ * just before it), and where a thing "ended up". And a robot that cut two
+ * things seconds apart "with a knife" its log never names on the cut, a
+ * frying asked as cooking (WordNet), and cookies it said it could see
+ * while its look at them failed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -68,10 +71,38 @@ static void test_a_households_words(void **state)
 	tu_close_rm(m, dir);
 }
 
+static const char *const counter[] = {
+	"{" T("11:00:00") ",\"location\":\"kitchen\",\"objects\":[{\"id\":\"Knife_0\",\"type\":\"Knife\"}]"
+	ACT("Pickup", "Knife_0"),
+	"{" T("11:02:02") ",\"location\":\"kitchen\",\"objects\":[{\"id\":\"Knife_0\",\"type\":\"Knife\"}]"
+	ACT("Slice", "Tomato_2"),
+	"{" T("11:02:06") ",\"location\":\"kitchen\",\"objects\":[{\"id\":\"Knife_0\",\"type\":\"Knife\"}]"
+	ACT("Slice", "Potato_1"),
+	"{" T("11:10:00") ",\"location\":\"kitchen\"" ACT("Fry", "Egg_1"),
+	"{" T("11:20:00") ",\"location\":\"kitchen\",\"speech\":[{\"speaker\":\"robot\","
+	"\"text\":\"I can see a milk, and a vanilla cookies\"}]}",
+	"{" T("11:21:00") ",\"location\":\"kitchen\",\"action\":{\"name\":\"LookAtObject\","
+	"\"args\":{\"object\":\"vanilla cookies\"},\"status\":\"failed\"}}",
+	"{" T("12:00:00") ",\"location\":\"kitchen\",\"action\":{\"name\":\"idle\",\"status\":"
+	"\"running\"}}",
+};
+
+static void test_a_tool_a_kind_of_doing_and_a_sight_said(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_lines("asked2", counter, sizeof counter / sizeof *counter, &dir);
+	tu_expect_at(m, AT, "how many times did you cut something with a knife", "2 times", NULL);
+	tu_expect_at(m, AT, "What did you cook?", "egg", "tomato");
+	tu_expect_at(m, AT, "did you spot any cookies?", "Yes", "No");
+	tu_close_rm(m, dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_households_words),
+		cmocka_unit_test(test_a_tool_a_kind_of_doing_and_a_sight_said),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

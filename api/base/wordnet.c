@@ -350,6 +350,19 @@ static int same_verb_locked(const char *a, const char *b)
 	return 0;
 }
 
+/* Is doing `done` a way of doing `asked` (slicing is cutting, rinsing
+ * washing, washing cleaning): one of done's first senses below one of
+ * asked's within two steps? Not the reverse: a cut need not be a slice. */
+static int verb_kind_locked(const char *done, const char *asked)
+{
+	long sa[VERB_SENSES], sd[VERB_SENSES];
+	int na = senses(sa, VERB_SENSES, asked, VERB), nd = senses(sd, VERB_SENSES, done, VERB);
+	for (int i = 0; i < nd; i++)
+		if (reaches_pos(VERB, sd[i], sa, na, 0, 2))
+			return 1;
+	return 0;
+}
+
 /* Is a person what the word's FIRST noun sense names ("technician",
  * "driver")? A given name WordNet happens to know ("john", "rosa") has
  * another first sense, or none. */
@@ -393,7 +406,8 @@ static int speech_locked(const char *word)
 	return 0;
 }
 
-enum { K_KIND = 1, K_VERB = 2, K_PERSON = 3, K_ROLE = 4, K_SPEECH = 5, K_KIND1 = 6 };
+enum { K_KIND = 1, K_VERB = 2, K_PERSON = 3, K_ROLE = 4, K_SPEECH = 5, K_KIND1 = 6,
+       K_VERBKIND = 7 };
 
 /* The cached answer to (kind, a, b), asking WordNet on a miss. */
 static int lookup(int kind, const char *a, const char *b)
@@ -417,6 +431,7 @@ static int lookup(int kind, const char *a, const char *b)
 		      : kind == K_PERSON ? above_locked(a, b)
 		      : kind == K_ROLE   ? role_locked(a)
 		      : kind == K_SPEECH ? speech_locked(a)
+		      : kind == K_VERBKIND ? verb_kind_locked(a, b)
 		                         : same_verb_locked(a, b);
 		e->hash = h, e->kind = (uint8_t)kind, e->used = 1, e->yes = (uint8_t)yes;
 		memcpy(e->a, a, la + 1);
@@ -454,6 +469,11 @@ int wn_speech_verb(const char *word)
 int wn_same_verb(const char *a, const char *b)
 {
 	return a && b ? lookup(K_VERB, a, b) : 0;
+}
+
+int wn_verb_kind_of(const char *done, const char *asked)
+{
+	return done && asked ? lookup(K_VERBKIND, done, asked) : 0;
 }
 
 int wn_kinds_each(const char *category, size_t max, int (*fn)(void *ctx, const char *word),

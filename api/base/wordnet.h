@@ -45,6 +45,12 @@ int wn_speech_verb(const char *word);
  * ("fix" and "repair", "buy" and "purchase")? 0 for unknown words. */
 int wn_same_verb(const char *a, const char *b);
 
+/* Is the verb `done` (any inflection) a way of doing `asked`: one of its
+ * main senses at most two steps below one of asked's ("slice" is a way to
+ * "cut", "rinse" to "wash", "wash" to "clean")? Also 1 where they share a
+ * sense; not the reverse ("cut" is no way to "slice"); 0 for unknown words. */
+int wn_verb_kind_of(const char *done, const char *asked);
+
 /* Call fn(ctx, kind) for every word wn_kind_of takes as a kind of
  * `category` before its plural is taken off (lower case, spaces as
  * underscores); none for a category too general or without WordNet. fn

@@ -53,6 +53,9 @@ typedef struct rq_term {
 	uint8_t occasion;  /* "during the demo": names an occasion, which a record
 	                    * seldom calls so */
 	uint8_t particle;  /* "send the bag back": part of the verb, never required */
+	uint8_t tool;      /* "cut the bread with a knife": what the deed was done
+	                    * with, which a log seldom writes on the action; counts
+	                    * when a fact names it, never required */
 } rq_term;
 
 typedef struct rquestion {

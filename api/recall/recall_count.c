@@ -61,6 +61,14 @@ static void add_evidence_all(h2emv_answer *a, const h2emv_ref *refs, size_t n)
 	free(set);
 }
 
+/* The same skill done on another thing (Slice Tomato_2, then Slice
+ * Potato_1). */
+static int other_thing(const fact *a, const fact *b)
+{
+	return a->s[FS_NAME] && b->s[FS_NAME] && !strcmp(a->s[FS_NAME], b->s[FS_NAME]) &&
+	       a->s[FS_OBJ] && b->s[FS_OBJ] && strcasecmp(a->s[FS_OBJ], b->s[FS_OBJ]);
+}
+
 /* How many times (or how much): occurrences by outcome. */
 void answer_count(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 {
@@ -85,17 +93,19 @@ void answer_count(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k)
 		return;
 	/* occurrences: final outcomes when there are any, else starts */
 	uint64_t done = 0, failed = 0, other = 0;
-	int64_t last_at[6] = { 0 };
+	const fact *last[6] = { NULL };
 	h2emv_ref *refs = k ? malloc(k * sizeof *refs) : NULL;
 	size_t n_refs = 0;
 	for (size_t i = 0; i < k; i++) {
 		const fact *f = x->c[i].f;
 		/* nested skills of one run (NavigateToNamedLocation and its
-		 * NavigateToLocation) start together: one occurrence */
-		if (f->count == 1 && last_at[f->status % 6] &&
-		    f->t0 - last_at[f->status % 6] < 5 * 1000000LL)
+		 * NavigateToLocation) start together: one occurrence; the same
+		 * skill on another thing a few seconds later is another (two
+		 * slices cut in a row) */
+		const fact *l = last[f->status % 6];
+		if (f->count == 1 && l && f->t0 - l->t0 < 5 * 1000000LL && !other_thing(l, f))
 			continue;
-		last_at[f->status % 6] = f->t0;
+		last[f->status % 6] = f;
 		if (f->status == FST_DONE)
 			done += f->count;
 		else if (f->status == FST_FAILED || f->status == FST_ABORTED)

@@ -319,6 +319,26 @@ static int occasion_noun(const char *w)
 	return 0;
 }
 
+/* "did you cut anything with a knife": a thing after "with" (and its
+ * article) that a deed was done with, not a person it was done with, nor
+ * the thing of "what did you do with the keys". */
+static int with_tool(const rquestion *q, const lex_word *w, size_t i, const char *lemma)
+{
+	if (lemma || w[i].cap || w[i].digit || q->verb < 0 || i < 2)
+		return 0;
+	size_t j = i - 1;
+	static const char *const det[] = { "a", "an", "the", "my", "your", "some", "its", NULL };
+	for (const char *const *d = det; *d && j > 0; d++)
+		if (!strcmp(w[j].w, *d)) {
+			j--;
+			break;
+		}
+	const rq_term *v = &q->term[q->verb];
+	const char *vl = v->lemma ? v->lemma : v->word;
+	return !strcmp(w[j].w, "with") && j > (size_t)v->pos + 1 && strcmp(vl, "do") &&
+	       strcmp(vl, "help") && strcmp(vl, "deal") && v->cls != LC_MEET && !wn_is_person(w[i].w);
+}
+
 /* w[i] as a term of the question, unless it is a stop word that names
  * nothing; the first verb and the first name are noted. */
 static void add_term(rquestion *q, const lex_word *w, size_t k, size_t i, const char *lemma, int cls,
@@ -350,6 +370,7 @@ static void add_term(rquestion *q, const lex_word *w, size_t k, size_t i, const 
 	t->same = lemma ? -1 : lex_same_group(w[i].stem);
 	t->alias = lemma ? NULL : lex_asked_alias(w[i].stem);
 	t->owner = (uint8_t)owner;
+	t->tool = (uint8_t)with_tool(q, w, i, lemma);
 	t->pos = (uint8_t)i;
 	/* "during the (morning) demo" */
 	t->occasion = 0;

@@ -281,6 +281,11 @@ static double term_hit(const rquestion *q, const fact *f, const facts *set, cons
 	int words_said = q->kind == RQ_SAID && f->type == FT_SPEECH;
 	if (words_said && word_in_text(f->s[FS_TEXT], t))
 		h = 2;
+	/* ("did you spot any cookies": the robot's "I can see ... a vanilla
+	 * cookies" names them as a sight names its thing) */
+	if (h == 0 && f->type == FT_SPEECH && q->verb >= 0 && q->term[q->verb].cls == LC_SEE &&
+	    !t->lemma && word_in_text(f->s[FS_TEXT], t) && seen_said(f->s[FS_TEXT], NULL, 0))
+		h = 2;
 	static const int strong[] = { FS_OBJ, FS_DST, FS_SRC, FS_PLACE, FS_WHO };
 	for (size_t j = 0; j < sizeof strong / sizeof *strong && h == 0; j++)
 		if (word_in(strong[j] == FS_WHO ? doer_of(f) : f->s[strong[j]], t)) {
@@ -355,7 +360,7 @@ static int match_terms(const rquestion *q, const fact *f, const facts *set, int 
 		/* in "what did you say to Anna" a name may be the one spoken to: it
 		 * counts when the words name it, and is not required */
 		int optional = (q->kind == RQ_SAID && q->self_speaker && t->cap) ||
-		               (q->kind == RQ_WHICH && (int)i == q->category) || t->owner || t->particle ||
+		               (q->kind == RQ_WHICH && (int)i == q->category) || t->owner || t->tool || t->particle ||
 		               (q->people && (int)i == q->category);
 		if (!optional)
 			sum->content++;
@@ -401,6 +406,9 @@ static int match_verb(const rquestion *q, const fact *f, int failed, hitsum *sum
 			return 0;
 		if (!is_act(f)) {
 			if ((v->cls == LC_SEE && f->type == FT_SEEN) ||
+			    /* (the robot's "I can see a vanilla cookies") */
+			    (v->cls == LC_SEE && f->type == FT_SPEECH &&
+			     seen_said(f->s[FS_TEXT], NULL, 0)) ||
 			    (v->cls == LC_SAY && f->type == FT_SPEECH) ||
 			    (v->cls == LC_MEET && f->type == FT_PERSON) ||
 			    /* "Hello Dr. Chen": greeting someone by name */
@@ -513,7 +521,9 @@ double score_hits(const rquestion *q, const fact *f, const facts *set, int *hits
 		return score_evidence(q, f, hits_out);
 	if (!type_ok(q, f))
 		return 0;
-	if (q->kind == RQ_SEEN && f->type == FT_SPEECH && !is_me(q, set, f->s[FS_NAME]))
+	if ((q->kind == RQ_SEEN || (q->verb >= 0 && q->term[q->verb].cls == LC_SEE &&
+	                            q->kind != RQ_SAID && q->kind != RQ_WHO)) &&
+	    f->type == FT_SPEECH && !is_me(q, set, f->s[FS_NAME]))
 		return 0; /* "I saw your keys" said by someone else */
 	int failed = is_act(f) && (f->status == FST_FAILED || f->status == FST_ABORTED);
 	int tally = q->kind == RQ_COUNT || q->kind == RQ_YESNO;

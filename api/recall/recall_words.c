@@ -376,8 +376,11 @@ int type_ok(const rquestion *q, const fact *f)
 		return f->type == FT_SEEN ||
 		       (f->type == FT_SPEECH && seen_said(f->s[FS_TEXT], NULL, 0));
 	default:
+		/* ("did you spot any cookies": the robot's "I can see a vanilla
+		 * cookies" is its seeing them, as for RQ_SEEN) */
 		if (vc == LC_SEE)
-			return f->type == FT_SEEN || is_act(f);
+			return f->type == FT_SEEN || is_act(f) ||
+			       (f->type == FT_SPEECH && seen_said(f->s[FS_TEXT], NULL, 0));
 		if (vc == LC_SAY)
 			return f->type == FT_SPEECH || is_act(f);
 		if (vc == LC_MEET)
@@ -403,6 +406,14 @@ double verb_match(const rq_term *v, const fact *f)
 	 * ("load the dishwasher" also moves a thing) */
 	if (lex_class_near(v->cls, f->cls))
 		return v->cls == f->cls ? 2.5 : 2;
+	/* "cook" for a fry, "measure" for a weighing: a way of doing the verb
+	 * asked (WordNet; not the reverse), but not for the verbs of moving
+	 * and carrying, whose kinds are nearly every doing */
+	int moving = v->cls == LC_GO || v->cls == LC_PUT || v->cls == LC_TAKE ||
+	             v->cls == LC_GIVE || v->cls == LC_RECEIVE;
+	if (f->s[FS_VERB] && !moving &&
+	    wn_verb_kind_of(f->s[FS_VERB], v->lemma ? v->lemma : v->word))
+		return 2;
 	/* a word of the skill's name: "hand" in HandOver, but LookAtHumanHand
 	 * is a look, not a handing over */
 	if (word_in(f->s[FS_NAME], v))
