@@ -7,8 +7,9 @@
  * a thing came from when the take names no source (the container opened
  * just before it), and where a thing "ended up". And a robot that cut two
  * things seconds apart "with a knife" its log never names on the cut, a
- * frying asked as cooking (WordNet), and cookies it said it could see
- * while its look at them failed.
+ * frying asked as cooking (WordNet), cookies it said it could see while
+ * its look at them failed, "the fruit" for an apple the log names alone,
+ * and a customer logged by role who is the Gloria asked about.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -83,6 +84,11 @@ static const char *const counter[] = {
 	"\"text\":\"I can see a milk, and a vanilla cookies\"}]}",
 	"{" T("11:21:00") ",\"location\":\"kitchen\",\"action\":{\"name\":\"LookAtObject\","
 	"\"args\":{\"object\":\"vanilla cookies\"},\"status\":\"failed\"}}",
+	"{" T("11:30:00") ",\"location\":\"kitchen\",\"action\":{\"name\":\"Place\",\"args\":"
+	"[\"Apple_3\",\"DiningTable\"],\"status\":\"succeeded\"}}",
+	/* a customer logged by role, with a member of staff beside her */
+	"{" T("11:40:00") ",\"location\":\"counter\",\"persons\":[\"Gloria Mendez\",\"Tasha\"],"
+	"\"speech\":[{\"speaker\":\"customer\",\"text\":\"There is still a stain on the roof.\"}]}",
 	"{" T("12:00:00") ",\"location\":\"kitchen\",\"action\":{\"name\":\"idle\",\"status\":"
 	"\"running\"}}",
 };
@@ -95,6 +101,8 @@ static void test_a_tool_a_kind_of_doing_and_a_sight_said(void **state)
 	tu_expect_at(m, AT, "how many times did you cut something with a knife", "2 times", NULL);
 	tu_expect_at(m, AT, "What did you cook?", "egg", "tomato");
 	tu_expect_at(m, AT, "did you spot any cookies?", "Yes", "No");
+	tu_expect_at(m, AT, "Where did you put the fruit?", "dining table", NULL);
+	tu_expect_at(m, AT, "What did Gloria complain about?", "stain", NULL);
 	tu_close_rm(m, dir);
 }
 

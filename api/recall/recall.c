@@ -190,6 +190,8 @@ static int retrieve(rctx *x, rquestion *q, const h2emv_node *root, int trace, h2
 	if (rc == H2EMV_OK && !x->n && !x->forgot && q->weekday)
 		rc = earlier_weekday(x, q, root, err);
 	if (rc == H2EMV_OK && !x->n && !x->forgot)
+		rc = by_kinds(x, q, root, err);
+	if (rc == H2EMV_OK && !x->n && !x->forgot)
 		rc = relax(x, q, root, err);
 	if (rc == H2EMV_OK && !x->n && !x->forgot)
 		rc = key_first(x, q, root, err);

@@ -179,6 +179,7 @@ int trouble_during(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *e
 int around_moment(rctx *x, rquestion *q);
 int earlier_weekday(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err);
 int relax(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err);
+int by_kinds(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err);
 int count_by_verb(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err);
 int key_first(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err);
 int failed_after_request(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err);

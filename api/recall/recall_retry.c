@@ -3,7 +3,8 @@
  * or the wrong things (recall_internal.h): without a word the records may
  * never use (relax), for a coded key with the names given (key_first),
  * and "how many X did you VERB" over every action of the verb when the log
- * never calls its things X (count_by_verb).
+ * never calls its things X (count_by_verb); a noun met by its kinds
+ * (by_kinds).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,46 @@ int relax(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err)
 				            orig.term[i].word);
 			return H2EMV_OK;
 		}
+	}
+	*q = orig;
+	x->q = q;
+	return H2EMV_OK;
+}
+
+/* "Where did you put the fruit", "any furniture": a singular noun the
+ * records never write, met by its kinds (the apple; WordNet, by what a
+ * word of the records first means). Only when the words as asked found
+ * nothing: "the cup" is the cup before it is a teacup. */
+int by_kinds(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err)
+{
+	/* only the thing a deed was done to: the words after a verb of
+	 * doing ("when was the power cut" names no thing) */
+	int vc = q->verb >= 0 ? q->term[q->verb].cls : LC_NONE;
+	if (vc == LC_NONE || vc == LC_SAY || q->kind == RQ_SAID || q->kind == RQ_WHO)
+		return H2EMV_OK;
+	rquestion orig = *q;
+	int any = 0;
+	for (size_t i = (size_t)q->verb + 1; i < q->n_term; i++) {
+		rq_term *t = &q->term[i];
+		if (t->lemma || t->cap || t->kind || (int)i == q->person || strlen(t->word) < 3 ||
+		    (t->word[0] >= '0' && t->word[0] <= '9') || t->particle || t->occasion)
+			continue;
+		t->kind = 2;
+		any = 1;
+	}
+	if (!any || !root)
+		return H2EMV_OK;
+	x->q = q;
+	x->n = 0;
+	x->cut = 0;
+	x->settled = 0;
+	int rc = walk(x, root, 0, err);
+	if (rc)
+		return rc;
+	if (x->n) {
+		if (x->want_trace)
+			pr_str_adds(&x->trace, "nothing matched the words asked; by their kinds\n");
+		return H2EMV_OK;
 	}
 	*q = orig;
 	x->q = q;

@@ -505,9 +505,15 @@ static int match_speaker(const rquestion *q, const fact *f, const facts *set, do
 			ok = strstr(who, "Dr") != NULL || strstr(who, "dr.") != NULL;
 		if (!ok && f->type == FT_SPEECH)
 			ok = listed_with_role(set, who, p);
-		if (!ok)
+		/* "what did Gloria complain about": a speaker logged by role
+		 * ("customer") while she was there, with others (less than her
+		 * name) */
+		int by_role = !ok && f->type == FT_SPEECH && who && p->cap && !f->s[FS_STATE] &&
+		              who[0] >= 'a' && who[0] <= 'z' && wn_names_role(who) &&
+		              !is_me(q, set, who) && present_at(set, f, p);
+		if (!ok && !by_role)
 			return 0;
-		*s += 2;
+		*s += by_role ? 1 : 2;
 	} else if (is_act(f) || is_me(q, set, f->s[FS_NAME])) {
 		*s *= 0.5; /* "what was said": others' words first */
 	}
