@@ -9,7 +9,8 @@
  * things seconds apart "with a knife" its log never names on the cut, a
  * frying asked as cooking (WordNet), cookies it said it could see while
  * its look at them failed, "the fruit" for an apple the log names alone,
- * and a customer logged by role who is the Gloria asked about.
+ * a customer logged by role who is the Gloria asked about, a greeting
+ * before the question, and "a new object" that names ObjectLearning.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,8 +85,12 @@ static const char *const counter[] = {
 	"\"text\":\"I can see a milk, and a vanilla cookies\"}]}",
 	"{" T("11:21:00") ",\"location\":\"kitchen\",\"action\":{\"name\":\"LookAtObject\","
 	"\"args\":{\"object\":\"vanilla cookies\"},\"status\":\"failed\"}}",
+	"{" T("11:25:00") ",\"location\":\"kitchen\",\"action\":{\"name\":\"ObjectLearning\","
+	"\"status\":\"succeeded\"}}",
 	"{" T("11:30:00") ",\"location\":\"kitchen\",\"action\":{\"name\":\"Place\",\"args\":"
 	"[\"Apple_3\",\"DiningTable\"],\"status\":\"succeeded\"}}",
+	"{" T("11:35:00") ",\"location\":\"kitchen\",\"speech\":[{\"speaker\":\"robot\","
+	"\"text\":\"Hello, I help in this kitchen.\"}]}",
 	/* a customer logged by role, with a member of staff beside her */
 	"{" T("11:40:00") ",\"location\":\"counter\",\"persons\":[\"Gloria Mendez\",\"Tasha\"],"
 	"\"speech\":[{\"speaker\":\"customer\",\"text\":\"There is still a stain on the roof.\"}]}",
@@ -102,7 +107,68 @@ static void test_a_tool_a_kind_of_doing_and_a_sight_said(void **state)
 	tu_expect_at(m, AT, "What did you cook?", "egg", "tomato");
 	tu_expect_at(m, AT, "did you spot any cookies?", "Yes", "No");
 	tu_expect_at(m, AT, "Where did you put the fruit?", "dining table", NULL);
+	tu_expect_at(m, AT, "hey robot, quick one: how many times did you cut something", "2 times",
+	             NULL);
+	tu_expect_at(m, AT, "the egg - what did you do with it?", "egg", "Slice");
+	tu_expect_at(m, AT, "when did you learn a new object?", "11:25", NULL);
+	tu_expect_at(m, AT, "When did you last tell someone what you could see?", "11:20", "11:35");
 	tu_expect_at(m, AT, "What did Gloria complain about?", "stain", NULL);
+	tu_close_rm(m, dir);
+}
+
+#define ACTJ(name, args, status) ",\"action\":{\"name\":\"" name "\",\"args\":" args \
+	",\"status\":\"" status "\"}}"
+
+static const char *const yard[] = {
+	"{" T("09:00:00") ",\"location\":\"baler\"" ACTJ("make_bale", "{\"material\":\"aluminium "
+	"cans\",\"bale\":\"AL-1\",\"mass\":{\"value\":365,\"unit\":\"kg\"}}", "ok"),
+	"{" T("10:00:00") ",\"location\":\"baler\"" ACTJ("make_bale", "{\"material\":\"aluminium "
+	"cans\",\"bale\":\"AL-2\",\"mass\":{\"value\":348,\"unit\":\"kg\"}}", "ok"),
+	"{" T("11:00:00") ",\"location\":\"stage door\"" ACTJ("grip:wrap_out",
+	"{\"track_ft\":24,\"to\":\"grip truck\"}", "in progress"),
+	"{" T("11:20:00") ",\"location\":\"stage door\"" ACTJ("grip:wrap_out",
+	"{\"track_ft\":24,\"to\":\"grip truck\"}", "done"),
+	"{" T("12:00:00") ",\"location\":\"stage door\"" ACTJ("grip:wrap_out",
+	"{\"track_ft\":30,\"to\":\"grip truck\"}", "in progress"),
+	"{" T("12:20:00") ",\"location\":\"stage door\"" ACTJ("grip:wrap_out",
+	"{\"track_ft\":30,\"to\":\"grip truck\"}", "done"),
+	"{" T("13:00:00") ",\"location\":\"feed lane A\"" ACTJ("feed/push",
+	"{\"lane\":\"feed lane A\",\"passes\":3}", "Succeeded"),
+	"{" T("14:00:00") ",\"location\":\"compressor room\",\"note\":\"Compressor 1 serviced by "
+	"Luis: belt replaced, back in service.\"}",
+	"{" T("14:10:00") ",\"location\":\"make-up area\"" ACTJ("LoadBag", "{\"tag\":\"LH 1\","
+	"\"flight\":\"LH2074\",\"weight_kg\":18.5}", "SUCCEEDED"),
+	"{" T("14:12:00") ",\"location\":\"make-up area\"" ACTJ("LoadBag", "{\"tag\":\"LH 2\","
+	"\"flight\":\"LH2074\",\"weight_kg\":21}", "SUCCEEDED"),
+	"{" T("14:20:00") ",\"location\":\"kitchen\",\"speech\":[{\"speaker\":\"Driver\","
+	"\"text\":\"what do i do today\"}]}",
+	"{" T("14:20:05") ",\"location\":\"kitchen\",\"speech\":[{\"speaker\":\"Commander\","
+	"\"text\":\"Hi, slice bread\"}]}",
+	"{" T("14:21:00") ",\"location\":\"kitchen\",\"speech\":[{\"speaker\":\"Commander\","
+	"\"text\":\"bread on counter\"}]}",
+	"{" T("14:25:00") ",\"location\":\"kitchen\",\"speech\":[{\"speaker\":\"Commander\","
+	"\"text\":\"place toast on plate\"}]}",
+	"{" T("14:26:00") ",\"location\":\"kitchen\",\"speech\":[{\"speaker\":\"Commander\","
+	"\"text\":\"1 slice only\"}]}",
+	"{" T("15:00:00") ",\"location\":\"yard\",\"action\":{\"name\":\"idle\",\"status\":"
+	"\"running\"}}",
+};
+
+/* Amounts in the unit asked, written apart from their number or in the
+ * key, and weighed by a verb ("how much did the bags weigh"); "did X go
+ * OK"; a yes that only a note holds; what someone wanted: the request
+ * that opened the exchange, not its last words. */
+static void test_amounts_in_units_and_how_it_went(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_lines("asked3", yard, sizeof yard / sizeof *yard, &dir);
+	tu_expect_at(m, AT, "How many kilos of aluminium did you bale in total?", "713 kg", NULL);
+	tu_expect_at(m, AT, "How many feet of track did you wrap out in total?", "54 ft", NULL);
+	tu_expect_at(m, AT, "Did the feed pushing go OK?", "Yes", NULL);
+	tu_expect_at(m, AT, "Is the compressor back in service?", "Yes", NULL);
+	tu_expect_at(m, AT, "How much did the LH2074 bags weigh altogether?", "39.5", NULL);
+	tu_expect_at(m, AT, "what did the commander want me to do", "slice bread", NULL);
 	tu_close_rm(m, dir);
 }
 
@@ -111,6 +177,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_households_words),
 		cmocka_unit_test(test_a_tool_a_kind_of_doing_and_a_sight_said),
+		cmocka_unit_test(test_amounts_in_units_and_how_it_went),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

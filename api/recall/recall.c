@@ -147,6 +147,37 @@ static int closest_record(rctx *x, rquestion *q)
 	return rc;
 }
 
+/* "Is the compressor back in service?", "was the pallet in aisle 9
+ * moved?": no deed of the robot's says so, but a note that holds every
+ * word asked does ("... serviced by Luis: back in service"). Yes, quoted.
+ * Not words said (a request, "can someone warm up my coffee?", is no
+ * deed), nor a note that asks, negates ("not", "never") or plans. */
+static int yes_from_record(rctx *x, rquestion *q)
+{
+	rquestion ev = *q;
+	ev.evidence = 1;
+	int rc = collect(x, &ev);
+	x->q = q;
+	size_t j = 0;
+	for (size_t i = 0; rc == H2EMV_OK && i < x->n; i++) {
+		const char *t = x->c[i].f->s[FS_TEXT];
+		lex_word w[48];
+		size_t k = t ? lex_split(t, strlen(t), w, 48) : 0;
+		int neg = x->c[i].f->type != FT_NOTE || !t || strchr(t, '?');
+		for (size_t m = 0; m < k && m < 48 && !neg; m++)
+			neg = !strcmp(w[m].w, "not") || !strcmp(w[m].w, "t") || !strcmp(w[m].w, "never") ||
+			      !strcmp(w[m].w, "no") || !strcmp(w[m].w, "without") ||
+			      !strcmp(w[m].w, "will") || !strcmp(w[m].w, "tomorrow") ||
+			      !strcmp(w[m].w, "planned") || !strcmp(w[m].w, "scheduled");
+		if (x->c[i].complete && !x->c[i].coarse && !neg)
+			x->c[j++] = x->c[i];
+	}
+	x->n = rc == H2EMV_OK ? j : x->n;
+	if (rc == H2EMV_OK && x->n)
+		*q = ev;
+	return rc;
+}
+
 static void trace_question(rctx *x)
 {
 	static const char *const kinds[] = { "what did you do", "when", "what day", "where",
@@ -302,6 +333,8 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 	if (rc == H2EMV_OK && root && !x.forgot && !x.n && q.kind != RQ_YESNO &&
 	    q.kind != RQ_COUNT && q.kind != RQ_STEPS && q.n_term)
 		rc = closest_record(&x, &q);
+	if (rc == H2EMV_OK && root && !x.forgot && !x.n && q.kind == RQ_YESNO && q.n_term)
+		rc = yes_from_record(&x, &q);
 	h2emv_answer *a = NULL;
 	pr_str b = { 0 };
 	if (rc == H2EMV_OK && !x.fact_nodes && !x.n)

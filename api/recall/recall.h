@@ -53,9 +53,10 @@ typedef struct rq_term {
 	uint8_t occasion;  /* "during the demo": names an occasion, which a record
 	                    * seldom calls so */
 	uint8_t particle;  /* "send the bag back": part of the verb, never required */
-	uint8_t tool;      /* "cut the bread with a knife": what the deed was done
-	                    * with, which a log seldom writes on the action; counts
-	                    * when a fact names it, never required */
+	uint8_t soft;      /* counts when a fact names it, never required: what a
+	                    * deed was done with ("cut the bread with a knife"), which
+	                    * a log seldom writes on the action, and "object" after
+	                    * a verb ("learn a new object": ObjectLearning) */
 } rq_term;
 
 typedef struct rquestion {
@@ -92,6 +93,8 @@ typedef struct rquestion {
 	int most;             /* "which room did you clean most often": the thing
 	                       * tallied most (1) or least (-1) often; 0 none */
 	int promise;          /* "what did you promise Tom": words of what the robot will do */
+	int says_seen;        /* "when did you tell someone what you could see": the
+	                       * robot's words that tell what it sees */
 	int tries;            /* "how many swaps did you try": every attempt counts, the
 	                       * failed ones too */
 	int extreme;          /* with value: the highest (1), lowest (-1) or average (2)

@@ -249,6 +249,9 @@ void answer_evidence(rctx *x, pr_str *b, h2emv_answer *a)
 	case RQ_DAY:
 		pr_str_addf(b, "On %s (%s). ", emv_fmt_date(dt, sizeof dt, t), weekday_name(t));
 		break;
+	case RQ_YESNO: /* (recall.c's yes_from_record: a record with every word asked) */
+		pr_str_adds(b, "Yes. ");
+		break;
 	case RQ_WHO: {
 		/* (the robot's own words tell of someone, never of itself) */
 		const char *who = f->type == FT_NOTE ? f->s[FS_WHO] : c->me ? NULL : f->s[FS_NAME];
@@ -387,7 +390,10 @@ int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 		const fact *f = x->c[i].f;
 		int param = is_act(f) && !(any_done && f->status != FST_DONE) &&
 		            amount_of(q, f, &v, key, sizeof key);
-		if (!param && !note_amount(q, f, &v, key, sizeof key))
+		/* (a run's start line, when its end was seen, is not read again
+		 * for the amount its parameters write: "track 24 ft" twice) */
+		int start_of_done = is_act(f) && any_done && f->status == FST_ONGOING;
+		if (!param && (start_of_done || !note_amount(q, f, &v, key, sizeof key)))
 			continue;
 		if (!n)
 			snprintf(first, sizeof first, "%s", key);
@@ -407,6 +413,9 @@ int sum_answer(rctx *x, pr_str *b, h2emv_answer *a, size_t k)
 	if (n == 1) /* "12 atlases", "24 kids" */
 		pr_str_addf(b, "%s%.10g %s.%s", x->forgot || x->cut ? "At least " : "", total, first,
 		            tail);
+	else if (*rq_norm_unit(first)) /* "713 kg in all (365 + 348)" */
+		pr_str_addf(b, "%s%.10g %s in all (%s).%s", x->forgot || x->cut ? "At least " : "",
+		            total, first, parts.s ? parts.s : "", tail);
 	else
 		pr_str_addf(b, "%s%.10g in all (%s: %s).%s", x->forgot || x->cut ? "At least " : "",
 		            total, first, parts.s ? parts.s : "", tail);

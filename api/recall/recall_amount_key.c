@@ -158,12 +158,53 @@ static int unit_amount(const rquestion *q, const fact *f, double *v, char *key, 
 	return found == 1;
 }
 
+/* "How many kilos of aluminium did you bale": the asked unit beside the
+ * one measure of the parameters, written apart ({mass: {value: 365, unit:
+ * kg}} is "unit kg, mass 365") or after it ("track 24 ft"). */
+static int asked_unit_amount(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
+{
+	if (q->category < 0 || !is_act(f) || !f->s[FS_STATE])
+		return 0;
+	const rq_term *c = &q->term[q->category];
+	const char *sym = c->unit[0] ? c->unit : rq_norm_unit(c->word);
+	if (!*sym)
+		return 0;
+	char part[160];
+	int unit_part = 0, found = 0;
+	double num = -1;
+	for (const char *p = f->s[FS_STATE]; next_part(&p, part, sizeof part);) {
+		lex_word w[4];
+		size_t k = lex_split(part, strlen(part), w, 4);
+		if (k == 2 && (!strcmp(w[0].w, "unit") || !strcmp(w[0].w, "uom") ||
+		               !strcmp(w[0].w, "units"))) {
+			unit_part |= !strcmp(rq_norm_unit(w[1].w), sym);
+			continue;
+		}
+		const char *last = strrchr(part, ' ');
+		int after = k == 3 && w[1].digit && last && !strcmp(rq_norm_unit(last + 1), sym);
+		int bare = k == 2 && amount_key(w[0].w, 1) && !count_key(w[0].w);
+		char *end;
+		const char *sp = strchr(part, ' ');
+		double x = sp ? strtod(sp + 1, &end) : -1;
+		if (!sp || end == sp + 1 || x < 0 || (!after && !bare) || (!after && *end))
+			continue;
+		if (after)
+			return (*v = x), snprintf(key, cap, "%s", sym), 1;
+		num = x, found++;
+	}
+	if (!unit_part || found != 1)
+		return 0;
+	*v = num;
+	snprintf(key, cap, "%s", sym);
+	return 1;
+}
+
 /* The first term of the question that names an amount among f's other
  * parameters ("how many books": "books 31"); its value into *v; else a key that is the question's
  * verb, else the one amount in a unit (verb_count, unit_amount). */
 int amount_of(const rquestion *q, const fact *f, double *v, char *key, size_t cap)
 {
-	if (unit_count(q, f, v, key, cap))
+	if (unit_count(q, f, v, key, cap) || asked_unit_amount(q, f, v, key, cap))
 		return 1;
 	for (size_t i = 0; i < q->n_term; i++) {
 		const rq_term *t = &q->term[i];

@@ -233,7 +233,7 @@ static int usable(const rquestion *q)
 		if (q->kind == RQ_SAID && (int)i == q->person)
 			continue;
 		int optional = (q->kind == RQ_SAID && q->self_speaker && t->cap) ||
-		               (q->kind == RQ_WHICH && (int)i == q->category) || t->owner || t->tool ||
+		               (q->kind == RQ_WHICH && (int)i == q->category) || t->owner || t->soft ||
 		               (q->people && (int)i == q->category);
 		content += !optional;
 	}

@@ -263,7 +263,11 @@ static void answer_said(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size
 	size_t first = 0, n = 1;
 	/* and with no order asked, all that match as well (up to three):
 	 * "what did Marta say about order 5541" may be two things */
-	if (((q->t1 && q->order == RO_LAST) || !q->order_said) && k > 1 && !q->self_speaker) {
+	/* ("what did the commander want": the request that opened the span,
+	 * and what followed it) */
+	if (q->order == RO_FIRST && !q->order_said && k > 1 && !q->self_speaker) {
+		n = k < 3 ? k : 3;
+	} else if (((q->t1 && q->order == RO_LAST) || !q->order_said) && k > 1 && !q->self_speaker) {
 		n = k < 3 ? k : 3;
 		first = k - n;
 	} else {

@@ -315,6 +315,28 @@ void rq_parse(rquestion *q, const char *text, int64_t now)
 	rq_parse_zone(q, text, now, 0);
 }
 
+/* "hey armar, ...", "I'm the engineer, quick one: ...", "roughly when
+ * ...": words before the question proper that do nothing and name no
+ * number say who asks or how, not what is asked. A clause with a verb
+ * ("the last time you brought milk, where ...") is kept, and so is one
+ * the question points back to ("the apple - what day was it sliced"). */
+static void drop_preamble(const lex_word *w, size_t k, size_t qi, uint8_t *used)
+{
+	/* ("the apple - what day was it sliced": the question points back) */
+	for (size_t i = qi; i < k; i++)
+		if (!strcmp(w[i].w, "it") || !strcmp(w[i].w, "them") || !strcmp(w[i].w, "they") ||
+		    !strcmp(w[i].w, "those") || !strcmp(w[i].w, "these"))
+			return;
+	for (size_t i = 0; i < qi; i++) {
+		int cls = LC_NONE;
+		const char *lemma = used[i] ? NULL : lex_lemma(w[i].stem, &cls);
+		if (!used[i] && (w[i].digit || (lemma && cls != LC_NONE)))
+			return;
+	}
+	for (size_t i = 0; i < qi; i++)
+		used[i] = 1;
+}
+
 void rq_parse_zone(rquestion *q, const char *text, int64_t now, int zone_min)
 {
 	memset(q, 0, sizeof *q);
@@ -341,6 +363,7 @@ void rq_parse_zone(rquestion *q, const char *text, int64_t now, int zone_min)
 		q->t_point -= zone;
 	q->weekday = sc.weekday && sc.span == DAY_US && q->t1;
 	size_t qi = question_start(w, k, used);
+	drop_preamble(w, k, qi, used);
 	read_kind(q, w + qi, k - qi, used + qi);
 	/* "last time you turned the tap on?", "first time you waved at
 	 * people?": when, asked without "when" */

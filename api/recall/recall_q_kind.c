@@ -428,6 +428,29 @@ void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	     !strcmp(w[4].w, "during") || !strcmp(w[4].w, "near") || !strcmp(w[4].w, "under") ||
 	     !strcmp(w[4].w, "behind") || !strcmp(w[4].w, "when") || !strcmp(w[4].w, "while")))
 		seen = 1;
+	/* "what did the commander want (me to do)", "what did Ana need":
+	 * someone's request, in their words — the first of the span, as a
+	 * request opens what follows it */
+	size_t wanted = 0;
+	for (size_t j = 3; k > 3 && rq_first_is(w, k, "what") && !strcmp(w[1].w, "did") &&
+	                   strcmp(w[2].w, "you") && strcmp(w[2].w, "we") && strcmp(w[2].w, "i") &&
+	                   j < 8 && j < k && !wanted; j++)
+		if (!strcmp(w[j].w, "want") || !strcmp(w[j].w, "need"))
+			wanted = j;
+	/* (only with nothing more to it: "what did the director want changed
+	 * for opening night" asks for the change, in whatever words) */
+	for (size_t j = wanted + 1; wanted && j < k; j++)
+		if (!used[j] && strcmp(w[j].w, "me") && strcmp(w[j].w, "us") && strcmp(w[j].w, "you") &&
+		    strcmp(w[j].w, "to") && strcmp(w[j].w, "do") && strcmp(w[j].w, "done") &&
+		    strcmp(w[j].w, "from") && strcmp(w[j].w, "know") && strcmp(w[j].w, "on") &&
+		    strcmp(w[j].w, "at") && strcmp(w[j].w, "in") && strcmp(w[j].w, "during") &&
+		    strcmp(w[j].w, "this") && strcmp(w[j].w, "the"))
+			wanted = 0;
+	if (wanted) {
+		said = 1;
+		for (size_t j = wanted; j < k; j++)
+			used[j] = 1;
+	}
 	/* "what did you do before the guard spoke": a question about doing */
 	if (k > 3 && !strcmp(w[1].w, "did") && !strcmp(w[2].w, "you") && !strcmp(w[3].w, "do"))
 		said = seen = 0;
@@ -439,4 +462,6 @@ void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 	int trouble = rq_read_trouble(w, k, used);
 	rq_read_status(q, w, k, used, trouble);
 	rq_read_order(q, w, k, used);
+	if (wanted && q->kind == RQ_SAID && !q->order_said)
+		q->order = RO_FIRST;
 }

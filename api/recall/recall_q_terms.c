@@ -350,6 +350,13 @@ static void add_term(rquestion *q, const lex_word *w, size_t k, size_t i, const 
 	int owner = w[i].cap && !lemma && i + 1 < k && !strcmp(w[i + 1].w, "s") &&
 	            i + 2 < k && !lex_stop(w[i + 2].stem);
 	int stop = lex_stop(w[i].stem) || frame_word(w[i].w);
+	/* "learn a new object", "hand over an item": a thing a deed was done
+	 * to, which a skill may be named by (ObjectLearning) */
+	int thing_done_to = 0;
+	if (stop && !lemma && q->verb >= 0 && i >= 2 && i <= (size_t)q->term[q->verb].pos + 4 &&
+	    i > q->term[q->verb].pos && (!strcmp(w[i].w, "object") || !strcmp(w[i].w, "objects")) &&
+	    (!strcmp(w[i - 1].w, "a") || !strcmp(w[i - 1].w, "an") || !strcmp(w[i - 1].w, "new")))
+		stop = 0, thing_done_to = 1;
 	/* "what did you place in the sink": a verb after its subject,
 	 * though the word is also a noun we skip ("which place") */
 	if (stop && lemma && i > 0 && (!strcmp(w[i - 1].w, "you") || !strcmp(w[i - 1].w, "i") ||
@@ -370,7 +377,7 @@ static void add_term(rquestion *q, const lex_word *w, size_t k, size_t i, const 
 	t->same = lemma ? -1 : lex_same_group(w[i].stem);
 	t->alias = lemma ? NULL : lex_asked_alias(w[i].stem);
 	t->owner = (uint8_t)owner;
-	t->tool = (uint8_t)with_tool(q, w, i, lemma);
+	t->soft = (uint8_t)(with_tool(q, w, i, lemma) || thing_done_to);
 	t->pos = (uint8_t)i;
 	/* "during the (morning) demo" */
 	t->occasion = 0;

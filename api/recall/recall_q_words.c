@@ -309,6 +309,22 @@ void rq_read_status(rquestion *q, const lex_word *w, size_t k, uint8_t *used, in
 			q->kind = RQ_FAILED;
 		}
 	}
+	/* "did the feed pushing go OK", "did the delivery go well": how it
+	 * went, not a going nor a name */
+	int went_well = 0;
+	for (size_t i = 1; i + 1 < k && q->kind != RQ_SAID; i++) {
+		static const char *const well[] = { "ok", "okay", "well", "fine", "smoothly",
+			                                "alright", "right", NULL };
+		if (strcmp(w[i].w, "go") && strcmp(w[i].w, "went") && strcmp(w[i].w, "going"))
+			continue;
+		for (const char *const *p = well; *p && !went_well; p++)
+			went_well = !strcmp(w[i + 1].w, *p) && (i + 2 == k || !strcmp(*p, "ok") ||
+			                                         !strcmp(*p, "okay") || !w[i + 2].digit);
+		if (went_well) {
+			used[i] = used[i + 1] = 1;
+			break;
+		}
+	}
 	/* ("what did Lucía say was wrong with her bike": what she said, which
 	 * no status of the robot's tells) */
 	if (q->kind == RQ_SAID)
@@ -317,7 +333,7 @@ void rq_read_status(rquestion *q, const lex_word *w, size_t k, uint8_t *used, in
 	    rq_has(w, k, "problem") || rq_has(w, k, "problems") || rq_has(w, k, "wrong") ||
 	    rq_has(w, k, "unable") || could_not || trouble)
 		q->status = RS_FAILED;
-	else if (passed_check(w, k, used))
+	else if (passed_check(w, k, used) || went_well)
 		q->status = RS_DONE; /* "did lineset 12 pass its check" */
 	else if (rq_has(w, k, "successfully") || rq_has(w, k, "manage") || rq_has(w, k, "managed") ||
 	         rq_has(w, k, "succeed") || rq_has(w, k, "succeeded") || rq_has(w, k, "able") ||
@@ -371,6 +387,25 @@ void rq_read_order(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		/* a promise says what the robot will do */
 		if (q->self_speaker && (!strcmp(w[v].w, "promise") || !strcmp(w[v].w, "offer")))
 			q->promise = 1;
+	}
+	/* "tell someone what you could see", "say what you saw": the words
+	 * said tell a sight (not a thing asked about, nor a seeing) */
+	for (size_t i = 0; i + 3 < k && !q->says_seen; i++) {
+		if (strcmp(w[i].w, "tell") && strcmp(w[i].w, "told") && strcmp(w[i].w, "say") &&
+		    strcmp(w[i].w, "said") && strcmp(w[i].w, "report") && strcmp(w[i].w, "describe"))
+			continue;
+		for (size_t j = i + 1; j + 2 < k && j <= i + 3 && !q->says_seen; j++) {
+			size_t v = j + 2;
+			if (v < k && (!strcmp(w[j + 2].w, "could") || !strcmp(w[j + 2].w, "can") ||
+			              !strcmp(w[j + 2].w, "did")))
+				v++;
+			if (!strcmp(w[j].w, "what") && !strcmp(w[j + 1].w, "you") && v < k &&
+			    (!strcmp(w[v].w, "see") || !strcmp(w[v].w, "saw"))) {
+				q->says_seen = 1;
+				for (size_t m = j; m <= v; m++)
+					used[m] = 1;
+			}
+		}
 	}
 	/* order */
 	for (size_t i = 0; i < k; i++) {

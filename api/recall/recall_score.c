@@ -360,7 +360,7 @@ static int match_terms(const rquestion *q, const fact *f, const facts *set, int 
 		/* in "what did you say to Anna" a name may be the one spoken to: it
 		 * counts when the words name it, and is not required */
 		int optional = (q->kind == RQ_SAID && q->self_speaker && t->cap) ||
-		               (q->kind == RQ_WHICH && (int)i == q->category) || t->owner || t->tool || t->particle ||
+		               (q->kind == RQ_WHICH && (int)i == q->category) || t->owner || t->soft || t->particle ||
 		               (q->people && (int)i == q->category);
 		if (!optional)
 			sum->content++;
@@ -400,7 +400,13 @@ static int match_verb(const rquestion *q, const fact *f, int failed, hitsum *sum
 		                  (sum->content && sum->hits == sum->content));
 		/* ("how many bales of straw did you use": a verb that says nothing
 		 * of the doing, when every other word matched) */
-		int bland = !strcmp(v->stem, "use") || !strcmp(v->stem, "handl");
+		/* ("how much did the LH2074 bags weigh": LoadBag {weight_kg: 18.5}
+		 * weighs them; "what did the parts cost": {price: 12}) */
+		const char *st = f->s[FS_STATE];
+		int measured = st && ((!strcmp(v->stem, "weigh") && strstr(st, "weight")) ||
+		                      (!strcmp(v->stem, "cost") &&
+		                       (strstr(st, "cost") || strstr(st, "price"))));
+		int bland = !strcmp(v->stem, "use") || !strcmp(v->stem, "handl") || measured;
 		int generic = bland && sum->content && sum->hits == sum->content;
 		if (v->cls == LC_OTHER && is_act(f) && verb_match(v, f) == 0 && !why_failed && !generic)
 			return 0;
@@ -526,6 +532,11 @@ double score_hits(const rquestion *q, const fact *f, const facts *set, int *hits
 	if (q->evidence)
 		return score_evidence(q, f, hits_out);
 	if (!type_ok(q, f))
+		return 0;
+	/* ("when did you tell someone what you could see": "I can see a milk"
+	 * said, not the introduction said after it) */
+	if (q->says_seen && !(f->s[FS_TEXT] && seen_said(f->s[FS_TEXT], NULL, 0) &&
+	                      (is_act(f) || is_me(q, set, f->s[FS_NAME]))))
 		return 0;
 	if ((q->kind == RQ_SEEN || (q->verb >= 0 && q->term[q->verb].cls == LC_SEE &&
 	                            q->kind != RQ_SAID && q->kind != RQ_WHO)) &&

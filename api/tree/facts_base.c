@@ -196,7 +196,7 @@ const char *fact_key_unit(const char *key, size_t klen)
 	static const char *const units[] = { "kg", "g", "mg", "mm", "cm", "km", "m", "ml", "l", "m3",
 		                                 "m2", "kw", "kwh", "psi", "bar", "lb", "lbs", "mph",
 		                                 "kmh", "pct", "percent", "sec", "min", "hz", "mah", "ppm",
-		                                 "c", "degc", "degf", "kpa", "rpm", "ms", NULL };
+		                                 "c", "degc", "degf", "kpa", "rpm", "ms", "ft", "gal", "oz", NULL };
 	const char *last = key;
 	for (size_t i = 0; i + 1 < klen; i++)
 		if (key[i] == '_' || key[i] == '-' || key[i] == ' ' || key[i] == '.')
