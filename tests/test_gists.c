@@ -177,6 +177,46 @@ static void test_what_was_seen_is_answered_from_the_gist(void **state)
 	h2emv_answer_free(a);
 }
 
+/* A note a forgotten goal's gist kept is read when nothing else answers
+ * (the term index posts a placeholder's kept line only: evidence reads
+ * the placeholders in scope): who asked for what, and a yes that only
+ * the note holds. */
+static void test_notes_a_gist_kept_answer_questions(void **state)
+{
+	fx *f = *state;
+	/* (the goals go as the builder moves on; the summaries above stay) */
+	h2emv_config c = H2EMV_CONFIG_INIT;
+	c.forgetting = H2EMV_FORGET_TIME;
+	c.life_scene = c.life_event = c.life_goal = H;
+	c.life_summary = 60 * DAY;
+	assert_int_equal(h2emv_config_set(f->m, &c, NULL), H2EMV_OK);
+	tu_ingestf(f->m, "{\"t\":%lld,\"location\":\"control room\",\"note\":\"Line B pressure low at "
+	                 "3.1 bar; Ravi Menon asked for a reading every hour until it recovers.\"}",
+	           (long long)T0);
+	tu_ingestf(f->m, "{\"t\":%lld,\"location\":\"compressor room\",\"note\":\"Compressor 1 "
+	                 "serviced by Luis: belt replaced, back in service.\"}",
+	           (long long)(T0 + 2 * H));
+	h2emv_error err = { 0 };
+	if (h2emv_build(NULL, f->m, NULL, &err))
+		fail_msg("build: %s", err.message);
+	tu_ingestf(f->m, "{\"t\":%lld,\"goal\":\"Idle\",\"action\":{\"name\":\"Idle\",\"status\":"
+	                 "\"running\"}}",
+	           (long long)(T0 + 2 * DAY));
+	if (h2emv_build(NULL, f->m, NULL, &err))
+		fail_msg("build: %s", err.message);
+	uint64_t bad = 1;
+	assert_int_equal(h2emv_check(&bad, f->m, NULL, &err), H2EMV_OK);
+	assert_int_equal(bad, 0);
+	h2emv_answer *a = ask(f->m, "Who asked for a reading every hour?");
+	if (!strstr(a->text, "Ravi Menon"))
+		fail_msg("who asked, from a kept note: '%s'", a->text);
+	h2emv_answer_free(a);
+	a = ask(f->m, "Is the compressor back in service?");
+	if (strncmp(a->text, "Yes", 3))
+		fail_msg("a yes from a kept note: '%s'", a->text);
+	h2emv_answer_free(a);
+}
+
 /* Two hundred shelved books: the placeholders stay within their budget
  * (4 KiB at most, at the highest level) and still hold the failure and
  * the person, which outrank the books. */
@@ -299,6 +339,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_what_was_seen_is_answered_from_the_gist, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_the_gist_stays_within_its_budget, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_count_from_gists_says_at_least, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_notes_a_gist_kept_answer_questions, setup, teardown),
 		cmocka_unit_test(test_merged_placeholders_keep_both_gists),
 		cmocka_unit_test(test_a_summary_says_outcomes_in_a_sentence),
 	};

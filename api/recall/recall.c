@@ -104,6 +104,8 @@ static int weigh_evidence(rctx *x, rquestion *q)
 		memcpy(kept, x->c, n * sizeof *kept);
 	rquestion ev = *q;
 	ev.evidence = 1;
+	int forgot = x->forgot;
+	h2emv_ref forgot_ref = x->forgot_ref;
 	int rc = collect(x, &ev);
 	x->q = q;
 	/* over a typed fact, only the robot's own record: its note or its own
@@ -118,6 +120,9 @@ static int weigh_evidence(rctx *x, rquestion *q)
 	if (better) {
 		*q = ev;
 	} else if (rc == H2EMV_OK) {
+		/* (what the evidence walk met forgotten is not what was asked) */
+		x->forgot = forgot;
+		x->forgot_ref = forgot_ref;
 		if (n > x->cap) { /* (collect found fewer: the array holds n) */
 			free(kept);
 			return eng_fail(x->err, H2EMV_ECORRUPT, "recall: candidates lost");
@@ -156,6 +161,8 @@ static int yes_from_record(rctx *x, rquestion *q)
 {
 	rquestion ev = *q;
 	ev.evidence = 1;
+	int forgot = x->forgot;
+	h2emv_ref forgot_ref = x->forgot_ref;
 	int rc = collect(x, &ev);
 	x->q = q;
 	size_t j = 0;
@@ -169,12 +176,16 @@ static int yes_from_record(rctx *x, rquestion *q)
 			      !strcmp(w[m].w, "no") || !strcmp(w[m].w, "without") ||
 			      !strcmp(w[m].w, "will") || !strcmp(w[m].w, "tomorrow") ||
 			      !strcmp(w[m].w, "planned") || !strcmp(w[m].w, "scheduled");
-		if (x->c[i].complete && !x->c[i].coarse && !neg)
+		if (x->c[i].complete && x->c[i].coarse != 1 && !neg) /* (a gist keeps the note whole) */
 			x->c[j++] = x->c[i];
 	}
 	x->n = rc == H2EMV_OK ? j : x->n;
-	if (rc == H2EMV_OK && x->n)
+	if (rc == H2EMV_OK && x->n) {
 		*q = ev;
+	} else {
+		x->forgot = forgot;
+		x->forgot_ref = forgot_ref;
+	}
 	return rc;
 }
 
@@ -327,13 +338,15 @@ int recall_answer(h2emv_answer **out, h2emv_mem *mem, h2emv_snap *snap, const ch
 		if (rc == H2EMV_OK)
 			rc = retrieve(&x, &q, root, trace, err);
 	}
-	if (rc == H2EMV_OK && root && !x.forgot && q.kind != RQ_YESNO && q.n_term &&
+	/* (over forgotten time, only when nothing answered: a note a gist
+	 * kept, "Ravi Menon asked for a reading every hour", is read then) */
+	if (rc == H2EMV_OK && root && (!x.forgot || !x.n) && q.kind != RQ_YESNO && q.n_term &&
 	    q.kind != RQ_STEPS)
 		rc = weigh_evidence(&x, &q);
 	if (rc == H2EMV_OK && root && !x.forgot && !x.n && q.kind != RQ_YESNO &&
 	    q.kind != RQ_COUNT && q.kind != RQ_STEPS && q.n_term)
 		rc = closest_record(&x, &q);
-	if (rc == H2EMV_OK && root && !x.forgot && !x.n && q.kind == RQ_YESNO && q.n_term)
+	if (rc == H2EMV_OK && root && !x.n && q.kind == RQ_YESNO && q.n_term)
 		rc = yes_from_record(&x, &q);
 	h2emv_answer *a = NULL;
 	pr_str b = { 0 };

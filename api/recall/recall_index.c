@@ -167,7 +167,11 @@ static int visit_cand(void *ctx, const eng_posting *p, eng_ref ref)
 	if (!s->placeholders && s->need && !(p->types & (s->need | TYPE_GIST)))
 		return 0;
 	h2emv_ref hr = { ref.id, ref.version };
-	if (!s->placeholders && set_add(ix, hr) && ref_push(ix, hr))
+	/* (a placeholder's postings are its kept line only: for evidence, the
+	 * notes and words its gist kept are read too, within the scope) */
+	int gist = s->placeholders && s->q->evidence &&
+	           !(s->q->t1 && (p->t_last < s->q->t0 || p->t_first >= s->q->t1));
+	if ((!s->placeholders || gist) && set_add(ix, hr) && ref_push(ix, hr))
 		return H2EMV_ENOMEM;
 	if (ix->n_sp == ix->cap_sp) {
 		size_t cap = ix->cap_sp ? ix->cap_sp * 2 : 256;
