@@ -5,7 +5,8 @@
  * you ...?" without "when", and a verb of the same class before a near
  * one ("hand over" is the HandOver, not the later LoadDishwasher); where
  * a thing came from when the take names no source (the container opened
- * just before it), and where a thing "ended up". And a robot that cut two
+ * just before it), where a thing "ended up", and a mug washed by putting
+ * it in the sink under the tap. And a robot that cut two
  * things seconds apart "with a knife" its log never names on the cut, a
  * frying asked as cooking (WordNet), cookies it said it could see while
  * its look at them failed, "the fruit" for an apple the log names alone,
@@ -30,6 +31,8 @@
 	"\"succeeded\"}}"
 
 static const char *const kitchen[] = {
+	"{" T("08:29:50") ",\"location\":\"kitchen\",\"action\":{\"name\":\"Place\",\"args\":"
+	"[\"Mug_1\",\"Sink_Basin\"],\"status\":\"succeeded\"}}",
 	"{" T("08:30:00") ",\"location\":\"kitchen\"" ACT("ToggleOn", "Faucet"),
 	"{" T("08:31:00") ",\"location\":\"kitchen\"" ACT("ToggleOff", "Faucet"),
 	"{" T("08:40:00") ",\"location\":\"kitchen\"" ACT("ToggleOn", "Faucet"),
@@ -70,6 +73,9 @@ static void test_a_households_words(void **state)
 	tu_expect_at(m, AT, "When did you last hand something to someone?", "19:00", "19:30");
 	tu_expect_at(m, AT, "Where did you get the lettuce yesterday?", "fridge", "drawer");
 	tu_expect_at(m, AT, "Where did the lettuce slice end up?", "plate", NULL);
+	/* washing in a kitchen: into the sink, under the tap */
+	tu_expect_at(m, AT, "When did you rinse the mug?", "08:29:50", NULL);
+	tu_expect_at(m, AT, "I'm curious, did you wash any mug yesterday?", "Yes", NULL);
 	tu_close_rm(m, dir);
 }
 

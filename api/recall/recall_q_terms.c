@@ -178,7 +178,12 @@ size_t question_start(const lex_word *w, size_t k, const uint8_t *used)
 			if (!strcmp(w[i].w, *p) && (i == 0 || used[i - 1] || !strcmp(w[i].w, "when") ||
 			                            !strcmp(w[i].w, "where") || !strcmp(w[i].w, "who") ||
 			                            !strcmp(w[i].w, "what") || !strcmp(w[i].w, "which") ||
-			                            !strcmp(w[i].w, "how"))) {
+			                            !strcmp(w[i].w, "how") ||
+			                            /* "I'm curious, did you wash any bowl" */
+			                            (i + 1 < k && i > 1 && (!strcmp(w[i].w, "did") ||
+			                                                    !strcmp(w[i].w, "have")) &&
+			                             (!strcmp(w[i + 1].w, "you") ||
+			                              !strcmp(w[i + 1].w, "we"))))) {
 				qi = i;
 				found = 1;
 			}

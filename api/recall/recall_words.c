@@ -392,6 +392,18 @@ int type_ok(const rquestion *q, const fact *f)
 	}
 }
 
+/* Was f's thing put into a sink (its destination or place names one)? */
+static int in_sink(const fact *f)
+{
+	const char *d = f->s[FS_DST] ? f->s[FS_DST] : f->s[FS_PLACE];
+	if (!d)
+		return 0;
+	for (const char *p = d; *p; p++)
+		if (!strncasecmp(p, "sink", 4))
+			return 1;
+	return 0;
+}
+
 /* How close a question's verb term is to an action fact's verb: 3 the same
  * lemma, 2.5 the same class, 2 a near class or a word of the skill's name, 1 a loose relation
  * (fetching and delivering are both transports), 0 none. */
@@ -406,6 +418,11 @@ double verb_match(const rq_term *v, const fact *f)
 	 * ("load the dishwasher" also moves a thing) */
 	if (lex_class_near(v->cls, f->cls))
 		return v->cls == f->cls ? 2.5 : 2;
+	/* "what did you wash", "when did you rinse the bowl": a kitchen robot
+	 * washes a thing by putting it in the sink under the tap (Place Bowl
+	 * Sink_Basin, then ToggleOn Faucet) */
+	if (v->cls == LC_CLEAN && f->cls == LC_PUT && in_sink(f))
+		return 2.5;
 	/* "cook" for a fry, "measure" for a weighing: a way of doing the verb
 	 * asked (WordNet; not the reverse), but not for the verbs of moving
 	 * and carrying, whose kinds are nearly every doing */
