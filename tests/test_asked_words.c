@@ -178,12 +178,44 @@ static void test_amounts_in_units_and_how_it_went(void **state)
 	tu_close_rm(m, dir);
 }
 
+/* A day of more distinct things than a summary keeps (its aggregate is
+ * cut to the most telling when built, and the cut is not stored): the
+ * summary is still opened for what it may have lost. */
+static void test_a_full_summary_is_opened(void **state)
+{
+	(void)state;
+	char *dir;
+	h2emv_mem *m = tu_mem_tmp("asked4", &dir);
+	assert_non_null(m);
+	h2emv_config c = H2EMV_CONFIG_INIT;
+	c.forgetting = H2EMV_FORGET_NONE;
+	assert_int_equal(h2emv_config_set(m, &c, NULL), H2EMV_OK);
+	const long long t0 = 1712563200LL * 1000000, h = 3600LL * 1000000; /* Mon 08:00Z */
+	tu_ingestf(m, "{\"t\":%lld,\"location\":\"kitchen\",\"action\":{\"name\":\"Place\",\"args\":"
+	              "[\"Cup_9\",\"Sink_Basin\"],\"status\":\"succeeded\"}}",
+	           t0);
+	/* six days, two sessions a day, forty things picked up in each */
+	for (int d = 0, n = 0; d < 6; d++)
+		for (int e = 0; e < 2; e++)
+			for (int i = 0; i < 40; i++, n++)
+				tu_ingestf(m, "{\"t\":%lld,\"location\":\"kitchen\",\"action\":{\"name\":"
+				              "\"Pickup\",\"args\":[\"Thing%d\"],\"status\":\"succeeded\"}}",
+				           t0 + d * 24 * h + e * 9 * h + h + i * 20LL * 1000000, n);
+	h2emv_error err = { 0 };
+	if (h2emv_build(NULL, m, NULL, &err))
+		fail_msg("build: %s", err.message);
+	tu_expect_at(m, 1713088800000000LL /* Sunday 10:00Z */,
+	             "What did you put in the sink on Monday morning?", "cup", NULL);
+	tu_close_rm(m, dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_households_words),
 		cmocka_unit_test(test_a_tool_a_kind_of_doing_and_a_sight_said),
 		cmocka_unit_test(test_amounts_in_units_and_how_it_went),
+		cmocka_unit_test(test_a_full_summary_is_opened),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

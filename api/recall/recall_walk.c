@@ -381,7 +381,10 @@ int walk(rctx *x, const h2emv_node *n, int depth, h2emv_error *err)
 	if (!ixd && !f)
 		return eng_fail(err, H2EMV_ENOMEM, "out of memory");
 	/* (summaries keep no notes: evidence reads every goal in scope) */
-	int open = ixd || !f->n || f->trimmed || x->q->evidence || any_match(x, f);
+	/* (an aggregate at its cap was trimmed when built: the flag is not
+	 * stored, so a full one may lack what is asked) */
+	int open = ixd || !f->n || f->trimmed || f->n >= FACTS_SUMMARY_MAX || x->q->evidence ||
+	           any_match(x, f);
 	size_t k = h2emv_node_child_count(n);
 	int forgotten_kid = 0;
 	for (size_t i = 0; i < k && !ixd; i++) {
