@@ -96,7 +96,15 @@ static const char *const counter[] = {
 	"{" T("11:30:00") ",\"location\":\"kitchen\",\"action\":{\"name\":\"Place\",\"args\":"
 	"[\"Apple_3\",\"DiningTable\"],\"status\":\"succeeded\"}}",
 	"{" T("11:35:00") ",\"location\":\"kitchen\",\"speech\":[{\"speaker\":\"robot\","
+	"\"text\":\"My name is Robo.\"}]}",
+	"{" T("11:35:20") ",\"location\":\"kitchen\",\"speech\":[{\"speaker\":\"robot\","
 	"\"text\":\"Hello, I help in this kitchen.\"}]}",
+	"{" T("11:36:00") ",\"location\":\"kitchen\",\"speech\":[{\"speaker\":\"robot\","
+	"\"text\":\"My name is Robo.\"}]}",
+	"{" T("11:36:20") ",\"location\":\"kitchen\",\"speech\":[{\"speaker\":\"robot\","
+	"\"text\":\"Hello, I help in this kitchen.\"}]}",
+	"{" T("11:36:40") ",\"location\":\"kitchen\",\"speech\":[{\"speaker\":\"robot\","
+	"\"text\":\"My name is Robo.\"}]}",
 	/* a customer logged by role, with a member of staff beside her */
 	"{" T("11:40:00") ",\"location\":\"counter\",\"persons\":[\"Gloria Mendez\",\"Tasha\"],"
 	"\"speech\":[{\"speaker\":\"customer\",\"text\":\"There is still a stain on the roof.\"}]}",
@@ -118,6 +126,8 @@ static void test_a_tool_a_kind_of_doing_and_a_sight_said(void **state)
 	tu_expect_at(m, AT, "the egg - what did you do with it?", "egg", "Slice");
 	tu_expect_at(m, AT, "when did you learn a new object?", "11:25", NULL);
 	tu_expect_at(m, AT, "When did you last tell someone what you could see?", "11:20", "11:35");
+	tu_expect_at(m, AT, "what did you keep saying over and over?", "Robo.\" 3 times", NULL);
+	tu_expect_at(m, AT, "the very first thing you said to the guests?", "I can see", NULL);
 	tu_expect_at(m, AT, "What did Gloria complain about?", "stain", NULL);
 	tu_close_rm(m, dir);
 }

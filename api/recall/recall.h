@@ -93,6 +93,8 @@ typedef struct rquestion {
 	int most;             /* "which room did you clean most often": the thing
 	                       * tallied most (1) or least (-1) often; 0 none */
 	int promise;          /* "what did you promise Tom": words of what the robot will do */
+	int repeated;         /* "what did you keep saying over and over": the words
+	                       * said most often */
 	int says_seen;        /* "when did you tell someone what you could see": the
 	                       * robot's words that tell what it sees */
 	int tries;            /* "how many swaps did you try": every attempt counts, the
@@ -127,6 +129,9 @@ void rq_parse_zone(rquestion *q, const char *text, int64_t now, int zone_min);
 
 /* A unit word in one spelling ("percent" and "pct": "pct"); "" if none. */
 const char *rq_norm_unit(const char *w);
+/* A plural kind of person ("guests", "visitors"): a crowd spoken to, whom
+ * the words said seldom name (recall_words.c). */
+int crowd_word(const rq_term *t);
 
 /* A word that names a measured value ("level", "reading", "temperature"). */
 int rq_measure_word(const char *w);

@@ -236,7 +236,8 @@ static int usable(const rquestion *q)
 			return 0; /* another verb: matched by WordNet's senses */
 		if (q->kind == RQ_SAID && (int)i == q->person)
 			continue;
-		int optional = (q->kind == RQ_SAID && q->self_speaker && t->cap) ||
+		int optional = (q->kind == RQ_SAID && q->self_speaker &&
+		                (t->cap || crowd_word(t))) ||
 		               (q->kind == RQ_WHICH && (int)i == q->category) || t->owner || t->soft ||
 		               (q->people && (int)i == q->category);
 		content += !optional;

@@ -365,6 +365,16 @@ void rq_parse_zone(rquestion *q, const char *text, int64_t now, int zone_min)
 	size_t qi = question_start(w, k, used);
 	drop_preamble(w, k, qi, used);
 	read_kind(q, w + qi, k - qi, used + qi);
+	/* "the very first thing you said to the guests": what was said,
+	 * asked without "what" */
+	for (size_t i = 0; q->kind == RQ_DO && i + 2 < k; i++)
+		if ((!strcmp(w[i].w, "thing") || !strcmp(w[i].w, "things")) &&
+		    !strcmp(w[i + 1].w, "you") &&
+		    (!strcmp(w[i + 2].w, "said") || !strcmp(w[i + 2].w, "told"))) {
+			q->kind = RQ_SAID;
+			q->self_speaker = 1;
+			used[i + 2] = 1;
+		}
 	/* "last time you turned the tap on?", "first time you waved at
 	 * people?": when, asked without "when" */
 	size_t lt = k > 3 && !strcmp(w[0].w, "the") ? 1 : 0;

@@ -451,6 +451,25 @@ void read_kind(rquestion *q, const lex_word *w, size_t k, uint8_t *used)
 		for (size_t j = wanted; j < k; j++)
 			used[j] = 1;
 	}
+	/* "what did you keep saying over and over", "what were you repeating":
+	 * the words said most often */
+	for (size_t j = 0; j < k; j++) {
+		int keep = (!strcmp(w[j].w, "keep") || !strcmp(w[j].w, "kept")) && j + 1 < k &&
+		           (!strcmp(w[j + 1].w, "saying") || !strcmp(w[j + 1].w, "repeating") ||
+		            !strcmp(w[j + 1].w, "telling") || !strcmp(w[j + 1].w, "asking"));
+		int over = j + 2 < k && ((!strcmp(w[j].w, "over") && !strcmp(w[j + 2].w, "over")) ||
+		                         (!strcmp(w[j].w, "again") && !strcmp(w[j + 2].w, "again"))) &&
+		           !strcmp(w[j + 1].w, "and");
+		int rep = !strcmp(w[j].w, "repeating") || !strcmp(w[j].w, "repeatedly");
+		if (keep)
+			used[j] = used[j + 1] = 1;
+		if (over)
+			used[j] = used[j + 1] = used[j + 2] = 1;
+		if (rep)
+			used[j] = 1;
+		if (keep || over || rep)
+			q->repeated = said = 1, seen = 0;
+	}
 	/* "what did you do before the guard spoke": a question about doing */
 	if (k > 3 && !strcmp(w[1].w, "did") && !strcmp(w[2].w, "you") && !strcmp(w[3].w, "do"))
 		said = seen = 0;

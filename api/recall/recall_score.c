@@ -359,7 +359,10 @@ static int match_terms(const rquestion *q, const fact *f, const facts *set, int 
 			continue;
 		/* in "what did you say to Anna" a name may be the one spoken to: it
 		 * counts when the words name it, and is not required */
-		int optional = (q->kind == RQ_SAID && q->self_speaker && t->cap) ||
+		/* (and "what did you say to the guests": a kind of person, whom
+		 * the words seldom name) */
+		int optional = (q->kind == RQ_SAID && q->self_speaker &&
+		                (t->cap || crowd_word(t))) ||
 		               (q->kind == RQ_WHICH && (int)i == q->category) || t->owner || t->soft || t->particle ||
 		               (q->people && (int)i == q->category);
 		if (!optional)

@@ -392,6 +392,15 @@ int type_ok(const rquestion *q, const fact *f)
 	}
 }
 
+/* "The guests", "visitors", "people": a crowd the robot spoke to, whom
+ * its words seldom name (a plural kind of person; "the visitor" is one). */
+int crowd_word(const rq_term *t)
+{
+	size_t n = strlen(t->word);
+	return !t->lemma && !t->cap && n > 3 && t->word[n - 1] == 's' && strcmp(t->stem, t->word) &&
+	       wn_is_person(t->word);
+}
+
 /* Was f's thing put into a sink (its destination or place names one)? */
 static int in_sink(const fact *f)
 {
