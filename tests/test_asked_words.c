@@ -128,6 +128,8 @@ static void test_a_tool_a_kind_of_doing_and_a_sight_said(void **state)
 	tu_expect_at(m, AT, "When did you last tell someone what you could see?", "11:20", "11:35");
 	tu_expect_at(m, AT, "what did you keep saying over and over?", "Robo.\" 3 times", NULL);
 	tu_expect_at(m, AT, "the very first thing you said to the guests?", "I can see", NULL);
+	tu_expect_at(m, AT, "when did you finally learn a new object?", "11:25", NULL);
+	tu_expect_at(m, AT, "were you able to fry the egg in the end?", "Yes", NULL);
 	tu_expect_at(m, AT, "What did Gloria complain about?", "stain", NULL);
 	tu_close_rm(m, dir);
 }

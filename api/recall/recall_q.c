@@ -364,6 +364,16 @@ void rq_parse_zone(rquestion *q, const char *text, int64_t now, int zone_min)
 	q->weekday = sc.weekday && sc.span == DAY_US && q->t1;
 	size_t qi = question_start(w, k, used);
 	drop_preamble(w, k, qi, used);
+	/* "in the end", "eventually", "finally": how it turned out, no word
+	 * a record holds (the newest outcome is read anyway) */
+	for (size_t i = 0; i < k; i++) {
+		if (!strcmp(w[i].w, "eventually") || !strcmp(w[i].w, "finally"))
+			used[i] = 1;
+		if (i + 2 < k && (!strcmp(w[i].w, "in") || !strcmp(w[i].w, "at")) &&
+		    !strcmp(w[i + 1].w, "the") && !strcmp(w[i + 2].w, "end") &&
+		    (i + 3 == k || strcmp(w[i + 3].w, "of")))
+			used[i] = used[i + 1] = used[i + 2] = 1;
+	}
 	read_kind(q, w + qi, k - qi, used + qi);
 	/* "the very first thing you said to the guests": what was said,
 	 * asked without "what" */
