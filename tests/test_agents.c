@@ -138,8 +138,8 @@ static void test_what_you_told_someone_is_your_reply_to_them(void **state)
 static void test_amounts_in_notes_and_short_keys_are_summed(void **state)
 {
 	h2emv_mem *m = *state;
-	expect(m, "How many litres of diesel were delivered in total?", "1400 in all", NULL);
-	expect(m, "How many kg of luggage did you load in total?", "79 in all", NULL);
+	expect(m, "How many litres of diesel were delivered in total?", "1400 litres in all", NULL);
+	expect(m, "How many kg of luggage did you load in total?", "79 kg in all", NULL);
 }
 
 /* why an attempt failed: the person present counts as named by it, and

@@ -74,7 +74,7 @@ static void test_amounts_in_parameters_are_summed(void **state)
 {
 	h2emv_mem *m = *state;
 	expect(m, "How many crates did you load?", "9 in all", NULL);
-	expect(m, "How much did the baskets weigh altogether?", "6.75 in all", NULL);
+	expect(m, "How much did the baskets weigh altogether?", "6.75 kg in all", NULL);
 	/* an order number names an order: the orders are counted, not summed */
 	expect(m, "How many orders did you pack?", "2 times", "in all");
 }

@@ -90,6 +90,11 @@ double verb_match(const rq_term *v, const fact *f);
 
 /* recall_score.c */
 int is_me(const rquestion *q, const facts *set, const char *name);
+/* recall_speaker.c: was a person named by t listed as present while f ran
+ * (within a minute of it); in a question about words, does the speaker of
+ * f fit (its weight added to *s; 0 when it rules f out)? */
+int present_at(const facts *set, const fact *f, const rq_term *t);
+int match_speaker(const rquestion *q, const fact *f, const facts *set, double *s);
 double score_hits(const rquestion *q, const fact *f, const facts *set, int *hits_out);
 double score_in(const rquestion *q, const fact *f, const facts *set);
 /* Does the word `t` of the question stand in the fact (its slots, name or
@@ -168,6 +173,8 @@ void answer_text(rctx *x, pr_str *b, h2emv_answer *a);
 /* recall_count.c */
 void answer_count(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k);
 void answer_yesno(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k);
+/* recall_said.c */
+void answer_said(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k);
 void answer_steps(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k);
 void answer_done(rctx *x, pr_str *b, h2emv_answer *a, const cand *c, size_t k);
 
