@@ -102,11 +102,8 @@ int by_kinds(rctx *x, rquestion *q, const h2emv_node *root, h2emv_error *err)
 	}
 	if (!any || !root)
 		return H2EMV_OK;
-	x->q = q;
-	x->n = 0;
-	x->cut = 0;
-	x->settled = 0;
-	int rc = walk(x, root, 0, err);
+	(void)err; /* (collect reports through x->err) */
+	int rc = collect(x, q);
 	if (rc)
 		return rc;
 	if (x->n) {
