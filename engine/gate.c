@@ -401,7 +401,11 @@ static uint64_t map_releases; /* process-wide count (eng_map_releases) */
 void eng_map_release(eng_env *env)
 {
 	eng_gen *g = NULL;
-	gate_read_enter(&env->gate);
+	/* never waits: the caller may hold a view a waiting remap waits for
+	 * (serve's exports release behind them), and a release skipped
+	 * while the map grows is made up by the next one */
+	if (!gate_read_try_enter(&env->gate))
+		return;
 	pthread_mutex_lock(&env->gate.mu);
 	unsigned epoch = env->gate.epoch;
 	pthread_mutex_unlock(&env->gate.mu);

@@ -860,8 +860,10 @@ int h2emv_mem_stats(h2emv_stats *out, h2emv_mem *mem, h2emv_error *err);
  * set until the kernel needs the memory). They stay in the page cache, so
  * the next read maps them again at the cost of a minor fault; open
  * snapshots stay valid. A long-running reader (`h2emv serve` does it ten times
- * a second) calls this to keep its resident set to what it is working on.
- * Any thread, any time; may wait while another thread grows the map. */
+ * a second, and each tree export every 256 KiB it writes) calls this to
+ * keep its resident set to what it is working on. Any thread, any time,
+ * with snapshots open too; it never waits: while another thread grows the
+ * map it does nothing. */
 void h2emv_mem_release_pages(h2emv_mem *mem);
 
 typedef struct h2emv_gc_options {
