@@ -405,6 +405,13 @@ int eng_check_pages(uint64_t *n_violations, const char *dir, h2emv_violation_fn 
 int eng_damaged_reason(char *reason, size_t n, const char *dir);
 int eng_mark_damaged(const char *dir, const char *reason, h2emv_error *err);
 int eng_mark_clean(const char *dir, h2emv_error *err);
+/* The fault guard (faultguard.c, h2emv_guard_faults): install the SIGSEGV
+ * and SIGBUS handlers once; watch the memory in `dir` (opened for writing,
+ * `owner` its handle) so that a fault inside its data file's map writes its
+ * DAMAGED mark; unwatch at close. Watching works without the handlers. */
+int eng_fault_guard_install(h2emv_error *err);
+void eng_fault_watch(const void *owner, const char *dir);
+void eng_fault_unwatch(const void *owner);
 
 /* See h2emv_salvage; `obs_check` validates observation bodies. */
 int eng_salvage(h2emv_salvage_result *out, const char *src, const char *dst,

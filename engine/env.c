@@ -282,8 +282,10 @@ int eng_open(eng_env **out, const char *dir, const eng_open_opts *opts, h2emv_er
 		goto fail;
 	if ((rc = env_load_dicts(env, err)) != H2EMV_OK)
 		goto fail;
-	if (!(env->flags & H2EMV_OPEN_READONLY))
+	if (!(env->flags & H2EMV_OPEN_READONLY)) {
 		reserve_refresh(env, env->gen);
+		eng_fault_watch(env, dir); /* a fault in its map marks it (faultguard.c) */
+	}
 	*out = env;
 	return H2EMV_OK;
 fail:
@@ -299,6 +301,7 @@ void eng_close(eng_env *env)
 	 * generation holds the last reference */
 	if (env->gen && --env->gen->refs == 0)
 		gen_close(env->gen);
+	eng_fault_unwatch(env);
 	unregister_store(env);
 	if (env->lockfd >= 0)
 		close(env->lockfd);

@@ -44,6 +44,8 @@ typedef struct map_gate {
 void gate_init(map_gate *g);
 void gate_destroy(map_gate *g);
 void gate_read_enter(map_gate *g);
+/* As gate_read_enter, but 0 at once (not entered) while a remap waits. */
+int gate_read_try_enter(map_gate *g);
 void gate_read_exit(map_gate *g);
 /* Wait (up to wait_seconds; 0 = don't wait) until no reader is open and
  * hold new ones back. H2EMV_OK or H2EMV_EBUSY. */

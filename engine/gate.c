@@ -64,8 +64,8 @@ int eng_damaged_reason(char *reason, size_t n, const char *dir)
 	return 1;
 }
 
-/* All of `n` bytes of `p` to fd; 1 when written. */
-static int write_all(int fd, const char *p, size_t n)
+/* See gate.h. */
+int gate_write_all(int fd, const char *p, size_t n)
 {
 	while (n) {
 		ssize_t k = write(fd, p, n);
@@ -93,7 +93,7 @@ int eng_mark_damaged(const char *dir, const char *reason, h2emv_error *err)
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return eng_fail(err, H2EMV_EIO, "%s: %s", tmp, strerror(errno));
-	int ok = write_all(fd, reason, strlen(reason)) && write_all(fd, "\n", 1);
+	int ok = gate_write_all(fd, reason, strlen(reason)) && gate_write_all(fd, "\n", 1);
 	ok &= fsync(fd) == 0;
 	ok &= close(fd) == 0;
 	if (!ok || rename(tmp, path) != 0) {
@@ -401,7 +401,11 @@ static uint64_t map_releases; /* process-wide count (eng_map_releases) */
 void eng_map_release(eng_env *env)
 {
 	eng_gen *g = NULL;
-	gate_read_enter(&env->gate);
+	/* never waits: the caller may hold a view a waiting remap waits for
+	 * (serve's exports release behind them), and a release skipped
+	 * while the map grows is made up by the next one */
+	if (!gate_read_try_enter(&env->gate))
+		return;
 	pthread_mutex_lock(&env->gate.mu);
 	unsigned epoch = env->gate.epoch;
 	pthread_mutex_unlock(&env->gate.mu);

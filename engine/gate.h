@@ -44,4 +44,8 @@ int eng_gate_every_page(const char *path, h2emv_error *err);
  * of the data file (reading it would fault); H2EMV_OK otherwise. */
 int env_value_sane(eng_env *env, const void *data, size_t size, h2emv_error *err);
 
+/* All of `n` bytes of `p` to fd, again after EINTR (async-signal-safe:
+ * the fault guard writes its mark with it); 1 when written. */
+int gate_write_all(int fd, const char *p, size_t n);
+
 #endif

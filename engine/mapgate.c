@@ -36,6 +36,15 @@ void gate_read_enter(map_gate *g)
 	pthread_mutex_unlock(&g->mu);
 }
 
+int gate_read_try_enter(map_gate *g)
+{
+	pthread_mutex_lock(&g->mu);
+	int in = !g->remapping;
+	g->readers += in;
+	pthread_mutex_unlock(&g->mu);
+	return in;
+}
+
 void gate_read_exit(map_gate *g)
 {
 	pthread_mutex_lock(&g->mu);

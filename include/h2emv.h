@@ -212,6 +212,23 @@ void h2emv_mem_close(h2emv_mem *mem);
 /* The directory the memory lives in. Owned by `mem`. */
 const char *h2emv_mem_dir(const h2emv_mem *mem);
 
+/* Opt in to marking a memory damaged when a read of it faults. LMDB reads
+ * the data file through a memory map and trusts it: a page past the end of
+ * a file cut short, or one the disk cannot read, raises SIGBUS or SIGSEGV
+ * in the reading thread instead of returning an error. After this call,
+ * such a fault whose address lies in the data file of a memory this
+ * process has open for writing writes that memory's DAMAGED mark (as
+ * h2emv_check_store does: every later open for writing is refused with
+ * H2EMV_ECORRUPT, `h2emv` exits 3) and then ends the process by the same
+ * signal, as it would have without the guard. A fault anywhere else goes
+ * to the handler installed before (or the default action). The handlers
+ * are process-wide (sigaction, SA_SIGINFO | SA_ONSTACK) and only do
+ * async-signal-safe work; the alternate signal stack is set for the
+ * calling thread. Install them after any SIGSEGV/SIGBUS handler of your
+ * own, which they chain to. Read-only handles are never marked. Calling it
+ * again does nothing. Returns H2EMV_OK, ENOMEM or EIO. docs/damaged.md. */
+int h2emv_guard_faults(h2emv_error *err);
+
 /* --------------------------------------------------------- configuration -- */
 
 /* How the memory segments and forgets. Stored in the memory when it is
@@ -843,8 +860,10 @@ int h2emv_mem_stats(h2emv_stats *out, h2emv_mem *mem, h2emv_error *err);
  * set until the kernel needs the memory). They stay in the page cache, so
  * the next read maps them again at the cost of a minor fault; open
  * snapshots stay valid. A long-running reader (`h2emv serve` does it ten times
- * a second) calls this to keep its resident set to what it is working on.
- * Any thread, any time; may wait while another thread grows the map. */
+ * a second, and each tree export every 256 KiB it writes) calls this to
+ * keep its resident set to what it is working on. Any thread, any time,
+ * with snapshots open too; it never waits: while another thread grows the
+ * map it does nothing. */
 void h2emv_mem_release_pages(h2emv_mem *mem);
 
 typedef struct h2emv_gc_options {

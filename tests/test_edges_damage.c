@@ -66,15 +66,6 @@ static char *last_output(void)
 	return s ? s : strdup("");
 }
 
-static int marked(const char *dir)
-{
-	char *p = tu_fmt("%s/DAMAGED", dir);
-	struct stat st;
-	int r = stat(p, &st) == 0;
-	free(p);
-	return r;
-}
-
 /* A built memory: init, ingest, build; then (compacted) a compaction,
  * which leaves the free list empty, or (not) more builds, which fill it. */
 static char *make_store(const char *tag, int compacted)
@@ -140,9 +131,9 @@ static void flips_are_caught(const char *dir, const char *tag)
 		assert_int_equal(unlink(mark), 0);
 		int ing = cli("ingest -m '%s' '%s'", copy, input);
 		out = last_output();
-		if (ing != 3 || !marked(copy))
+		if (ing != 3 || !tu_marked_damaged(copy))
 			fail_msg("%s: bit %d of byte %d: ingest exits %d (marked: %d), not 3: %s", tag,
-			         bit, byte, ing, marked(copy), out);
+			         bit, byte, ing, tu_marked_damaged(copy), out);
 		free(out);
 		/* every later write too, and gc and compaction */
 		assert_int_equal(cli("build -m '%s' -q", copy), 3);
@@ -181,7 +172,7 @@ static void test_a_writer_that_is_open_refuses_its_next_write(void **state)
 	int rc = h2emv_ingest(&seq, m, obs, strlen(obs), &e);
 	if (rc != H2EMV_ECORRUPT)
 		fail_msg("the write after the flip: %d (%s), not ECORRUPT", rc, e.message);
-	assert_true(marked(dir));
+	assert_true(tu_marked_damaged(dir));
 	assert_non_null(strstr(e.message, "DAMAGED"));
 	h2emv_mem_close(m);
 	assert_int_equal(cli("check -m '%s'", dir), 1);
@@ -256,8 +247,8 @@ static void write_refused(const char *dir, const char *what)
 {
 	int rc = cli("ingest -m '%s' '%s'", dir, input);
 	char *out = last_output();
-	if (rc != 3 || !marked(dir) || strstr(out, "observations (seq"))
-		fail_msg("%s: ingest exits %d (marked: %d), not 3: %s", what, rc, marked(dir), out);
+	if (rc != 3 || !tu_marked_damaged(dir) || strstr(out, "observations (seq"))
+		fail_msg("%s: ingest exits %d (marked: %d), not 3: %s", what, rc, tu_marked_damaged(dir), out);
 	free(out);
 	assert_int_equal(cli("build -m '%s' -q", dir), 3);
 	assert_int_equal(cli("gc -m '%s'", dir), 3);
@@ -310,9 +301,9 @@ static void test_a_big_store_refuses_writes_on_a_damaged_leaf(void **state)
 	/* the writer's open reads it (no crash for the guard to catch) */
 	char *o = NULL;
 	int rc = tu_run(&o, "H2EMV_NO_GUARD=1 '%s' ingest -m '%s' '%s' 2>&1", H2EMV_CLI, dir, input);
-	if (rc != 3 || !marked(dir))
+	if (rc != 3 || !tu_marked_damaged(dir))
 		fail_msg("unguarded ingest on a garbage last leaf exits %d (marked: %d): %s", rc,
-		         marked(dir), o ? o : "");
+		         tu_marked_damaged(dir), o ? o : "");
 	free(o);
 	write_refused(dir, "garbage last leaf of obs");
 	restore_page(dir, last, psize, keep);
@@ -327,11 +318,11 @@ static void test_a_big_store_refuses_writes_on_a_damaged_leaf(void **state)
 	damage_page(dir, mid, psize, 0, keep);
 	/* h2emv --read-only writes nothing, the mark neither */
 	assert_int_equal(cli("--read-only stats -m '%s'", dir), 3);
-	assert_false(marked(dir));
+	assert_false(tu_marked_damaged(dir));
 	rc = cli("stats -m '%s'", dir);
 	char *out = last_output();
-	if (rc != 3 || !marked(dir))
-		fail_msg("stats on a zeroed middle leaf exits %d (marked: %d): %s", rc, marked(dir), out);
+	if (rc != 3 || !tu_marked_damaged(dir))
+		fail_msg("stats on a zeroed middle leaf exits %d (marked: %d): %s", rc, tu_marked_damaged(dir), out);
 	free(out);
 	write_refused(dir, "zeroed middle leaf of obs, after stats");
 	restore_page(dir, mid, psize, keep);
@@ -483,9 +474,9 @@ static void test_a_damaged_record_a_build_reads_stops_it_and_marks_the_memory(vo
 	assert_int_equal(cli("ingest -m '%s' '%s'", dir, input), 0); /* reads no node */
 	int rc = cli("build -m '%s' -q", dir);
 	char *out = last_output();
-	if (rc != 3 || !marked(dir))
+	if (rc != 3 || !tu_marked_damaged(dir))
 		fail_msg("build over a damaged root record exits %d (marked: %d), not 3: %s", rc,
-		         marked(dir), out);
+		         tu_marked_damaged(dir), out);
 	free(out);
 	write_refused(dir, "a damaged root record");
 	free(dir);

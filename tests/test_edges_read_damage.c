@@ -53,15 +53,6 @@ static const char *ingest_line =
 	"{\"t\":\"2026-03-02T10:00:00Z\",\"action\":{\"name\":\"Wave\",\"status\":\"succeeded\"},"
 	"\"location\":\"hall\"}";
 
-static int marked(const char *dir)
-{
-	char *p = tu_fmt("%s/DAMAGED", dir);
-	struct stat st;
-	int r = stat(p, &st) == 0;
-	free(p);
-	return r;
-}
-
 /* Depth first from the root: the first node whose summary names MARKER. */
 static int find_marked(h2emv_ref *ref, char **summary, h2emv_snap *s, const h2emv_node *n)
 {
@@ -130,12 +121,12 @@ static void test_a_damaged_record_a_writer_reads_refuses_its_next_write(void **s
 	h2emv_error e = { 0 };
 	/* the pages are sound: the open's gate lets the store through */
 	assert_int_equal(h2emv_mem_open(&m, dir, NULL, &e), H2EMV_OK);
-	assert_false(marked(dir));
+	assert_false(tu_marked_damaged(dir));
 	assert_int_equal(h2emv_snap_open(&s, m, H2EMV_SNAP_LATEST, &e), H2EMV_OK);
 	assert_int_equal(h2emv_snap_node(&n, s, ref, &e), H2EMV_ECORRUPT);
 	assert_non_null(strstr(e.message, "checksum"));
 	assert_non_null(strstr(e.message, "marked DAMAGED"));
-	if (!marked(dir))
+	if (!tu_marked_damaged(dir))
 		fail_msg("a read that found damage left no mark: %s", e.message);
 
 	/* the next write, with the snapshot still open, is refused */
@@ -166,7 +157,7 @@ static void test_a_damaged_record_a_writer_reads_refuses_its_next_write(void **s
 	uint64_t problems = 0;
 	assert_int_equal(h2emv_check_store(&problems, dir, NULL, &e), H2EMV_OK);
 	assert_true(problems >= 1);
-	assert_true(marked(dir));
+	assert_true(tu_marked_damaged(dir));
 	tu_rmrf(dir);
 	free(dir);
 }
@@ -187,7 +178,7 @@ static void test_a_read_only_handle_writes_no_mark(void **state)
 	assert_int_equal(h2emv_snap_node(&n, s, ref, &e), H2EMV_ECORRUPT);
 	h2emv_snap_close(s);
 	h2emv_mem_close(m);
-	assert_false(marked(dir));
+	assert_false(tu_marked_damaged(dir));
 	tu_rmrf(dir);
 	free(dir);
 }
@@ -203,7 +194,7 @@ static void test_a_node_that_is_not_there_is_not_damage(void **state)
 	assert_int_equal(h2emv_snap_open(&s, m, H2EMV_SNAP_LATEST, &e), H2EMV_OK);
 	assert_int_equal(h2emv_snap_node(&n, s, (h2emv_ref){ 999999, 1 }, &e), H2EMV_ENOTFOUND);
 	h2emv_snap_close(s);
-	assert_false(marked(dir));
+	assert_false(tu_marked_damaged(dir));
 	assert_int_equal(h2emv_ingest(NULL, m, ingest_line, strlen(ingest_line), &e), H2EMV_OK);
 	h2emv_mem_close(m);
 	tu_rmrf(dir);
@@ -223,7 +214,7 @@ static void test_a_compaction_that_finds_a_damaged_record_marks_the_memory(void 
 	uint64_t before = 0, after = 0;
 	assert_int_equal(h2emv_compact(&before, &after, m, &e), H2EMV_ECORRUPT);
 	assert_non_null(strstr(e.message, "checksum"));
-	if (!marked(dir))
+	if (!tu_marked_damaged(dir))
 		fail_msg("a compaction that found a damaged record left no mark: %s", e.message);
 	memset(&e, 0, sizeof e);
 	assert_int_equal(h2emv_ingest(NULL, m, ingest_line, strlen(ingest_line), &e),
@@ -336,7 +327,7 @@ static void test_a_zeroed_leaf_a_lookup_meets_on_a_big_store_refuses_the_next_wr
 	if (rc != H2EMV_ECORRUPT)
 		fail_msg("observation %llu on a zeroed leaf: %d, not ECORRUPT: %s",
 		         (unsigned long long)seq, rc, e.message);
-	if (!marked(dir))
+	if (!tu_marked_damaged(dir))
 		fail_msg("a lookup that met a zeroed leaf left no mark: %s", e.message);
 	memset(&e, 0, sizeof e);
 	const char *next = "{\"t\":\"2024-06-03T15:00:00Z\",\"action\":{\"name\":\"Wave\","
@@ -398,9 +389,9 @@ static void test_a_cursor_that_walks_into_a_zeroed_leaf_marks_the_memory(void **
 	char *dir = big_store();
 	(void)zero_middle_leaf(dir);
 	(void)read_in_child(dir, H2EMV_OPEN_READONLY);
-	assert_false(marked(dir));
+	assert_false(tu_marked_damaged(dir));
 	int st = read_in_child(dir, 0);
-	if (!marked(dir))
+	if (!tu_marked_damaged(dir))
 		fail_msg("a cursor that met a zeroed leaf left no mark (%#x)", st);
 	char *mark = tu_fmt("%s/DAMAGED", dir);
 	size_t len = 0;

@@ -332,6 +332,15 @@ h2emv_reply *tu_say(h2emv_mem *m, const char *text)
 	return r;
 }
 
+int tu_marked_damaged(const char *dir)
+{
+	char *p = tu_fmt("%s/DAMAGED", dir);
+	struct stat st;
+	int r = stat(p, &st) == 0;
+	free(p);
+	return r;
+}
+
 int tu_data_files(const char *dir)
 {
 	int n = 0;

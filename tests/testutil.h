@@ -73,6 +73,8 @@ void tu_chores(h2emv_mem *m, int64_t t0, int day);
 /* h2emv_say; aborts if it fails. Free the reply with h2emv_reply_free. */
 h2emv_reply *tu_say(h2emv_mem *m, const char *text);
 
+/* Does `dir` carry the DAMAGED mark (docs/damaged.md)? */
+int tu_marked_damaged(const char *dir);
 /* How many data files (data.mdb, data.N.mdb: generations) `dir` holds. */
 int tu_data_files(const char *dir);
 /* In a forked child: die of a fault instead of longjmp-ing back into the

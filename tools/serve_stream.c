@@ -28,6 +28,8 @@ typedef struct stream {
 	int refs;        /* the response and the exporter */
 	struct MHD_Connection *c;
 	h2emv_snap *snap;
+	h2emv_mem *mem;        /* its pages let go of behind the export */
+	size_t since_release;  /* bytes written since (exporter thread only) */
 	h2emv_export_options o;
 	void (*done_fn)(void *);
 	void *done_arg;
@@ -67,11 +69,21 @@ static void wake_reader(stream *s)
 	}
 }
 
+/* An export reads the whole snapshot: every node's page comes back into
+ * the map between two of the releaser's passes (serve_worker.c), so it
+ * lets go of them itself, every EXPORT_RELEASE bytes written. */
+#define EXPORT_RELEASE (256u * 1024u)
+
 /* The export's writer: into the ring, waiting for room. */
 static int ring_write(void *ctx, const void *data, size_t n)
 {
 	stream *s = ctx;
 	const char *p = data;
+	s->since_release += n;
+	if (s->since_release >= EXPORT_RELEASE) {
+		s->since_release = 0;
+		h2emv_mem_release_pages(s->mem);
+	}
 	pthread_mutex_lock(&s->mu);
 	while (n && !s->cancelled) {
 		if (s->len == STREAM_RING) {
@@ -206,6 +218,7 @@ int serve_stream_tree(struct MHD_Response **resp, struct MHD_Connection *c, h2em
 	                                        : H2EMV_EXPORT_JSON;
 	s->done_fn = done;
 	s->done_arg = done_arg;
+	s->mem = mem;
 	*resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 32 * 1024, reader, s,
 	                                          reader_free);
 	pthread_t t;

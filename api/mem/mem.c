@@ -125,6 +125,13 @@ const char *h2emv_mem_dir(const h2emv_mem *mem)
 	return eng_dir(mem->env);
 }
 
+int h2emv_guard_faults(h2emv_error *err)
+{
+	if (err)
+		err->message[0] = 0;
+	return eng_fault_guard_install(err);
+}
+
 int h2emv_obs_validate(const char *json, size_t len, uint64_t line, h2emv_error *err)
 {
 	if (!json)
